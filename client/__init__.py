@@ -1,0 +1,1 @@
+"""Everything that faces a player: the command line, the terminal client, bots."""

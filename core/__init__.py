@@ -1,0 +1,1 @@
+"""The rules engine shared by every variant; it names no variant."""

@@ -1,0 +1,122 @@
+"""Actions: the only things that change a hand's state.
+
+Each action is a small frozen value with the seat that takes it.  Its record
+form is a JSON object ``{"seat": s, "type": ..., ...}`` (see docs/records.md).
+Variants may add their own action types through the ``tarock_action_types``
+hook; the codec in :mod:`core.codec` decodes by the ``type`` tag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from core.cards import Card, format_card, format_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action."""
+
+    seat: int
+    type: ClassVar[str] = ""
+
+    def to_record(self) -> dict[str, Any]:
+        """The record form of this action."""
+        return {"seat": self.seat, "type": self.type}
+
+    def describe(self) -> str:
+        """Short human text, e.g. ``pass`` or ``play XV``."""
+        return self.type
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Pass in bidding ("Weiter"), or decline a Kontra level."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Action):
+    """Become the declarer by calling a card for a partner."""
+
+    card: Card = 0
+    type: ClassVar[str] = "call"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"seat": self.seat, "type": self.type, "card": format_card(self.card)}
+
+    def describe(self) -> str:
+        return f"call {format_card(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """Bid a named contract, optionally with announcements."""
+
+    contract: str = ""
+    announce: tuple[str, ...] = field(default=())
+    type: ClassVar[str] = "bid"
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "type": self.type, "contract": self.contract}
+        if self.announce:
+            out["announce"] = list(self.announce)
+        return out
+
+    def describe(self) -> str:
+        extra = f" + {', '.join(self.announce)}" if self.announce else ""
+        return f"bid {self.contract}{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Lay cards away (drücken) after taking talon cards."""
+
+    cards: tuple[Card, ...] = ()
+    type: ClassVar[str] = "discard"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"seat": self.seat, "type": self.type, "cards": format_cards(self.cards)}
+
+    def describe(self) -> str:
+        return "discard " + " ".join(format_cards(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Kontra(Action):
+    """Raise the Kontra chain by one level (Kontra, Rekontra, ...)."""
+
+    type: ClassVar[str] = "kontra"
+
+
+@dataclass(frozen=True, slots=True)
+class Trump(Action):
+    """Name a trump suit (letter ``c``/``s``/``h``/``d``)."""
+
+    suit: str = ""
+    type: ClassVar[str] = "trump"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"seat": self.seat, "type": self.type, "suit": self.suit}
+
+    def describe(self) -> str:
+        return f"trump {self.suit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play a card to the current trick."""
+
+    card: Card = 0
+    type: ClassVar[str] = "play"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"seat": self.seat, "type": self.type, "card": format_card(self.card)}
+
+    def describe(self) -> str:
+        return f"play {format_card(self.card)}"
+
+
+CORE_ACTIONS: tuple[type[Action], ...] = (Pass, Call, Bid, Discard, Kontra, Trump, Play)

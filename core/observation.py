@@ -1,0 +1,91 @@
+"""What one seat may know: the only view bots, clients and peers get."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.actions import Action, Discard
+from core.cards import Card, sort_key
+from core.engine import Hand
+from core.state import Contract, HandResult, Trick
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """A trick as everyone saw it."""
+
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a hand.
+
+    Hidden: the other hands, the talon (except what this seat took), other
+    seats' discards, and the partner until the partnership is public (the
+    partner knows it from the start).  After the hand everything is public.
+    """
+
+    seat: int
+    variant: str
+    seats: int
+    dealer: int
+    forehand: int
+    phase: str
+    to_move: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    contract: Contract | None
+    declarer: int | None
+    called: Card | None
+    partner: int | None
+    talon_seen: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    kontra_level: int
+    tricks: tuple[TrickView, ...]
+    trick: TrickView | None
+    history: tuple[Action, ...]
+    legal: tuple[Action, ...]
+    result: HandResult | None
+
+
+def _view(trick: Trick) -> TrickView:
+    return TrickView(trick.leader, tuple(trick.seats), tuple(trick.cards), trick.winner)
+
+
+def observe(hand: Hand, seat: int) -> Observation:
+    """The view of ``seat`` on ``hand``."""
+    s = hand.state
+    over = hand.done
+    mine = seat == s.declarer
+    partner = s.partner if (over or s.partner_known or seat == s.partner) else None
+    history = tuple(
+        a if (over or a.seat == seat or not isinstance(a, Discard)) else Discard(a.seat, ())
+        for a in s.actions
+    )
+    return Observation(
+        seat=seat,
+        variant=s.variant,
+        seats=s.seats,
+        dealer=s.dealer,
+        forehand=s.forehand,
+        phase=s.phase,
+        to_move=s.to_move,
+        hand=tuple(sorted(s.hands[seat], key=sort_key)),
+        hand_sizes=tuple(len(h) for h in s.hands),
+        contract=s.contract,
+        declarer=s.declarer,
+        called=s.called,
+        partner=partner,
+        talon_seen=tuple(s.talon_taken) if (mine or over) else (),
+        discards=tuple(s.discards) if (mine or over) else (),
+        kontra_level=s.kontra_level,
+        tricks=tuple(_view(t) for t in s.tricks),
+        trick=_view(s.trick) if s.trick is not None else None,
+        history=history,
+        legal=tuple(hand.legal(seat)),
+        result=s.result,
+    )

@@ -1,0 +1,151 @@
+"""A table's ruleset: its own plugin manager and a typed facade over it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pluggy
+
+from core import hookspecs
+from core.actions import CORE_ACTIONS, Action
+from core.cards import Card
+from core.codec import ActionCodec
+from core.phases import Phase
+from core.state import HandResult, HandState, Premium, Reason, Trick
+
+
+class RuleError(RuntimeError):
+    """A plugin did not answer a hook it must answer, or answered wrongly."""
+
+
+def _plugin_name(plugin: object) -> str:
+    return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
+
+
+class Rules:
+    """The rules of one table: a base variant and house rules, in order.
+
+    ``plugins`` are registered in order, so later ones (house rules) are asked
+    first by first-result hooks.  ``options`` override the plugins' defaults;
+    an option no plugin declares is an error.
+    """
+
+    def __init__(self, variant: str, plugins: Sequence[object],
+                 options: dict[str, Any] | None = None) -> None:
+        self.variant = variant
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.plugin_names: list[str] = []
+        for plugin in plugins:
+            name = _plugin_name(plugin)
+            try:
+                self.pm.register(plugin, name=f"{len(self.plugin_names)}:{name}")
+            except (ValueError, pluggy.PluginValidationError) as exc:
+                raise RuleError(f"plugin {name!r} cannot be loaded: {exc}") from exc
+            self.plugin_names.append(name)
+        try:
+            self.pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise RuleError(f"plugin {exc.plugin!r} implements an unknown hook: {exc}") from exc
+        self.hook = self.pm.hook
+        defaults: dict[str, Any] = {}
+        for part in reversed(self.hook.tarock_options()):
+            defaults.update(part)
+        unknown = set(options or {}) - set(defaults)
+        if unknown:
+            raise RuleError(f"unknown option(s) for {variant}: {', '.join(sorted(unknown))}"
+                            f" (known: {', '.join(sorted(defaults)) or 'none'})")
+        self.options: dict[str, Any] = {**defaults, **(options or {})}
+        actions: list[type[Action]] = list(CORE_ACTIONS)
+        for part in reversed(self.hook.tarock_action_types()):
+            actions.extend(part)
+        self.codec = ActionCodec(actions)
+        self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", options=self.options))
+        self.hand_size, self.talon_piles = self._need("tarock_deal_layout", options=self.options)
+        self._phases: dict[str, Phase] = {}
+        # Hot-path hooks are looked up once.
+        self._legal_plays = self.hook.tarock_legal_plays
+        self._trick_winner = self.hook.tarock_trick_winner
+
+    def _need(self, hook: str, **kwargs: Any) -> Any:
+        result = getattr(self.hook, hook)(**kwargs)
+        if result is None:
+            raise RuleError(f"no plugin of {self.variant} answers the hook {hook}")
+        return result
+
+    # setup
+    def redeal_reason(self, hands: Sequence[Sequence[Card]]) -> str | None:
+        reason: str | None = self.hook.tarock_redeal_reason(hands=hands, options=self.options)
+        return reason
+
+    # flow
+    def phases(self, state: HandState) -> Sequence[str]:
+        result: Sequence[str] = self._need("tarock_phases", state=state)
+        return result
+
+    def phase(self, name: str) -> Phase:
+        handler = self._phases.get(name)
+        if handler is None:
+            handler = self._need("tarock_phase", name=name)
+            if not isinstance(handler, Phase):
+                raise RuleError(f"the handler for phase {name!r} is not a Phase: {handler!r}")
+            self._phases[name] = handler
+        return handler
+
+    # talon and Kontra
+    def legal_discards(self, state: HandState, seat: int, count: int) -> Sequence[tuple[Card, ...]]:
+        result: Sequence[tuple[Card, ...]] = self._need(
+            "tarock_legal_discards", state=state, seat=seat, count=count)
+        return result
+
+    def discard_reason(self, state: HandState, seat: int, cards: tuple[Card, ...]) -> Reason | None:
+        reason: Reason | None = self.hook.tarock_discard_reason(state=state, seat=seat, cards=cards)
+        return reason
+
+    def kontra_max_level(self, state: HandState) -> int:
+        level: int = self._need("tarock_kontra_max_level", state=state)
+        return level
+
+    def kontra_reason(self, state: HandState, seat: int) -> Reason | None:
+        reason: Reason | None = self.hook.tarock_kontra_reason(state=state, seat=seat)
+        return reason
+
+    # play
+    def first_leader(self, state: HandState) -> int:
+        seat: int = self._need("tarock_first_leader", state=state)
+        return seat
+
+    def legal_plays(self, state: HandState, seat: int) -> Sequence[Card]:
+        cards: Sequence[Card] | None = self._legal_plays(state=state, seat=seat)
+        if cards is None:
+            raise RuleError(f"no plugin of {self.variant} answers the hook tarock_legal_plays")
+        return cards
+
+    def play_reason(self, state: HandState, seat: int, card: Card) -> Reason | None:
+        reason: Reason | None = self.hook.tarock_play_reason(state=state, seat=seat, card=card)
+        return reason
+
+    def trick_winner(self, state: HandState, trick: Trick) -> int:
+        index: int | None = self._trick_winner(state=state, trick=trick)
+        if index is None:
+            raise RuleError(f"no plugin of {self.variant} answers the hook tarock_trick_winner")
+        return index
+
+    def partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:
+        return bool(self.hook.tarock_partner_revealed(state=state, seat=seat, card=card))
+
+    # counting
+    def count(self, state: HandState, cards: Sequence[Card]) -> int:
+        points: int = self._need("tarock_count", state=state, cards=cards)
+        return points
+
+    def premiums(self, state: HandState) -> Sequence[Premium]:
+        result: Sequence[Premium] = self.hook.tarock_premiums(state=state) or ()
+        return result
+
+    def score(self, state: HandState) -> HandResult:
+        result: HandResult = self._need("tarock_score", state=state, rules=self)
+        if sum(result.settlement) != 0:
+            raise RuleError(f"{self.variant}: settlement {result.settlement} does not sum to zero")
+        return result

@@ -1,0 +1,1 @@
+"""Networking (discovery, host agreement, fair dealing); see the networking issue."""

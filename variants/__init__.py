@@ -1,0 +1,1 @@
+"""Rule variants and house rules, each a pluggy plugin over ``core``."""
