@@ -1,0 +1,26 @@
+"""Bots: players that decide from an :class:`~core.observation.Observation` only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from client.bots.random_bot import RandomBot
+from client.players import Player
+
+_FACTORIES: dict[str, Callable[[int, str], Player]] = {
+    "random": lambda seed, name: RandomBot(seed, name),
+}
+
+BOT_KINDS: tuple[str, ...] = tuple(_FACTORIES)
+"""The kinds :func:`make_bot` knows."""
+
+
+def make_bot(kind: str, seed: int, name: str | None = None) -> Player:
+    """A bot of ``kind`` (one of :data:`BOT_KINDS`) seeded with ``seed``."""
+    factory = _FACTORIES.get(kind)
+    if factory is None:
+        raise ValueError(f"unknown bot kind {kind!r} (known: {', '.join(BOT_KINDS)})")
+    return factory(seed, name if name is not None else f"{kind.capitalize()} {seed}")
+
+
+__all__ = ["BOT_KINDS", "RandomBot", "make_bot"]

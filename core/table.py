@@ -1,0 +1,146 @@
+"""A table: a series of rounds, the running score sheet and the final standings.
+
+Seed 000: "Ein Tisch spielt 12 Runden, danach gibt es den Endstand."  The
+dealer moves on one seat each round.  A deal that everybody passes is void:
+the same dealer deals again and it is not a round (RULES.md, decision 11).
+The final standings give main points by place (4, 2, 1, 0) and the total as
+sub points; players with equal totals share their places' main points (seed
+000: "Bei Punktgleichheit teilen sich die Plätze ihre Hauptpunkte").
+
+The table knows no variant: it is fed :class:`~core.state.HandResult` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from core.state import HandResult
+
+PASSED_OUT = "passed out"
+"""The ``HandResult.note`` of a deal that nobody played."""
+
+MAIN_POINTS: tuple[int, ...] = (4, 2, 1, 0)
+"""Main points (Hauptpunkte) for the first, second, third and fourth place."""
+
+
+class TableOver(RuntimeError):
+    """A hand was added to a table whose rounds are all played."""
+
+
+def is_passed_out(result: HandResult) -> bool:
+    """Whether ``result`` is a void deal: nobody declared, so it is dealt again."""
+    return result.note == PASSED_OUT and not result.declarers
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One round on the score sheet; ``number`` counts from 1."""
+
+    number: int
+    dealer: int
+    declarers: tuple[int, ...]
+    contract: str
+    settlement: tuple[int, ...]
+    totals: tuple[int, ...]
+    deals: int = 1
+    """How many deals this round took (passed-out deals included)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A seat's place in the final standings (``place`` counts from 1;
+    tied seats share the best of their places)."""
+
+    seat: int
+    place: int
+    main: Fraction
+    sub: int
+
+
+def standings(totals: Sequence[int], main_points: Sequence[int] = MAIN_POINTS) -> list[Standing]:
+    """Places by total, best first; ties share the main points of their places.
+
+    Two players tied for first get (4 + 2) / 2 = 3 each; the next is third.
+    Places beyond ``main_points`` earn nothing.
+    """
+    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    out: list[Standing] = []
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and totals[order[j + 1]] == totals[order[i]]:
+            j += 1
+        shared = sum((main_points[k] if k < len(main_points) else 0) for k in range(i, j + 1))
+        main = Fraction(shared, j - i + 1)
+        out.extend(Standing(seat, i + 1, main, totals[seat]) for seat in order[i:j + 1])
+        i = j + 1
+    return out
+
+
+@dataclass
+class Table:
+    """The state of a table between hands.
+
+    Feed each finished hand's result to :meth:`add`.  ``dealer`` is who deals
+    next; ``over`` tells when all ``rounds`` are played.
+    """
+
+    seats: int = 4
+    rounds: int = 12
+    dealer: int = 0
+    main_points: tuple[int, ...] = MAIN_POINTS
+    rows: list[SheetRow] = field(default_factory=list)
+    passed_out: int = 0
+    """Passed-out deals in the round being played (reset when a round counts)."""
+    deals: int = 0
+    """All deals so far, passed-out ones included."""
+
+    def __post_init__(self) -> None:
+        if self.seats < 1 or self.rounds < 1:
+            raise ValueError("a table needs at least one seat and one round")
+        if not 0 <= self.dealer < self.seats:
+            raise ValueError(f"the dealer must be a seat 0..{self.seats - 1}")
+
+    @property
+    def round(self) -> int:
+        """The number of the round being played (or the last one when over)."""
+        return min(len(self.rows) + 1, self.rounds)
+
+    @property
+    def over(self) -> bool:
+        return len(self.rows) >= self.rounds
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.rows[-1].totals if self.rows else (0,) * self.seats
+
+    def add(self, result: HandResult, contract: str = "") -> SheetRow | None:
+        """Enter a hand's result.
+
+        A passed-out deal returns None and leaves dealer and round as they
+        are; any other result becomes the next row of the sheet and passes
+        the deal on to the next seat.
+        """
+        if self.over:
+            raise TableOver(f"the table has played all its {self.rounds} rounds")
+        if len(result.settlement) != self.seats:
+            raise ValueError(f"a settlement for {len(result.settlement)} seats at a table of {self.seats}")
+        if sum(result.settlement) != 0:
+            raise ValueError(f"the settlement {result.settlement} does not sum to zero")
+        self.deals += 1
+        if is_passed_out(result):
+            self.passed_out += 1
+            return None
+        totals = tuple(t + s for t, s in zip(self.totals, result.settlement, strict=True))
+        row = SheetRow(len(self.rows) + 1, self.dealer, result.declarers, contract,
+                       tuple(result.settlement), totals, self.passed_out + 1)
+        self.rows.append(row)
+        self.passed_out = 0
+        self.dealer = (self.dealer + 1) % self.seats
+        return row
+
+    def standings(self) -> list[Standing]:
+        """The standings by the current totals (final once :attr:`over`)."""
+        return standings(self.totals, self.main_points)
