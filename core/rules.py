@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pluggy
@@ -21,6 +21,32 @@ class RuleError(RuntimeError):
 
 def _plugin_name(plugin: object) -> str:
     return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
+
+
+def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
+    """A positional caller for a first-result hook, same answers as ``caller``.
+
+    When no implementation is a wrapper, the implementations are called
+    directly in pluggy's order (last registered and ``tryfirst`` first),
+    skipping pluggy's per-call bookkeeping on the hot path; otherwise the
+    hook caller itself is used.
+    """
+    impls = list(reversed(caller.get_hookimpls()))
+    if any(i.hookwrapper or i.wrapper for i in impls):
+        def through_pluggy(*args: Any) -> Any:
+            return caller(**dict(zip(argnames, args, strict=True)))
+        return through_pluggy
+    plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls]
+    if len(plan) == 1 and plan[0][1] == tuple(range(len(argnames))):
+        return plan[0][0]
+
+    def direct(*args: Any) -> Any:
+        for function, positions in plan:
+            result = function(*(args[p] for p in positions))
+            if result is not None:
+                return result
+        return None
+    return direct
 
 
 class Rules:
@@ -44,10 +70,12 @@ class Rules:
             except (ValueError, pluggy.PluginValidationError) as exc:
                 raise RuleError(f"plugin {name!r} cannot be loaded: {exc}") from exc
             self.plugin_names.append(name)
-        try:
-            self.pm.check_pending()
-        except pluggy.PluginValidationError as exc:
-            raise RuleError(f"plugin {exc.plugin!r} implements an unknown hook: {exc}") from exc
+        for hook_name, caller in vars(self.pm.hook).items():
+            if isinstance(caller, pluggy.HookCaller) and caller.spec is None:
+                for impl in caller.get_hookimpls():
+                    raise RuleError(f"plugin {_plugin_name(impl.plugin)!r} implements the hook "
+                                    f"{hook_name!r}, which does not exist (a typo, or a plugin "
+                                    "written for another version of tarock?)")
         self.hook = self.pm.hook
         defaults: dict[str, Any] = {}
         for part in reversed(self.hook.tarock_options()):
@@ -64,9 +92,11 @@ class Rules:
         self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", options=self.options))
         self.hand_size, self.talon_piles = self._need("tarock_deal_layout", options=self.options)
         self._phases: dict[str, Phase] = {}
-        # Hot-path hooks are looked up once.
-        self._legal_plays = self.hook.tarock_legal_plays
-        self._trick_winner = self.hook.tarock_trick_winner
+        # Hot-path hooks are resolved once: the plugin set of a table is fixed.
+        self._legal_plays = _first_result_caller(self.hook.tarock_legal_plays, ("state", "seat"))
+        self._trick_winner = _first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))
+        self._partner_revealed = _first_result_caller(
+            self.hook.tarock_partner_revealed, ("state", "seat", "card"))
 
     def _need(self, hook: str, **kwargs: Any) -> Any:
         result = getattr(self.hook, hook)(**kwargs)
@@ -117,7 +147,7 @@ class Rules:
         return seat
 
     def legal_plays(self, state: HandState, seat: int) -> Sequence[Card]:
-        cards: Sequence[Card] | None = self._legal_plays(state=state, seat=seat)
+        cards: Sequence[Card] | None = self._legal_plays(state, seat)
         if cards is None:
             raise RuleError(f"no plugin of {self.variant} answers the hook tarock_legal_plays")
         return cards
@@ -127,13 +157,13 @@ class Rules:
         return reason
 
     def trick_winner(self, state: HandState, trick: Trick) -> int:
-        index: int | None = self._trick_winner(state=state, trick=trick)
+        index: int | None = self._trick_winner(state, trick)
         if index is None:
             raise RuleError(f"no plugin of {self.variant} answers the hook tarock_trick_winner")
         return index
 
     def partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:
-        return bool(self.hook.tarock_partner_revealed(state=state, seat=seat, card=card))
+        return bool(self._partner_revealed(state, seat, card))
 
     # counting
     def count(self, state: HandState, cards: Sequence[Card]) -> int:

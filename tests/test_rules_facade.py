@@ -1,0 +1,101 @@
+"""The per-table Rules facade: plugin order, options, errors, fast callers."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+import pytest
+
+from core.cards import Card, parse_card
+from core.hookspecs import hookimpl
+from core.rules import RuleError
+from core.state import Trick
+from variants.tarock54 import Tarock54
+
+
+class LowestWins:
+    """A house rule: the lowest card wins every trick (answers first)."""
+
+    name = "lowest-wins"
+
+    @hookimpl
+    def tarock_trick_winner(self, trick: Trick) -> int:
+        return trick.cards.index(min(trick.cards))
+
+
+class Abstains:
+    name = "abstains"
+
+    @hookimpl(tryfirst=True)
+    def tarock_trick_winner(self, state: object, trick: Trick) -> int | None:
+        return None
+
+
+class DoublesIndex:
+    name = "wrapper"
+
+    @hookimpl(wrapper=True)
+    def tarock_trick_winner(self, state: object, trick: Trick) -> Generator[None, int, int]:
+        index = yield
+        return (index + 1) % len(trick.cards)
+
+
+def _rules(*plugins: object, options: dict[str, Any] | None = None) -> Any:
+    from core.rules import Rules
+    return Rules("test", [Tarock54(), *plugins], options)
+
+
+def _trick(*names: str) -> Trick:
+    cards: list[Card] = [parse_card(n) for n in names]
+    return Trick(0, [0, 1, 2, 3], cards)
+
+
+def _hook_answer(rules: Any, trick: Trick) -> Any:
+    return rules.hook.tarock_trick_winner(state=None, trick=trick)
+
+
+@pytest.mark.parametrize("plugins", [(), (LowestWins(),), (Abstains(),), (LowestWins(), Abstains()),
+                                     (DoublesIndex(),), (LowestWins(), DoublesIndex())])
+def test_fast_caller_answers_as_pluggy(plugins: Sequence[object]) -> None:
+    rules = _rules(*plugins)
+    for names in (("hK", "h1", "XX", "II"), ("c7", "cK", "s10", "d1"), ("I", "XXI", "Sküs", "hQ")):
+        trick = _trick(*names)
+        assert rules.trick_winner(None, trick) == _hook_answer(rules, trick)
+
+
+def test_house_rule_registered_later_answers_first() -> None:
+    rules = _rules(LowestWins())
+    assert rules.trick_winner(None, _trick("hK", "h1", "XX", "II")) == 3  # the II, lowest id... of tarocks
+    assert _rules().trick_winner(None, _trick("hK", "h1", "XX", "II")) == 2  # the XX trumps
+
+
+def test_unknown_option_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(RuleError, match=r"unknown option.*nonsense.*known: kontra"):
+        _rules(options={"nonsense": 1})
+
+
+def test_plugin_with_unknown_hook_is_refused_naming_it() -> None:
+    class Broken:
+        name = "broken-plugin"
+
+        @hookimpl
+        def tarock_no_such_hook(self) -> None:
+            return None
+
+    with pytest.raises(RuleError, match="broken-plugin"):
+        _rules(Broken())
+
+
+def test_missing_answer_names_the_hook() -> None:
+    from core.rules import Rules
+
+    class Empty:
+        name = "empty"
+
+        @hookimpl
+        def tarock_options(self) -> dict[str, Any]:
+            return {}
+
+    with pytest.raises(RuleError, match="tarock_deck"):
+        Rules("empty", [Empty()])
