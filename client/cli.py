@@ -1,0 +1,331 @@
+"""The ``tarock`` command: play, selfplay, replay and bench.
+
+Exit status: 0 on success; 1 when a game was left before its end; 2 for a
+usage error, an unknown variant or option, or a record that fails to replay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import json
+import random
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from client import bench
+from client.bots import BOT_KINDS, make_bot
+from client.human import (
+    HumanPlayer,
+    Quit,
+    TableView,
+    action_text,
+    result_lines,
+    sheet_lines,
+    standings_lines,
+    trick_text,
+)
+from client.paths import default_records_dir
+from client.players import Player
+from client.session import Session, SessionListener
+from core.actions import Play
+from core.cards import format_card
+from core.codec import RecordError
+from core.engine import Hand
+from core.observation import observe
+from core.record import load, replay
+from core.rules import RuleError
+
+BOT_NAMES = ("Franz", "Hilde", "Sepp")
+
+
+class UsageError(Exception):
+    """A command line that cannot be carried out."""
+
+
+def _out(line: str = "") -> None:
+    print(line, flush=True)
+
+
+def _err(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """Variant options from ``--option KEY=VALUE`` (JSON values) and ``--no-kontra``."""
+    options: dict[str, Any] = {}
+    for item in args.option or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option wants KEY=VALUE, not {item!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    if getattr(args, "no_kontra", False):
+        options["kontra"] = False
+    return options
+
+
+def _records_dir(args: argparse.Namespace) -> Path | None:
+    if getattr(args, "no_records", False):
+        return None
+    return Path(args.records) if args.records else default_records_dir()
+
+
+def _records_line(session: Session) -> str:
+    if session.records_dir is None:
+        return "Records: not written (--no-records)."
+    return (f"Records: {len(session.records)} hands written to "
+            f"{session.records_dir / session.record_pattern()}")
+
+
+# -- play ------------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    holder: list[Session] = []
+
+    def names() -> list[str]:
+        return holder[0].names
+
+    def sheet() -> list[str]:
+        return sheet_lines(holder[0].table, holder[0].names)
+
+    human = HumanPlayer("You", names=names, sheet=sheet, write=_out)
+    players: list[Player] = [human]
+    players += [make_bot("heuristic", seed * 4 + i, BOT_NAMES[i - 1]) for i in (1, 2, 3)]
+    session = Session(args.variant, players, seed=seed, records_dir=_records_dir(args),
+                      rounds=args.rounds, options=_options(args), listener=TableView(0, _out))
+    holder.append(session)
+    _out(f"Tarock {args.variant}, {args.rounds} rounds, seed {seed}. You are seat 0 against "
+         f"{', '.join(BOT_NAMES)} (heuristic bots). Type ? for help.")
+    try:
+        session.run()
+    except Quit as stop:
+        _out("")
+        _out("End of input: leaving the table." if stop.eof else "You left the table.")
+        _out(f"{len(session.table.rows)} of {session.table.rounds} rounds were played.")
+        _out(_records_line(session))
+        return 1 if stop.eof else 0
+    _out(_records_line(session))
+    return 0
+
+
+# -- selfplay ----------------------------------------------------------------------
+class _Quiet(SessionListener):
+    pass
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
+    if len(kinds) != 4:
+        raise UsageError(f"--bots wants four kinds separated by commas, got {len(kinds)}")
+    unknown = sorted(set(kinds) - set(BOT_KINDS))
+    if unknown:
+        raise UsageError(f"unknown bot kind(s) {', '.join(unknown)} (known: {', '.join(BOT_KINDS)})")
+    players = [make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}") for seat, kind in enumerate(kinds)]
+    session = Session(args.variant, players, seed=args.seed, records_dir=_records_dir(args),
+                      rounds=args.hands, options=_options(args), listener=_Quiet())
+    table = session.run()
+    void = table.deals - len(table.rows)
+    _out(f"Selfplay {args.variant}: {table.rounds} rounds ({table.deals} deals, {void} passed out), "
+         f"seed {args.seed}")
+    if args.sheet:
+        for line in sheet_lines(table, session.names):
+            _out(line)
+    _out("Final standings:")
+    for line in standings_lines(table.standings(), session.names):
+        _out(line)
+    _out(_records_line(session))
+    return 0
+
+
+# -- replay --------------------------------------------------------------------------
+def _number(units: int, unit: int) -> int | float:
+    value = Fraction(units, unit)
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def _summary(hand: Hand) -> dict[str, Any]:
+    state = hand.state
+    result = state.result
+    assert result is not None
+    return {
+        "variant": state.variant,
+        "dealer": state.dealer,
+        "contract": state.contract.name if state.contract else None,
+        "called": format_card(state.called) if state.called is not None else None,
+        "declarers": list(result.declarers),
+        "points": [_number(p, result.unit) for p in result.points],
+        "units": list(result.points),
+        "unit": result.unit,
+        "won": result.won,
+        "game": result.game,
+        "premiums": [dataclasses.asdict(p) for p in result.premiums],
+        "factor": result.factor,
+        "kontra": state.kontra_level,
+        "settlement": list(result.settlement),
+        "note": result.note,
+        "tricks": [{"leader": t.leader, "seats": list(t.seats), "cards": [format_card(c) for c in t.cards],
+                    "winner": t.winner} for t in state.tricks],
+    }
+
+
+def _replay_file(path: Path) -> tuple[dict[str, Any], Hand | None]:
+    """The JSON answer for one file and the finished hand (None on error)."""
+    out: dict[str, Any] = {"file": str(path)}
+    try:
+        data = load(path)
+        rep = replay(data)
+    except (RecordError, RuleError) as exc:
+        out["error"] = {"message": str(exc)}
+        return out, None
+    hand = rep.hand
+    assert hand is not None
+    if rep.error_index is not None:
+        assert rep.reason is not None
+        raw = data["actions"][rep.error_index] if isinstance(data, dict) else None
+        out["error"] = {"index": rep.error_index, "code": rep.reason.code, "reason": rep.reason.message,
+                        "action": raw}
+        return out, None
+    if not hand.done:
+        n = len(hand.state.actions)
+        out["error"] = {"index": n, "code": "incomplete",
+                        "reason": f"the record ends after {n} actions, before the hand is over "
+                                  f"(phase {hand.state.phase}, seat {hand.state.to_move} to move)"}
+        return out, None
+    out.update(_summary(hand))
+    return out, hand
+
+
+def _error_text(answer: dict[str, Any]) -> str:
+    error = answer["error"]
+    if "message" in error:
+        return f"{answer['file']}: {error['message']}"
+    action = f" {json.dumps(error['action'], ensure_ascii=False)}" if error.get("action") is not None else ""
+    return f"{answer['file']}: action {error['index']}{action}: {error['reason']} ({error['code']})"
+
+
+def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
+    names = [f"Seat {s}" for s in range(hand.state.seats)]
+    obs = observe(hand, 0)
+    _out(f"{answer['file']}: {hand.state.variant}, {names[hand.state.dealer]} deals")
+    for action in obs.history:
+        if not isinstance(action, Play):
+            _out(f"  {action_text(action, names)}")
+    for i, trick in enumerate(obs.tricks, start=1):
+        _out(f"  Trick {i:>2}: {trick_text(trick, names)}")
+    for line in result_lines(obs, names):
+        _out(f"  {line}")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.files:
+        answer, hand = _replay_file(Path(name))
+        if hand is None:
+            status = 2
+            if args.json:
+                _out(json.dumps(answer, ensure_ascii=False))
+            else:
+                _err(_error_text(answer))
+            continue
+        if args.json:
+            _out(json.dumps(answer, ensure_ascii=False))
+        else:
+            _show_hand(answer, hand)
+    return status
+
+
+# -- bench -------------------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    result = bench.run(args.variant, args.hands, args.seed)
+    for line in result.lines():
+        _out(line)
+    return 0
+
+
+# -- main ----------------------------------------------------------------------------------
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tarock", description="Austrian Tarock for four players.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def table_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--variant", default="tarock54", help="the ruleset (default: tarock54)")
+        p.add_argument("--records", metavar="DIR", help="where hand records go "
+                       f"(default: {default_records_dir()})")
+        p.add_argument("--no-records", action="store_true", help="write no records")
+        p.add_argument("--no-kontra", action="store_true", help="play without the Kontra round")
+        p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                       help="a variant option (value in JSON), may be repeated")
+
+    play = sub.add_parser("play", help="play against three bots at this terminal")
+    table_args(play)
+    play.add_argument("--seed", type=int, help="seed of the deals (default: random, printed)")
+    play.add_argument("--rounds", type=_positive, default=12, help="rounds of the table (default: 12)")
+    play.set_defaults(func=cmd_play)
+
+    selfplay = sub.add_parser("selfplay", help="let four bots play a table")
+    table_args(selfplay)
+    selfplay.add_argument("--hands", type=_positive, default=12, help="rounds of the table (default: 12)")
+    selfplay.add_argument("--seed", type=int, default=0, help="seed of deals and bots (default: 0)")
+    selfplay.add_argument("--bots", default="heuristic,heuristic,heuristic,heuristic",
+                          help=f"four bot kinds, comma-separated (known: {', '.join(BOT_KINDS)})")
+    selfplay.add_argument("--sheet", action="store_true", help="print the score sheet too")
+    selfplay.set_defaults(func=cmd_selfplay)
+
+    rep = sub.add_parser("replay", help="replay hand records and show or check them")
+    rep.add_argument("files", nargs="+", metavar="FILE")
+    rep.add_argument("--json", action="store_true", help="one JSON object per file and line")
+    rep.set_defaults(func=cmd_replay)
+
+    ben = sub.add_parser("bench", help="measure the engine's speed")
+    ben.add_argument("--hands", type=_positive, default=2000, help="random hands to play (default: 2000)")
+    ben.add_argument("--seed", type=int, default=0)
+    ben.add_argument("--variant", default="tarock54")
+    ben.set_defaults(func=cmd_bench)
+    return parser
+
+
+def _tolerant_streams() -> None:
+    """Never die on a character the terminal cannot show."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``tarock`` command; return the exit status."""
+    _tolerant_streams()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        status: int = args.func(args)
+    except (RuleError, UsageError) as exc:
+        _err(f"tarock {args.command}: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

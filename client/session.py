@@ -1,0 +1,201 @@
+"""Running a table in one process: deal, ask the players, record, score.
+
+A :class:`Session` owns the whole truth (the engine's hands) and the table;
+each player sees only its :func:`~core.observation.observe` view.  Every deal,
+passed-out ones included, is written to the records folder as one
+``tarock-record/1`` file.  A :class:`SessionListener` hears what happens, for
+a client to show it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from client.players import Player
+from core.actions import Action
+from core.cards import format_card
+from core.deal import deal
+from core.engine import Hand
+from core.observation import TrickView, observe
+from core.record import record_of
+from core.registry import find_variant
+from core.state import HandResult, HandState, Reason
+from core.table import SheetRow, Table
+
+MAX_VOID_DEALS = 1000
+"""Passed-out deals in a row after which a session gives up."""
+
+WhyNot = Callable[[Action], Reason | None]
+
+
+@runtime_checkable
+class WantsReasons(Protocol):
+    """A player that can explain a rejected choice (a human seat).
+
+    Before each of its decisions the session hands it a checker bound to its
+    own seat: it answers for that seat's actions only, so it tells nothing
+    about the other hands.
+    """
+
+    def explain_with(self, why_not: WhyNot) -> None: ...
+
+
+class SessionListener:
+    """What a client hears from a session; every method does nothing here."""
+
+    def hand_started(self, session: Session, hand: Hand) -> None:
+        """A new deal is on the table (``session.round`` / ``session.deal_no``)."""
+
+    def action_taken(self, session: Session, hand: Hand, action: Action) -> None:
+        """``action`` was applied (a client shows its seat's view of it)."""
+
+    def trick_done(self, session: Session, hand: Hand, trick: TrickView) -> None:
+        """A trick is complete."""
+
+    def hand_over(self, session: Session, outcome: HandOutcome) -> None:
+        """A deal is over, scored and recorded."""
+
+    def table_over(self, session: Session) -> None:
+        """All rounds are played."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """One finished deal: its hand, result, sheet row (None when passed out)
+    and record file (None when not recording)."""
+
+    hand: Hand
+    result: HandResult
+    row: SheetRow | None
+    path: Path | None
+    round: int
+    deal: int
+
+
+def contract_text(state: HandState) -> str:
+    """A short description of the contract: name, called card, Kontra level."""
+    if state.contract is None:
+        return ""
+    parts = [state.contract.name]
+    if state.called is not None:
+        parts.append(format_card(state.called))
+    if state.contract.trump:
+        parts.append(f"trump {state.contract.trump}")
+    parts.extend(state.contract.announcements)
+    if state.kontra_level:
+        parts.append(f"x{2 ** state.kontra_level}")
+    return " ".join(parts)
+
+
+def _stamp(records_dir: Path) -> str:
+    base = time.strftime("%Y%m%d-%H%M%S")
+    stamp, n = base, 1
+    while any(records_dir.glob(f"table-{stamp}-*")):
+        n += 1
+        stamp = f"{base}-{n}"
+    return stamp
+
+
+class Session:
+    """One table of ``rounds`` rounds for ``players`` (seat = index).
+
+    ``seed`` makes the deals reproducible (bots bring their own seeds).
+    ``records_dir`` None means no records are written.
+    """
+
+    def __init__(self, variant: str, players: Sequence[Player], *, seed: int,
+                 records_dir: Path | None = None, rounds: int = 12,
+                 options: Mapping[str, Any] | None = None,
+                 listener: SessionListener | None = None, first_dealer: int = 0) -> None:
+        self.rules = find_variant(variant).rules(dict(options or {}))
+        self.variant = variant
+        self.players = list(players)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.table = Table(seats=len(self.players), rounds=rounds, dealer=first_dealer)
+        self.listener = listener or SessionListener()
+        self.records_dir = records_dir
+        self.stamp = ""
+        if records_dir is not None:
+            records_dir.mkdir(parents=True, exist_ok=True)
+            self.stamp = _stamp(records_dir)
+        self.records: list[Path] = []
+        self.hand: Hand | None = None
+
+    @property
+    def round(self) -> int:
+        """The number of the round being played."""
+        return self.table.round
+
+    @property
+    def deal_no(self) -> int:
+        """The deal within the round: 1, or more after passed-out deals."""
+        return self.table.passed_out + 1
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def record_pattern(self) -> str:
+        """The glob pattern of this session's record files."""
+        return f"table-{self.stamp}-*.json"
+
+    def play_hand(self) -> HandOutcome:
+        """Deal and play one hand to its end; score and record it."""
+        seats = len(self.players)
+        hands, talon = deal(self.rules, self.rng, seats)
+        hand = Hand(self.rules, self.table.dealer, hands, talon, seats)
+        self.hand = hand
+        round_no, deal_no = self.round, self.deal_no
+        self.listener.hand_started(self, hand)
+        while not hand.done:
+            seat = hand.state.to_move
+            assert seat is not None, "the engine names who moves until the hand is over"
+            player = self.players[seat]
+            if isinstance(player, WantsReasons):
+                player.explain_with(self._checker(hand, seat))
+            action = player.decide(observe(hand, seat))
+            tricks = len(hand.state.tricks)
+            hand.apply(action)
+            self.listener.action_taken(self, hand, action)
+            if len(hand.state.tricks) > tricks:
+                t = hand.state.tricks[-1]
+                self.listener.trick_done(self, hand, TrickView(t.leader, tuple(t.seats),
+                                                               tuple(t.cards), t.winner))
+        result = hand.state.result
+        assert result is not None
+        path = self._write(hand, round_no, deal_no)
+        row = self.table.add(result, contract_text(hand.state))
+        if self.table.passed_out >= MAX_VOID_DEALS:
+            raise RuntimeError(f"{MAX_VOID_DEALS} deals in a row were passed out")
+        outcome = HandOutcome(hand, result, row, path, round_no, deal_no)
+        self.listener.hand_over(self, outcome)
+        return outcome
+
+    def run(self) -> Table:
+        """Play hands until the table is over; return the table."""
+        while not self.table.over:
+            self.play_hand()
+        self.listener.table_over(self)
+        return self.table
+
+    @staticmethod
+    def _checker(hand: Hand, seat: int) -> WhyNot:
+        def why_not(action: Action) -> Reason | None:
+            if action.seat != seat:
+                return Reason("not-your-seat", "you can only act for your own seat")
+            return hand.why_not(action)
+        return why_not
+
+    def _write(self, hand: Hand, round_no: int, deal_no: int) -> Path | None:
+        if self.records_dir is None:
+            return None
+        path = self.records_dir / f"table-{self.stamp}-r{round_no:02d}-h{deal_no:02d}.json"
+        path.write_text(record_of(hand).dumps() + "\n", encoding="utf-8")
+        self.records.append(path)
+        return path
