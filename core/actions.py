@@ -86,9 +86,24 @@ class Discard(Action):
 
 @dataclass(frozen=True, slots=True)
 class Kontra(Action):
-    """Raise the Kontra chain by one level (Kontra, Rekontra, ...)."""
+    """Raise a Kontra chain by one level (Kontra, Rekontra, ...).
 
+    ``target`` is empty for the chain on the game (and, where a variant says
+    so, everything with it); otherwise the name of an announcement
+    (``Announcement.name``) whose own chain is raised.
+    """
+
+    target: str = ""
     type: ClassVar[str] = "kontra"
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "type": self.type}
+        if self.target:
+            out["target"] = self.target
+        return out
+
+    def describe(self) -> str:
+        return f"kontra {self.target}" if self.target else "kontra"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,4 +134,27 @@ class Play(Action):
         return f"play {format_card(self.card)}"
 
 
-CORE_ACTIONS: tuple[type[Action], ...] = (Pass, Call, Bid, Discard, Kontra, Trump, Play)
+@dataclass(frozen=True, slots=True)
+class Announce(Action):
+    """Announce premiums (Ansagen, Zusätze) without bidding a game.
+
+    ``against`` marks announcements made for the declarer's opponents
+    ("Gegen das Spiel"), so every announcement says which party it is for.
+    """
+
+    announce: tuple[str, ...] = field(default=())
+    against: bool = False
+    type: ClassVar[str] = "announce"
+
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "type": self.type, "announce": list(self.announce)}
+        if self.against:
+            out["against"] = True
+        return out
+
+    def describe(self) -> str:
+        side = " (gegen das Spiel)" if self.against else ""
+        return f"announce {', '.join(self.announce)}{side}"
+
+
+CORE_ACTIONS: tuple[type[Action], ...] = (Pass, Call, Bid, Discard, Kontra, Trump, Play, Announce)

@@ -110,10 +110,7 @@ def format_card(card: Card) -> str:
     if card < 22:
         return _ROMAN[card]
     suit, rank = suit_of(card), rank_of(card)
-    if rank < 4:
-        name = _COURT_LETTERS[rank]
-    else:
-        name = (_RED_PIPS if suit in RED else _BLACK_PIPS)[rank - 4]
+    name = _COURT_LETTERS[rank] if rank < 4 else (_RED_PIPS if suit in RED else _BLACK_PIPS)[rank - 4]
     return SUIT_LETTERS[suit] + name
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.actions import Action
-from core.cards import Card, format_cards
-from core.rules import Rules, RuleError
+from core.cards import Card, format_card
+from core.rules import RuleError, Rules, blame
 from core.state import HandState, Reason
 
 DONE = "done"
@@ -36,6 +36,8 @@ class Hand:
                  talon: Sequence[Sequence[Card]], seats: int = 4,
                  active: tuple[int, ...] = ()) -> None:
         self.rules = rules
+        if not 0 <= dealer < seats:
+            raise DealError(f"the dealer must be a seat 0..{seats - 1}, not {dealer}")
         self._check_deal(hands, talon, seats, active)
         self.deal = ([list(h) for h in hands], [list(p) for p in talon])
         self.state = HandState(
@@ -68,7 +70,8 @@ class Hand:
             for label, group in (("not in this deck", extra), ("dealt twice", twice),
                                  ("missing", missing)):
                 if group:
-                    parts.append(f"{label}: {' '.join(format_cards(group))}")
+                    names = (format_card(c) if c in range(54) else f"#{c}" for c in group)
+                    parts.append(f"{label}: {' '.join(names)}")
             raise DealError("the deal is not the deck: " + "; ".join(parts))
 
     # -- phases ------------------------------------------------------------
@@ -143,7 +146,9 @@ class Hand:
             self._restore(before)
             if isinstance(exc, RuleError):
                 raise
-            raise RuleError(f"the rules failed on {action.describe()}: {exc!r}") from exc
+            culprit = blame(self.rules.pm, exc)
+            where = f" in {culprit}" if culprit else ""
+            raise RuleError(f"the rules failed on {action.describe()}{where}: {exc!r}") from exc
 
     def _restore(self, actions: list[Action]) -> None:
         """Rebuild the state from the deal and the actions before a failure."""

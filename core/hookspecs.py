@@ -122,6 +122,23 @@ def tarock_partner_revealed(state: HandState, seat: int, card: Card) -> bool | N
     """First result: whether playing ``card`` makes the partnership public."""
 
 
+# -- what every seat sees ----------------------------------------------------
+
+@hookspec(firstresult=True)
+def tarock_talon_shown(state: HandState) -> Sequence[Sequence[Card]] | None:
+    """First result: per talon pile (as dealt), the cards turned up for all to see so far."""
+
+
+@hookspec(firstresult=True)
+def tarock_discards_shown(state: HandState) -> Sequence[Card] | None:
+    """First result: the discarded cards that were laid away openly."""
+
+
+@hookspec(firstresult=True)
+def tarock_open_hands(state: HandState) -> Sequence[int] | None:
+    """First result: the seats whose hands lie open on the table (ouvert games)."""
+
+
 # -- counting and settlement -------------------------------------------------
 
 @hookspec(firstresult=True)

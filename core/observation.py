@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from core.actions import Action, Discard
 from core.cards import Card, sort_key
 from core.engine import Hand
-from core.state import Contract, HandResult, Trick
+from core.state import Announcement, Contract, HandResult, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,12 @@ class Observation:
     history: tuple[Action, ...]
     legal: tuple[Action, ...]
     result: HandResult | None
+    announcements: tuple[Announcement, ...] = ()
+    """Premiums announced so far (public), with their Kontra levels."""
+    talon_shown: tuple[tuple[Card, ...], ...] = ()
+    """Per talon pile, the cards turned up for everyone (all of them after the hand)."""
+    open_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    """``(seat, cards)`` of the other hands that lie open on the table (ouvert)."""
 
 
 def _view(trick: Trick) -> TrickView:
@@ -62,10 +68,15 @@ def observe(hand: Hand, seat: int) -> Observation:
     over = hand.done
     mine = seat == s.declarer
     partner = s.partner if (over or s.partner_known or seat == s.partner) else None
+    rules = hand.rules
+    shown = frozenset(rules.discards_shown(s))
     history = tuple(
-        a if (over or a.seat == seat or not isinstance(a, Discard)) else Discard(a.seat, ())
+        a if (over or a.seat == seat or not isinstance(a, Discard))
+        else Discard(a.seat, tuple(c for c in a.cards if c in shown))
         for a in s.actions
     )
+    talon = hand.deal[1] if over else rules.talon_shown(s)
+    open_seats = range(s.seats) if over else rules.open_hands(s)
     return Observation(
         seat=seat,
         variant=s.variant,
@@ -81,11 +92,14 @@ def observe(hand: Hand, seat: int) -> Observation:
         called=s.called,
         partner=partner,
         talon_seen=tuple(s.talon_taken) if (mine or over) else (),
-        discards=tuple(s.discards) if (mine or over) else (),
+        discards=tuple(s.discards) if (mine or over) else tuple(c for c in s.discards if c in shown),
         kontra_level=s.kontra_level,
         tricks=tuple(_view(t) for t in s.tricks),
         trick=_view(s.trick) if s.trick is not None else None,
         history=history,
         legal=tuple(hand.legal(seat)),
         result=s.result,
+        announcements=tuple(s.announcements),
+        talon_shown=tuple(tuple(p) for p in talon),
+        open_hands=tuple((o, tuple(sorted(s.hands[o], key=sort_key))) for o in open_seats if o != seat),
     )

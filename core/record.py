@@ -16,8 +16,8 @@ from core.actions import Action
 from core.cards import Card, CardError, format_cards, parse_card
 from core.codec import RecordError
 from core.engine import DealError, Hand, IllegalAction
-from core.registry import find_variant
-from core.rules import Rules, RuleError
+from core.registry import Variant, find_variant
+from core.rules import RuleError, Rules
 from core.state import Reason
 
 FORMAT = "tarock-record/1"
@@ -126,10 +126,13 @@ class Replay:
     reason: Reason | None = None
 
 
-def replay(data: object, rules: Rules | None = None) -> Replay:
+def replay(data: object, rules: Rules | None = None,
+           variants: Mapping[str, Variant] | None = None) -> Replay:
     """Replay a record object.
 
-    A malformed record raises :class:`RecordError`.  An action that is
+    ``rules`` overrides the record's variant; ``variants`` (e.g. a plugins.toml
+    catalogue's) is where its variant is looked up instead of the installed
+    ones.  A malformed record raises :class:`RecordError`.  An action that is
     malformed or illegal stops the replay: the result names its index and
     reason and holds the hand as it stood before that action.
     """
@@ -137,7 +140,13 @@ def replay(data: object, rules: Rules | None = None) -> Replay:
     rec = parsed.record
     if rules is None:
         try:
-            rules = find_variant(rec.variant).rules(rec.options)
+            if variants is None:
+                rules = find_variant(rec.variant).rules(rec.options)
+            elif rec.variant in variants:
+                rules = variants[rec.variant].rules(rec.options)
+            else:
+                known = ", ".join(sorted(variants)) or "none"
+                raise RecordError(f"unknown variant {rec.variant!r} (known: {known})")
         except RuleError as exc:
             raise RecordError(str(exc)) from None
     try:

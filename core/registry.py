@@ -3,17 +3,23 @@
 A variant is a name, a description, its option defaults and a factory for
 its plugins (a base and house rules, in order).  Variants are found through
 the entry-point group ``tarock.variants``; each entry point names a
-:class:`Variant` object.
+:class:`Variant` object.  ``plugins.toml`` adds variants made of a base and
+house-rule plugins and says which variants are offered (see
+:mod:`core.plugins` and docs/plugins.md); pass it as ``config`` below.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.rules import Rules, RuleError
+from core.rules import RuleError, Rules
+
+if TYPE_CHECKING:
+    from core.plugins import Catalogue
 
 ENTRY_POINT_GROUP = "tarock.variants"
 
@@ -26,14 +32,21 @@ class Variant:
     title: str
     plugins: Callable[[], Sequence[object]]
     description: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Option presets of this variant; a table's own options override them."""
+    lineage: tuple[str, ...] = ()
+    """The variants this one is built on, nearest first (house rules over a base)."""
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
         """A fresh ruleset (own plugin manager) for one table."""
-        return Rules(self.name, self.plugins(), options)
+        return Rules(self.name, self.plugins(), {**self.options, **(options or {})})
 
 
-def available_variants() -> dict[str, Variant]:
-    """All variants installed, by name."""
+def available_variants(config: str | os.PathLike[str] | Catalogue | None = None) -> dict[str, Variant]:
+    """All variants installed, by name; with ``config`` (a plugins.toml path or
+    a loaded catalogue) the variants it enables, in its order."""
+    if config is not None:
+        return _catalogue(config).offered()
     found: dict[str, Variant] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
@@ -46,10 +59,23 @@ def available_variants() -> dict[str, Variant]:
     return found
 
 
-def find_variant(name: str) -> Variant:
-    """The variant called ``name``; a clear error listing the known ones."""
+def find_variant(name: str, config: str | os.PathLike[str] | Catalogue | None = None) -> Variant:
+    """The variant called ``name``; a clear error listing the known ones.
+
+    Without ``config`` only installed variants (entry points) are found; with
+    it, the variants that plugins.toml enables, including those it defines.
+    """
+    if config is not None:
+        return _catalogue(config).find(name)
     variants = available_variants()
     try:
         return variants[name]
     except KeyError:
-        raise RuleError(f"unknown variant {name!r} (installed: {', '.join(sorted(variants)) or 'none'})") from None
+        known = ", ".join(sorted(variants)) or "none"
+        raise RuleError(f"unknown variant {name!r} (installed: {known})") from None
+
+
+def _catalogue(config: str | os.PathLike[str] | Catalogue) -> Catalogue:
+    from core.plugins import Catalogue, load_plugins  # core.plugins builds on this module
+
+    return config if isinstance(config, Catalogue) else load_plugins(config)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +22,42 @@ class RuleError(RuntimeError):
 
 def _plugin_name(plugin: object) -> str:
     return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
+
+
+def blame(pm: pluggy.PluginManager, exc: BaseException) -> str | None:
+    """``plugin 'x', hook 'tarock_y'`` for the hook implementation that raised ``exc``.
+
+    The innermost frame of the traceback that runs an implementation
+    registered with ``pm`` decides; None when no plugin code is in it.
+    """
+    culprits: dict[object, str] = {}
+    for caller in vars(pm.hook).values():
+        if isinstance(caller, pluggy.HookCaller):
+            for impl in caller.get_hookimpls():
+                function = getattr(impl.function, "__func__", impl.function)
+                code = getattr(function, "__code__", None)
+                if code is not None:
+                    culprits[code] = f"plugin {_plugin_name(impl.plugin)!r}, hook {caller.name!r}"
+    found: str | None = None
+    tb = exc.__traceback__
+    while tb is not None:
+        found = culprits.get(tb.tb_frame.f_code, found)
+        tb = tb.tb_next
+    return found
+
+
+def _registration_error(pm: pluggy.PluginManager, name: str, exc: Exception) -> str:
+    """A message naming the plugin and the hook pluggy refused to register."""
+    text = str(exc)
+    match = re.search(r"for hook '(\w+)'", text)
+    if match is None:
+        return f"plugin {name!r} cannot be loaded: {text}"
+    hook = match.group(1)
+    caller = getattr(pm.hook, hook, None)
+    spec = caller.spec if isinstance(caller, pluggy.HookCaller) else None
+    takes = f"; the hook takes ({', '.join(spec.argnames)})" if spec is not None else ""
+    return (f"plugin {name!r}, hook {hook!r}: {text.strip().splitlines()[-1]}{takes}"
+            " (see docs/hooks.md)")
 
 
 def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
@@ -68,7 +105,7 @@ class Rules:
             try:
                 self.pm.register(plugin, name=f"{len(self.plugin_names)}:{name}")
             except (ValueError, pluggy.PluginValidationError) as exc:
-                raise RuleError(f"plugin {name!r} cannot be loaded: {exc}") from exc
+                raise RuleError(_registration_error(self.pm, name, exc)) from exc
             self.plugin_names.append(name)
         for hook_name, caller in vars(self.pm.hook).items():
             if isinstance(caller, pluggy.HookCaller) and caller.spec is None:
@@ -164,6 +201,19 @@ class Rules:
 
     def partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:
         return bool(self._partner_revealed(state, seat, card))
+
+    # what every seat sees
+    def talon_shown(self, state: HandState) -> Sequence[Sequence[Card]]:
+        piles: Sequence[Sequence[Card]] = self.hook.tarock_talon_shown(state=state) or ()
+        return piles
+
+    def discards_shown(self, state: HandState) -> Sequence[Card]:
+        cards: Sequence[Card] = self.hook.tarock_discards_shown(state=state) or ()
+        return cards
+
+    def open_hands(self, state: HandState) -> Sequence[int]:
+        seats: Sequence[int] = self.hook.tarock_open_hands(state=state) or ()
+        return seats
 
     # counting
     def count(self, state: HandState, cards: Sequence[Card]) -> int:

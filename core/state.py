@@ -34,6 +34,9 @@ class Contract:
     solo: bool = False
     trump: str | None = None
     announcements: tuple[str, ...] = ()
+    declarers: tuple[int, ...] = ()
+    """Several declarers playing the same game at once, each for himself
+    (Bei-games); empty when there is one declarer (``HandState.declarer``)."""
 
 
 @dataclass(slots=True)
@@ -56,6 +59,26 @@ class Premium:
     name: str
     value: int
     announced: bool = False
+    kontra: int = 0
+    """The Kontra level on this premium alone (variants with a Kontra per
+    announcement); its factor ``2 ** kontra`` is already in ``value``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A premium or goal announced (angesagt) by ``seat``.
+
+    ``name`` is the variant's word for it (``pagat``, ``trull``, ``valat``,
+    ``absolut`` ...).  ``against`` marks an announcement made for the
+    declarer's opponents ("Gegen das Spiel"); otherwise it is for the
+    declarer's party.  ``kontra`` is the level of its own Kontra chain where
+    a variant keeps one per announcement (0 otherwise).
+    """
+
+    name: str
+    seat: int
+    against: bool = False
+    kontra: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +100,11 @@ class HandResult:
     factor: int
     settlement: tuple[int, ...]
     note: str = ""
+    seat_points: tuple[int, ...] = ()
+    """Card points per seat where each plays for himself (Trischaken, Fahrer)."""
+    next_round_factor: int = 1
+    """How many times the table's next round (one deal per player) counts, e.g.
+    2 after a Fahrer; the table applies it, 1 means no effect."""
 
 
 @dataclass(slots=True)
@@ -99,6 +127,8 @@ class HandState:
     talon_taken: list[Card] = field(default_factory=list)
     discards: list[Card] = field(default_factory=list)
     kontra_level: int = 0
+    announcements: list[Announcement] = field(default_factory=list)
+    """Premiums announced in this hand, in the order they were made."""
     tricks: list[Trick] = field(default_factory=list)
     trick: Trick | None = None
     actions: list[Action] = field(default_factory=list)

@@ -1,0 +1,444 @@
+"""Plugins: house rules from files or entry points, plugins.toml, the rules hash.
+
+``plugins.toml`` says which variants a table may be opened with (``[plugins]
+enabled``) and defines new ones, each a base variant plus house-rule plugins
+plus option presets (``[[variant]]``).  A house-rule plugin is an object with
+``name``, ``version``, ``applies_to`` and hook implementations; it is found by
+path (a single Python file exporting ``PLUGIN``) or by entry point (group
+``tarock.plugins``).  Everything is loaded and checked before a table starts:
+every problem raises :class:`PluginError` naming the file, the variant, the
+plugin and, where one is to blame, the hook.  The format is documented in
+docs/plugins.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import sys
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import PackageNotFoundError, entry_points, packages_distributions, version
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from core import hookspecs
+from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
+from core.registry import Variant
+from core.rules import RuleError, Rules, blame
+
+PLUGIN_GROUP = "tarock.plugins"
+"""Entry-point group of house-rule plugins (each names a plugin class or object)."""
+CONFIG_NAME = "plugins.toml"
+HASH_FORMAT = "tarock-rules/1"
+_CHECKOUT = Path(__file__).resolve().parent.parent
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+_IMPL_MARK = f"{hookspecs.PROJECT}_impl"
+_HOOKS = frozenset(n for n in vars(hookspecs) if n.startswith("tarock_"))
+
+__all__ = ["CONFIG_NAME", "HASH_FORMAT", "PLUGIN_GROUP", "VARIANT_GROUP", "Catalogue", "HouseRule",
+           "PluginError", "builtin_catalogue", "default_config", "load_plugin_entry_point",
+           "load_plugin_file", "load_plugins", "plugin_version", "rules_hash"]
+
+
+class PluginError(RuleError):
+    """A plugin or a plugins.toml that cannot be used; raised before any table starts."""
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A checked house-rule plugin: its metadata and a factory (one object per table)."""
+
+    name: str
+    version: str
+    applies_to: tuple[str, ...]
+    origin: str
+    """Where it came from: a file path or ``entry point 'x' (module:attr)``."""
+    make: Callable[[], object]
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The variants known to this installation and those plugins.toml enables."""
+
+    source: Path | None
+    """The plugins.toml read, or None for the built-in defaults."""
+    variants: Mapping[str, Variant]
+    """Every known variant by name: installed ones and those plugins.toml defines."""
+    enabled: tuple[str, ...]
+    """The variants offered at a table, in order."""
+
+    def offered(self) -> dict[str, Variant]:
+        """The enabled variants by name, in the order plugins.toml lists them."""
+        return {name: self.variants[name] for name in self.enabled}
+
+    def find(self, name: str) -> Variant:
+        """The enabled variant called ``name``; a clear error otherwise."""
+        if name in self.enabled:
+            return self.variants[name]
+        where = str(self.source) if self.source else "the built-in defaults"
+        enabled = ", ".join(self.enabled) or "none"
+        if name in self.variants:
+            raise RuleError(f"variant {name!r} is installed but not enabled in {where}: add it to "
+                            f"[plugins] enabled (enabled: {enabled})")
+        raise RuleError(f"unknown variant {name!r} (enabled in {where}: {enabled})")
+
+
+# -- plugins -------------------------------------------------------------------
+
+def _factory(obj: object) -> Callable[[], object]:
+    """A class makes a fresh plugin per table; any other object is shared."""
+    if isinstance(obj, type):
+        return obj
+    return lambda: obj
+
+
+def _house_rule(obj: object, origin: str) -> HouseRule:
+    """Check a plugin's metadata and hook markers; the error names the origin."""
+    make = _factory(obj)
+    try:
+        plugin = make()
+    except Exception as exc:
+        raise PluginError(f"plugin {origin}: creating it failed: {exc!r}") from exc
+    name = getattr(plugin, "name", None)
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise PluginError(f"plugin {origin}: set a name, e.g. name = \"pagat-club\" "
+                          f"(letters, digits, - _ . +), not {name!r}")
+    label = f"plugin {name!r} ({origin})"
+    ver = getattr(plugin, "version", None)
+    if not isinstance(ver, str) or not ver:
+        raise PluginError(f"{label}: set a version, e.g. version = \"1.0\" (it is part of the rules hash)")
+    applies = getattr(plugin, "applies_to", ())
+    if isinstance(applies, str):
+        applies = (applies,)
+    if not isinstance(applies, Sequence) or not all(isinstance(a, str) for a in applies):
+        raise PluginError(f"{label}: applies_to must be a tuple of variant names, not {applies!r}")
+    for attr in sorted(_HOOKS & set(dir(plugin))):
+        if callable(value := getattr(plugin, attr, None)) and not hasattr(value, _IMPL_MARK):
+            raise PluginError(f"{label}, hook {attr!r}: the method lacks @hookimpl "
+                              "(from core.hookspecs import hookimpl), so it would never be called")
+    return HouseRule(name, ver, tuple(applies), origin, make)
+
+
+def load_plugin_file(path: Path) -> HouseRule:
+    """Import a single Python file and check the plugin it exports as ``PLUGIN``."""
+    if not path.is_file():
+        raise PluginError(f"plugin file {path} does not exist")
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
+    stem = re.sub(r"\W", "_", path.stem)
+    module_name = f"_tarock_plugin_{stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise PluginError(f"plugin file {path} cannot be imported (is it a .py file?)")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise PluginError(f"plugin file {path} failed to import: {type(exc).__name__}: {exc}") from exc
+    if not hasattr(module, "PLUGIN"):
+        raise PluginError(f"plugin file {path} defines no PLUGIN (set PLUGIN = YourPluginClass)")
+    return _house_rule(module.PLUGIN, str(path))
+
+
+def load_plugin_entry_point(name: str) -> HouseRule:
+    """Load and check the house-rule plugin of entry point ``name`` (group ``tarock.plugins``)."""
+    found = [ep for ep in entry_points(group=PLUGIN_GROUP) if ep.name == name]
+    if not found:
+        installed = sorted(ep.name for ep in entry_points(group=PLUGIN_GROUP))
+        raise PluginError(f"no installed package offers the plugin {name!r} (entry-point group "
+                          f"{PLUGIN_GROUP!r}; installed: {', '.join(installed) or 'none'})")
+    ep = found[0]
+    origin = f"entry point {name!r} ({ep.value})"
+    try:
+        obj = ep.load()
+    except Exception as exc:
+        raise PluginError(f"plugin {origin} failed to import: {type(exc).__name__}: {exc}") from exc
+    return _house_rule(obj, origin)
+
+
+@cache
+def _distributions() -> Mapping[str, list[str]]:
+    return packages_distributions()
+
+
+def plugin_version(plugin: object) -> str:
+    """The plugin's ``version``; else that of the package providing its module."""
+    ver = getattr(plugin, "version", None)
+    if isinstance(ver, str) and ver:
+        return ver
+    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+    for dist in _distributions().get(module.partition(".")[0], []):
+        try:
+            return f"{dist}=={version(dist)}"
+        except PackageNotFoundError:
+            continue
+    return "unversioned"
+
+
+# -- the rules hash -------------------------------------------------------------
+
+def rules_hash(rules: Rules) -> str:
+    """A sha256 hex digest identifying a table's rules.
+
+    It covers the variant's name, each plugin's name and version in
+    registration order and the resolved options (canonical JSON), so peers
+    whose hashes agree play the same rules.
+    """
+    plugins = [p for _, p in rules.pm.list_name_plugin()]
+    payload = {
+        "format": HASH_FORMAT,
+        "variant": rules.variant,
+        "plugins": [[name, plugin_version(p)] for name, p in zip(rules.plugin_names, plugins, strict=True)],
+        "options": rules.options,
+    }
+    try:
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise RuleError(f"the options of {rules.variant} are not plain data (JSON): {exc}") from None
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# -- plugins.toml ----------------------------------------------------------------
+
+def default_config(cwd: Path | None = None) -> Path | None:
+    """``plugins.toml`` in ``cwd`` (default: the current directory), else the one
+    next to the installed packages (a source checkout), else None."""
+    for candidate in ((cwd or Path.cwd()) / CONFIG_NAME, _CHECKOUT / CONFIG_NAME):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
+    """Entry-point variants by name, and the errors of those that fail to load."""
+    found: dict[str, Variant] = {}
+    broken: dict[str, str] = {}
+    for ep in entry_points(group=VARIANT_GROUP):
+        try:
+            variant = ep.load()
+        except Exception as exc:
+            broken[ep.name] = f"variant plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}"
+            continue
+        if not isinstance(variant, Variant):
+            broken[ep.name] = f"entry point {ep.name!r} ({ep.value}) is not a Variant"
+            continue
+        found[variant.name] = variant
+    return found, broken
+
+
+def builtin_catalogue() -> Catalogue:
+    """Without a plugins.toml: every installed variant, enabled, by name."""
+    found, broken = _installed()
+    if broken:
+        raise PluginError("; ".join(broken.values()))
+    for variant in found.values():
+        _check(variant, f"installed variant {variant.name!r}")
+    return Catalogue(None, found, tuple(sorted(found)))
+
+
+def load_plugins(path: str | os.PathLike[str] | None = None) -> Catalogue:
+    """Read and check a plugins.toml; without ``path`` the :func:`default_config`.
+
+    Every variant the file defines or enables is built once, so a broken or
+    incompatible plugin is reported here, before any table starts.
+    """
+    if path is None:
+        found = default_config()
+        if found is None:
+            return builtin_catalogue()
+        path = found
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PluginError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PluginError(f"{path} is not valid TOML: {exc}") from None
+    _keys(data, {"plugins", "variant"}, str(path))
+    section = _table(data.get("plugins", {}), f"{path}: [plugins]")
+    _keys(section, {"enabled"}, f"{path}: [plugins]")
+    installed, broken = _installed()
+    known = dict(installed)
+    defined: list[str] = []
+    for index, raw in enumerate(_list(data.get("variant", []), f"{path}: [[variant]]")):
+        variant = _define(path, index, _table(raw, f"{path}: [[variant]] #{index + 1}"), known, broken)
+        defined.append(variant.name)
+        known[variant.name] = variant
+    enabled = _enabled(path, section, known, broken)
+    for name in dict.fromkeys([*defined, *enabled]):
+        _check(known[name], f"{path}: variant {name!r}")
+    return Catalogue(path, known, enabled)
+
+
+def _keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise PluginError(f"{where}: unknown key(s) {', '.join(unknown)} "
+                          f"(allowed: {', '.join(sorted(allowed))})")
+
+
+def _table(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise PluginError(f"{where} must be a table, not {value!r}")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise PluginError(f"{where} must be a list, not {value!r}")
+    return value
+
+
+def _text(table: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
+    value = table.get(key, default)
+    if not isinstance(value, str):
+        raise PluginError(f"{where}: {key} must be a string" + ("" if key in table else " (it is missing)"))
+    return value
+
+
+def _enabled(path: Path, section: Mapping[str, Any], known: Mapping[str, Variant],
+             broken: Mapping[str, str]) -> tuple[str, ...]:
+    where = f"{path}: [plugins] enabled"
+    names = _list(section.get("enabled", []), where)
+    for name in names:
+        if not isinstance(name, str):
+            raise PluginError(f"{where} must list variant names, not {name!r}")
+        if name in broken:
+            raise PluginError(f"{where}: {broken[name]}")
+        if name not in known:
+            raise PluginError(f"{where}: no installed package or [[variant]] defines {name!r} "
+                              f"(known: {', '.join(sorted(known)) or 'none'})")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise PluginError(f"{where} lists {', '.join(twice)} more than once")
+    return tuple(names)
+
+
+def _source(path: Path, raw: object, where: str) -> HouseRule:
+    """A house rule named by ``{path = ...}`` or ``{entry_point = ...}``."""
+    entry = _table(raw, where)
+    _keys(entry, {"path", "entry_point"}, where)
+    if len(entry) != 1:
+        raise PluginError(f"{where}: give exactly one of path = \"file.py\" or entry_point = \"name\"")
+    try:
+        if "path" in entry:
+            file = Path(_text(entry, "path", where)).expanduser()
+            return load_plugin_file(file if file.is_absolute() else path.parent / file)
+        return load_plugin_entry_point(_text(entry, "entry_point", where))
+    except PluginError as exc:
+        raise PluginError(f"{where}: {exc}") from exc
+
+
+def _define(path: Path, index: int, table: Mapping[str, Any], known: Mapping[str, Variant],
+            broken: Mapping[str, str]) -> Variant:
+    """A variant from a ``[[variant]]`` table: base + house rules + option presets."""
+    where = f"{path}: [[variant]] #{index + 1}"
+    _keys(table, {"name", "base", "title", "description", "plugins", "options"}, where)
+    name = _text(table, "name", where)
+    if not _NAME.fullmatch(name):
+        raise PluginError(f"{where}: the name {name!r} must be letters, digits and - _ . + (no spaces)")
+    where = f"{path}: variant {name!r}"
+    if name in known:
+        raise PluginError(f"{where} is already defined (by an installed package or earlier in the file)")
+    base: Variant | None = None
+    if "base" in table:
+        base_name = _text(table, "base", where)
+        if base_name in broken:
+            raise PluginError(f"{where}: base {base_name!r}: {broken[base_name]}")
+        if base_name not in known:
+            raise PluginError(f"{where}: unknown base variant {base_name!r} "
+                              f"(known: {', '.join(sorted(known)) or 'none'})")
+        base = known[base_name]
+    rules = [_source(path, raw, f"{where}, plugins[{i}]")
+             for i, raw in enumerate(_list(table.get("plugins", []), f"{where}: plugins"))]
+    lineage = (base.name, *base.lineage) if base else ()
+    for rule in rules:
+        if rule.applies_to and not set(rule.applies_to) & set(lineage):
+            over = f"over {lineage[0]!r}" if lineage else "without a base"
+            raise PluginError(f"{where}: plugin {rule.name!r} ({rule.origin}) is written for "
+                              f"{', '.join(rule.applies_to)}, so it cannot be used {over}")
+    if base is None and not rules:
+        raise PluginError(f"{where}: give a base variant, plugins, or both")
+    presets = _table(table.get("options", {}), f"{where}: options")
+    names = ", ".join(r.name for r in rules)
+    title = _text(table, "title", where, f"{base.title} + {names}" if base and rules else
+                  base.title if base else name)
+    description = _text(table, "description", where,
+                        f"{base.description} House rules: {names}." if base and rules else
+                        base.description if base else "")
+    return Variant(name=name, title=title, plugins=_stack(base, rules), description=description,
+                   options={**(base.options if base else {}), **presets}, lineage=lineage)
+
+
+def _stack(base: Variant | None, rules: Sequence[HouseRule]) -> Callable[[], list[object]]:
+    def plugins() -> list[object]:
+        return [*(base.plugins() if base else ()), *(rule.make() for rule in rules)]
+    return plugins
+
+
+def _declared(rules: Rules) -> dict[str, str]:
+    """Which plugin declares each option."""
+    out: dict[str, str] = {}
+    for impl in rules.pm.hook.tarock_options.get_hookimpls():
+        answer = impl.function()
+        for key in answer if isinstance(answer, Mapping) else ():
+            out.setdefault(key, rules.plugin_names[int(impl.plugin_name.partition(":")[0])])
+    return out
+
+
+def _blame_plugins(plugins: Sequence[object], exc: Exception) -> str:
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for i, plugin in enumerate(plugins):
+        pm.register(plugin, name=f"{i}")
+    return blame(pm, exc) or "a plugin"
+
+
+def _build(variant: Variant, options: dict[str, Any] | None, where: str) -> Rules:
+    try:
+        plugins = list(variant.plugins())
+    except Exception as exc:
+        raise PluginError(f"{where}: creating its plugins failed: {exc!r}") from exc
+    try:
+        return Rules(variant.name, plugins, options)
+    except RuleError as exc:
+        raise PluginError(f"{where}: {exc}") from exc
+    except Exception as exc:
+        raise PluginError(f"{where}: {_blame_plugins(plugins, exc)} failed while the rules were "
+                          f"built: {type(exc).__name__}: {exc}") from exc
+
+
+def _check(variant: Variant, where: str) -> None:
+    """Build the variant's rules once: plugins, hooks and option presets must be sound."""
+    bare = _build(variant, None, where)
+    declared = _declared(bare)
+    for key, value in variant.options.items():
+        if key not in declared:
+            raise PluginError(f"{where}: option {key!r} is declared by no plugin of it "
+                              f"(known: {', '.join(sorted(declared)) or 'none'})")
+        default = bare.options[key]
+        if not _same_kind(value, default):
+            raise PluginError(f"{where}: option {key!r} (of plugin {declared[key]!r}) must be "
+                              f"{type(default).__name__} like its default {default!r}, not {value!r}")
+    rules = _build(variant, dict(variant.options), where)
+    try:
+        rules_hash(rules)
+    except RuleError as exc:
+        raise PluginError(f"{where}: {exc}") from None
+
+
+def _same_kind(value: object, default: object) -> bool:
+    if default is None or type(value) is type(default):
+        return True
+    return isinstance(default, float) and type(value) is int
