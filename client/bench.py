@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from core.deal import deal
 from core.engine import Hand
-from core.registry import find_variant
+from core.registry import Variant, find_variant
 from core.rules import Rules
 from core.state import HandState
 
@@ -52,9 +52,11 @@ def _query(rules: Rules, state: HandState, seat: int) -> int:
     return len(rules.phase(state.phase).legal(state, rules, seat))
 
 
-def run(variant: str = "tarock54", hands: int = 2000, seed: int = 0) -> BenchResult:
+def run(variant: str | Variant = "tarock54", hands: int = 2000, seed: int = 0) -> BenchResult:
     """Play ``hands`` random hands, then time the deal alone and legal queries."""
-    rules = find_variant(variant).rules()
+    found = find_variant(variant) if isinstance(variant, str) else variant
+    variant = found.name
+    rules = found.rules()
     rng = random.Random(seed)
     actions = 0
     start = time.perf_counter()

@@ -37,7 +37,9 @@ from core.cards import format_card
 from core.codec import RecordError
 from core.engine import Hand
 from core.observation import observe
+from core.plugins import Catalogue, load_plugins
 from core.record import load, replay
+from core.registry import Variant
 from core.rules import RuleError
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp")
@@ -71,6 +73,42 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def _catalogue(args: argparse.Namespace) -> Catalogue:
+    """The variants this run may use: plugins.toml (``--plugins`` or the default)."""
+    return load_plugins(getattr(args, "plugins", None))
+
+
+def _variant(args: argparse.Namespace, catalogue: Catalogue) -> Variant:
+    """The variant named by ``--variant``, or the first one plugins.toml offers."""
+    if args.variant:
+        return catalogue.find(args.variant)
+    if not catalogue.enabled:
+        raise UsageError("plugins.toml enables no variant")
+    return catalogue.find(catalogue.enabled[0])
+
+
+def _offer(catalogue: Catalogue, read: Any) -> Variant:
+    """The lobby: list the enabled variants, the first preselected; read a choice."""
+    offered = list(catalogue.offered().values())
+    _out("Variants:")
+    for i, variant in enumerate(offered, start=1):
+        mark = " (preselected)" if i == 1 else ""
+        _out(f"  {i}. {variant.title} [{variant.name}]{mark}: {variant.description}")
+    while True:
+        try:
+            line = read(f"Variant [1-{len(offered)}, Enter: 1]> ").strip()
+        except EOFError:
+            raise Quit(eof=True) from None
+        if not line:
+            return offered[0]
+        if line.isdigit() and 1 <= int(line) <= len(offered):
+            return offered[int(line) - 1]
+        by_name = {v.name: v for v in offered}
+        if line in by_name:
+            return by_name[line]
+        _out(f"Sorry: {line!r} is not one of the variants offered.")
+
+
 def _records_dir(args: argparse.Namespace) -> Path | None:
     if getattr(args, "no_records", False):
         return None
@@ -86,6 +124,16 @@ def _records_line(session: Session) -> str:
 
 # -- play ------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
+    catalogue = _catalogue(args)
+    if args.variant or not sys.stdin.isatty():
+        variant = _variant(args, catalogue)
+    else:
+        try:
+            variant = _offer(catalogue, input)
+        except Quit:
+            _out("")
+            _out("End of input: no table was opened.")
+            return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     holder: list[Session] = []
 
@@ -98,10 +146,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     human = HumanPlayer("You", names=names, sheet=sheet, write=_out)
     players: list[Player] = [human]
     players += [make_bot("heuristic", seed * 4 + i, BOT_NAMES[i - 1]) for i in (1, 2, 3)]
-    session = Session(args.variant, players, seed=seed, records_dir=_records_dir(args),
+    session = Session(variant, players, seed=seed, records_dir=_records_dir(args),
                       rounds=args.rounds, options=_options(args), listener=TableView(0, _out))
     holder.append(session)
-    _out(f"Tarock {args.variant}, {args.rounds} rounds, seed {seed}. You are seat 0 against "
+    _out(f"Tarock {variant.title} [{variant.name}], {args.rounds} rounds, seed {seed}. "
+         "You are seat 0 against "
          f"{', '.join(BOT_NAMES)} (heuristic bots). Type ? for help.")
     try:
         session.run()
@@ -128,11 +177,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"unknown bot kind(s) {', '.join(unknown)} (known: {', '.join(BOT_KINDS)})")
     players = [make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}") for seat, kind in enumerate(kinds)]
-    session = Session(args.variant, players, seed=args.seed, records_dir=_records_dir(args),
+    variant = _variant(args, _catalogue(args))
+    session = Session(variant, players, seed=args.seed, records_dir=_records_dir(args),
                       rounds=args.hands, options=_options(args), listener=_Quiet())
     table = session.run()
     void = table.deals - len(table.rows)
-    _out(f"Selfplay {args.variant}: {table.rounds} rounds ({table.deals} deals, {void} passed out), "
+    _out(f"Selfplay {variant.name}: {table.rounds} rounds ({table.deals} deals, {void} passed out), "
          f"seed {args.seed}")
     if args.sheet:
         for line in sheet_lines(table, session.names):
@@ -175,12 +225,12 @@ def _summary(hand: Hand) -> dict[str, Any]:
     }
 
 
-def _replay_file(path: Path) -> tuple[dict[str, Any], Hand | None]:
+def _replay_file(path: Path, catalogue: Catalogue) -> tuple[dict[str, Any], Hand | None]:
     """The JSON answer for one file and the finished hand (None on error)."""
     out: dict[str, Any] = {"file": str(path)}
     try:
         data = load(path)
-        rep = replay(data)
+        rep = replay(data, variants=catalogue.variants)
     except (RecordError, RuleError) as exc:
         out["error"] = {"message": str(exc)}
         return out, None
@@ -225,8 +275,9 @@ def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     status = 0
+    catalogue = _catalogue(args)
     for name in args.files:
-        answer, hand = _replay_file(Path(name))
+        answer, hand = _replay_file(Path(name), catalogue)
         if hand is None:
             status = 2
             if args.json:
@@ -243,7 +294,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # -- bench -------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    result = bench.run(args.variant, args.hands, args.seed)
+    result = bench.run(_variant(args, _catalogue(args)), args.hands, args.seed)
     for line in result.lines():
         _out(line)
     return 0
@@ -261,8 +312,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tarock", description="Austrian Tarock for four players.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    def plugins_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read (default: "
+                       "./plugins.toml, else the one installed with tarock)")
+
     def table_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--variant", default="tarock54", help="the ruleset (default: tarock54)")
+        p.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
+        plugins_arg(p)
         p.add_argument("--records", metavar="DIR", help="where hand records go "
                        f"(default: {default_records_dir()})")
         p.add_argument("--no-records", action="store_true", help="write no records")
@@ -288,12 +344,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="replay hand records and show or check them")
     rep.add_argument("files", nargs="+", metavar="FILE")
     rep.add_argument("--json", action="store_true", help="one JSON object per file and line")
+    plugins_arg(rep)
     rep.set_defaults(func=cmd_replay)
 
     ben = sub.add_parser("bench", help="measure the engine's speed")
     ben.add_argument("--hands", type=_positive, default=2000, help="random hands to play (default: 2000)")
     ben.add_argument("--seed", type=int, default=0)
     ben.add_argument("--variant", default="tarock54")
+    plugins_arg(ben)
     ben.set_defaults(func=cmd_bench)
     return parser
 

@@ -23,7 +23,7 @@ from core.deal import deal
 from core.engine import Hand
 from core.observation import TrickView, observe
 from core.record import record_of
-from core.registry import find_variant
+from core.registry import Variant, find_variant
 from core.state import HandResult, HandState, Reason
 from core.table import SheetRow, Table
 
@@ -108,12 +108,13 @@ class Session:
     ``records_dir`` None means no records are written.
     """
 
-    def __init__(self, variant: str, players: Sequence[Player], *, seed: int,
+    def __init__(self, variant: str | Variant, players: Sequence[Player], *, seed: int,
                  records_dir: Path | None = None, rounds: int = 12,
                  options: Mapping[str, Any] | None = None,
                  listener: SessionListener | None = None, first_dealer: int = 0) -> None:
-        self.rules = find_variant(variant).rules(dict(options or {}))
-        self.variant = variant
+        found = find_variant(variant) if isinstance(variant, str) else variant
+        self.rules = found.rules(dict(options or {}))
+        self.variant = found.name
         self.players = list(players)
         self.seed = seed
         self.rng = random.Random(seed)

@@ -30,7 +30,8 @@ BOTS = ("Franz", "Hilde", "Sepp")
 def play(tmp_path: Path, answers: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "play", "--records", str(tmp_path / "records"), *args],
+        [sys.executable, "-m", "client.cli", "play", "--variant", "tarock54", "--records",
+         str(tmp_path / "records"), *args],
         input=answers, capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=env)
 
 

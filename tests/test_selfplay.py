@@ -75,7 +75,8 @@ def test_mixed_bots_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["selfplay", "--variant", "tarock99", "--no-records"]) == 2
     assert "unknown variant 'tarock99'" in capsys.readouterr().err
     assert main(["selfplay", "--option", "nonsense=1", "--no-records"]) == 2
-    assert "unknown option(s) for tarock54: nonsense" in capsys.readouterr().err
+    # without --variant the first variant plugins.toml offers: the 40-card game (RULES.md decision 10)
+    assert "unknown option(s) for tarock40: nonsense" in capsys.readouterr().err
 
 
 def test_bench_reports_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
