@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from client.bots.heuristic import HeuristicBot
 from client.bots.random_bot import RandomBot
 from client.players import Player
 
 _FACTORIES: dict[str, Callable[[int, str], Player]] = {
     "random": lambda seed, name: RandomBot(seed, name),
+    "heuristic": lambda seed, name: HeuristicBot(seed, name),
 }
 
 BOT_KINDS: tuple[str, ...] = tuple(_FACTORIES)
@@ -23,4 +25,4 @@ def make_bot(kind: str, seed: int, name: str | None = None) -> Player:
     return factory(seed, name if name is not None else f"{kind.capitalize()} {seed}")
 
 
-__all__ = ["BOT_KINDS", "RandomBot", "make_bot"]
+__all__ = ["BOT_KINDS", "HeuristicBot", "RandomBot", "make_bot"]

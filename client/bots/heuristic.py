@@ -1,0 +1,354 @@
+"""The heuristic bot: rule-of-thumb Tarock from the observation only.
+
+Design (thresholds chosen by self-play of tarock54, see tests/test_bots.py):
+
+- Bidding: :func:`hand_strength` scores the hand (two per tarock, two more
+  per tarock from the XVI up, Sküs +3, Mond +2, Pagat +2 with six or more
+  tarocks, three per King, one per Queen, one per void when holding four or
+  more tarocks).  Call (or bid the lowest contract offered) at ``CALL_AT``;
+  the last seat to speak after three passes calls at ``CALL_AT - LAST_SEAT``.
+- Discard: score every legal discard: +30 per suit made void, +6 per card
+  point laid away (discards count for the declarer), -40 per tarock laid away
+  (and its number, keep the high ones).  Kings cannot go anyway.
+- Kontra: an opponent says Kontra at ``KONTRA_AT``; the declarer answers with
+  Rekontra at ``REKONTRA_AT``.  At level 2 and above the bot always passes:
+  bots never say Subkontra or Re-Sub (seed 000: "Bots wagen kein Subkontra
+  und kein Re-Sub").
+- Play: the Pagat is held back for the last trick while an Ultimo looks
+  possible (:func:`ultimo_hope`); otherwise it is cashed when it wins safely.
+  The partner is read from the observation (declarer, called card, public
+  partner, holding the called card).  A trick safely won by a friend gets
+  points (schmieren); a trick is taken with the cheapest card that cannot be
+  beaten any more when it is worth it; otherwise the cheapest card is ducked.
+  A card counts as safe when no seat still to play (known friends aside)
+  may hold a better one, using the voids and the Stichzwang caps shown so
+  far (:mod:`client.bots.knowledge`).  The declarer's party, and a Pagat
+  holder hoping for the Ultimo, lead their top tarock while none outside can
+  beat it, to pull the others' tarocks (leading low tarocks did not pay in
+  self-play); otherwise a safe suit card with points is cashed, or a low
+  card of a short suit without honours is led.
+- Unknown action types and phases fall back to Pass or the first legal
+  action, so the bot plays every variant legally.
+
+The bot uses no randomness: a decision depends on the observation only, so
+the seed just names the bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from client.bots.knowledge import FRIEND, Knowledge, beats, read, winning_index
+from client.bots.random_bot import NO_RAISE_FROM
+from core.actions import Action, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from core.cards import (
+    MOND,
+    PAGAT,
+    QUEEN,
+    SKUS,
+    STRENGTH,
+    SUIT_LETTERS,
+    SUIT_OF,
+    TAROCK,
+    TRULL,
+    VALUE,
+    Card,
+    is_king,
+    rank_of,
+)
+from core.observation import Observation
+
+CALL_AT = 18
+"""Hand strength to call (or bid) with."""
+LAST_SEAT = 3
+"""Bonus for the last seat to speak when everyone else passed."""
+KONTRA_AT = 30
+"""Hand strength for an opponent to say Kontra."""
+REKONTRA_AT = 36
+"""Hand strength for the declarer to answer with Rekontra."""
+TAKE_COST = 40
+"""Spend a sure winner costing more than this only on a valuable trick."""
+VALUABLE = 5
+"""Sum of card values that makes a trick worth a costly winner."""
+
+
+def hand_strength(cards: Sequence[Card]) -> int:
+    """A score of a hand for bidding and Kontra (see the module docstring)."""
+    tarocks = [c for c in cards if c < 22]
+    score = 2 * len(tarocks) + 2 * sum(1 for c in tarocks if c >= 15)
+    if SKUS in tarocks:
+        score += 3
+    if MOND in tarocks:
+        score += 2
+    if PAGAT in tarocks and len(tarocks) >= 6:
+        score += 2
+    for card in cards:
+        if card >= 22:
+            score += 3 if is_king(card) else 1 if rank_of(card) == QUEEN else 0
+    if len(tarocks) >= 4:
+        suits = {SUIT_OF[c] for c in cards}
+        score += sum(1 for s in range(4) if s not in suits)
+    return score
+
+
+def ultimo_hope(obs: Observation, k: Knowledge) -> bool:
+    """Whether holding the Pagat back for the last trick looks promising:
+    no tarock can be outside, or our other tarocks can pull the most any
+    single other seat can hold (estimated as an even share plus one)."""
+    if PAGAT not in obs.hand or k.trump != TAROCK:
+        return False
+    mine = sum(1 for c in obs.hand if c < 22) - 1
+    holders = [s for s in range(obs.seats)
+               if s != obs.seat and obs.hand_sizes[s] > 0 and TAROCK not in k.void[s]]
+    outside = sum(1 for c in k.unseen if c < 22 and any(k.may_hold(s, c) for s in holders))
+    if outside == 0:
+        return True
+    return mine >= -(-outside // max(1, len(holders))) + 1
+
+
+def lose_cost(card: Card, trump: int, hope: bool) -> int:
+    """What giving ``card`` away costs (points and power)."""
+    if SUIT_OF[card] == trump:
+        if card == PAGAT and trump == TAROCK:
+            return 100 if hope else 45
+        return 14 + STRENGTH[card] + (40 if VALUE[card] >= 5 else 0)
+    return 10 * VALUE[card] + STRENGTH[card]
+
+
+def win_cost(card: Card, trump: int, hope: bool) -> int:
+    """What spending ``card`` to win a trick costs (lost control)."""
+    if SUIT_OF[card] == trump:
+        if card == PAGAT and trump == TAROCK:
+            return 200 if hope else 0
+        if card in TRULL:
+            return 45
+        return 14 + STRENGTH[card]
+    return STRENGTH[card]
+
+
+class HeuristicBot:
+    """Sensible Tarock from the observation only (see the module docstring)."""
+
+    def __init__(self, seed: int, name: str = "Heuristic") -> None:
+        self.name = name
+        self.seed = seed
+
+    def decide(self, obs: Observation) -> Action:
+        """Choose one of ``obs.legal``."""
+        legal = obs.legal
+        if not legal:
+            raise ValueError(f"seat {obs.seat} has no legal action in phase {obs.phase!r}")
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {type(a) for a in legal}
+        if Play in kinds:
+            return self._play(obs)
+        if Discard in kinds:
+            return _discard(obs)
+        if Kontra in kinds:
+            return _kontra(obs)
+        if Call in kinds or Bid in kinds:
+            return _bid(obs)
+        if Trump in kinds:
+            return _trump(obs)
+        return next((a for a in legal if isinstance(a, Pass)), legal[0])
+
+    # -- card play -------------------------------------------------------
+    def _play(self, obs: Observation) -> Action:
+        k = read(obs)
+        hope = ultimo_hope(obs, k)
+        cards = [a.card for a in obs.legal if isinstance(a, Play)]
+        cand = cards
+        if hope and PAGAT in cards:
+            cand = [c for c in cards if c != PAGAT]
+        trick = obs.trick
+        leading = trick is None or not trick.cards
+        card = _lead(obs, k, cand, hope) if leading else _follow(obs, k, cand, hope)
+        return Play(obs.seat, card)
+
+
+def _bid(obs: Observation) -> Action:
+    legal = obs.legal
+    calls = [a for a in legal if isinstance(a, Call)]
+    bids = [a for a in legal if isinstance(a, Bid)]
+    passes = [a for a in legal if isinstance(a, Pass)]
+    if calls and not passes and not bids:
+        return max(calls, key=lambda a: _call_preference(obs, a.card))
+    threshold = CALL_AT
+    if obs.history and len(obs.history) == obs.seats - 1 and all(isinstance(a, Pass) for a in obs.history):
+        threshold -= LAST_SEAT
+    if passes and hand_strength(obs.hand) < threshold:
+        return passes[0]
+    if calls:
+        return max(calls, key=lambda a: _call_preference(obs, a.card))
+    plain = [b for b in bids if not b.announce]
+    if plain:
+        return plain[0]
+    return bids[0] if bids else legal[0]
+
+
+def _call_preference(obs: Observation, card: Card) -> int:
+    """Prefer calling a card of a suit we hold (to reach the partner)."""
+    if card in obs.hand:
+        return -100
+    suit = SUIT_OF[card]
+    return sum(1 for c in obs.hand if SUIT_OF[c] == suit)
+
+
+def _discard(obs: Observation) -> Action:
+    hand = obs.hand
+    before = [sum(1 for c in hand if SUIT_OF[c] == s) for s in range(4)]
+    best: Action | None = None
+    best_score = 0
+    for action in obs.legal:
+        if not isinstance(action, Discard):
+            continue
+        gone = set(action.cards)
+        score = 0
+        for s in range(4):
+            after = sum(1 for c in hand if SUIT_OF[c] == s and c not in gone)
+            if before[s] and not after:
+                score += 30
+        for c in action.cards:
+            if c < 22:
+                score -= 40 + c
+            else:
+                score += 6 * VALUE[c]
+        if best is None or score > best_score:
+            best, best_score = action, score
+    return best if best is not None else obs.legal[0]
+
+
+def _kontra(obs: Observation) -> Action:
+    kontra = next(a for a in obs.legal if isinstance(a, Kontra))
+    passing = next((a for a in obs.legal if isinstance(a, Pass)), None)
+    if passing is None:
+        return kontra
+    level = obs.kontra_level
+    if level >= NO_RAISE_FROM:  # never Subkontra or Re-Sub
+        return passing
+    strength = hand_strength(obs.hand)
+    if obs.seat == obs.declarer:
+        return kontra if level == 1 and strength >= REKONTRA_AT else passing
+    if level == 0 and strength >= KONTRA_AT and not read(obs).declarer_side:
+        return kontra
+    return passing
+
+
+def _trump(obs: Observation) -> Action:
+    def weight(action: Action) -> tuple[int, int]:
+        if not isinstance(action, Trump) or action.suit not in SUIT_LETTERS:
+            return (-1, 0)
+        suit = SUIT_LETTERS.index(action.suit)
+        mine = [c for c in obs.hand if SUIT_OF[c] == suit]
+        return (len(mine), sum(VALUE[c] for c in mine))
+    return max(obs.legal, key=weight)
+
+
+class _Threats:
+    """What the seats still to play to this trick (known friends aside) may hold."""
+
+    def __init__(self, k: Knowledge, led: int, after: Sequence[int]) -> None:
+        trump = k.trump
+        led_unseen = sum(1 for c in k.unseen if SUIT_OF[c] == led)
+        self.trump = trump
+        self.plain = led != trump
+        self.seats: list[tuple[int, int, bool]] = []
+        for seat in after:
+            if k.relation[seat] == FRIEND:
+                continue
+            top_trump = top_led = -1
+            for card in k.unseen:
+                suit = SUIT_OF[card]
+                if suit in (trump, led) and k.may_hold(seat, card):
+                    if suit == trump:
+                        top_trump = max(top_trump, STRENGTH[card])
+                    else:
+                        top_led = max(top_led, STRENGTH[card])
+            # a seat trumps a plain lead when shown void, or when the suit runs short
+            ruffs = led != trump and top_trump >= 0 and (led in k.void[seat] or led_unseen < 2 * len(after))
+            self.seats.append((top_trump, top_led, ruffs))
+
+    def beat(self, card: Card) -> bool:
+        """Whether one of these seats may beat ``card`` if it wins now."""
+        strength = STRENGTH[card]
+        if SUIT_OF[card] == self.trump:
+            return any(top > strength and (ruffs or not self.plain) for top, _, ruffs in self.seats)
+        return any(top > strength or ruffs for _, top, ruffs in self.seats)
+
+
+def _follow(obs: Observation, k: Knowledge, cand: list[Card], hope: bool) -> Card:
+    trick = obs.trick
+    assert trick is not None
+    trump = k.trump
+    led = SUIT_OF[trick.cards[0]]
+    wi = winning_index(trick.cards, trump)
+    best = trick.cards[wi]
+    after = k.holders_after()
+    pts = sum(VALUE[c] for c in trick.cards)
+    winners = [c for c in cand if beats(c, best, led, trump)]
+    losers = [c for c in cand if c not in winners]
+    threats = _Threats(k, led, after)
+
+    def lose(c: Card) -> int:
+        return lose_cost(c, trump, hope)
+
+    def spend(c: Card) -> int:
+        return win_cost(c, trump, hope)
+
+    if k.relation[trick.seats[wi]] == FRIEND and not threats.beat(best):
+        if losers:  # schmieren: the highest value the friend can take home
+            return max(losers, key=lambda c: (VALUE[c], -lose(c)))
+        return min(winners, key=lambda c: lose(c) if threats.beat(c) else spend(c))
+    if winners:
+        sure = [c for c in winners if not threats.beat(c)]
+        if sure:
+            card = min(sure, key=spend)
+            if spend(card) <= TAKE_COST or pts >= VALUABLE or len(obs.hand) <= 3:
+                return card
+        if losers:
+            return min(losers, key=lose)
+        # every card left may be beaten: risk a strong one on a valuable trick
+        if pts >= VALUABLE and after:
+            strong = [c for c in winners if lose(c) <= TAKE_COST]
+            if strong:
+                return max(strong, key=lambda c: STRENGTH[c])
+        return min(winners, key=lose)
+    return min(losers, key=lose)
+
+
+def _lead(obs: Observation, k: Knowledge, cand: list[Card], hope: bool) -> Card:
+    trump = k.trump
+    mine = sorted((c for c in cand if SUIT_OF[c] == trump), key=lambda c: STRENGTH[c])
+    others = [s for s in range(obs.seats) if s != obs.seat and obs.hand_sizes[s] > 0]
+    outside = [c for c in k.unseen if SUIT_OF[c] == trump and any(k.may_hold(s, c) for s in others)]
+    pull = bool(outside) and (k.declarer_side is True or hope)
+    if mine and pull:
+        top = mine[-1]
+        if all(STRENGTH[c] < STRENGTH[top] for c in outside):
+            return top
+    plain = [c for c in cand if SUIT_OF[c] != trump]
+    if plain:
+        cash = [c for c in plain if VALUE[c] >= 3 and _safe_lead(obs, k, c, others)]
+        if cash:
+            return max(cash, key=lambda c: (VALUE[c], -STRENGTH[c]))
+
+        def suit_order(c: Card) -> tuple[int, int, int]:
+            suit = SUIT_OF[c]
+            held = [x for x in obs.hand if SUIT_OF[x] == suit]
+            honours = sum(1 for x in held if VALUE[x] >= 4)
+            return (honours, len(held), lose_cost(c, trump, hope))
+        return min(plain, key=suit_order)
+    return min(cand, key=lambda c: lose_cost(c, trump, hope))
+
+
+def _safe_lead(obs: Observation, k: Knowledge, card: Card, others: Sequence[int]) -> bool:
+    """A suit card that is the highest left of its suit and likely followed."""
+    suit = SUIT_OF[card]
+    rest = [c for c in k.unseen if SUIT_OF[c] == suit]
+    if any(STRENGTH[c] > STRENGTH[card] for c in rest):
+        return False
+    if len(rest) < 4:
+        return False
+    return not any(suit in k.void[s] and k.trump not in k.void[s]
+                   for s in others if k.relation[s] != FRIEND)
