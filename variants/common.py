@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.cards import SUIT_NAMES, SUIT_OF, TAROCK, VALUE, Card, format_card
-from core.state import Reason
+from core.state import Premium, Reason
 
 
 def tarock_trick_winner(cards: Sequence[Card]) -> int:
@@ -93,3 +93,26 @@ def settle(seats: int, players: Sequence[int], declarers: Sequence[int],
     for s in opponents:
         out[s] = -amount
     return tuple(out)
+
+
+def premium(name: str, made_by: bool | None, announced_by: bool | None, silent: int, loud: int,
+            scale: int = 1, kontra: int = 0) -> Premium | None:
+    """One premium's result, signed from the declarer party's side.
+
+    The generic premium model: ``made_by`` is True when the declarer party
+    achieved the premium, False when the opponents did, None when nobody;
+    ``announced_by`` names the party that announced it the same way, None
+    when it was silent.  An announced premium scores ``loud`` for its party
+    if that party made it and ``loud`` for the other party otherwise; its
+    silent form is then not scored.  A silent premium scores ``silent`` for
+    the party that made it.  ``scale`` (e.g. 2 in single games) and the
+    factor ``2 ** kontra`` of a Kontra on this premium multiply the value.
+    None when nothing is scored.
+    """
+    if announced_by is not None:
+        to_declarers = announced_by if made_by is announced_by else not announced_by
+        sign = 1 if to_declarers else -1
+        return Premium(name, sign * loud * scale * 2 ** kontra, True, kontra)
+    if made_by is None or silent == 0:
+        return None
+    return Premium(name, (silent if made_by else -silent) * scale * 2 ** kontra, False, kontra)
