@@ -27,7 +27,7 @@ from core.phases import DiscardPhase, KontraChain, Phase, TakeTalonPile, TrickPl
 from core.registry import Variant
 from core.rules import Rules
 from core.state import Contract, HandResult, HandState, Premium, Reason, Trick
-from variants.common import follow_reason, follow_with_overtrump, settle, thirds, tarock_trick_winner
+from variants.common import follow_reason, follow_with_overtrump, settle, tarock_trick_winner, thirds
 
 RUFSPIEL = "rufspiel"
 CALLABLE = tuple(tarock(n) for n in range(20, 0, -1))  # XX down to I
@@ -73,8 +73,8 @@ class CallBidding(Phase):
         if want is None:
             return Reason("cannot-call", "you hold every tarock that may be called")
         if action.card != want:
-            return Reason("must-call-highest",
-                          f"you must call {format_card(want)}, the highest tarock from the XX down you do not hold")
+            return Reason("must-call-highest", f"you must call {format_card(want)}, "
+                          "the highest tarock from the XX down you do not hold")
         return None
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
