@@ -103,8 +103,8 @@ class HandResult:
     seat_points: tuple[int, ...] = ()
     """Card points per seat where each plays for himself (Trischaken, Fahrer)."""
     next_round_factor: int = 1
-    """How many times the table's next round (one deal per player) counts, e.g.
-    2 after a Fahrer; the table applies it, 1 means no effect."""
+    """How many times the table's next round (one deal per seat at the table)
+    counts, e.g. 2 after a Fahrer; the table applies it, 1 means no effect."""
 
 
 @dataclass(slots=True)

@@ -1,0 +1,233 @@
+"""Königrufen (seeds 002 and 003): full random hands of every game to the end.
+
+Checks on every hand: card conservation, 210 thirds (70 points) in all,
+zero-sum settlement, and replay identity (record -> JSON -> replay gives the
+same result).  Also at a five-seat table (seed 003, 2.6: "Der jeweilige
+Kartengeber spielt selbst nicht mit und setzt aus").  The helpers here are
+shared by the other ``test_koenigrufen*`` modules.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from core.actions import Action, Bid, Pass
+from core.cards import DECK54, MOND, Card, format_card, parse_card
+from core.deal import deal
+from core.engine import Hand
+from core.observation import observe
+from core.record import record_of, replay
+from core.registry import find_variant
+from core.rules import Rules
+from core.state import Announcement, Contract, HandState, Trick
+from variants.koenigrufen.club import CLUB
+from variants.koenigrufen.context import KEY
+from variants.koenigrufen.course import COURSE
+from variants.koenigrufen.scoring import seat_piles, talon_rest
+
+CLUB_NAME = "koenigrufen-club"
+COURSE_NAME = "koenigrufen-course"
+
+
+def rules_for(variant: str, options: dict[str, Any] | None = None) -> Rules:
+    return find_variant(variant).rules(options)
+
+
+def cards(names: str | Sequence[str]) -> list[Card]:
+    if isinstance(names, str):
+        names = names.split()
+    return [parse_card(n) for n in names]
+
+
+def rigged(variant: str, hands: Sequence[str], talon: Sequence[str] = ("", ""), dealer: int = 3,
+           options: dict[str, Any] | None = None) -> Hand:
+    """A hand dealt as written; cards not named fill the hands (12 each) and
+    the talon (3 + 3) in deck order (suit cards first, then tarocks from I)."""
+    dealt = [cards(h) for h in hands] + [[] for _ in range(4 - len(hands))]
+    piles = [cards(p) for p in talon]
+    named = {c for part in dealt + piles for c in part}
+    rest = [c for c in DECK54[22:] + DECK54[:22] if c not in named]
+    for part, size in [(h, 12) for h in dealt] + [(p, 3) for p in piles]:
+        while len(part) < size:
+            part.append(rest.pop(0))
+    return Hand(rules_for(variant, options), dealer, dealt, piles)
+
+
+def finished(variant: str, contract: str, declarer: int, *, partner: int | None = None,
+             called: str | None = None, won: dict[int, str] | None = None, rest: int | None = None,
+             tricks: dict[int, tuple[int, str, int]] | None = None, discards: str = "",
+             talon: str = "", options: dict[str, Any] | None = None,
+             announced: Sequence[tuple[str, int, int]] = (), kontra_by: dict[str, int] | None = None,
+             game_kontra: int = 0, pairs: dict[tuple[int, int], int] | None = None,
+             declarers: tuple[int, ...] = (), data: dict[str, Any] | None = None) -> tuple[Rules, HandState]:
+    """A finished hand built directly, for scoring tests (dealer 3, forehand 0).
+
+    ``tricks``: index -> (leader, the four cards in play order, winner);
+    ``won``: seat -> cards it won in other tricks (a multiple of four);
+    ``rest``: the seat that won every card not named elsewhere.
+    ``announced``: (premium, seat, Kontra level); ``kontra_by``: premium (or
+    "" for the game) -> the seat that said Kontra.  In the other tricks the
+    winner leads and plays the Mond himself; tricks holding a bird or the
+    called card come first, so no silent premium arises unless written.
+    """
+    rules = rules_for(variant, options)
+    named: list[Card] = cards(discards) + cards(talon)
+    explicit = {i: (lead, cards(cs), w) for i, (lead, cs, w) in (tricks or {}).items()}
+    piles = {s: cards(cs) for s, cs in (won or {}).items()}
+    named += [c for _, cs, _ in explicit.values() for c in cs] + [c for cs in piles.values() for c in cs]
+    assert len(set(named)) == len(named), "a card named twice"
+    if not talon:  # the talon (or what is left of it) from plain tarocks nobody named
+        spare = [c for c in range(19, 3, -1) if c not in named][:6 - len(cards(discards))]
+        talon = " ".join(format_card(c) for c in spare)
+        named += spare
+    if rest is not None:
+        piles.setdefault(rest, []).extend(c for c in DECK54 if c not in named)
+    state = HandState(variant, dict(rules.options), 4, 3, [[], [], [], []],
+                      [cards(talon)[:3], cards(talon)[3:]])
+    state.contract = Contract(contract, declarers=declarers)
+    state.declarer = declarer
+    state.partner = partner
+    state.called = parse_card(called) if called else None
+    state.discards = cards(discards)
+    state.kontra_level = game_kontra
+    state.announcements = [Announcement(n, s, kontra=k) for n, s, k in announced]
+    early = set(cards("I II III IV")) | ({parse_card(called)} if called else set())
+    chunks = [(w, sorted(cs[i:i + 4], key=lambda c: c != MOND))
+              for w, cs in piles.items() for i in range(0, len(cs), 4)]
+    chunks.sort(key=lambda chunk: not early & set(chunk[1]))
+    for i in range(12):
+        if i in explicit:
+            lead, cs, w = explicit[i]
+        else:
+            w, cs = chunks.pop(0)
+            lead = w
+        seats = [(lead + k) % 4 for k in range(4)]
+        state.tricks.append(Trick(lead, seats, list(cs), w))
+    assert not chunks and sorted(c for t in state.tricks for c in t.cards) == sorted(
+        c for c in DECK54 if c not in state.discards and c not in cards(talon))
+    state.data[KEY] = {"ann": {"kontra_by": kontra_by or {}, "pairs": pairs or {}}, **(data or {})}
+    state.phase = "done"
+    return rules, state
+
+
+def act(hand: Hand, *steps: Action) -> None:
+    for step in steps:
+        hand.apply(step)
+
+
+def gut_all(hand: Hand) -> None:
+    """Everyone says "Gut!" until the announcements are over."""
+    while hand.state.phase == "announce":
+        seat = hand.state.to_move
+        assert seat is not None
+        hand.apply(Pass(seat))
+
+
+def play_out(hand: Hand, rng: random.Random) -> None:
+    """Random legal cards to the end of the hand."""
+    while not hand.done:
+        seat = hand.state.to_move
+        assert seat is not None
+        hand.apply(rng.choice(hand.legal(seat)))
+
+
+def choose(hand: Hand, rng: random.Random, target: str | None) -> Action:
+    """A random legal action, steered towards ``target`` in the auction."""
+    s = hand.state
+    seat = s.to_move
+    assert seat is not None
+    legal = hand.legal(seat)
+    if s.phase == "bidding" and target is not None:
+        wanted = [a for a in legal if isinstance(a, Bid) and a.contract == target]
+        if wanted:
+            return wanted[0]
+        opening = [a for a in legal if isinstance(a, Bid) and a.contract == "vorhand"]
+        if opening:
+            return opening[0]
+        passes = [a for a in legal if isinstance(a, Pass)]
+        return passes[0] if passes else rng.choice(legal)
+    if s.phase == "announce" and rng.random() < 0.6:
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return passes[0]
+    return rng.choice(legal)
+
+
+def check_hand(hand: Hand) -> None:
+    """Conservation, 210 thirds, zero sum and replay identity of a finished hand."""
+    s = hand.state
+    r = s.result
+    assert hand.done and r is not None
+    assert sum(r.settlement) == 0
+    assert all(r.settlement[x] == 0 for x in range(s.seats) if x not in s.players)
+    everywhere = [c for t in s.tricks for c in t.cards] + list(s.discards) + talon_rest(s)
+    everywhere += [c for h in s.hands for c in h]
+    assert sorted(everywhere) == list(DECK54)
+    if r.note != "given up":
+        assert not any(s.hands)
+        assert sum(r.points) == 210
+        if r.seat_points:
+            assert sum(r.seat_points) == 210 and s.contract is not None
+            game = (CLUB if s.variant == CLUB_NAME else COURSE).game(s.contract.name)
+            assert sum(len(p) for p in seat_piles(s, game).values()) == 54
+    data = json.loads(json.dumps(record_of(hand).to_json()))
+    again = replay(data)
+    assert again.error_index is None, again.reason
+    assert again.hand is not None and again.hand.state.result == r
+
+
+def random_hand(variant: str, rng: random.Random, target: str | None = None, seats: int = 4,
+                options: dict[str, Any] | None = None, tries: int = 200) -> Hand:
+    """A hand played to the end by random legal actions; with ``target`` deals
+    are tried until that game is the one played."""
+    rules = rules_for(variant, options)
+    for _ in range(tries):
+        dealer = rng.randrange(seats)
+        active = tuple(x for x in range(seats) if x != dealer) if seats == 5 else ()
+        hands, talon = deal(rules, rng, seats, active)
+        hand = Hand(rules, dealer, hands, talon, seats, active)
+        while not hand.done:
+            if hand.state.phase != "bidding" and target is not None and hand.state.contract is not None \
+                    and hand.state.contract.name != target:
+                break
+            seat = hand.state.to_move
+            assert seat is not None
+            if rng.random() < 0.1:
+                view = observe(hand, seat)
+                assert view.legal == tuple(hand.legal(seat))
+            hand.apply(choose(hand, rng, target))
+        if hand.done and (target is None or (hand.state.contract and hand.state.contract.name == target)):
+            return hand
+    raise AssertionError(f"no hand of {target} in {tries} deals")
+
+
+@pytest.mark.parametrize("variant,dialect", [(CLUB_NAME, CLUB), (COURSE_NAME, COURSE)])
+def test_every_game_runs_to_the_end(variant: str, dialect: Any) -> None:
+    rng = random.Random(2024)
+    for game in dialect.games:
+        for _ in range(3):
+            check_hand(random_hand(variant, rng, game.name))
+
+
+@pytest.mark.parametrize("variant", [CLUB_NAME, COURSE_NAME])
+def test_free_random_hands(variant: str) -> None:
+    rng = random.Random(7)
+    for _ in range(40):
+        check_hand(random_hand(variant, rng))
+
+
+@pytest.mark.parametrize("variant,dialect", [(CLUB_NAME, CLUB), (COURSE_NAME, COURSE)])
+def test_five_at_the_table(variant: str, dialect: Any) -> None:
+    rng = random.Random(5)
+    for game in dialect.games[:6]:
+        hand = random_hand(variant, rng, game.name, seats=5)
+        check_hand(hand)
+        s = hand.state
+        assert s.dealer not in s.players and len(s.players) == 4
+        assert s.hands[s.dealer] == [] and s.forehand == (s.dealer + 1) % 5
+        assert all(s.dealer not in t.seats for t in s.tricks)

@@ -1,0 +1,130 @@
+"""``koenigrufen-club``: the club rulebook of seed 002 (tariffs in cents).
+
+Vorhandspiele: Rufer 10, Trischaken, Sechserdreier 30 (lost 60); Lizitspiele,
+from the lowest: Piccolo 15, Solorufer 20, Bettler 25, Besserrufer 10+Vogel,
+Farbendreier 40, Dreier 40, Piccolo ouvert 45, Bettel ouvert 60,
+Farbensolodreier 80, Solodreier 80.  35/2 wins a positive game.
+
+Decisions where the text is silent or unclear (see also RULES.md):
+- Besserrufer counts 30 in the auction (10 plus the cheapest announced bird),
+  between Bettler (25) and Farbendreier (40) as the list has it; a Bei-game
+  overbids an interposed game when its summed value is higher, or equal with
+  a higher place in the list (Piccolo bei = 30 does not overbid Besserrufer).
+- "bis zu 3mal Bei": up to three players join the first, so all four may play
+  one negative game; each declarer settles with each other player.
+- Trischaken is played with Stichzwang, like the negative games.
+- A failed Besserrufer that gives up pays 10 plus the announced value of the
+  smallest bird he held before the talon, to each of the three others.
+- A Valat (seed 002) keeps the game value; "Spielprämien" all count, material
+  premiums only as the text says.
+- The Solorufer whose King lies in the talon: the talon is turned up to find
+  the King, he takes that half and lays three cards away; no Kontra is offered.
+- Silent birds and König Ultimo: played in their trick and winning it earn
+  the silent value for the party, played there and losing cost it.
+- A called Queen ("kann er eine Dame rufen") cannot be played ultimo: "Ob sie
+  ultimo gespielt werden kann, ist noch offen", so König Ultimo needs a King.
+- The talon is turned up for all in every game that uses it except the
+  Sechserdreier ("Beim Sechserdreier wird der Talon verdeckt aufgenommen").
+- Announcements and Kontras come after the discard, starting with the
+  declarer; a turn is any number of them closed by "Gut!" (``pass``).
+
+Options (the texts disagree with themselves at the end of seed 002; the
+rulebook's reading is the default):
+- ``four_kings``: ``"queen"`` (rulebook: "kann er eine Dame rufen"), ``"none"``
+  (the remark "Wer 4 Könige hat, kann nicht rufen": no calling game with four
+  Kings) or ``"self"`` (call an own King and play alone).
+- ``mondfang_partners``: False (rulebook: "Mondfang unter Partnern zählt
+  nicht"); True: a Mond caught by the partner costs its party the Mondfang
+  (the remark "zählt sehr wohl auch bei den Spielpartnern").
+- ``bei_leader``: ``"first-declarer"`` (rulebook: "Der erste Spielersteher
+  spielt aus") or ``"first-negative-bidder"`` (the remark: "derjenige, der als
+  erster ein Negativspiel angesagt hat").
+"""
+
+from __future__ import annotations
+
+from core.registry import Variant
+from variants.koenigrufen.base import Koenigrufen
+from variants.koenigrufen.games import (
+    ABSOLUT,
+    GRAMMOPOI,
+    KAKADU_P,
+    KING_ULTIMO,
+    KINGS_P,
+    MARABU_P,
+    MONDFANG,
+    PAGAT_ULTIMO,
+    PREMIUM_ORDER,
+    TRULL_P,
+    UHU_P,
+    VALAT,
+    Dialect,
+    Game,
+)
+
+ALL = frozenset(PREMIUM_ORDER)
+SOLO = ALL - {KING_ULTIMO}
+COLOUR = frozenset({VALAT, ABSOLUT, GRAMMOPOI})
+
+
+def negative(name: str, title: str, value: int, tricks: int, ouvert: bool = False) -> Game:
+    """Seed 002, "Negativspiele": "Es gilt Stichzwang", "Der Pagat darf nur als letztes Tarock
+    gespielt werden", the declarer leads ("bei negativen der Spielersteher"), up to three Bei."""
+    return Game(name, title, value, kind="tricks", tricks=tricks, stichzwang=True, pagat_last=True,
+                leader="declarer", bei=True, ouvert=ouvert, auction=value)
+
+
+GAMES = (
+    Game("rufer", "Rufer", 10, call=True, talon="half", king_in_talon="choose", forehand_only=True,
+         premiums=ALL),
+    Game("trischaken", "Trischaken", 10, kind="trischaken", talon="trick", stichzwang=True,
+         pagat_last=True, forehand_only=True, kontra=False),
+    Game("sechserdreier", "Sechserdreier", 30, lost=60, talon="all", talon_open=False,
+         forehand_only=True, premiums=SOLO),
+    negative("piccolo", "Piccolo", 15, tricks=1),
+    Game("solorufer", "Solorufer", 20, call=True, king_in_talon="take-half", premiums=ALL, doubled=True,
+         auction=20),
+    negative("bettler", "Bettler", 25, tricks=0),
+    Game("besserrufer", "Besserrufer", 10, call=True, talon="half", king_in_talon="choose", bird=True,
+         premiums=ALL, auction=30),
+    Game("farbendreier", "Farbendreier", 40, talon="half", colour=True, max_tarocks=6, premiums=COLOUR,
+         auction=40),
+    Game("dreier", "Dreier", 40, talon="half", premiums=SOLO, auction=40),
+    negative("piccolo-ouvert", "Piccolo ouvert", 45, tricks=1, ouvert=True),
+    negative("bettel-ouvert", "Bettel ouvert", 60, tricks=0, ouvert=True),
+    Game("farbensolodreier", "Farbensolodreier", 80, colour=True, max_tarocks=6, premiums=COLOUR,
+         doubled=True, auction=80),
+    Game("solodreier", "Solodreier", 80, premiums=SOLO, doubled=True, auction=80),
+)
+
+CLUB = Dialect(
+    name="koenigrufen-club",
+    title="Königrufen (club rulebook)",
+    description="54 cards, seed 002: Vorhand!, Bei-games, Trischaken, premiums and Kontra per "
+                "announcement, tariffs in cents.",
+    games=GAMES,
+    win=3 * 35 + 2,  # "Zum Gewinn eines positiven Spiels braucht man 35/2."
+    premium_values={
+        TRULL_P: (10, 20), KINGS_P: (10, 20), ABSOLUT: (5, 10), GRAMMOPOI: (5, 10),
+        KING_ULTIMO: (10, 20), PAGAT_ULTIMO: (10, 20), UHU_P: (15, 30), KAKADU_P: (20, 40),
+        MARABU_P: (25, 50), MONDFANG: (5, 50), VALAT: (80, 160),
+    },
+    # "Gespielt wird gegen den Uhrzeigersinn." (``direction`` tells the client how to draw the table)
+    options={"four_kings": "queen", "mondfang_partners": False, "bei_leader": "first-declarer",
+             "direction": "counterclockwise"},
+    vorhand_call=True,
+    bei_max=3,
+    multi_besserrufer=True,
+    maerchenstich=True,
+    open_discards=True,
+    bird_before_talon=True,
+    giveup_pays_bird=True,
+    ouvert_all=True,
+)
+
+VARIANT = Variant(
+    name=CLUB.name,
+    title=CLUB.title,
+    plugins=lambda: [Koenigrufen(CLUB)],
+    description=CLUB.description,
+)

@@ -1,0 +1,186 @@
+"""Calling a King, the talon and what may be laid away."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from core.actions import Action, Call
+from core.cards import TRULL, Card, is_king
+from core.phases import Phase
+from core.rules import Rules
+from core.state import HandState, Reason
+from variants.koenigrufen.actions import GiveUp, TakeTalon
+from variants.koenigrufen.context import BIRD_CARDS, callable_cards, game_of, kr, tarock_count
+from variants.koenigrufen.games import BIRDS, Dialect, Game
+
+
+class CallPhase(Phase):
+    """The declarer of a calling game calls a King (or a Queen, see
+    :func:`~variants.koenigrufen.context.callable_cards`); its holder is his
+    secret partner."""
+
+    name = "call"
+
+    def start(self, state: HandState, rules: Rules) -> None:
+        state.to_move = state.declarer
+
+    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        if seat != state.to_move:
+            return []
+        return [Call(seat, c) for c in callable_cards(state.hands[seat], state.options["four_kings"])]
+
+    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
+        if action in self.legal(state, rules, action.seat):
+            return None
+        if not isinstance(action, Call):
+            return Reason("wrong-phase", f"call a King now, not {action.describe()}")
+        if action.card in state.hands[action.seat]:
+            return Reason("self-call", "you may not call a card you hold")
+        return Reason("not-callable", "call a King you do not hold (with all four Kings see the rules)")
+
+    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
+        assert isinstance(action, Call)
+        state.called = action.card
+        holder = state.holder(action.card)
+        state.partner = holder if holder is not None and holder != action.seat else None
+        in_talon = any(action.card in pile for pile in state.talon)
+        kr(state)["called_in_talon"] = in_talon
+        state.to_move = None
+
+
+def needs_talon_phase(state: HandState, game: Game) -> bool:
+    """Whether the hand has a talon step: halves, all six, or the King's half."""
+    if game.talon in ("half", "all"):
+        return True
+    return game.king_in_talon == "take-half" and bool(kr(state).get("called_in_talon"))
+
+
+class TalonPhase(Phase):
+    """Taking talon cards.
+
+    ``half``: the declarer takes a pile of his choice (with the called King
+    in the talon he may instead give up, where the game allows it); ``all``:
+    he takes all six; a Solorufer of seed 002 whose King lies in the talon
+    gets the pile with the King.  The talon is turned up first where the game
+    says so (``Game.talon_open``).
+    """
+
+    name = "talon"
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.d = dialect
+
+    def _take(self, state: HandState, piles: Sequence[int]) -> None:
+        assert state.declarer is not None
+        taken: list[Card] = []
+        for i in piles:
+            taken.extend(state.talon[i])
+            state.talon[i] = []
+        state.talon_taken = taken
+        state.hands[state.declarer].extend(taken)
+        if kr(state).get("called_in_talon"):
+            kr(state)["alone"] = True
+
+    def start(self, state: HandState, rules: Rules) -> None:
+        game = game_of(state, self.d)
+        assert game is not None and state.declarer is not None
+        kr(state)["pre_talon"] = list(state.hands[state.declarer])
+        kr(state)["talon_dealt"] = [list(p) for p in state.talon]
+        # turned up for all: the halves always; all six where the game says so; the
+        # Solorufer's King half (seed 002) because the talon is searched for the King
+        kr(state)["talon_open"] = game.talon_open or game.talon != "all"
+        if game.talon == "all":
+            self._take(state, range(len(state.talon)))
+            state.to_move = None
+        elif game.talon == "half":
+            state.to_move = state.declarer
+        else:  # the Solorufer's King in the talon (seed 002)
+            pile = next(i for i, p in enumerate(state.talon) if state.called in p)
+            self._take(state, [pile])
+            state.to_move = None
+
+    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        if seat != state.to_move:
+            return []
+        out: list[Action] = [TakeTalon(seat, i) for i in range(len(state.talon))]
+        game = game_of(state, self.d)
+        if game is not None and game.king_in_talon == "choose" and kr(state).get("called_in_talon"):
+            out.append(GiveUp(seat))
+        return out
+
+    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
+        if action in self.legal(state, rules, action.seat):
+            return None
+        if isinstance(action, GiveUp):
+            return Reason("cannot-give-up", "you may give up only when the called King lies in the talon")
+        if isinstance(action, TakeTalon):
+            return Reason("no-such-pile", f"take talon half 1 or {len(state.talon)}")
+        return Reason("wrong-phase", f"choose a talon half now, not {action.describe()}")
+
+    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
+        if isinstance(action, GiveUp):
+            kr(state)["gave_up"] = True
+        else:
+            assert isinstance(action, TakeTalon)
+            kr(state)["pile"] = action.pile
+            self._take(state, [action.pile])
+        state.to_move = None
+
+
+def legal_discards(dialect: Dialect, game: Game, hand: Sequence[Card], count: int) -> list[tuple[Card, ...]]:
+    """Every set of ``count`` cards that may be laid away.
+
+    Never Kings or Trull cards (both texts).  Seed 003: tarocks only when no
+    other suit card is left.  Seed 002 colour games: at most six tarocks may
+    stay in the hand.
+    """
+    hand = sorted(hand)
+    allowed = [c for c in hand if not is_king(c) and c not in TRULL]
+    if dialect.tarocks_only_without_suits:
+        plain = [c for c in allowed if c >= 22]
+        if len(plain) >= count:
+            return list(combinations(plain, count))
+        tarocks = [c for c in allowed if c < 22]
+        return [tuple(sorted(plain + list(extra))) for extra in combinations(tarocks, count - len(plain))]
+    out = list(combinations(allowed, count))
+    if game.max_tarocks is not None:
+        held = tarock_count(list(hand))
+        out = [cs for cs in out if held - tarock_count(list(cs)) <= game.max_tarocks]
+    return out
+
+
+def bird_keepers(state: HandState, dialect: Dialect, game: Game, seat: int) -> frozenset[Card]:
+    """The birds a Besserrufer may still name as his game's bird (empty when
+    he named it already or the game is no Besserrufer)."""
+    if not game.bird or seat != state.declarer or kr(state).get("bird_done"):
+        return frozenset()
+    hand = state.hands[seat]
+    pre = kr(state).get("pre_talon", hand) if dialect.bird_before_talon else hand
+    return frozenset(c for c in BIRD_CARDS if c in hand and c in pre)
+
+
+def keep_duties(state: HandState, dialect: Dialect, game: Game, seat: int,
+                options: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+    """Discards that keep announced cards (a bird named in the Besserrufer
+    contest) and at least one bird the Besserrufer may still name; the
+    unfiltered ``options`` if no discard can."""
+    announced = {BIRDS[a.name][0] for a in state.announcements if a.seat == seat and a.name in BIRDS}
+    kept = [cs for cs in options if not announced & set(cs)]
+    birds = bird_keepers(state, dialect, game, seat)
+    if birds:
+        kept = [cs for cs in kept if birds - set(cs)]
+    return kept or options
+
+
+def discard_reason(dialect: Dialect, game: Game, hand: Sequence[Card], cards: Sequence[Card]) -> Reason:
+    """Why ``cards`` are not among :func:`legal_discards`."""
+    if any(is_king(c) for c in cards):
+        return Reason("discard-king", "Kings may not be laid away")
+    if any(c in TRULL for c in cards):
+        return Reason("discard-trull", "Pagat, Mond and Sküs may not be laid away")
+    if dialect.tarocks_only_without_suits and any(c < 22 for c in cards):
+        return Reason("discard-tarock", "tarocks may be laid away only when no other suit card is left")
+    if game.max_tarocks is not None:
+        return Reason("too-many-tarocks", f"at most {game.max_tarocks} tarocks may stay in a colour game")
+    return Reason("discard-not-allowed", "these cards may not be laid away")
