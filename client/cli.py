@@ -171,8 +171,9 @@ class _Quiet(SessionListener):
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
-    if len(kinds) != 4:
-        raise UsageError(f"--bots wants four kinds separated by commas, got {len(kinds)}")
+    if len(kinds) not in (4, 5):
+        raise UsageError("--bots wants four kinds separated by commas (five for a table where "
+                         f"the dealer sits out), got {len(kinds)}")
     unknown = sorted(set(kinds) - set(BOT_KINDS))
     if unknown:
         raise UsageError(f"unknown bot kind(s) {', '.join(unknown)} (known: {', '.join(BOT_KINDS)})")

@@ -19,11 +19,12 @@ from typing import Any, Protocol, runtime_checkable
 from client.players import Player
 from core.actions import Action
 from core.cards import format_card
-from core.deal import deal
+from core.deal import active_seats, deal
 from core.engine import Hand
 from core.observation import TrickView, observe
 from core.record import record_of
 from core.registry import Variant, find_variant
+from core.rules import RuleError
 from core.state import HandResult, HandState, Reason
 from core.table import SheetRow, Table
 
@@ -116,6 +117,10 @@ class Session:
         self.rules = found.rules(dict(options or {}))
         self.variant = found.name
         self.players = list(players)
+        try:
+            active_seats(len(self.players), first_dealer, self.rules.players_per_hand)
+        except ValueError as exc:
+            raise RuleError(f"{found.name}: {exc}") from None
         self.seed = seed
         self.rng = random.Random(seed)
         self.table = Table(seats=len(self.players), rounds=rounds, dealer=first_dealer)
@@ -149,8 +154,9 @@ class Session:
     def play_hand(self) -> HandOutcome:
         """Deal and play one hand to its end; score and record it."""
         seats = len(self.players)
-        hands, talon = deal(self.rules, self.rng, seats)
-        hand = Hand(self.rules, self.table.dealer, hands, talon, seats)
+        active = active_seats(seats, self.table.dealer, self.rules.players_per_hand)
+        hands, talon = deal(self.rules, self.rng, seats, active)
+        hand = Hand(self.rules, self.table.dealer, hands, talon, seats, active)
         self.hand = hand
         round_no, deal_no = self.round, self.deal_no
         self.listener.hand_started(self, hand)

@@ -11,6 +11,17 @@ from core.rules import Rules
 MAX_REDEALS = 1000
 
 
+def active_seats(seats: int, dealer: int, players: int) -> tuple[int, ...]:
+    """The seats that play a hand: all of them, or all but the dealer when one
+    seat more than the game's players sits at the table (seed 003, 2.6: with
+    five at the table the dealer sits out).  ``()`` means every seat."""
+    if seats == players:
+        return ()
+    if seats == players + 1:
+        return tuple(s for s in range(seats) if s != dealer)
+    raise ValueError(f"a table of {seats} seats cannot play a game of {players} players")
+
+
 def split(rules: Rules, order: Sequence[Card], seats: int = 4,
           active: tuple[int, ...] = ()) -> tuple[list[list[Card]], list[list[Card]]]:
     """Lay a shuffled deck out: hands to the seats taking part, then the talon."""

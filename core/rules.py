@@ -129,6 +129,12 @@ class Rules:
         self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", options=self.options))
         self.hand_size, self.talon_piles = self._need("tarock_deal_layout", options=self.options)
         self._phases: dict[str, Phase] = {}
+        dealt = len(self.deck) - sum(self.talon_piles)
+        if self.hand_size < 1 or dealt % self.hand_size:
+            raise RuleError(f"{variant}: {len(self.deck)} cards do not deal into hands of "
+                            f"{self.hand_size} and a talon of {list(self.talon_piles)}")
+        self.players_per_hand = dealt // self.hand_size
+        """How many seats play one hand (4 in every tarock game)."""
         # Hot-path hooks are resolved once: the plugin set of a table is fixed.
         self._legal_plays = _first_result_caller(self.hook.tarock_legal_plays, ("state", "seat"))
         self._trick_winner = _first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))

@@ -7,6 +7,13 @@ The final standings give main points by place (4, 2, 1, 0) and the total as
 sub points; players with equal totals share their places' main points (seed
 000: "Bei Punktgleichheit teilen sich die Plätze ihre Hauptpunkte").
 
+A hand may make the following round count more (seed 003, Fahrer: "Die
+nächste Spielrunde (4 bzw. 5 Spiele) zählt doppelt"): its result's
+``next_round_factor`` multiplies the settlements of the next ``seats``
+rounds on the sheet.  Our reading: the whole amount of each of those hands is
+multiplied, and a second such hand within that round starts the count anew
+without multiplying the factor again.
+
 The table knows no variant: it is fed :class:`~core.state.HandResult` values.
 """
 
@@ -46,6 +53,9 @@ class SheetRow:
     totals: tuple[int, ...]
     deals: int = 1
     """How many deals this round took (passed-out deals included)."""
+    factor: int = 1
+    """The round's multiplier (a doubled round after a Fahrer); ``settlement``
+    already includes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +106,10 @@ class Table:
     """Passed-out deals in the round being played (reset when a round counts)."""
     deals: int = 0
     """All deals so far, passed-out ones included."""
+    factor: int = 1
+    """The multiplier of the rounds still to come in a raised series."""
+    raised_left: int = 0
+    """How many more rounds count ``factor`` times."""
 
     def __post_init__(self) -> None:
         if self.seats < 1 or self.rounds < 1:
@@ -133,12 +147,19 @@ class Table:
         if is_passed_out(result):
             self.passed_out += 1
             return None
-        totals = tuple(t + s for t, s in zip(self.totals, result.settlement, strict=True))
+        factor = self.factor if self.raised_left > 0 else 1
+        settlement = tuple(s * factor for s in result.settlement)
+        totals = tuple(t + s for t, s in zip(self.totals, settlement, strict=True))
         row = SheetRow(len(self.rows) + 1, self.dealer, result.declarers, contract,
-                       tuple(result.settlement), totals, self.passed_out + 1)
+                       settlement, totals, self.passed_out + 1, factor)
         self.rows.append(row)
         self.passed_out = 0
         self.dealer = (self.dealer + 1) % self.seats
+        if self.raised_left > 0:
+            self.raised_left -= 1
+        if result.next_round_factor > 1:
+            self.factor = result.next_round_factor
+            self.raised_left = self.seats
         return row
 
     def standings(self) -> list[Standing]:
