@@ -351,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     ben = sub.add_parser("bench", help="measure the engine's speed")
     ben.add_argument("--hands", type=_positive, default=2000, help="random hands to play (default: 2000)")
     ben.add_argument("--seed", type=int, default=0)
-    ben.add_argument("--variant", default="tarock54")
+    ben.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
     plugins_arg(ben)
     ben.set_defaults(func=cmd_bench)
     return parser

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from client.session import HandOutcome, Session, SessionListener, WhyNot
-from core.actions import Action, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from client.bots.limits import chain_level
+from client.session import HandOutcome, Session, SessionListener, WhyNot, kontra_word
+from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from core.cards import (
     SUIT_LETTERS,
     SUIT_OF,
@@ -24,7 +25,7 @@ from core.cards import (
 )
 from core.engine import Hand
 from core.observation import Observation, TrickView, observe
-from core.state import HandResult, Reason
+from core.state import Announcement, HandResult, Reason
 from core.table import Standing, Table, is_passed_out
 
 MAX_LISTED = 20
@@ -38,7 +39,13 @@ Type the number of a choice, or write it out:
   a card to play        XV, Sküs (or skus), hK, c10, d1
   pass / weiter         pass in the bidding or in the Kontra round
   call [card]           call the tarock for a partner (e.g. call XX)
-  kontra                Kontra (or Rekontra ...) when offered
+  bid GAME [ADDITIONS]  bid a game, e.g. `bid solo`, `bid rufspiel pagat trull`,
+                        `bid solo absolut` (the game solo-absolut, or Solo + Absolut)
+  announce ADDITIONS    announce additions, e.g. `announce valat`, `announce trull absolut`
+                        (against the declarer they are "gegen das Spiel" by themselves)
+  trump SUIT            name the trump suit: `trump h` (c s h d, or clubs/Kreuz ...)
+  kontra [TARGET]       Kontra (Rekontra ...) on the game, or on an announcement:
+                        `kontra trull`, `kontra valat`
   discard c7 c8 d4      lay cards away after taking the talon
 Other commands:
   hand    show your cards and the trick again
@@ -95,12 +102,57 @@ def trick_text(trick: TrickView, names: Sequence[str]) -> str:
     return plays + (f" -> {names[trick.winner]}" if trick.winner is not None else "")
 
 
-def action_text(action: Action, names: Sequence[str]) -> str:
-    """What a seat did, as others saw it (a hidden discard shows no cards)."""
+def action_text(action: Action, names: Sequence[str], after: Observation | None = None) -> str:
+    """What a seat did, as others saw it (a hidden discard shows no cards).
+
+    With ``after``, the view just after the action, a Kontra is named by the
+    level it reached (``Rekontra on trull``).
+    """
     who = names[action.seat]
     if isinstance(action, Discard) and not action.cards:
         return f"{who}: discards"
+    if isinstance(action, Kontra) and after is not None:
+        word = kontra_word(chain_level(after, action.target)) or "Kontra"
+        return f"{who}: {word}" + (f" on {action.target}" if action.target else "")
     return f"{who}: {action.describe()}"
+
+
+def announcement_text(ann: Announcement, names: Sequence[str]) -> str:
+    """``trull (Hilde, gegen das Spiel, Rekontra x4)``."""
+    notes = [names[ann.seat]]
+    if ann.against:
+        notes.append("gegen das Spiel")
+    if ann.kontra:
+        notes.append(f"{kontra_word(ann.kontra)} x{2 ** ann.kontra}")
+    return f"{ann.name} ({', '.join(notes)})"
+
+
+def game_text(obs: Observation, names: Sequence[str]) -> str:
+    """The game in play as a seat sees it: contract, called card, trump,
+    declarer, partner if known, the game's Kontra and every announcement."""
+    assert obs.contract is not None and obs.declarer is not None
+    contract = obs.contract
+    called = f", called {format_card(obs.called)}" if obs.called is not None else ""
+    trump = f", trump {_SUIT_NAMES.get(contract.trump, contract.trump)}" if contract.trump else ""
+    partner = f", partner {names[obs.partner]}" if obs.partner is not None else ""
+    level = obs.kontra_level
+    kontra = f", {kontra_word(level)} x{2 ** level}" if level else ""
+    said = ", ".join(announcement_text(a, names) for a in obs.announcements)
+    announced = f"; announced: {said}" if said else ""
+    return f"Game: {contract.name}{called}{trump} by {names[obs.declarer]}{partner}{kontra}{announced}"
+
+
+def seating_text(seat: int, first: int, seats: int, direction: str, names: Sequence[str]) -> str:
+    """The seats in play order from ``first``, each placed as ``seat`` sees the
+    table: with counter-clockwise play the next player sits on one's right,
+    with clockwise play on one's left."""
+    clockwise = direction == "clockwise"
+    where = {1: "on your left" if clockwise else "on your right", 2: "across",
+             3: "on your right" if clockwise else "on your left"} if seats == 4 else {}
+    order = [(first + i) % seats for i in range(seats)]
+    listed = " -> ".join("you" if s == seat else f"{names[s]} ({where.get((s - seat) % seats, f'seat {s}')})"
+                         for s in order)
+    return f"Play goes {direction}, the forehand first: {listed}"
 
 
 def result_lines(obs: Observation, names: Sequence[str]) -> list[str]:
@@ -173,6 +225,60 @@ def standings_lines(ranks: Sequence[Standing], names: Sequence[str]) -> list[str
 
 
 # -- the human seat ------------------------------------------------------------
+_SUIT_NAMES = {"c": "clubs", "s": "spades", "h": "hearts", "d": "diamonds"}
+_SUIT_WORDS = {
+    **{letter: letter for letter in SUIT_LETTERS},
+    **{name: letter for letter, name in _SUIT_NAMES.items()},
+    **{sym: SUIT_LETTERS[i] for i, sym in enumerate("♣♠♥♦")},
+    "kreuz": "c", "treff": "c", "pik": "s", "herz": "h", "karo": "d",
+}
+_AGAINST_WORDS = frozenset({"against", "gegen", "das", "spiel"})
+
+
+def _bid_choice(seat: int, words: Sequence[str], legal: Sequence[Action]) -> Action | str:
+    """``bid GAME [ADDITIONS]``: the legal bid with exactly these additions (in
+    any order); a game name of two words may be written with a space
+    (``solo absolut`` = ``solo-absolut`` where that game is offered)."""
+    if not words:
+        return "bid which game? e.g. `bid solo` or `bid rufspiel pagat trull`"
+    bids = [a for a in legal if isinstance(a, Bid)]
+    offered = {b.contract for b in bids}
+    name, rest = words[0], list(words[1:])
+    for n in range(len(words), 1, -1):
+        joined = "-".join(words[:n])
+        if joined in offered:
+            name, rest = joined, list(words[n:])
+            break
+    for bid in bids:
+        if bid.contract == name and sorted(bid.announce) == sorted(rest):
+            return bid
+    return Bid(seat, name, tuple(rest))
+
+
+def _announce_choice(seat: int, words: Sequence[str], legal: Sequence[Action]) -> Action | str:
+    """``announce ADDITIONS [gegen das Spiel]``: the side is the seat's own."""
+    names = [w for w in words if w not in _AGAINST_WORDS]
+    if not names:
+        return "announce what? e.g. `announce trull` or `announce valat`"
+    for action in legal:
+        if isinstance(action, Announce) and sorted(action.announce) == sorted(names):
+            return action
+    return Announce(seat, tuple(names), any(w in ("against", "gegen") for w in words))
+
+
+def _kontra_choice(seat: int, words: Sequence[str], legal: Sequence[Action]) -> Action | str:
+    """``kontra`` (the game's chain, or the only chain open) or ``kontra TARGET``."""
+    kontras = [a for a in legal if isinstance(a, Kontra)]
+    target = " ".join(w for w in words if w not in ("on", "auf"))
+    if target in ("game", "spiel"):
+        target = ""
+    if target or not kontras or any(not a.target for a in kontras):
+        return Kontra(seat, target)
+    if len(kontras) == 1:
+        return kontras[0]
+    return "kontra on what? " + ", ".join(f"`kontra {a.target}`" for a in kontras)
+
+
 def _find(legal: Sequence[Action], wanted: Action) -> Action | None:
     for action in legal:
         if action == wanted:
@@ -200,18 +306,21 @@ def parse_choice(text: str, obs: Observation) -> Action | str:
     """
     seat, legal = obs.seat, choices(obs)
     text = text.strip()
+    if not text:
+        return f"type a number 1..{len(legal)}, or ? for help"
     if text.isdigit():
         n = int(text)
         if 1 <= n <= len(legal):
             return legal[n - 1]
         return f"there is no choice {n}: choose 1..{len(legal)}"
-    words = text.replace(",", " ").split()
+    words = [w for w in text.replace(",", " ").split() if w != "+"]
     word, rest = words[0].casefold(), words[1:]
+    folded = [w.casefold() for w in rest]
     try:
         if word in ("pass", "weiter", "gut", "p"):
             return Pass(seat)
         if word in ("kontra", "rekontra", "subkontra", "re-sub", "resub", "k"):
-            return Kontra(seat)
+            return _kontra_choice(seat, folded, legal)
         if word == "call":
             if rest:
                 return Call(seat, parse_card(rest[0]))
@@ -223,10 +332,15 @@ def parse_choice(text: str, obs: Observation) -> Action | str:
             return Discard(seat, tuple(sorted(_cards_of(rest))))
         if word == "play":
             return Play(seat, parse_card(rest[0])) if rest else "play which card? e.g. `play XV`"
-        if word == "bid" and rest:
-            return Bid(seat, rest[0], tuple(rest[1:]))
-        if word == "trump" and rest:
-            return Trump(seat, rest[0].casefold())
+        if word == "bid":
+            return _bid_choice(seat, folded, legal)
+        if word in ("announce", "ansage", "ansagen"):
+            return _announce_choice(seat, folded, legal)
+        if word == "trump":
+            if not rest:
+                return "trump which suit? e.g. `trump h` (c s h d)"
+            suit = _SUIT_WORDS.get(folded[0], rest[0].strip().casefold())
+            return Trump(seat, suit)
     except CardError as exc:
         return str(exc)
     for action in legal:
@@ -240,27 +354,64 @@ def parse_choice(text: str, obs: Observation) -> Action | str:
     return f"I do not understand {text!r}: type a number 1..{len(legal)}, a card like XV, or ? for help"
 
 
+def choice_text(action: Action, obs: Observation) -> str:
+    """One choice as listed: the action's text, a Kontra with the level it reaches."""
+    if isinstance(action, Kontra):
+        word = kontra_word(chain_level(obs, action.target) + 1)
+        return f"{action.describe()} ({word})" if word else action.describe()
+    return action.describe()
+
+
+def _basic(action: Action) -> bool:
+    """Shown even in a long auction list: all but bids with additions and
+    announcements of several additions at once."""
+    if isinstance(action, Bid):
+        return not action.announce
+    if isinstance(action, Announce):
+        return len(action.announce) == 1
+    return True
+
+
 def choices_lines(obs: Observation) -> list[str]:
-    """The legal actions, numbered from 1 (summarised when there are many)."""
+    """The legal actions, numbered from 1 (summarised when there are many:
+    in an auction the single choices are listed with their numbers)."""
     legal = choices(obs)
-    shown = legal[:MAX_LISTED] if len(legal) > MAX_LISTED else legal
+    numbered = list(enumerate(legal, start=1))
+    auction = any(isinstance(a, (Bid, Announce)) for a in legal)
+    if len(legal) > MAX_LISTED:
+        if auction:
+            numbered = [(i, a) for i, a in numbered if _basic(a)]
+        numbered = numbered[:MAX_LISTED]
     if all(isinstance(a, Play) for a in legal):
-        items = [format_card(a.card) for a in shown if isinstance(a, Play)]
+        items = [(i, format_card(a.card)) for i, a in numbered if isinstance(a, Play)]
     else:
-        items = [a.describe() for a in shown]
-    width = len(str(len(shown)))
-    item = max(len(t) for t in items)
+        items = [(i, choice_text(a, obs)) for i, a in numbered]
+    width = len(str(max(i for i, _ in items)))
+    item = max(len(t) for _, t in items)
     per_row = max(1, 76 // (width + item + 5))
-    cells = [f"{i:>{width}}) {t:<{item}}" for i, t in enumerate(items, start=1)]
+    cells = [f"{i:>{width}}) {t:<{item}}" for i, t in items]
     out = ["  " + "   ".join(cells[j:j + per_row]).rstrip() for j in range(0, len(cells), per_row)]
-    if len(legal) > len(shown):
+    if len(legal) > len(items):
         out.append(f"  ... {len(legal)} choices in all (numbers 1..{len(legal)} work)")
+        if auction:
+            examples = [a for a in legal if not _basic(a)][:2]
+            out.append("  several additions at once: "
+                       + ", ".join(f"`{_typed(a)}`" for a in examples))
         if all(isinstance(a, Discard) for a in legal):
             cards = sorted({c for a in legal if isinstance(a, Discard) for c in a.cards}, key=sort_key)
             size = len(legal[0].cards) if isinstance(legal[0], Discard) else 0
             out.append(f"  discard {size} of: {' '.join(format_card(c) for c in cards)}"
                        f" (e.g. `{legal[0].describe()}`)")
     return out
+
+
+def _typed(action: Action) -> str:
+    """How to type a bid or an announcement with its additions."""
+    if isinstance(action, Bid):
+        return " ".join(("bid", action.contract, *action.announce))
+    if isinstance(action, Announce):
+        return " ".join(("announce", *action.announce))
+    return action.describe()
 
 
 class HumanPlayer:
@@ -290,12 +441,7 @@ class HumanPlayer:
         names = self.names(obs)
         w = self._write
         if obs.declarer is not None and obs.contract is not None:
-            called = f", called {format_card(obs.called)}" if obs.called is not None else ""
-            partner = f", partner {names[obs.partner]}" if obs.partner is not None else ""
-            kontra = f", Kontra x{2 ** obs.kontra_level}" if obs.kontra_level else ""
-            said = ", ".join(f"{a.name} ({names[a.seat]})" for a in getattr(obs, "announcements", ()))
-            announced = f", announced: {said}" if said else ""
-            w(f"Game: {obs.contract.name}{called} by {names[obs.declarer]}{partner}{kontra}{announced}")
+            w(game_text(obs, names))
         w(f"Your hand: {cards_text(obs.hand)}")
         if obs.trick is not None:
             number = len(obs.tricks) + 1
@@ -356,23 +502,30 @@ class TableView(SessionListener):
         self.write = write
         self._talon_shown = False
         self._partner_shown = False
+        self._phase = ""
 
     def hand_started(self, session: Session, hand: Hand) -> None:
         names = session.names
         obs = observe(hand, self.seat)
         self._talon_shown = self._partner_shown = False
+        self._phase = obs.phase
         again = f", deal {session.deal_no}" if session.deal_no > 1 else ""
         self.write("")
         self.write(f"=== Round {session.round} of {session.table.rounds}{again}: "
                    f"{names[obs.dealer]} deals, {names[obs.forehand]} is forehand ===")
+        self.write(seating_text(self.seat, obs.forehand, obs.seats, session.direction, names))
         self.write(f"Your hand: {cards_text(obs.hand)}")
 
     def action_taken(self, session: Session, hand: Hand, action: Action) -> None:
         names = session.names
         obs = observe(hand, self.seat)
         seen = obs.history[-1]
+        phase, self._phase = self._phase, obs.phase
         if not isinstance(seen, Play) and seen.seat != self.seat:
-            self.write(action_text(seen, names))
+            text = action_text(seen, names, obs)
+            if isinstance(seen, Pass) and phase not in ("bidding", ""):
+                text += f" ({phase})"  # e.g. "weiter" in the Kontra round
+            self.write(text)
         if obs.talon_seen and not self._talon_shown and obs.result is None:
             self._talon_shown = True
             self.write(f"You take from the talon: {cards_text(obs.talon_seen)}")

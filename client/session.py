@@ -25,7 +25,7 @@ from core.observation import TrickView, observe
 from core.record import record_of
 from core.registry import Variant, find_variant
 from core.rules import RuleError
-from core.state import HandResult, HandState, Reason
+from core.state import Announcement, HandResult, HandState, Reason
 from core.table import SheetRow, Table
 
 MAX_VOID_DEALS = 1000
@@ -78,8 +78,19 @@ class HandOutcome:
     deal: int
 
 
+KONTRA_WORDS = ("", "Kontra", "Rekontra", "Subkontra", "Re-Sub")
+"""The names of the Kontra levels 1..4 (index = level)."""
+
+
+def kontra_word(level: int) -> str:
+    """``Kontra`` for level 1 .. ``Re-Sub`` for 4; ``x32`` beyond."""
+    return KONTRA_WORDS[level] if 0 <= level < len(KONTRA_WORDS) else f"x{2 ** level}"
+
+
 def contract_text(state: HandState) -> str:
-    """A short description of the contract: name, called card, Kontra level."""
+    """A short description of the contract: name, called card, trump, what was
+    announced (``gegen`` marks an announcement against the game, ``x2`` its own
+    Kontra factor) and the game's Kontra factor."""
     if state.contract is None:
         return ""
     parts = [state.contract.name]
@@ -87,7 +98,14 @@ def contract_text(state: HandState) -> str:
         parts.append(format_card(state.called))
     if state.contract.trump:
         parts.append(f"trump {state.contract.trump}")
-    parts.extend(state.contract.announcements)
+    said = list(state.announcements) or [Announcement(n, state.declarer or 0)
+                                         for n in state.contract.announcements]
+    implied = set(state.contract.name.split("-")[1:])  # solo-absolut: absolut
+    for ann in said:
+        if ann.name in implied and not ann.against and not ann.kontra:
+            continue
+        text = ann.name + (" gegen" if ann.against else "")
+        parts.append(text + (f" x{2 ** ann.kontra}" if ann.kontra else ""))
     if state.kontra_level:
         parts.append(f"x{2 ** state.kontra_level}")
     return " ".join(parts)
@@ -146,6 +164,12 @@ class Session:
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.players]
+
+    @property
+    def direction(self) -> str:
+        """How play goes round the table (the variant's option ``direction``):
+        ``counterclockwise`` or ``clockwise``; the next seat is always seat + 1."""
+        return str(self.rules.options.get("direction", "counterclockwise"))
 
     def record_pattern(self) -> str:
         """The glob pattern of this session's record files."""

@@ -80,10 +80,13 @@ def test_mixed_bots_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_bench_reports_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--hands", "20", "--seed", "3"]) == 0
+    assert main(["bench", "--hands", "20", "--seed", "3", "--variant", "tarock54"]) == 0
     out = capsys.readouterr().out
     for label in ("complete random hands:", "legal-move query (uncached):", "baseline shuffle+deal:",
                   "ratio: one random hand costs"):
         assert label in out
     hands = re.search(r"variant tarock54: 20 random hands, (\d+) actions", out)
     assert hands and int(hands[1]) >= 20 * 4
+    # without --variant, like play and selfplay: the first variant plugins.toml offers (RULES.md decision 10)
+    assert main(["bench", "--hands", "5", "--seed", "3"]) == 0
+    assert re.search(r"^variant tarock40: 5 random hands, \d+ actions", capsys.readouterr().out, re.M)

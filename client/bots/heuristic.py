@@ -1,32 +1,46 @@
 """The heuristic bot: rule-of-thumb Tarock from the observation only.
 
-Design (thresholds chosen by self-play of tarock54, see tests/test_bots.py):
+Every decision is taken within the limits all bots keep
+(:mod:`client.bots.limits`): no Subkontra or Re-Sub on any chain, a Valat
+only when the hand clears the Valat check.  Then, by what is legal:
 
-- Bidding: :func:`hand_strength` scores the hand (two per tarock, two more
-  per tarock from the XVI up, Sküs +3, Mond +2, Pagat +2 with six or more
-  tarocks, three per King, one per Queen, one per void when holding four or
-  more tarocks).  Call (or bid the lowest contract offered) at ``CALL_AT``;
-  the last seat to speak after three passes calls at ``CALL_AT - LAST_SEAT``.
+- Play, discard and trump choice first; then the auction: when a bid or a
+  call is legal it is considered before any Kontra (in the online 40-card
+  auction one turn offers pass, bids, additions and Kontras together), then
+  additions, then Kontra, else pass.
+- The 40-card games (``tarock40`` and its house rules) bid, announce, Kontra
+  and name the Faberl's trump by :mod:`client.bots.forty` (thresholds set by
+  self-play of forced contracts).
+- Other games (thresholds chosen by self-play of tarock54, see
+  tests/test_bots.py): :func:`hand_strength` scores the hand (two per
+  tarock, two more per tarock from the XVI up, Sküs +3, Mond +2, Pagat +2
+  with six or more tarocks, three per King, one per Queen, one per void when
+  holding four or more tarocks).  Call (or bid the lowest contract offered)
+  at ``CALL_AT``; the last seat to speak after three passes calls at
+  ``CALL_AT - LAST_SEAT``.
 - Discard: score every legal discard: +30 per suit made void, +6 per card
   point laid away (discards count for the declarer), -40 per tarock laid away
   (and its number, keep the high ones).  Kings cannot go anyway.
-- Kontra: an opponent says Kontra at ``KONTRA_AT``; the declarer answers with
-  Rekontra at ``REKONTRA_AT``.  At level 2 and above the bot always passes:
-  bots never say Subkontra or Re-Sub (seed 000: "Bots wagen kein Subkontra
-  und kein Re-Sub").
-- Play: the Pagat is held back for the last trick while an Ultimo looks
-  possible (:func:`ultimo_hope`); otherwise it is cashed when it wins safely.
-  The partner is read from the observation (declarer, called card, public
-  partner, holding the called card).  A trick safely won by a friend gets
-  points (schmieren); a trick is taken with the cheapest card that cannot be
-  beaten any more when it is worth it; otherwise the cheapest card is ducked.
-  A card counts as safe when no seat still to play (known friends aside)
-  may hold a better one, using the voids and the Stichzwang caps shown so
-  far (:mod:`client.bots.knowledge`).  The declarer's party, and a Pagat
-  holder hoping for the Ultimo, lead their top tarock while none outside can
-  beat it, to pull the others' tarocks (leading low tarocks did not pay in
-  self-play); otherwise a safe suit card with points is cashed, or a low
-  card of a short suit without honours is led.
+- Kontra: the game's chain (target "") is looked at first.  An opponent says
+  Kontra at ``KONTRA_AT``; the declarer answers with Rekontra at
+  ``REKONTRA_AT`` (seed 000: "Bots wagen kein Subkontra und kein Re-Sub").
+- Play: the trump suit is the contract's (tarocks, or the Faberl's suit, the
+  tarocks then being a plain suit); card points as the deck counts them (40
+  cards: a pip, the "Glatze", is worth nothing); the Kaiserstich where it
+  holds.  The Pagat is held back for the last trick while an Ultimo looks
+  possible or was announced (:func:`ultimo_hope`); otherwise it is cashed
+  when it wins safely.  The partner is read from the observation (declarer,
+  called card, public partner, holding the called card).  A trick safely won
+  by a friend gets points (schmieren); a trick is taken with the cheapest
+  card that cannot be beaten any more when it is worth it; otherwise the
+  cheapest card is ducked.  A card counts as safe when no seat still to play
+  (known friends aside) may hold a better one, using the voids and the
+  Stichzwang caps shown so far (:mod:`client.bots.knowledge`).  The
+  declarer's party, and a Pagat holder hoping for the Ultimo, lead their top
+  trump while none outside can beat it, to pull the others' trumps (leading
+  low tarocks did not pay in self-play); once no foe can trump, the highest
+  card left of a suit is cashed; otherwise a safe suit card with points is
+  cashed, or a low card of a short suit without honours is led.
 - Unknown action types and phases fall back to Pass or the first legal
   action, so the bot plays every variant legally.
 
@@ -37,10 +51,12 @@ the seed just names the bot.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from client.bots.knowledge import FRIEND, Knowledge, beats, read, winning_index
-from client.bots.random_bot import NO_RAISE_FROM
-from core.actions import Action, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from client.bots import forty
+from client.bots.knowledge import FRIEND, Knowledge, read, winning_index
+from client.bots.limits import NO_RAISE_FROM, valat_suit, within_limits
+from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from core.cards import (
     MOND,
     PAGAT,
@@ -57,6 +73,7 @@ from core.cards import (
     rank_of,
 )
 from core.observation import Observation
+from variants.tarock40 import GAMES, VALAT_ANN
 
 CALL_AT = 18
 """Hand strength to call (or bid) with."""
@@ -97,6 +114,8 @@ def ultimo_hope(obs: Observation, k: Knowledge) -> bool:
     single other seat can hold (estimated as an even share plus one)."""
     if PAGAT not in obs.hand or k.trump != TAROCK:
         return False
+    if any(a.name == "pagat" and a.seat == obs.seat for a in obs.announcements):
+        return True  # announced: held back whatever it costs
     mine = sum(1 for c in obs.hand if c < 22) - 1
     holders = [s for s in range(obs.seats)
                if s != obs.seat and obs.hand_sizes[s] > 0 and TAROCK not in k.void[s]]
@@ -106,13 +125,13 @@ def ultimo_hope(obs: Observation, k: Knowledge) -> bool:
     return mine >= -(-outside // max(1, len(holders))) + 1
 
 
-def lose_cost(card: Card, trump: int, hope: bool) -> int:
-    """What giving ``card`` away costs (points and power)."""
+def lose_cost(card: Card, trump: int, hope: bool, values: Sequence[int] = VALUE) -> int:
+    """What giving ``card`` away costs (points as ``values`` counts them, and power)."""
     if SUIT_OF[card] == trump:
         if card == PAGAT and trump == TAROCK:
             return 100 if hope else 45
         return 14 + STRENGTH[card] + (40 if VALUE[card] >= 5 else 0)
-    return 10 * VALUE[card] + STRENGTH[card]
+    return 10 * values[card] + STRENGTH[card]
 
 
 def win_cost(card: Card, trump: int, hope: bool) -> int:
@@ -135,22 +154,26 @@ class HeuristicBot:
 
     def decide(self, obs: Observation) -> Action:
         """Choose one of ``obs.legal``."""
-        legal = obs.legal
-        if not legal:
+        if not obs.legal:
             raise ValueError(f"seat {obs.seat} has no legal action in phase {obs.phase!r}")
+        legal = within_limits(obs)
         if len(legal) == 1:
             return legal[0]
+        if legal != obs.legal:
+            obs = replace(obs, legal=legal)
         kinds = {type(a) for a in legal}
         if Play in kinds:
             return self._play(obs)
         if Discard in kinds:
             return _discard(obs)
-        if Kontra in kinds:
-            return _kontra(obs)
-        if Call in kinds or Bid in kinds:
-            return _bid(obs)
         if Trump in kinds:
             return _trump(obs)
+        if Call in kinds or Bid in kinds or Announce in kinds:
+            choice = _auction(obs)
+            if choice is not None:
+                return choice
+        if Kontra in kinds:
+            return _kontra(obs)
         return next((a for a in legal if isinstance(a, Pass)), legal[0])
 
     # -- card play -------------------------------------------------------
@@ -165,6 +188,33 @@ class HeuristicBot:
         leading = trick is None or not trick.cards
         card = _lead(obs, k, cand, hope) if leading else _follow(obs, k, cand, hope)
         return Play(obs.seat, card)
+
+
+def _forty(obs: Observation) -> bool:
+    """A game of the 40-card ladder (``tarock40`` and its house rules)."""
+    names = [a.contract for a in obs.legal if isinstance(a, Bid)]
+    if obs.contract is not None:
+        names.append(obs.contract.name)
+    return bool(names) and all(n in GAMES for n in names) and \
+        sum(obs.hand_sizes) + sum(len(t.cards) for t in obs.tricks) == 40
+
+
+def _auction(obs: Observation) -> Action | None:
+    """Bid, call or announce; None to leave the turn to Kontra or Pass."""
+    legal = obs.legal
+    bids = [a for a in legal if isinstance(a, Bid)]
+    must = not any(isinstance(a, Pass) for a in legal)
+    if _forty(obs):
+        bid = forty.choose_bid(obs, bids, must) if bids else None
+        if bid is not None:
+            return bid
+        announces = [a for a in legal if isinstance(a, Announce)]
+        return forty.choose_addition(obs, announces) if announces else None
+    if any(isinstance(a, (Call, Bid)) for a in legal):
+        choice = _bid(obs)
+        if not isinstance(choice, Pass):
+            return choice
+    return None
 
 
 def _bid(obs: Observation) -> Action:
@@ -220,29 +270,46 @@ def _discard(obs: Observation) -> Action:
 
 
 def _kontra(obs: Observation) -> Action:
-    kontra = next(a for a in obs.legal if isinstance(a, Kontra))
+    """Raise a Kontra chain or pass; the game's chain first (its target is "")."""
+    kontras = sorted((a for a in obs.legal if isinstance(a, Kontra)), key=lambda a: a.target != "")
     passing = next((a for a in obs.legal if isinstance(a, Pass)), None)
     if passing is None:
-        return kontra
+        return kontras[0]
+    if _forty(obs):
+        side = read(obs).declarer_side
+        return next((a for a in kontras if forty.wants_kontra(obs, a, side)), passing)
+    game = next((a for a in kontras if not a.target), None)
+    if game is None:
+        return passing
     level = obs.kontra_level
     if level >= NO_RAISE_FROM:  # never Subkontra or Re-Sub
         return passing
     strength = hand_strength(obs.hand)
     if obs.seat == obs.declarer:
-        return kontra if level == 1 and strength >= REKONTRA_AT else passing
+        return game if level == 1 and strength >= REKONTRA_AT else passing
     if level == 0 and strength >= KONTRA_AT and not read(obs).declarer_side:
-        return kontra
+        return game
     return passing
 
 
 def _trump(obs: Observation) -> Action:
-    def weight(action: Action) -> tuple[int, int]:
-        if not isinstance(action, Trump) or action.suit not in SUIT_LETTERS:
-            return (-1, 0)
+    """Name the trump suit: in a 40-card Faberl the best-rated suit (the one
+    that makes an announced Valat of the own party, if any); otherwise the
+    longest suit, then the one with the most points."""
+    trumps = [a for a in obs.legal if isinstance(a, Trump) and a.suit in SUIT_LETTERS]
+    if not trumps:
+        return obs.legal[0]
+    if _forty(obs):
+        valat = any(a.name == VALAT_ANN and not a.against for a in obs.announcements)
+        suit = valat_suit(obs) if valat else None
+        letter = SUIT_LETTERS[suit if suit is not None else forty.faberl_suit(obs.hand)]
+        return next((a for a in trumps if a.suit == letter), trumps[0])
+
+    def weight(action: Trump) -> tuple[int, int]:
         suit = SUIT_LETTERS.index(action.suit)
         mine = [c for c in obs.hand if SUIT_OF[c] == suit]
         return (len(mine), sum(VALUE[c] for c in mine))
-    return max(obs.legal, key=weight)
+    return max(trumps, key=weight)
 
 
 class _Threats:
@@ -282,23 +349,25 @@ def _follow(obs: Observation, k: Knowledge, cand: list[Card], hope: bool) -> Car
     assert trick is not None
     trump = k.trump
     led = SUIT_OF[trick.cards[0]]
-    wi = winning_index(trick.cards, trump)
+    wi = winning_index(trick.cards, trump, k.kaiser)
     best = trick.cards[wi]
     after = k.holders_after()
-    pts = sum(VALUE[c] for c in trick.cards)
-    winners = [c for c in cand if beats(c, best, led, trump)]
+    values = k.values
+    pts = sum(values[c] for c in trick.cards)
+    taking = len(trick.cards)
+    winners = [c for c in cand if winning_index([*trick.cards, c], trump, k.kaiser) == taking]
     losers = [c for c in cand if c not in winners]
     threats = _Threats(k, led, after)
 
     def lose(c: Card) -> int:
-        return lose_cost(c, trump, hope)
+        return lose_cost(c, trump, hope, values)
 
     def spend(c: Card) -> int:
         return win_cost(c, trump, hope)
 
     if k.relation[trick.seats[wi]] == FRIEND and not threats.beat(best):
         if losers:  # schmieren: the highest value the friend can take home
-            return max(losers, key=lambda c: (VALUE[c], -lose(c)))
+            return max(losers, key=lambda c: (values[c], -lose(c)))
         return min(winners, key=lambda c: lose(c) if threats.beat(c) else spend(c))
     if winners:
         sure = [c for c in winners if not threats.beat(c)]
@@ -319,6 +388,7 @@ def _follow(obs: Observation, k: Knowledge, cand: list[Card], hope: bool) -> Car
 
 def _lead(obs: Observation, k: Knowledge, cand: list[Card], hope: bool) -> Card:
     trump = k.trump
+    values = k.values
     mine = sorted((c for c in cand if SUIT_OF[c] == trump), key=lambda c: STRENGTH[c])
     others = [s for s in range(obs.seats) if s != obs.seat and obs.hand_sizes[s] > 0]
     outside = [c for c in k.unseen if SUIT_OF[c] == trump and any(k.may_hold(s, c) for s in others)]
@@ -329,17 +399,24 @@ def _lead(obs: Observation, k: Knowledge, cand: list[Card], hope: bool) -> Card:
             return top
     plain = [c for c in cand if SUIT_OF[c] != trump]
     if plain:
-        cash = [c for c in plain if VALUE[c] >= 3 and _safe_lead(obs, k, c, others)]
+        foes = [s for s in others if k.relation[s] != FRIEND]
+        if not any(k.may_hold(s, c) for s in foes for c in outside):
+            # no foe can trump: a card that is the highest left of its suit wins
+            masters = [c for c in plain if not any(SUIT_OF[x] == SUIT_OF[c] and STRENGTH[x] > STRENGTH[c]
+                                                   for x in k.unseen)]
+            if masters:
+                return max(masters, key=lambda c: (values[c], -STRENGTH[c]))
+        cash = [c for c in plain if values[c] >= 3 and _safe_lead(obs, k, c, others)]
         if cash:
-            return max(cash, key=lambda c: (VALUE[c], -STRENGTH[c]))
+            return max(cash, key=lambda c: (values[c], -STRENGTH[c]))
 
         def suit_order(c: Card) -> tuple[int, int, int]:
             suit = SUIT_OF[c]
             held = [x for x in obs.hand if SUIT_OF[x] == suit]
             honours = sum(1 for x in held if VALUE[x] >= 4)
-            return (honours, len(held), lose_cost(c, trump, hope))
+            return (honours, len(held), lose_cost(c, trump, hope, values))
         return min(plain, key=suit_order)
-    return min(cand, key=lambda c: lose_cost(c, trump, hope))
+    return min(cand, key=lambda c: lose_cost(c, trump, hope, values))
 
 
 def _safe_lead(obs: Observation, k: Knowledge, card: Card, others: Sequence[int]) -> bool:

@@ -9,16 +9,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.cards import DECK40, DECK54, SUIT_LETTERS, SUIT_OF, TAROCK, Card, Suit
+from core.cards import (
+    DECK40,
+    DECK54,
+    MOND,
+    PAGAT,
+    SKUS,
+    STRENGTH,
+    SUIT_LETTERS,
+    SUIT_OF,
+    TAROCK,
+    VALUE,
+    Card,
+    Suit,
+)
 from core.observation import Observation, TrickView
+from variants.cards40 import VALUE40
 
 FRIEND = 1
 FOE = -1
 UNKNOWN = 0
 
 OVERTRUMP_VARIANTS = frozenset({"tarock54", "tarock40", "tarock40-online"})
-"""Variants with Stichzwang on tarocks: a lower tarock played onto a higher
-one shows the seat holds none above it."""
+"""Variants with Stichzwang on trumps (tarocks, or the Faberl's suit): a lower
+trump played onto a higher one shows the seat holds none above it."""
+
+KAISER_VARIANTS = frozenset({"tarock40", "tarock40-online"})
+"""Variants with the Kaiserstich whenever tarocks trump (seed 000, 40 cards:
+"Liegen Pagat, Mond und Sküs im selben Stich, gewinnt der Pagat (nicht im Faberl)")."""
+
+NO_CAP = 21
+"""A trump cap that bounds nothing (the Sküs's strength)."""
 
 
 def trump_suit(obs: Observation) -> Suit:
@@ -38,8 +59,11 @@ def beats(card: Card, best: Card, led: Suit, trump: Suit) -> bool:
     return suit == trump
 
 
-def winning_index(cards: Sequence[Card], trump: Suit) -> int:
-    """Index of the card winning the trick so far."""
+def winning_index(cards: Sequence[Card], trump: Suit, kaiser: bool = False) -> int:
+    """Index of the card winning the trick so far; with ``kaiser`` the
+    Kaiserstich holds (Pagat, Mond and Sküs in one trick: the Pagat wins)."""
+    if kaiser and PAGAT in cards and MOND in cards and SKUS in cards:
+        return list(cards).index(PAGAT)
     best = 0
     led = SUIT_OF[cards[0]]
     for i in range(1, len(cards)):
@@ -59,11 +83,16 @@ class Knowledge:
     void: tuple[frozenset[Suit], ...]
     """Per seat, the suits (``TAROCK`` included) it has shown not to hold."""
     cap: tuple[int, ...]
-    """Per seat, no tarock above this one can be in its hand (21 = no bound)."""
+    """Per seat, no trump stronger than this (``STRENGTH``) can be in its hand
+    (``NO_CAP`` = no bound)."""
     relation: tuple[int, ...]
     """Per seat, ``FRIEND``, ``FOE`` or ``UNKNOWN`` from this seat's view."""
     declarer_side: bool | None
     """Whether this seat plays with the declarer (None: no declarer)."""
+    values: tuple[int, ...]
+    """Card points per card id as this deck counts them (40 cards: a pip is 0)."""
+    kaiser: bool = False
+    """Whether the Kaiserstich holds in this game."""
 
     def holders_after(self) -> tuple[int, ...]:
         """The seats still to play to the current trick, in order."""
@@ -89,7 +118,7 @@ class Knowledge:
         suit = SUIT_OF[card]
         if suit in self.void[seat]:
             return False
-        return not (suit == TAROCK and card > self.cap[seat])
+        return not (suit == self.trump and STRENGTH[card] > self.cap[seat])
 
 
 _DECK40 = frozenset(DECK40)
@@ -149,22 +178,24 @@ def read(obs: Observation) -> Knowledge:
     deck = _deck(obs, len(played))
     unseen = deck.difference(played, obs.hand, obs.talon_seen, obs.discards)
     void: list[set[Suit]] = [set() for _ in range(obs.seats)]
-    cap = [21] * obs.seats
-    overtrump = trump == TAROCK and obs.variant in OVERTRUMP_VARIANTS
+    cap = [NO_CAP] * obs.seats
+    overtrump = obs.variant in OVERTRUMP_VARIANTS
     for trick in tricks:
         led = SUIT_OF[trick.cards[0]]
-        top = trick.cards[0] if led == TAROCK else -1
+        top = STRENGTH[trick.cards[0]] if led == trump else -1
         for seat, card in zip(trick.seats[1:], trick.cards[1:], strict=False):
             suit = SUIT_OF[card]
             if suit != led:
                 void[seat].add(led)
                 if suit != trump:
                     void[seat].add(trump)
-            if suit == TAROCK:
-                if overtrump and top >= 0 and card < top:
-                    # Stichzwang: it could not beat the tarock in the trick
+            if suit == trump:
+                if overtrump and top >= 0 and STRENGTH[card] < top:
+                    # Stichzwang: it could not beat the trump in the trick
                     cap[seat] = min(cap[seat], top)
-                top = max(top, card)
+                top = max(top, STRENGTH[card])
     frozen_void = tuple(frozenset(v) for v in void)
     relation, side = _relations(obs, frozen_void, played)
-    return Knowledge(obs, trump, unseen, frozen_void, tuple(cap), relation, side)
+    values = VALUE40 if deck is _DECK40 else VALUE
+    kaiser = trump == TAROCK and obs.variant in KAISER_VARIANTS
+    return Knowledge(obs, trump, unseen, frozen_void, tuple(cap), relation, side, values, kaiser)

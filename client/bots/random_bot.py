@@ -1,22 +1,26 @@
-"""The random bot: a uniform choice among the legal actions."""
+"""The random bot: a uniform choice among the legal actions it may take."""
 
 from __future__ import annotations
 
 import random
 
-from core.actions import Action, Kontra, Pass
+from client.bots.limits import NO_RAISE_FROM, raises_too_far, valat_filter
+from core.actions import Action, Pass
 from core.observation import Observation
 
-NO_RAISE_FROM = 2
-"""Kontra level from which bots never raise (no Subkontra, no Re-Sub)."""
+__all__ = ["NO_RAISE_FROM", "RandomBot"]
 
 
 class RandomBot:
-    """Picks uniformly from ``obs.legal`` with its own seeded generator.
+    """Picks uniformly from ``obs.legal`` with its own seeded generator, within
+    the limits every bot keeps (:mod:`client.bots.limits`):
 
-    Like every bot it never says Subkontra or Re-Sub (seed 000: "Bots wagen
-    kein Subkontra und kein Re-Sub"): a Kontra drawn at level 2 or higher
-    becomes a pass, so the generator advances the same way either way.
+    - actions announcing a Valat are dropped before the draw unless the hand
+      clears the Valat bar (seed 000: "Bots sagen nur einen Valat an, und nur
+      mit einer nahezu unschlagbaren Hand");
+    - a Kontra drawn on a chain at level 2 or higher becomes a pass (seed 000:
+      "Bots wagen kein Subkontra und kein Re-Sub"), so the generator advances
+      the same way either way.
     """
 
     def __init__(self, seed: int, name: str = "Random") -> None:
@@ -27,7 +31,7 @@ class RandomBot:
         """One of ``obs.legal``, chosen uniformly at random."""
         if not obs.legal:
             raise ValueError(f"seat {obs.seat} has no legal action in phase {obs.phase!r}")
-        action = self._rng.choice(obs.legal)
-        if isinstance(action, Kontra) and obs.kontra_level >= NO_RAISE_FROM:
+        action = self._rng.choice(valat_filter(obs))
+        if raises_too_far(obs, action):
             return next((a for a in obs.legal if isinstance(a, Pass)), action)
         return action
