@@ -14,6 +14,7 @@ from core.actions import Announce, Bid, Call, Discard, Kontra, Pass, Play
 from core.engine import Hand
 from core.observation import observe
 from variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
+from variants.koenigrufen.cardplay import thirds
 
 # seat 0: three Kings, Pagat and Uhu, seven tarocks
 FH = "cK sK hK I II XV XVI XVII XVIII XIX cQ d4"
@@ -115,6 +116,20 @@ def test_bei_values_add_up_and_overbid_an_interposed_game() -> None:
                 expected[d] += amount
                 expected[other] -= amount
     assert list(r.settlement) == expected
+
+
+def test_nobody_joins_his_own_game_with_bei() -> None:
+    # "Wer nicht überboten wurde, darf sich nicht selber überlizitieren." "Alle Negativspiele können
+    # bis zu 3mal Bei gespielt werden" -- "Bei" joins another player's game: the overbid Piccolo
+    # player may bid again, but not "Piccolo bei" to himself (it would change nothing and keep him
+    # bidding for ever).
+    hand = rigged(CLUB_NAME, [FH, "", "", ""])
+    act(hand, Bid(0, "piccolo"), Bid(1, "solorufer"), Pass(2), Pass(3))
+    assert hand.state.to_move == 0
+    assert Bei(0, "piccolo") not in hand.legal(0)
+    assert hand.why_not(Bei(0, "piccolo")).code == "bei-own"
+    act(hand, Pass(0))
+    assert hand.state.contract is not None and hand.state.contract.name == "solorufer"
 
 
 def test_up_to_three_bei_and_individual_kontra() -> None:
@@ -284,18 +299,30 @@ def test_besserrufer_needs_a_bird() -> None:
     assert "besserrufer" not in bids(hand, 0)
 
 
-def test_solorufer_king_in_the_talon_gets_the_half_and_no_kontra() -> None:
+def test_solorufer_king_in_the_talon_counts_at_the_end_and_no_kontra_counts() -> None:
     # "Liegt beim Solorufer der gerufene König im Talon, erhält der Solospieler die Talonhälfte mit
-    # dem König. Kontras zählen dann in keinem Fall."
+    # dem König. Kontras zählen dann in keinem Fall." -- a Solorufer does not use the talon: nobody
+    # looks into it, Kontras may be said as in every Solorufer (Kontra "zählt" not), and at the end
+    # the half with the King counts for the declarer, who played alone; the Kontras count for nothing.
     hand = rigged(CLUB_NAME, [FH, "", "", ""], talon=["c10 c9 c8", "s10 dK s8"])
     act(hand, Bid(0, "solorufer"), Pass(1), Pass(2), Pass(3), Call(0, cards("dK")[0]))
     s = hand.state
-    assert s.phase == "discard" and cards("dK")[0] in s.hands[0] and len(s.hands[0]) == 15
-    act(hand, Discard(0, tuple(sorted(cards("s10 s8 d4")))))
-    assert not any(isinstance(a, Kontra) for seat in range(4) for a in (hand.legal(seat)))
-    gut_all(hand)
+    assert s.phase == "announce" and len(s.hands[0]) == 12 and s.talon_taken == []
+    assert all(observe(hand, seat).talon_shown == () for seat in range(4))
+    act(hand, Pass(0))
+    assert Kontra(1, "") in hand.legal(1)
+    act(hand, Kontra(1, ""), Pass(1), Pass(2), Pass(3))
+    assert Kontra(0, "") in hand.legal(0)  # the Re: he does not know that he is alone
+    act(hand, Kontra(0, ""), Pass(0), Pass(1), Pass(2), Pass(3))
+    assert s.phase == "play" and s.kontra_level == 2
     play_out(hand, random.Random(4))
     check_hand(hand)
+    r = s.result
+    assert r is not None and r.declarers == (0,) and r.factor == 1
+    ours = [c for t in s.tricks if t.winner == 0 for c in t.cards] + cards("s10 dK s8")
+    assert r.points[0] == thirds(ours)
+    game = 20 if r.won else -20
+    assert r.game == game and r.settlement[0] == 3 * (game + sum(p.value for p in r.premiums))
 
 
 def test_sechserdreier_talon_taken_face_down_value_30_lost_60() -> None:
@@ -455,6 +482,23 @@ def test_grammopoi_brings_the_absolut_and_kontra_per_announcement() -> None:
     assert s.phase == "play"  # "bis dreimal Gut! kommt"
 
 
+def test_reasons_for_kontras_that_are_not_open() -> None:
+    # "Kontra ist bis Re (4fach) möglich" "Es zählt bei positiven Spielen für die Partei, bei negativen
+    # individuell." -- the partner knows his side: no Kontra on the declarer's game
+    hand = announce_phase()
+    act(hand, Pass(0))
+    assert hand.why_not(Kontra(1, "")).code == "own-side"
+    assert hand.why_not(Kontra(1, "valat")).code == "kontra-target"
+    act(hand, Pass(1), Kontra(2, ""))
+    assert hand.why_not(Kontra(2, "")).code == "re-not-yours"
+    negative = rigged(CLUB_NAME, [FH, "", "", ""])
+    act(negative, Bid(0, "bettler"), Bei(1, "bettler"), Pass(2), Pass(3))
+    assert negative.why_not(Kontra(0, "game@0")).code == "own-game"
+    assert negative.why_not(Kontra(0, "game@2")).code == "not-a-declarer"
+    assert negative.why_not(Kontra(0, "re@2")).code == "no-kontra-to-answer"
+    assert negative.why_not(Kontra(0, "")).code == "kontra-target"
+
+
 def test_three_gut_end_the_announcements() -> None:
     # "Nach Ablage darf jeder Spieler so lange Prämien und Kontras ansagen, bis dreimal Gut! kommt."
     hand = announce_phase()
@@ -487,6 +531,38 @@ def test_announced_birds_blocked_and_sacrificed() -> None:
     assert restrict([pagat, uhu, xv], due, 10) == [uhu]  # its trick: play it
     assert restrict([xv], due, 10) == [xv]  # blocked in its trick
     assert restrict([uhu, xv], {pagat: 11, uhu: 10}, 11) == [uhu, xv]  # free afterwards
+
+
+def test_the_higher_announced_bird_is_given_up_first_with_its_reason() -> None:
+    # "Wenn ein Vogel geopfert werden muss, sind die höheren zuerst aufzugeben."
+    hand = rigged(CLUB_NAME, ["cK sK hK I XV XVI XVII XVIII XIX XX cQ d4", "dK",
+                              "III IV c10 c9 c8 c7 s10 s9 s8 s7 h1 h2"], talon=["II V VI", "VII VIII IX"])
+    to_rufer(hand)
+    act(hand, Call(0, cards("dK")[0]), TakeTalon(0, 0), Discard(0, tuple(sorted(cards("cQ d4 V")))))
+    act(hand, Pass(0), Pass(1), Announce(2, ("kakadu",)), Announce(2, ("marabu",)), Pass(2))
+    gut_all(hand)
+    act(hand, Play(0, cards("XV")[0]))
+    act(hand, hand.legal(1)[0])
+    # a tarock is led: seat 2 holds only its two announced birds and must give one up
+    assert hand.legal(2) == [Play(2, cards("IV")[0])]
+    reason = hand.why_not(Play(2, cards("III")[0]))
+    assert reason is not None and reason.code == "bird-sacrifice"
+
+
+def test_reasons_for_bids_that_are_not_allowed() -> None:
+    # "Wenn im ersteren Falle alle anderen Spieler Weiter! gesagt haben, kann die Vorhand auch ein
+    # Vorhandspiel spielen." "Wer ohne Vogel Besserrufer lizitiert ..." "Man darf sowohl vor, als auch
+    # nach Talon höchstens 6 Tarock im Blatt haben."
+    hand = rigged(CLUB_NAME, [FH, "V VI VII VIII IX X XI", "", ""])
+    assert hand.why_not(Bid(0, "rufer")).code == "forehand-game"
+    act(hand, Bid(0, "vorhand"))
+    assert hand.why_not(Bid(1, "rufer")).code == "forehand-game"
+    assert hand.why_not(Bid(1, "besserrufer")).code == "no-bird"
+    assert hand.why_not(Bid(1, "farbendreier")).code == "too-many-tarocks"
+    assert hand.why_not(Bid(1, "vorhand")).code == "vorhand-opening"
+    act(hand, Pass(1), Pass(2), Pass(3))
+    assert hand.why_not(Pass(0)).code == "must-choose"
+    assert hand.why_not(Bid(0, "farbendreier")).code == "too-many-tarocks"
 
 
 def test_a_kontra_between_unknowing_partners_does_not_count() -> None:

@@ -46,6 +46,25 @@ def test_the_forehand_must_bid_first_and_forehand_games_are_his() -> None:
     assert "zwiccolo" in bids(hand, 1) and Pass(1) in hand.legal(1)
 
 
+def test_a_forehand_game_bid_by_another_is_refused_with_its_reason() -> None:
+    # "Fahrer darf nur von der Vorhand gemeldet werden"
+    hand = rigged(COURSE_NAME, [FH, "", "", ""])
+    act(hand, Bid(0, "zwiccolo"))
+    reason = hand.why_not(Bid(1, "sechser"))
+    assert reason is not None and reason.code == "forehand-game"
+
+
+def test_stichzwang_reason_only_when_a_card_could_beat() -> None:
+    # 3.2: "Hat man einen höheren Tarock als der vorher ausgespielte, muss man stechen." -- with
+    # nothing higher there is no duty to beat, so refusing a card must give another reason
+    # (here the Fahrer's "Der Spatz darf nur als letzter Tarock ausgespielt bzw. zugegeben werden").
+    from variants.koenigrufen.cardplay import play_reason
+
+    flags = {"colour": False, "stichzwang": True, "maerchen": False, "pagat_last": True}
+    assert play_reason(cards("I V"), cards("XX"), cards("I")[0], **flags).code == "pagat-last"
+    assert play_reason(cards("V XXI"), cards("XX"), cards("V")[0], **flags).code == "must-beat"
+
+
 def test_only_higher_games_and_the_overbid_may_bid_again() -> None:
     # "alle weiteren Spieler ein Spiel melden, wenn es eine höhere Wertigkeit besitzt als die bisher
     # gemeldeten Spiele" -- "Allerdings darf ein Spieler, wenn sein gemeldetes Spiel im Laufe der

@@ -110,6 +110,19 @@ def test_kontra_counts_for_the_party_but_not_between_partners() -> None:
     assert game.factor == 4 and game.settlement == (60, -60, 60, -60)
 
 
+def test_solorufer_king_in_the_talon_its_half_for_him_and_kontras_void() -> None:
+    # "Liegt beim Solorufer der gerufene König im Talon, erhält der Solospieler die Talonhälfte mit
+    # dem König. Kontras zählen dann in keinem Fall."  "In Solospielen gelten alle Prämien doppelt."
+    r = score(CLUB_NAME, "solorufer", called="dK", talon="dK c9 c8 c7 s10 s9",
+              won={0: "cK sK hK I XXI Sküs cQ sQ"}, rest=1, game_kontra=2,
+              announced=[("trull", 0, 1)], kontra_by={"": 1, "trull": 1}, data={"called_in_talon": True})
+    assert thirds(cards("cK sK hK I XXI Sküs cQ sQ")) == 98
+    assert r.points == (113, 97) and r.won is True and r.factor == 1 and r.game == 20
+    assert prem(r) == {"trull": 40, "kings": 20}
+    assert all(p.kontra == 0 for p in r.premiums)
+    assert r.settlement == (240, -80, -80, -80)
+
+
 def test_birds_silent_and_announced() -> None:
     # "Pagat Ultimo 10/20", "Uhu 15/30", "Kakadu (Kanari, Pelikan) 20/40"
     won = rufer(tricks={11: (1, "c10 I c9 c8", 2)}, rest=3)

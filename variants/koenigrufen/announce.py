@@ -59,10 +59,9 @@ def knows_same_side(state: HandState, seat: int, owner: int, public: bool) -> bo
 
 def kontra_allowed(state: HandState, dialect: Dialect) -> bool:
     game = game_of(state, dialect)
-    if game is None or not game.kontra:
-        return False
-    # seed 002, Solorufer with the King in the talon: "Kontras zählen dann in keinem Fall"
-    return not (game.king_in_talon == "take-half" and kr(state).get("called_in_talon"))
+    # seed 002, Solorufer with the King in the talon: "Kontras zählen dann in keinem Fall" -- they
+    # may be said (nobody knows where the King is) and are void at the end (scoring)
+    return game is not None and game.kontra
 
 
 class Announcing(Phase):
@@ -171,8 +170,37 @@ class Announcing(Phase):
                 return None
             if not kontra_allowed(state, self.d):
                 return Reason("no-kontra", "there is no Kontra in this game")
-            return Reason("kontra-not-allowed", f"kontra {action.target or 'game'} is not open to you now")
+            return self.kontra_reason(state, seat, action.target)
         return Reason("wrong-phase", f"announce, kontra or say Gut (pass) now, not {action.describe()}")
+
+    def kontra_reason(self, state: HandState, seat: int, target: str) -> Reason:
+        """Why ``seat`` may not say Kontra (or Re) on ``target`` (not among :meth:`kontras`)."""
+        game = game_of(state, self.d)
+        assert game is not None
+        what = f"the {target} announcement" if target else "the game"
+        if game.kind == "tricks":
+            pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
+            kind, _, who = target.partition("@")
+            if kind not in ("game", "re") or not who.isdigit():
+                return Reason("kontra-target", "in this game say kontra game@N (on declarer N) or re@N")
+            other = int(who)
+            if kind == "game":
+                if other not in declarers(state):
+                    return Reason("not-a-declarer", f"seat {other} plays no game here")
+                if other == seat:
+                    return Reason("own-game", "you cannot say Kontra on your own game")
+                return Reason("kontra-said", f"you said Kontra on seat {other}'s game already")
+            if seat not in declarers(state) or (seat, other) not in pairs:
+                return Reason("no-kontra-to-answer", f"seat {other} said no Kontra on your game")
+            return Reason("re-said", f"you answered seat {other}'s Kontra already")
+        levels = {"": state.kontra_level} | {a.name: a.kontra for a in state.announcements}
+        if target not in levels:
+            return Reason("kontra-target", f"{target!r} was not announced: kontra the game or a premium")
+        if levels[target] >= 2:
+            return Reason("kontra-max", f"{what} stands at Re already, the highest level")
+        if levels[target] == 0:
+            return Reason("own-side", f"you know {what} is your own side's: no Kontra on it")
+        return Reason("re-not-yours", f"only the side of {what}, as far as it knows it, answers with Re")
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         info: dict[str, Any] = kr(state)["ann"]

@@ -105,7 +105,9 @@ class Koenigrufen:
     # -- setup ---------------------------------------------------------------
     @hookimpl
     def tarock_options(self) -> dict[str, Any]:
-        return dict(self.d.options)
+        # for the client: amounts are cents (both texts: "Werte in Cent", "Tarif (in Cent)"),
+        # and the second Kontra level is called Re ("Kontra ist bis Re (4fach) möglich")
+        return {"money_unit": "ct", "kontra_words": ["Kontra", "Re"], **self.d.options}
 
     @hookimpl
     def tarock_action_types(self) -> Sequence[type[Action]]:
@@ -190,11 +192,15 @@ class Koenigrufen:
     def tarock_play_reason(self, state: HandState, seat: int, card: Card) -> Reason:
         trick = state.trick.cards if state.trick else []
         flags = self._rules(state)
-        if card in cardplay.legal_cards(state.hands[seat], trick, **flags):
+        cands = cardplay.legal_cards(state.hands[seat], trick, **flags)
+        if card in cands:
             due = obligations(state, seat)
-            if due.get(card, -1) > len(state.tricks):
+            now = len(state.tricks)
+            if any(index == now and c in cands for c, index in due.items()):
+                return Reason("announced-card-due", "this trick is the one of your announced card: play it")
+            if any(c not in due or due[c] <= now for c in cands):
                 return Reason("announced-card", "an announced card must be kept for its trick")
-            return Reason("announced-card-due", "this trick is the one of your announced card: play it")
+            return Reason("bird-sacrifice", "an announced bird must be given up: the higher ones first")
         return cardplay.play_reason(state.hands[seat], trick, card, **flags)
 
     @hookimpl

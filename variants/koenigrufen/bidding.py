@@ -46,6 +46,15 @@ def may_play(game: Game, hand: list[int], options: dict[str, Any]) -> bool:
     return not (game.call and not callable_cards(hand, options["four_kings"]))
 
 
+def cannot_play(game: Game, hand: list[int]) -> Reason:
+    """Why a player holding ``hand`` may not bid ``game`` (see :func:`may_play`)."""
+    if game.bird and not holds_bird(hand):
+        return Reason("no-bird", f"{game.title} needs a bird (I, II, III or IIII) in your hand")
+    if game.max_tarocks is not None and tarock_count(hand) > game.max_tarocks:
+        return Reason("too-many-tarocks", f"{game.title}: at most {game.max_tarocks} tarocks in your hand")
+    return Reason("nothing-to-call", f"{game.title}: there is no card you may call")
+
+
 class Auction(Phase):
     """The Lizit of one dialect."""
 
@@ -113,7 +122,7 @@ class Auction(Phase):
         if d.bei_max and top_key is not None:
             for name, seats in self.groups(info).items():
                 joined = d.game(name) if name != VORHAND else None
-                if (joined is not None and joined.bei and len(seats) <= d.bei_max
+                if (joined is not None and joined.bei and seat not in seats and len(seats) <= d.bei_max
                         and self.key(name, len(seats) + 1) > top_key
                         and may_play(joined, hand, state.options)):
                     out.append(Bei(seat, name))
@@ -124,14 +133,36 @@ class Auction(Phase):
             return None
         info = kr(state)["auction"]
         if isinstance(action, Pass):
-            return Reason("must-bid", "the forehand must open: say Vorhand! or bid a game")
+            if info["choosing"]:
+                return Reason("must-choose", "all others said Weiter: choose the game you play")
+            opening = "say Vorhand! or bid a game" if self.d.vorhand_call else "bid a game"
+            return Reason("must-bid", f"the forehand must open: {opening}")
         if not isinstance(action, Bid | Bei):
             return Reason("wrong-phase", f"bid or pass now, not {action.describe()}")
         names = [g.name for g in self.d.games] + ([VORHAND] if self.d.vorhand_call else [])
         if action.contract not in names:
             return Reason("unknown-game", f"there is no game {action.contract!r}; games: {', '.join(names)}")
+        if action.contract == VORHAND:
+            return Reason("vorhand-opening", "only the forehand says Vorhand!, as his opening word")
+        game = self.d.game(action.contract)
+        hand = state.hands[action.seat]
+        if not may_play(game, hand, state.options):
+            return cannot_play(game, hand)
+        if isinstance(action, Bei):
+            seats = self.groups(info).get(action.contract, [])
+            if action.seat in seats:
+                return Reason("bei-own", "you cannot join your own game: bid a higher one or pass")
+            if not game.bei or not seats:
+                return Reason("no-bei", f"nobody plays {action.contract} now that you could join")
+            if len(seats) > self.d.bei_max:
+                return Reason("bei-full", f"{action.contract} is played by {len(seats)} already")
         if info["choosing"]:
             return Reason("cannot-play", f"you cannot play {action.contract} with this hand")
+        if game.forehand_only and action.seat != state.forehand:
+            return Reason("forehand-game", f"only the forehand may play {game.title}")
+        if game.forehand_only and self.d.vorhand_call:
+            return Reason("forehand-game",
+                          f"{game.title} is a Vorhandspiel: after Vorhand! and three Weiter! only")
         return Reason("bid-too-low",
                       f"{action.describe()} is not allowed now: bid a higher game you may play")
 

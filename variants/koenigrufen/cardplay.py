@@ -79,7 +79,9 @@ def play_reason(hand: Sequence[Card], trick: Sequence[Card], card: Card, *, colo
             return Reason("must-follow-suit", f"you must follow suit ({SUIT_NAMES[led]})")
         if not same and card >= 22 and any(c < 22 for c in hand):
             return Reason("must-play-tarock", "you cannot follow suit, so you must play a tarock")
-        if stichzwang and not beats(trick, card, colour, maerchen):
+        followers = same or [c for c in hand if c < 22] or list(hand)
+        if (stichzwang and not beats(trick, card, colour, maerchen)
+                and any(beats(trick, c, colour, maerchen) for c in followers)):
             return Reason("must-beat", "Stichzwang: you must beat the trick if you can")
     if pagat_last and card == PAGAT:
         return Reason("pagat-last", "the Pagat may be played only as your last tarock")

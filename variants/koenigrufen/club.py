@@ -11,14 +11,23 @@ Decisions where the text is silent or unclear (see also RULES.md):
   overbids an interposed game when its summed value is higher, or equal with
   a higher place in the list (Piccolo bei = 30 does not overbid Besserrufer).
 - "bis zu 3mal Bei": up to three players join the first, so all four may play
-  one negative game; each declarer settles with each other player.
+  one negative game; each declarer settles with each other player.  "Bei"
+  joins another player's game, never one's own.
 - Trischaken is played with Stichzwang, like the negative games.
 - A failed Besserrufer that gives up pays 10 plus the announced value of the
   smallest bird he held before the talon, to each of the three others.
 - A Valat (seed 002) keeps the game value; "Spielprämien" all count, material
   premiums only as the text says.
-- The Solorufer whose King lies in the talon: the talon is turned up to find
-  the King, he takes that half and lays three cards away; no Kontra is offered.
+- The Solorufer whose King lies in the talon ("erhält der Solospieler die
+  Talonhälfte mit dem König. Kontras zählen dann in keinem Fall"): a Solo
+  game leaves the talon untouched, so nobody learns where the King is; the
+  declarer plays alone without knowing it, Kontras are said as in any game,
+  and at the end the talon half with the King counts for him, he settles
+  alone with each of the three (RULES.md, decision 1) and every Kontra
+  (game and premiums) is void.  (An earlier reading turned the talon
+  up, gave him that half to take in and offered no Kontra; but "Kontras
+  zählen ... nicht" speaks of Kontras that were said, and taking talon
+  cards would make the Solorufer a Dreier-like game with the talon.)
 - Silent birds and König Ultimo: played in their trick and winning it earn
   the silent value for the party, played there and losing cost it.
 - A called Queen ("kann er eine Dame rufen") cannot be played ultimo: "Ob sie
@@ -82,7 +91,7 @@ GAMES = (
     Game("sechserdreier", "Sechserdreier", 30, lost=60, talon="all", talon_open=False,
          forehand_only=True, premiums=SOLO),
     negative("piccolo", "Piccolo", 15, tricks=1),
-    Game("solorufer", "Solorufer", 20, call=True, king_in_talon="take-half", premiums=ALL, doubled=True,
+    Game("solorufer", "Solorufer", 20, call=True, king_in_talon="half-at-end", premiums=ALL, doubled=True,
          auction=20),
     negative("bettler", "Bettler", 25, tricks=0),
     Game("besserrufer", "Besserrufer", 10, call=True, talon="half", king_in_talon="choose", bird=True,

@@ -25,11 +25,12 @@ six; ``none``: the talon goes to the opponents at the end; ``trick``: one
 card into each of the first six tricks; ``last``: to the winner of the last
 trick."""
 
-KingInTalon = Literal["none", "choose", "take-half", "at-end"]
+KingInTalon = Literal["none", "choose", "half-at-end", "at-end"]
 """What happens when the called King lies in the talon: ``choose`` a half and
-play alone, or give up; ``take-half``: the declarer gets the pile with the
-King (seed 002, Solorufer); ``at-end``: he gets the King at the end for a
-blank card and loses the simple game value (seed 003, Solo-Rufer)."""
+play alone, or give up; ``half-at-end``: the declarer plays alone without
+knowing it, the talon pile with the King counts for him at the end and no
+Kontra counts (seed 002, Solorufer); ``at-end``: he gets the King at the end
+for a blank card and loses the simple game value (seed 003, Solo-Rufer)."""
 
 VORHAND = "vorhand"
 """The pseudo-contract of the forehand's "Vorhand!" (seed 002)."""

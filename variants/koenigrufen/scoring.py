@@ -56,6 +56,13 @@ def party_piles(state: HandState, game: Game) -> tuple[list[Card], list[Card]]:
     members = party(state)
     for trick in state.tricks:
         (ours if trick.winner in members else theirs).extend(trick.cards)
+    if game.king_in_talon == "half-at-end" and called_in_talon(state):
+        # seed 002: "erhält der Solospieler die Talonhälfte mit dem König"
+        for pile in state.talon:
+            if state.called in pile:
+                for card in pile:
+                    theirs.remove(card)
+                ours.extend(pile)
     if game.king_in_talon == "at-end" and called_in_talon(state) and state.called in theirs:
         # seed 003: "erhält ihn der Rufer am Ende des Spieles und muss dafür ein leeres Blatt abgeben"
         theirs.remove(state.called)
@@ -143,10 +150,16 @@ def _achieved(state: HandState, name: str, ours: Sequence[Card], theirs: Sequenc
     raise KeyError(name)
 
 
-def _factor(state: HandState, target: str, owner: int, level: int) -> int:
+def kontras_void(state: HandState, game: Game) -> bool:
+    """Seed 002, Solorufer with the called King in the talon: "Kontras zählen
+    dann in keinem Fall" (on the game and on every announcement)."""
+    return game.king_in_talon == "half-at-end" and called_in_talon(state)
+
+
+def _factor(state: HandState, game: Game, target: str, owner: int, level: int) -> int:
     """2 ** level when the Kontra came from the other party, else 1 (seed 002:
     "Ein Kontra auf eine Prämienansage des Partners zählt nicht")."""
-    if level == 0:
+    if level == 0 or kontras_void(state, game):
         return 1
     by = kr(state).get("ann", {}).get("kontra_by", {}).get(target)
     members = party(state)
@@ -186,10 +199,10 @@ def premiums(state: HandState, dialect: Dialect, game: Game) -> list[Premium]:
                 a = None
         if a is not None:
             side = 1 if a.seat in members else -1
-            factor = _factor(state, name, a.seat, a.kontra)
+            factor = _factor(state, game, name, a.seat, a.kontra)
             if name == GRAMMOPOI and ABSOLUT in announced:  # "Kontra auf Absolut bedingt selbiges"
                 ab = announced[ABSOLUT]
-                factor = max(factor, _factor(state, ABSOLUT, ab.seat, ab.kontra))
+                factor = max(factor, _factor(state, game, ABSOLUT, ab.seat, ab.kontra))
             sign = side if achieved == side else -side
             kontra = factor.bit_length() - 1  # the level that counts
             out.append(Premium(name, sign * loud * factor * double, True, kontra))
@@ -213,7 +226,7 @@ def score_points_game(state: HandState, dialect: Dialect, game: Game, count: int
     assert state.declarer is not None
     members = party(state)
     won = ours_pts >= dialect.win
-    factor = _factor(state, "", state.declarer, state.kontra_level)
+    factor = _factor(state, game, "", state.declarer, state.kontra_level)
     game_amount = game.value if won else -(game.lost or game.value)
     note = ""
     if game.king_in_talon == "at-end" and called_in_talon(state):

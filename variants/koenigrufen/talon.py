@@ -50,10 +50,10 @@ class CallPhase(Phase):
 
 
 def needs_talon_phase(state: HandState, game: Game) -> bool:
-    """Whether the hand has a talon step: halves, all six, or the King's half."""
-    if game.talon in ("half", "all"):
-        return True
-    return game.king_in_talon == "take-half" and bool(kr(state).get("called_in_talon"))
+    """Whether the hand has a talon step: one half or all six.  Games without
+    the talon never look into it, not even for a called King (seed 002
+    Solorufer, seed 003 Solo-Rufer: the King in the talon counts at the end)."""
+    return game.talon in ("half", "all")
 
 
 class TalonPhase(Phase):
@@ -61,9 +61,8 @@ class TalonPhase(Phase):
 
     ``half``: the declarer takes a pile of his choice (with the called King
     in the talon he may instead give up, where the game allows it); ``all``:
-    he takes all six; a Solorufer of seed 002 whose King lies in the talon
-    gets the pile with the King.  The talon is turned up first where the game
-    says so (``Game.talon_open``).
+    he takes all six.  The talon is turned up first where the game says so
+    (``Game.talon_open``).
     """
 
     name = "talon"
@@ -87,18 +86,13 @@ class TalonPhase(Phase):
         assert game is not None and state.declarer is not None
         kr(state)["pre_talon"] = list(state.hands[state.declarer])
         kr(state)["talon_dealt"] = [list(p) for p in state.talon]
-        # turned up for all: the halves always; all six where the game says so; the
-        # Solorufer's King half (seed 002) because the talon is searched for the King
+        # turned up for all: the halves always, all six where the game says so
         kr(state)["talon_open"] = game.talon_open or game.talon != "all"
         if game.talon == "all":
             self._take(state, range(len(state.talon)))
             state.to_move = None
-        elif game.talon == "half":
+        else:
             state.to_move = state.declarer
-        else:  # the Solorufer's King in the talon (seed 002)
-            pile = next(i for i, p in enumerate(state.talon) if state.called in p)
-            self._take(state, [pile])
-            state.to_move = None
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
