@@ -144,6 +144,9 @@ class KontraChain(Phase):
             return None
         if not isinstance(action, Kontra):
             return Reason("wrong-phase", f"say kontra or pass now, not {action.describe()}")
+        if action.target:
+            return Reason("kontra-target", "this Kontra chain is on the whole game: a Kontra "
+                          f"names no target, not {action.target!r}")
         if state.kontra_level >= rules.kontra_max_level(state):
             return Reason("kontra-max", "the Kontra chain is at its highest level")
         return rules.kontra_reason(state, action.seat)

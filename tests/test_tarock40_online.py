@@ -176,7 +176,8 @@ def test_kontra_on_each_addition() -> None:
 def test_after_a_valat_only_its_kontra() -> None:
     """"Aus diesem Grund sind auch keine weiteren Zusätze mehr ansagbar, nachdem
     Valat gemeldet wurde.\""""
-    hand = act(online(["XX", "XIX"]), "0 bid rufspiel valat")
+    # seat 2 may Kontra the Valat: "mit Sküs oder Mond zu neunt" (seed 000, kept by decision 5)
+    hand = act(online(["XX", "XIX", "Sküs XVIII XVII XVI XV XIV XIII XII XI hQ"]), "0 bid rufspiel valat")
     legal = hand.legal(1)
     assert not any(isinstance(a, Announce) for a in legal)
     assert [a for a in legal if isinstance(a, Kontra)] == []  # the partner: nothing to raise
@@ -285,7 +286,8 @@ def test_games_and_additions() -> None:
 
 def test_illegal_online_actions_are_rejected_at_their_index() -> None:
     from core.record import record_of, replay
-    hand = act(online(["XX", "XIX"]), "0 bid rufspiel valat", "1 pass")
+    hand = act(online(["XX", "XIX", "Sküs XVIII XVII XVI XV XIV XIII XII XI hQ"]),
+               "0 bid rufspiel valat", "1 pass")
     data = record_of(hand).to_json()
     data["actions"].append({"seat": 2, "type": "announce", "announce": ["trull"], "against": True})
     result = replay(data)
@@ -294,4 +296,4 @@ def test_illegal_online_actions_are_rejected_at_their_index() -> None:
     data["actions"].append({"seat": 3, "type": "kontra", "target": "valat"})
     result = replay(data)
     assert result.error_index == 3 and result.reason is not None
-    assert result.reason.code == "kontra-not-allowed"
+    assert result.reason.code == "kontra-wrong-party"  # Rekontra is the declarer's party's

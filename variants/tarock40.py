@@ -12,18 +12,23 @@ absolut games).
 Decisions where the text is silent (see also ../shared/RULES.md):
 - redeal: a hand needs a tarock, and a hand whose only tarock is one Trull
   card is dealt again; two Trull cards count ("ein einzelnes Trullstück");
-- a deal all four pass is dealt again and is not a round (decision 11);
+- a deal all four pass is dealt again by the same dealer and is not a round
+  (decision 11; ``core.table``);
 - the called card (Rufspiel) is set, and shown, when the bidding is decided;
   the partnership is public once it is played;
 - Faberl: tarocks keep their normal order (decision 4); option
   ``faberl_xx_high`` flips to the literal reading (XX high, Pagat low);
 - a Faberl Valat may be announced if the hand makes it on its own with some
   trump suit (``variants.valat_check``); the suit named afterwards is free;
-- Mond fangen: the Sküs's party wins the trick holding the other party's Mond;
+- Mond fangen: the Sküs's party wins the trick holding the other party's Mond
+  (also when the Pagat of the Sküs's party takes it by the Kaiserstich);
+- a Kontra is on the whole game: a ``kontra`` naming an announcement is refused;
 - Kontra on an announced Valat (seed 000's tournament rule): the exceptions
   for Solo ("XVI und XV zu siebt, XV und XIV zu acht und so weiter") are read
   as holding that pair among at least 7, 8, 9, 10 tarocks; for Faberl "drei
   Könige und der Mond zu siebt" as three Kings and seven tarocks with the Mond;
+  these "Ausnahmen" are further ways to Kontra, next to "Sküs oder Mond zu
+  neunt" and "XX zu zehnt", which hold in every game;
 - the amount per opponent is (game + premiums) x 2 ** Kontra level; the lone
   declarer receives or pays it to each of the three others (decision 1).
 """
@@ -36,7 +41,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Final
 
-from core.actions import Action, Bid, Pass, Trump
+from core.actions import Action, Bid, Kontra, Pass, Trump
 from core.cards import (
     DECK40,
     MOND,
@@ -154,12 +159,16 @@ def own_valat(state: HandState, seat: int, game: Game) -> bool:
 
 def announce_reason(state: HandState, seat: int, game: Game, name: str) -> Reason | None:
     """Why ``seat`` may not announce ``name`` with a bid of ``game``."""
+    if name == ABSOLUT_ANN:
+        return Reason("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
+                      "solo-absolut (seed 000: \"sowie Absolut (Faberl oder Solo absolut)\")")
     if name not in ANNOUNCEABLE:
         return Reason("unknown-announcement",
                       f"{name!r} cannot be announced (only {', '.join(ANNOUNCEABLE)})")
     if name == PAGAT_ANN:
         if game.name != RUFSPIEL:
-            return Reason("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel")
+            return Reason("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
+                          "a Solo with the Pagat is the game solo-pagat")
         if PAGAT not in state.hands[seat]:
             return Reason("pagat-not-held", "you need the Pagat to announce it")
     if name == VALAT_ANN and not own_valat(state, seat, game):
@@ -305,15 +314,33 @@ class TrumpChoice(Phase):
 
 def kontra_duty(state: HandState, seat: int) -> bool:
     """Pflichtkontra (seed 000): an opponent of a Rufspiel holding Pagat, Mond
-    and Sküs must say Kontra "solange der Rufer nichts zusätzlich angesagt hat"."""
+    and Sküs must say Kontra "solange der Rufer nichts zusätzlich angesagt hat".
+
+    Only announcements for the declarer's party count (the opponents' own, in
+    house rules that have them, do not lift the duty)."""
     return (state.kontra_level == 0 and state.contract is not None
-            and state.contract.name == RUFSPIEL and not state.announcements
+            and state.contract.name == RUFSPIEL
+            and not any(not a.against for a in state.announcements)
             and seat not in state.declarer_party() and set(state.hands[seat]) >= TRULL)
+
+
+PFLICHTKONTRA: Final = Reason("pflichtkontra", "with Pagat, Mond and Sküs against a Rufspiel "
+                              "without announcements you must say Kontra")
+
+
+def valat_kontra_reason(state: HandState, seat: int, leads: bool) -> Reason | None:
+    """Seed 000's "Kontra auf einen Valat": why ``seat`` may not be the first to
+    Kontra the declarer's party's announced Valat (None: a hand strong enough)."""
+    if may_kontra_valat(state.hands[seat], game_of(state), leads):
+        return None
+    return Reason("valat-kontra-needs-strength",
+                  "against an announced Valat only a very strong hand may say Kontra")
 
 
 class KontraRound(KontraChain):
     """The Kontra chain of seed 000 with the Pflichtkontra: the bound seat
-    cannot say "Weiter"."""
+    cannot say "Weiter".  A Kontra is on the whole game ("verdoppelt den
+    Spielwert samt allen Prämien"): one naming an announcement is refused."""
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         actions = super().legal(state, rules, seat)
@@ -323,8 +350,10 @@ class KontraRound(KontraChain):
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         if isinstance(action, Pass) and kontra_duty(state, action.seat):
-            return Reason("pflichtkontra", "with Pagat, Mond and Sküs against a Rufspiel "
-                          "without announcements you must say Kontra")
+            return PFLICHTKONTRA
+        if isinstance(action, Kontra) and action.target:
+            return Reason("kontra-target", "a Kontra here doubles the game with all its premiums: "
+                          f"say kontra without a target, not on {action.target!r}")
         return super().check(state, rules, action)
 
 
@@ -495,9 +524,8 @@ class Tarock40:
         if seat == state.partner:
             return Reason("partner-cannot-kontra", "the called partner cannot Kontra the declarer")
         valat = any(a.name == VALAT_ANN and a.seat == state.declarer for a in state.announcements)
-        if valat and not may_kontra_valat(state.hands[seat], game_of(state), position(state, seat) == 0):
-            return Reason("valat-kontra-needs-strength",
-                          "against an announced Valat only a very strong hand may say Kontra")
+        if valat:
+            return valat_kontra_reason(state, seat, position(state, seat) == 0)
         return None
 
     @hookimpl

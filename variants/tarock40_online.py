@@ -28,11 +28,23 @@ registered below it):
 - play goes clockwise (option ``direction``, for the client; seats still
   follow seat + 1 in the engine).
 
-Not carried over from seed 000's tournament rules: the Pflichtkontra and the
-restriction of a Kontra on an announced Valat (Kontras are part of this
-auction).  A Valat of the Solo declarer still needs a hand that makes it on
-its own (seed 004: "erlaubt es das Programm nicht 'Valat' anzusagen, wenn
-der Spieler ein viel zu schwaches Blatt hat").
+Seed 000's tournament rules hold here too, since RULES.md decision 5 names
+every way this game differs from ``tarock40`` and they are not among them
+(an earlier version dropped them; the review restored them):
+
+- Pflichtkontra: while the game in play is a Rufer without additions for
+  the declarer's party and nobody has said Kontra on it, an opponent holding
+  Pagat, Mond and Sküs may outbid it or say Kontra on it, but not agree to it
+  otherwise ("weiter", an addition);
+- Kontra on a Valat: the first Kontra on a Valat announced for the
+  declarer's party needs the strong hand seed 000 describes;
+- a Valat of the Solo or Farbensolo declarer needs a hand that makes it on
+  its own (seed 004 too: "erlaubt es das Programm nicht 'Valat' anzusagen,
+  wenn der Spieler ein viel zu schwaches Blatt hat").
+
+The called card of a Rufer is set, and shown to all, when the Rufer is bid
+(not when the auction ends as in ``tarock40``): the partner may add to the
+game and say Kontra during the auction, so he must know he is the partner.
 
 Settlement: the game value times ``2 **`` its Kontra level plus every
 premium times ``2 **`` its own Kontra level (already in ``Premium.value``);
@@ -46,20 +58,21 @@ from itertools import combinations
 from typing import Any, Final
 
 from core.actions import Action, Announce, Bid, Kontra, Pass
-from core.cards import PAGAT, Card
+from core.cards import PAGAT, TAROCK, Card
 from core.hookspecs import hookimpl
 from core.phases import Phase
 from core.registry import Variant
 from core.rules import Rules
 from core.state import Announcement, HandResult, HandState, Premium, Reason
 from variants.cards40 import count40
-from variants.common import settle
+from variants.common import follow_with_overtrump, settle
 from variants.tarock40 import (
     ABSOLUT,
     ABSOLUT_ANN,
     FABERL,
     GAMES,
     PAGAT_ANN,
+    PFLICHTKONTRA,
     RUFSPIEL,
     SOLO,
     TRULL_ANN,
@@ -69,11 +82,15 @@ from variants.tarock40 import (
     decide,
     game_of,
     game_reason,
+    kontra_duty,
     made_premiums,
     own_valat,
     party_cards,
     passed_out_result,
+    position,
     premium_list,
+    trump_suit,
+    valat_kontra_reason,
 )
 
 ONLINE_GAMES: Final = {name: GAMES[name] for name in (RUFSPIEL, FABERL, SOLO)}
@@ -166,23 +183,39 @@ class OnlineAuction(Phase):
                 if n not in taken and addition_reason(state, seat, game, n, side) is None]
 
     @staticmethod
-    def _kontra_targets(state: HandState, rules: Rules, seat: int) -> list[str]:
-        if state.contract is None or not state.options.get("kontra"):
-            return []
+    def _kontra_reason(state: HandState, rules: Rules, seat: int, target: str) -> Reason | None:
+        """Why ``seat`` may not raise the chain ``target`` (GAME: the game's) now."""
+        if not state.options.get("kontra"):
+            return Reason("kontra-off", "this table plays without Kontra")
         party = state.declarer_party()
-        side = seat in party
-        top = rules.kontra_max_level(state)
-        out: list[str] = []
         valat = valat_announced(state)
-        if not valat and state.kontra_level < top and side == (state.kontra_level % 2 == 1):
-            out.append(GAME)
-        for ann in state.announcements:
-            if valat and ann.name != VALAT_ANN:
-                continue
-            own = ann.seat in party
-            if ann.kontra < top and (side == own) == (ann.kontra % 2 == 1):
-                out.append(ann.name)
-        return out
+        if target == GAME:
+            what, level, own = "the game", state.kontra_level, True
+        else:
+            ann = announced(state, target)
+            if ann is None:
+                return Reason("no-such-announcement", f"{target!r} is not announced: nothing to Kontra")
+            what, level, own = repr(target), ann.kontra, ann.seat in party
+        if valat and target != VALAT_ANN:
+            return Reason("after-valat", "after a Valat only the Kontras on the Valat count")
+        if level >= rules.kontra_max_level(state):
+            return Reason("kontra-max", f"the Kontra on {what} is at its highest level")
+        if ((seat in party) == own) != (level % 2 == 1):
+            who = "the other party" if level % 2 == 0 else "the party it is for"
+            return Reason("kontra-wrong-party", f"the next Kontra on {what} is said by {who}")
+        if target == VALAT_ANN and level == 0 and own:
+            return valat_kontra_reason(state, seat, position(state, seat) == 0)
+        return None
+
+    def _kontra_targets(self, state: HandState, rules: Rules, seat: int) -> list[str]:
+        if state.contract is None:
+            return []
+        targets = [GAME, *(a.name for a in state.announcements)]
+        return [t for t in targets if self._kontra_reason(state, rules, seat, t) is None]
+
+    def _bound(self, state: HandState, rules: Rules, seat: int) -> bool:
+        """Pflichtkontra (seed 000): ``seat`` must Kontra the game (or outbid it)."""
+        return kontra_duty(state, seat) and self._kontra_reason(state, rules, seat, GAME) is None
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
@@ -190,6 +223,8 @@ class OnlineAuction(Phase):
         bids = self._bids(state, seat)
         if state.contract is None:
             return bids
+        if self._bound(state, rules, seat):
+            return [*bids, Kontra(seat, GAME)]
         out: list[Action] = [Pass(seat), *bids]
         names = self._additions(state, seat)
         against = seat not in state.declarer_party()
@@ -203,7 +238,7 @@ class OnlineAuction(Phase):
         if isinstance(action, Pass):
             if state.contract is None:
                 return Reason("rufer-must-bid", "the Rufer must announce a game first")
-            return None
+            return PFLICHTKONTRA if self._bound(state, rules, seat) else None
         if isinstance(action, Bid):
             game = ONLINE_GAMES.get(action.contract)
             if game is None:
@@ -224,14 +259,13 @@ class OnlineAuction(Phase):
             return None
         if state.contract is None:
             return Reason("rufer-must-bid", "the Rufer must announce a game first")
+        if not isinstance(action, (Announce, Kontra)):
+            return Reason("wrong-phase", f"bid, add, kontra or pass now, not {action.describe()}")
+        if self._bound(state, rules, seat) and not (isinstance(action, Kontra) and action.target == GAME):
+            return PFLICHTKONTRA
         if isinstance(action, Announce):
             return self._check_announce(state, action)
-        if isinstance(action, Kontra):
-            if action.target in self._kontra_targets(state, rules, seat):
-                return None
-            what = "the game" if action.target == GAME else repr(action.target)
-            return Reason("kontra-not-allowed", f"you cannot raise the Kontra on {what} now")
-        return Reason("wrong-phase", f"bid, add, kontra or pass now, not {action.describe()}")
+        return self._kontra_reason(state, rules, seat, action.target)
 
     def _check_announce(self, state: HandState, action: Announce) -> Reason | None:
         seat = action.seat
@@ -334,7 +368,11 @@ class Tarock40Online:
 
     @hookimpl
     def tarock_play_reason(self, state: HandState, seat: int, card: Card) -> Reason | None:
-        if card == PAGAT and pagat_held(state, seat):
+        # Only a Pagat the base rules would allow is refused for being announced;
+        # otherwise the base rules say why (Farbzwang, Tarockzwang, Stichzwang).
+        if (card == PAGAT and pagat_held(state, seat) and state.trick is not None
+                and trump_suit(state) == TAROCK
+                and PAGAT in follow_with_overtrump(state.hands[seat], state.trick.cards)):
             return Reason("pagat-held", "you announced the Pagat: hold it to the last possible moment")
         return None
 
