@@ -32,6 +32,7 @@ from client.human import (
 from client.paths import default_records_dir
 from client.players import Player
 from client.session import Session, SessionListener
+from client.words import Terms
 from core.actions import Play
 from core.cards import format_card
 from core.codec import RecordError
@@ -42,7 +43,7 @@ from core.record import load, replay
 from core.registry import Variant
 from core.rules import RuleError
 
-BOT_NAMES = ("Franz", "Hilde", "Sepp")
+BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
 
 
 class UsageError(Exception):
@@ -141,17 +142,21 @@ def cmd_play(args: argparse.Namespace) -> int:
         return holder[0].names
 
     def sheet() -> list[str]:
-        return sheet_lines(holder[0].table, holder[0].names)
+        return sheet_lines(holder[0].table, holder[0].names, holder[0].terms)
 
-    human = HumanPlayer("You", names=names, sheet=sheet, write=_out)
+    def terms() -> Terms:
+        return holder[0].terms
+
+    human = HumanPlayer("You", names=names, sheet=sheet, write=_out, terms=terms)
     players: list[Player] = [human]
-    players += [make_bot("heuristic", seed * 4 + i, BOT_NAMES[i - 1]) for i in (1, 2, 3)]
+    bots = BOT_NAMES[:args.seats - 1]
+    players += [make_bot("heuristic", seed * 4 + i, name) for i, name in enumerate(bots, start=1)]
     session = Session(variant, players, seed=seed, records_dir=_records_dir(args),
                       rounds=args.rounds, options=_options(args), listener=TableView(0, _out))
     holder.append(session)
+    sits = " (the dealer sits out each hand)" if args.seats > session.rules.players_per_hand else ""
     _out(f"Tarock {variant.title} [{variant.name}], {args.rounds} rounds, seed {seed}. "
-         "You are seat 0 against "
-         f"{', '.join(BOT_NAMES)} (heuristic bots). Type ? for help.")
+         f"You are seat 0 against {', '.join(bots)} (heuristic bots){sits}. Type ? for help.")
     try:
         session.run()
     except Quit as stop:
@@ -185,11 +190,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     void = table.deals - len(table.rows)
     _out(f"Selfplay {variant.name}: {table.rounds} rounds ({table.deals} deals, {void} passed out), "
          f"seed {args.seed}")
+    terms = session.terms
     if args.sheet:
-        for line in sheet_lines(table, session.names):
+        for line in sheet_lines(table, session.names, terms):
             _out(line)
-    _out("Final standings:")
-    for line in standings_lines(table.standings(), session.names):
+    _out(f"Final standings (sub points in {terms.unit_name}):" if terms.money else "Final standings:")
+    for line in standings_lines(table.standings(), session.names, terms):
         _out(line)
     _out(_records_line(session))
     return 0
@@ -261,16 +267,28 @@ def _error_text(answer: dict[str, Any]) -> str:
     return f"{answer['file']}: action {error['index']}{action}: {error['reason']} ({error['code']})"
 
 
+def _phases(hand: Hand) -> list[str]:
+    """The phase each action of a finished hand was taken in (replayed from its deal)."""
+    state = hand.state
+    again = Hand(hand.rules, state.dealer, *hand.deal, state.seats, state.active)
+    out = []
+    for action in state.actions:
+        out.append(again.state.phase)
+        again.apply(action)
+    return out
+
+
 def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
     names = [f"Seat {s}" for s in range(hand.state.seats)]
     obs = observe(hand, 0)
+    terms = Terms.of(hand.rules.options)
     _out(f"{answer['file']}: {hand.state.variant}, {names[hand.state.dealer]} deals")
-    for action in obs.history:
+    for action, phase in zip(obs.history, _phases(hand), strict=True):
         if not isinstance(action, Play):
-            _out(f"  {action_text(action, names)}")
+            _out(f"  {action_text(action, names, None, terms, phase)}")
     for i, trick in enumerate(obs.tricks, start=1):
         _out(f"  Trick {i:>2}: {trick_text(trick, names)}")
-    for line in result_lines(obs, names):
+    for line in result_lines(obs, names, terms):
         _out(f"  {line}")
 
 
@@ -327,8 +345,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                        help="a variant option (value in JSON), may be repeated")
 
-    play = sub.add_parser("play", help="play against three bots at this terminal")
+    play = sub.add_parser("play", help="play against three bots (four with --seats 5) at this terminal")
     table_args(play)
+    play.add_argument("--seats", type=int, choices=(4, 5), default=4,
+                      help="seats at the table: 5 where the dealer sits out each hand (default: 4)")
     play.add_argument("--seed", type=int, help="seed of the deals (default: random, printed)")
     play.add_argument("--rounds", type=_positive, default=12, help="rounds of the table (default: 12)")
     play.set_defaults(func=cmd_play)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from client.players import Player
+from client.words import Terms
 from core.actions import Action
 from core.cards import format_card
 from core.deal import active_seats, deal
@@ -76,15 +77,6 @@ class HandOutcome:
     path: Path | None
     round: int
     deal: int
-
-
-KONTRA_WORDS = ("", "Kontra", "Rekontra", "Subkontra", "Re-Sub")
-"""The names of the Kontra levels 1..4 (index = level)."""
-
-
-def kontra_word(level: int) -> str:
-    """``Kontra`` for level 1 .. ``Re-Sub`` for 4; ``x32`` beyond."""
-    return KONTRA_WORDS[level] if 0 <= level < len(KONTRA_WORDS) else f"x{2 ** level}"
 
 
 def contract_text(state: HandState) -> str:
@@ -170,6 +162,11 @@ class Session:
         """How play goes round the table (the variant's option ``direction``):
         ``counterclockwise`` or ``clockwise``; the next seat is always seat + 1."""
         return str(self.rules.options.get("direction", "counterclockwise"))
+
+    @property
+    def terms(self) -> Terms:
+        """How this table's amounts and Kontra levels are written (its options)."""
+        return Terms.of(self.rules.options)
 
     def record_pattern(self) -> str:
         """The glob pattern of this session's record files."""

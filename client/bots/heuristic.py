@@ -41,6 +41,10 @@ only when the hand clears the Valat check.  Then, by what is legal:
   low tarocks did not pay in self-play); once no foe can trump, the highest
   card left of a suit is cashed; otherwise a safe suit card with points is
   cashed, or a low card of a short suit without honours is led.
+- Königrufen (seeds 002 and 003): :mod:`client.bots.koenig` decides the
+  auction, the call, the talon, the discard, announcements and Kontras,
+  and the cards of negative and each-for-self games; games played for
+  points are played as above (no trump suit in colour games).
 - Unknown action types and phases fall back to Pass or the first legal
   action, so the bot plays every variant legally.
 
@@ -53,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from client.bots import forty
+from client.bots import forty, koenig
 from client.bots.knowledge import FRIEND, Knowledge, read, winning_index
 from client.bots.limits import NO_RAISE_FROM, valat_suit, within_limits
 from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
@@ -162,6 +166,10 @@ class HeuristicBot:
         if legal != obs.legal:
             obs = replace(obs, legal=legal)
         kinds = {type(a) for a in legal}
+        if Play not in kinds and koenig.applies(obs):
+            choice = koenig.decide(obs)
+            if choice is not None:
+                return choice
         if Play in kinds:
             return self._play(obs)
         if Discard in kinds:
@@ -179,8 +187,13 @@ class HeuristicBot:
     # -- card play -------------------------------------------------------
     def _play(self, obs: Observation) -> Action:
         k = read(obs)
-        hope = ultimo_hope(obs, k)
         cards = [a.card for a in obs.legal if isinstance(a, Play)]
+        if koenig.applies(obs):
+            k = koenig.knowledge(obs, k)
+            chosen = koenig.play(obs, k, cards)
+            if chosen is not None:
+                return Play(obs.seat, chosen)
+        hope = ultimo_hope(obs, k)
         cand = cards
         if hope and PAGAT in cards:
             cand = [c for c in cards if c != PAGAT]
