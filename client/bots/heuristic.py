@@ -216,7 +216,9 @@ def _auction(obs: Observation) -> Action | None:
     """Bid, call or announce; None to leave the turn to Kontra or Pass."""
     legal = obs.legal
     bids = [a for a in legal if isinstance(a, Bid)]
-    must = not any(isinstance(a, Pass) for a in legal)
+    # Held to a Pflichtkontra (seed 000) a seat may bid or say Kontra, not pass:
+    # that is no duty to bid.
+    must = not any(isinstance(a, (Pass, Kontra)) for a in legal)
     if _forty(obs):
         bid = forty.choose_bid(obs, bids, must) if bids else None
         if bid is not None:
