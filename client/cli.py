@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import io
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -403,6 +404,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return status
 
 

@@ -238,13 +238,14 @@ def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
 
 
 def builtin_catalogue() -> Catalogue:
-    """Without a plugins.toml: every installed variant, enabled, by name."""
+    """Without a plugins.toml: every installed variant, enabled, in lobby order."""
     found, broken = _installed()
     if broken:
         raise PluginError("; ".join(broken.values()))
     for variant in found.values():
         _check(variant, f"installed variant {variant.name!r}")
-    return Catalogue(None, found, tuple(sorted(found)))
+    order = sorted(found.values(), key=lambda v: (v.lobby_order, v.name))
+    return Catalogue(None, found, tuple(v.name for v in order))
 
 
 def load_plugins(path: str | os.PathLike[str] | None = None) -> Catalogue:

@@ -36,6 +36,9 @@ class Variant:
     """Option presets of this variant; a table's own options override them."""
     lineage: tuple[str, ...] = ()
     """The variants this one is built on, nearest first (house rules over a base)."""
+    lobby_order: int = 100
+    """Where the lobby lists this variant when no plugins.toml orders them
+    (lowest first, then by name); the first is preselected."""
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
         """A fresh ruleset (own plugin manager) for one table."""

@@ -497,7 +497,9 @@ def test_default_config_prefers_the_current_directory(
 def test_builtin_catalogue_enables_every_installed_variant() -> None:
     catalogue = builtin_catalogue()
     assert catalogue.source is None and "tarock54" in catalogue.enabled
-    assert catalogue.enabled == tuple(sorted(catalogue.variants))
+    assert sorted(catalogue.enabled) == sorted(catalogue.variants)
+    # without a plugins.toml the lobby still preselects the 40-card game (RULES.md decision 10)
+    assert catalogue.enabled[:3] == ("tarock40", "tarock40-online", "tarock54")
 
 
 # -- docs/plugins.md ----------------------------------------------------------------------------

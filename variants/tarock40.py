@@ -596,4 +596,5 @@ VARIANT = Variant(
     plugins=lambda: [Tarock40()],
     description="40 cards, 10 each, no talon; Rufspiel, Faberl, Solo, absolut games, "
                 "announcements, Kontra chain, 10 tricks, 88 points (seed 000).",
+    lobby_order=0,  # seed 000: the 40-card game is "in der Lobby vorausgewählt"
 )

@@ -412,4 +412,5 @@ VARIANT = Variant(
     description="tarock40 with the house rules of an online platform (seed 004): rotating "
                 "Rufer, additions and Kontras in the auction, Valat replaces all, clockwise.",
     lineage=("tarock40",),
+    lobby_order=1,
 )

@@ -232,4 +232,5 @@ VARIANT = Variant(
     title="54 Blatt (Zwanzigerrufen)",
     plugins=lambda: [Tarock54()],
     description="54 cards, call the XX, talon 2x3, Kontra chain, 12 tricks (seed 000).",
+    lobby_order=2,
 )

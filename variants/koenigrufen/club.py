@@ -136,4 +136,5 @@ VARIANT = Variant(
     title=CLUB.title,
     plugins=lambda: [Koenigrufen(CLUB)],
     description=CLUB.description,
+    lobby_order=3,
 )

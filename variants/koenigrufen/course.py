@@ -100,4 +100,5 @@ VARIANT = Variant(
     title=COURSE.title,
     plugins=lambda: [Koenigrufen(COURSE)],
     description=COURSE.description,
+    lobby_order=4,
 )
