@@ -172,7 +172,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # -- selfplay ----------------------------------------------------------------------
 class _Quiet(SessionListener):
-    pass
+    """Selfplay shows only the standings: every event is ignored."""
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any, cast
 
@@ -406,8 +407,6 @@ def parse_choice(text: str, obs: Observation) -> Action | str:
     if bare is not None:
         return bare
     if len(words) == 1:
-        try:
+        with suppress(CardError):  # not a card either: say what is understood
             return Play(seat, parse_card(words[0]))
-        except CardError:
-            pass
     return f"I do not understand {text!r}: type a number 1..{len(legal)}, a card like XV, or ? for help"
