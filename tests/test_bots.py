@@ -7,24 +7,23 @@ Seed 000 (``seeds/000_c8e7d08feae7ca9b.txt``) is the rule text for tarock54.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import pytest
+from bot_helpers import Deal, RandomCards, hidden_swaps, swapped
 
 from client.bots import BOT_KINDS, HeuristicBot, RandomBot, make_bot
 from client.bots.heuristic import KONTRA_AT, REKONTRA_AT, hand_strength
 from client.players import Player
 from core.actions import Action, Bid, Call, Discard, Kontra, Pass, Play, Trump
-from core.cards import DECK54, PAGAT, SUIT_OF, Card, parse_card
+from core.cards import DECK54, PAGAT, parse_card
 from core.deal import deal
 from core.engine import Hand
 from core.observation import Observation, observe
 from core.registry import find_variant
 from core.rules import Rules
-
-Deal = tuple[list[list[Card]], list[list[Card]]]
 
 
 def rules54() -> Rules:
@@ -85,29 +84,6 @@ def test_bots_only_choose_legal_actions(kinds: tuple[str, ...]) -> None:
 
 
 # -- observation independence ------------------------------------------------
-
-def hidden_swaps(hand: Hand, seat: int) -> Iterator[tuple[Card, Card]]:
-    """Pairs of cards hidden from ``seat`` to swap, most telling first: two
-    other hands' cards of one suit, then another hand's card and a talon card
-    the seat has not seen."""
-    state = hand.state
-    others = [s for s in range(4) if s != seat]
-    pairs: list[tuple[Card, Card]] = []
-    for i, x in enumerate(others):
-        for y in others[i + 1:]:
-            pairs += [(a, b) for a in state.hands[x] for b in state.hands[y] if SUIT_OF[a] == SUIT_OF[b]]
-    unseen_talon = [c for pile in state.talon for c in pile]
-    pairs += [(a, b) for x in others for a in state.hands[x] for b in unseen_talon]
-    pairs.sort(key=lambda p: (-max(p), p))
-    yield from pairs
-
-
-def swapped(original: Deal, a: Card, b: Card) -> Deal:
-    def swap(cards: list[Card]) -> list[Card]:
-        return [b if c == a else a if c == b else c for c in cards]
-    hands, talon = original
-    return [swap(h) for h in hands], [swap(p) for p in talon]
-
 
 def replay(original: Deal, prefix: Sequence[Action]) -> Hand | None:
     hand = Hand(rules54(), 0, *original)
@@ -328,20 +304,6 @@ def table_totals(heuristic_seats: tuple[int, ...], hands: int) -> tuple[int, int
 def test_heuristic_beats_random(seats: tuple[int, int]) -> None:
     ours, theirs = table_totals(seats, 200)
     assert ours > theirs
-
-
-class RandomCards:
-    """The heuristic's bidding, discard and Kontra, but random card play."""
-
-    def __init__(self, seed: int) -> None:
-        self.name = f"random cards {seed}"
-        self._bidder = HeuristicBot(seed)
-        self._player = RandomBot(seed)
-
-    def decide(self, obs: Observation) -> Action:
-        if obs.phase == "play":
-            return self._player.decide(obs)
-        return self._bidder.decide(obs)
 
 
 @pytest.mark.parametrize("seats", [(0, 2), (1, 3)])

@@ -18,9 +18,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from bot_helpers import Deal, RandomCards, swapped
 from test_tarock40_support import act, rigged, rules40
 
-from client.bots import BOT_KINDS, HeuristicBot, RandomBot, make_bot
+from client.bots import BOT_KINDS, make_bot
 from client.bots.forty import faberl_suit, tarock_score
 from client.bots.limits import chain_level, says_valat
 from client.human import (
@@ -44,7 +45,6 @@ from variants.valat_check import valat_on_own
 
 VARIANTS = ("tarock40", "tarock40-online")
 ROOT = Path(__file__).resolve().parent.parent
-Deal = tuple[list[list[Card]], list[list[Card]]]
 
 
 def seeded(variant: str, seed: int) -> Deal:
@@ -281,13 +281,6 @@ def hidden_swaps(hand: Hand, seat: int) -> Iterator[tuple[Card, Card]]:
     yield from pairs
 
 
-def swapped(original: Deal, a: Card, b: Card) -> Deal:
-    def swap(cards: list[Card]) -> list[Card]:
-        return [b if c == a else a if c == b else c for c in cards]
-    hands, talon = original
-    return [swap(h) for h in hands], talon
-
-
 def replayed(variant: str, original: Deal, prefix: Sequence[Action]) -> Hand | None:
     hand = Hand(rules40(variant), 0, *original)
     try:
@@ -369,20 +362,6 @@ def table_totals(variant: str, heuristic_seats: tuple[int, ...], hands: int) -> 
 def test_heuristic_beats_random_in_tarock40(seats: tuple[int, int]) -> None:
     ours, theirs = table_totals("tarock40", seats, 200)
     assert ours > theirs
-
-
-class RandomCards:
-    """The heuristic's auction and Kontra, but random card play."""
-
-    def __init__(self, seed: int) -> None:
-        self.name = f"random cards {seed}"
-        self._bidder = HeuristicBot(seed)
-        self._player = RandomBot(seed)
-
-    def decide(self, obs: Observation) -> Action:
-        if obs.phase == "play":
-            return self._player.decide(obs)
-        return self._bidder.decide(obs)
 
 
 @pytest.mark.parametrize("seats", [(0, 2), (1, 3)])

@@ -7,10 +7,11 @@ a Bettel; and the heuristic beats random play.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
+from bot_helpers import Deal, RandomCards, hidden_swaps, swapped
 from test_koenigrufen_random import CLUB_NAME, COURSE_NAME, act, cards, gut_all, rigged, rules_for
 
 from client.bots import koenig, make_bot
@@ -20,13 +21,12 @@ from core.actions import Action, Announce, Bid, Call, Pass, Play
 from core.cards import SUIT_OF, VALUE, Card
 from core.deal import deal
 from core.engine import Hand
-from core.observation import Observation, observe
+from core.observation import observe
 from variants.koenigrufen.actions import TakeTalon
 
 VARIANTS = (CLUB_NAME, COURSE_NAME)
 NEGATIVE = {g.name for d in koenig.DIALECTS for g in d.games if g.kind == "tricks"}
 
-Deal = tuple[list[list[Card]], list[list[Card]]]
 
 
 def seeded(variant: str, seed: int, seats: int = 4) -> tuple[Hand, Deal]:
@@ -101,28 +101,6 @@ def test_bots_keep_the_limits(variant: str) -> None:
 
 
 # -- decisions from the observation alone ---------------------------------------------------------
-
-def hidden_swaps(hand: Hand, seat: int) -> Iterator[tuple[Card, Card]]:
-    """Pairs of cards hidden from ``seat``: two other hands' cards of one suit,
-    then another hand's card and a talon card."""
-    state = hand.state
-    others = [s for s in state.players if s != seat]
-    pairs: list[tuple[Card, Card]] = []
-    for i, x in enumerate(others):
-        for y in others[i + 1:]:
-            pairs += [(a, b) for a in state.hands[x] for b in state.hands[y] if SUIT_OF[a] == SUIT_OF[b]]
-    talon = [c for pile in state.talon for c in pile]
-    pairs += [(a, b) for x in others for a in state.hands[x] for b in talon]
-    pairs.sort(key=lambda p: (-max(p), p))
-    yield from pairs
-
-
-def swapped(original: Deal, a: Card, b: Card) -> Deal:
-    def swap(cs: list[Card]) -> list[Card]:
-        return [b if c == a else a if c == b else c for c in cs]
-    hands, talon = original
-    return [swap(h) for h in hands], [swap(p) for p in talon]
-
 
 def replayed(variant: str, dealer: int, original: Deal, prefix: Sequence[Action]) -> Hand | None:
     hand = Hand(rules_for(variant), dealer, *original)
@@ -311,18 +289,6 @@ def test_heuristic_beats_random(variant: str, seats: tuple[int, int]) -> None:
     ours, theirs = totals(variant, seats, 100, 5000)
     value = 10 if variant == CLUB_NAME else 2  # the Rufer's value
     assert ours > theirs and ours > 100 * 2 * value  # at least a Rufer per hand and seat
-
-
-class RandomCards:
-    """The heuristic's auction, talon and announcements, but random cards."""
-
-    def __init__(self, seed: int) -> None:
-        self.name = f"random cards {seed}"
-        self._bidder = make_bot("heuristic", seed)
-        self._player = make_bot("random", seed)
-
-    def decide(self, obs: Observation) -> Action:
-        return (self._player if obs.phase == "play" else self._bidder).decide(obs)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
