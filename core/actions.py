@@ -1,17 +1,23 @@
 """Actions: the only things that change a hand's state.
 
 Each action is a small frozen value with the seat that takes it.  Its record
-form is a JSON object ``{"seat": s, "type": ..., ...}`` (see docs/records.md).
-Variants may add their own action types through the ``tarock_action_types``
-hook; the codec in :mod:`core.codec` decodes by the ``type`` tag.
+form is a JSON object ``{"seat": s, "type": ..., ...}`` (see docs/records.md),
+derived from the fields' type hints by :mod:`core.codec`; fields at their
+default are left out.  Variants may add their own action types through the
+``tarock_action_types`` hook; the codec decodes by the ``type`` tag.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from core.cards import Card, format_card, format_cards
+
+if TYPE_CHECKING:
+    from core.codec import Codec
+
+_CODEC: Codec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +28,14 @@ class Action:
     type: ClassVar[str] = ""
 
     def to_record(self) -> dict[str, Any]:
-        """The record form of this action."""
-        return {"seat": self.seat, "type": self.type}
+        """The record form of this action, derived from its fields' type hints."""
+        global _CODEC
+        if _CODEC is None:
+            from core.codec import Codec
+
+            _CODEC = Codec()
+        out: dict[str, Any] = _CODEC.encode_action(self)
+        return out
 
     def describe(self) -> str:
         """Short human text, e.g. ``pass`` or ``play XV``."""
@@ -44,9 +56,6 @@ class Call(Action):
     card: Card = 0
     type: ClassVar[str] = "call"
 
-    def to_record(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type, "card": format_card(self.card)}
-
     def describe(self) -> str:
         return f"call {format_card(self.card)}"
 
@@ -59,12 +68,6 @@ class Bid(Action):
     announce: tuple[str, ...] = field(default=())
     type: ClassVar[str] = "bid"
 
-    def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "type": self.type, "contract": self.contract}
-        if self.announce:
-            out["announce"] = list(self.announce)
-        return out
-
     def describe(self) -> str:
         extra = f" + {', '.join(self.announce)}" if self.announce else ""
         return f"bid {self.contract}{extra}"
@@ -76,9 +79,6 @@ class Discard(Action):
 
     cards: tuple[Card, ...] = ()
     type: ClassVar[str] = "discard"
-
-    def to_record(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type, "cards": format_cards(self.cards)}
 
     def describe(self) -> str:
         return "discard " + " ".join(format_cards(self.cards))
@@ -96,12 +96,6 @@ class Kontra(Action):
     target: str = ""
     type: ClassVar[str] = "kontra"
 
-    def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "type": self.type}
-        if self.target:
-            out["target"] = self.target
-        return out
-
     def describe(self) -> str:
         return f"kontra {self.target}" if self.target else "kontra"
 
@@ -113,9 +107,6 @@ class Trump(Action):
     suit: str = ""
     type: ClassVar[str] = "trump"
 
-    def to_record(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type, "suit": self.suit}
-
     def describe(self) -> str:
         return f"trump {self.suit}"
 
@@ -126,9 +117,6 @@ class Play(Action):
 
     card: Card = 0
     type: ClassVar[str] = "play"
-
-    def to_record(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type, "card": format_card(self.card)}
 
     def describe(self) -> str:
         return f"play {format_card(self.card)}"
@@ -145,12 +133,6 @@ class Announce(Action):
     announce: tuple[str, ...] = field(default=())
     against: bool = False
     type: ClassVar[str] = "announce"
-
-    def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "type": self.type, "announce": list(self.announce)}
-        if self.against:
-            out["against"] = True
-        return out
 
     def describe(self) -> str:
         side = " (gegen das Spiel)" if self.against else ""

@@ -8,9 +8,13 @@ hearts, diamonds and ranks from the highest (King) down to the lowest pip.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, TypeAlias
+from typing import Annotated, Final, TypeAlias
 
-Card: TypeAlias = int
+CARD: Final = "card"
+"""The marker that makes an ``int`` a card for the codec (``Annotated[int, CARD]``)."""
+
+Card: TypeAlias = Annotated[int, CARD]
+"""A card id 0..53; an ``int`` to the type checker, a card name in records and frames."""
 Suit: TypeAlias = int
 
 CLUBS: Final = 0

@@ -155,7 +155,7 @@ def replay(data: object, rules: Rules | None = None,
         raise RecordError(str(exc)) from None
     for index, raw in enumerate(parsed.raw_actions):
         try:
-            action = rules.codec.decode(raw, rec.seats)
+            action = rules.codec.decode_action(raw, rec.seats)
         except RecordError as exc:
             return Replay(hand, index, Reason("malformed-action", str(exc)))
         try:

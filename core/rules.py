@@ -11,7 +11,7 @@ import pluggy
 from core import hookspecs
 from core.actions import CORE_ACTIONS, Action
 from core.cards import Card
-from core.codec import ActionCodec
+from core.codec import Codec
 from core.phases import Phase
 from core.state import HandResult, HandState, Premium, Reason, Trick
 
@@ -125,7 +125,7 @@ class Rules:
         actions: list[type[Action]] = list(CORE_ACTIONS)
         for part in reversed(self.hook.tarock_action_types()):
             actions.extend(part)
-        self.codec = ActionCodec(actions)
+        self.codec = Codec(actions)
         self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", options=self.options))
         self.hand_size, self.talon_piles = self._need("tarock_deal_layout", options=self.options)
         self._phases: dict[str, Phase] = {}

@@ -75,7 +75,7 @@ def decode(hand: Hand, step: Step) -> Action:
         elif kind == "discard":
             raw["cards"] = rest
         step = raw
-    return hand.rules.codec.decode(dict(step), hand.state.seats)
+    return hand.rules.codec.decode_action(dict(step), hand.state.seats)
 
 
 def act(hand: Hand, *steps: Step) -> Hand:

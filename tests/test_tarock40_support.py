@@ -92,7 +92,7 @@ def decode(hand: Hand, step: Step) -> Action:
             against = "against" in rest
             return Announce(seat, tuple(n for n in rest if n != "against"), against)
         raise ValueError(f"unknown step {step!r}")
-    return hand.rules.codec.decode(dict(step), hand.state.seats)
+    return hand.rules.codec.decode_action(dict(step), hand.state.seats)
 
 
 def act(hand: Hand, *steps: Step) -> Hand:

@@ -8,7 +8,7 @@ announcements), ``call``, ``discard``, ``announce``, ``kontra`` and ``play``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from core.actions import Action
 
@@ -20,9 +20,6 @@ class Bei(Action):
     contract: str = ""
     type: ClassVar[str] = "bei"
 
-    def to_record(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type, "contract": self.contract}
-
     def describe(self) -> str:
         return f"{self.contract} bei"
 
@@ -33,9 +30,6 @@ class TakeTalon(Action):
 
     pile: int = 0
     type: ClassVar[str] = "talon"
-
-    def to_record(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type, "pile": self.pile}
 
     def describe(self) -> str:
         return f"take talon half {self.pile + 1}"

@@ -1,0 +1,78 @@
+"""The replay corpus: hands recorded before the rules rework still replay to the same settlement.
+
+``tests/corpus/*.jsonl.gz`` holds 2,000 hands per variant played by bots and
+random players on the engine as it stood before issue 7 (see
+``tests/corpus/make_corpus.py``).  Every hand must replay without error to
+the identical settlement, card points and declarers; the only hands allowed
+to differ are those a rule fix of issue 7 changes, and each of those must be
+explained by its fix (:func:`explained`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.cards import MOND, PAGAT, SKUS
+from core.engine import Hand
+from core.plugins import load_plugins
+from core.record import replay
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+ROOT = CORPUS.parent.parent
+VARIANTS = sorted(p.name.removesuffix(".jsonl.gz") for p in CORPUS.glob("*.jsonl.gz"))
+
+
+def hands(variant: str) -> Iterator[dict[str, Any]]:
+    with gzip.open(CORPUS / f"{variant}.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            yield json.loads(line)
+
+
+def trull_trick_won_by_pagat(hand: Hand) -> bool:
+    """Kaiserstich or Märchenstich: the Trull in one trick, taken by the Pagat
+    (the old engine charged a Mondfang there; RULES.md decision 14)."""
+    for trick in hand.state.tricks:
+        cards = trick.cards
+        if PAGAT in cards and MOND in cards and SKUS in cards:
+            if trick.winner == trick.seats[cards.index(PAGAT)]:
+                return True
+    return False
+
+
+def explained(variant: str, hand: Hand, expect: dict[str, Any]) -> str | None:
+    """The rule fix that changes this hand's settlement, or None."""
+    names = {p[0] for p in expect["premiums"]}
+    if "mondfang" in names and trull_trick_won_by_pagat(hand):
+        return "mondfang-on-trull-trick"
+    return None
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_corpus_replays_to_the_recorded_settlement(variant: str) -> None:
+    catalogue = load_plugins(ROOT / "plugins.toml")
+    changed: dict[str, int] = {}
+    count = 0
+    for n, entry in enumerate(hands(variant)):
+        count += 1
+        rep = replay(entry["record"], variants=catalogue.variants)
+        assert rep.error_index is None, f"{variant} hand {n}: action {rep.error_index}: {rep.reason}"
+        hand = rep.hand
+        assert hand is not None and hand.done, f"{variant} hand {n} did not finish"
+        result = hand.state.result
+        assert result is not None
+        expect = entry["expect"]
+        got = {"settlement": list(result.settlement), "points": list(result.points),
+               "declarers": list(result.declarers), "next_round_factor": result.next_round_factor}
+        want = {k: expect[k] for k in got}
+        if got != want:
+            why = explained(variant, hand, expect)
+            assert why is not None, f"{variant} hand {n}: {got} != recorded {want}"
+            changed[why] = changed.get(why, 0) + 1
+    assert count == 2000
+    print(f"{variant}: {count} hands, changed by fixes: {changed or 'none'}")
