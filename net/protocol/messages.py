@@ -458,3 +458,16 @@ def dump(msg: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"t": msg.tag}
     out.update(_CODEC.encode(msg))
     return out
+
+
+def plain(value: object) -> Any:
+    """The plain data of a message part (:class:`SeatInfo`, :class:`TableInfo`)."""
+    return _CODEC.encode(value)
+
+
+def part(raw: object, cls: type[Any]) -> Any:
+    """A message part from plain data; MessageError if it does not fit."""
+    try:
+        return _CODEC.decode(raw, cls, cls.__name__)
+    except RecordError as exc:
+        raise MessageError(str(exc)) from None
