@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import re
 import socket
 from collections.abc import Awaitable, Callable
@@ -76,8 +77,10 @@ class PeerAddress:
         return f"[{self.host}]:{self.port}" if self.is_ipv6 else f"{self.host}:{self.port}"
 
     @classmethod
-    def parse(cls, text: str) -> PeerAddress:
+    def parse(cls, text: str, *, allow_port_zero: bool = False) -> PeerAddress:
         """Parse ``HOST:PORT`` or ``[IPv6]:PORT`` as typed by a user (port 1..65535).
+
+        ``allow_port_zero`` admits port 0 ("any free port") for an address to listen on.
 
         Raises ValueError with a message that says what is wrong.
         """
@@ -110,9 +113,10 @@ class PeerAddress:
             raise ValueError(f"{text!r}: the port is missing after ':'")
         if not port_text.isascii() or not port_text.isdigit():
             raise ValueError(f"{text!r}: the port {port_text!r} is not a number")
-        port = int(port_text)
-        if not 1 <= port <= 65535:
-            raise ValueError(f"{text!r}: the port {port} is not in 1..65535")
+        port = int(port_text) if len(port_text) <= 5 else 65536
+        lowest = 0 if allow_port_zero else 1
+        if not lowest <= port <= 65535:
+            raise ValueError(f"{text!r}: the port {port} is not in {lowest}..65535")
         return cls(host, port)
 
 
@@ -157,6 +161,18 @@ def _tune(sock: trio.socket.SocketType, keepalive_idle: float | None) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
+def _root_os_error(exc: OSError) -> OSError:
+    """The first OSError behind trio's "all attempts to connect ... failed", or ``exc`` itself."""
+    cause = exc.__cause__
+    if isinstance(cause, BaseExceptionGroup):
+        for inner in cause.exceptions:
+            if isinstance(inner, OSError):
+                return inner
+    if isinstance(cause, OSError):
+        return cause
+    return exc
+
+
 class TcpTransport:
     """TCP on the LAN.
 
@@ -181,8 +197,11 @@ class TcpTransport:
         except trio.TooSlowError:
             raise ConnectTimeout(f"could not connect to {address}: no answer within {timeout:g} s") from None
         except OSError as exc:
-            reason = exc.strerror or str(exc)
-            raise ConnectError(exc.errno, f"could not connect to {address}: {reason}") from exc
+            cause = _root_os_error(exc)
+            reason = os.strerror(cause.errno) if cause.errno else str(cause)
+            error = ConnectError(f"could not connect to {address}: {reason}")
+            error.errno = cause.errno
+            raise error from exc
         _tune(stream.socket, self.keepalive_idle)
         return stream
 
