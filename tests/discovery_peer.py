@@ -1,0 +1,153 @@
+"""A process that runs our mDNS discovery and prints what it sees, one JSON object a line.
+
+Run by the multi-host discovery tests inside a lab host::
+
+    python tests/discovery_peer.py --node 0123abcd... --name bot0 [--lifetime 60]
+
+Prints ``{"event": "ready", ...}`` once browsing and the announcement have started, then
+``{"event": "added"|"updated"|"removed", "node": ..., "boot": ..., "addresses": [...]}``
+for each change, with ``"t"``: ``time.monotonic()`` (shared by all namespaces). SIGTERM or
+the end of standard input closes discovery cleanly (goodbye packets) and exits 0.
+
+``--rogue-txt HEX`` instead announces a service with that raw TXT data with zeroconf
+directly (no validation), to play a peer that sends malformed adverts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from net.advert import SERVICE_TYPE, Advert, new_boot_nonce
+from net.discovery import instance_name, open_zeroconf_discovery
+
+
+def emit(event: str, **fields: Any) -> None:
+    print(json.dumps({"event": event, "t": time.monotonic(), **fields}), flush=True)
+
+
+async def wait_for_stop() -> None:
+    """Return on SIGTERM/SIGINT or when standard input ends."""
+    async with trio.open_nursery() as nursery:
+
+        async def signals() -> None:
+            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+                async for _ in received:
+                    nursery.cancel_scope.cancel()
+
+        async def stdin() -> None:
+            while await trio.to_thread.run_sync(sys.stdin.buffer.readline, abandon_on_cancel=True):
+                pass
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(signals)
+        nursery.start_soon(stdin)
+
+
+async def run(args: argparse.Namespace) -> None:
+    interfaces = args.interface or None
+    async with open_zeroconf_discovery(interfaces=interfaces) as disc:
+        advert = Advert(
+            node_id=args.node,
+            kind="waiting",
+            name=args.name,
+            table_id="",
+            variant=args.variant,
+            rules_hash="0" * 64,
+            free_seats=3,
+            protocol=(1, 1),
+            boot=new_boot_nonce(),
+            port=args.port,
+        )
+
+        async def report() -> None:
+            while True:
+                event = await disc.next_event(timeout=3600)
+                if event is not None:
+                    seen = event.seen
+                    emit(
+                        event.kind,
+                        node=seen.advert.node_id,
+                        name=seen.advert.name,
+                        boot=seen.advert.boot,
+                        addresses=list(seen.addresses),
+                        port=seen.advert.port,
+                    )
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(report)
+            await disc.publish(advert)
+            emit("ready", node=advert.node_id, boot=advert.boot, advertise=list(disc.network.advertise))
+            with trio.move_on_after(args.lifetime):
+                await wait_for_stop()
+            nursery.cancel_scope.cancel()
+    emit("closed")
+
+
+def run_rogue(args: argparse.Namespace) -> None:
+    from zeroconf import IPVersion, ServiceInfo, Zeroconf
+
+    from net.netif import choose_network
+
+    network = choose_network(args.interface or None)
+    zc = Zeroconf(interfaces=list(network.bind), ip_version=IPVersion.V4Only)
+    info = ServiceInfo(
+        SERVICE_TYPE,
+        instance_name(args.node),
+        port=args.port,
+        properties=bytes.fromhex(args.rogue_txt),
+        server=f"rogue-{args.node}.local.",
+        addresses=[socket.inet_aton(a) for a in network.advertise],
+    )
+    zc.register_service(info, cooperating_responders=True)
+    emit("ready", node=args.node, rogue=True)
+    stop = False
+
+    def on_signal(signum: int, frame: object) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    deadline = time.monotonic() + args.lifetime
+    while not stop and time.monotonic() < deadline:
+        time.sleep(0.1)
+    zc.close()
+    emit("closed")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--node", required=True)
+    parser.add_argument("--name", default="peer")
+    parser.add_argument("--variant", default="tarock54")
+    parser.add_argument("--port", type=int, default=7654)
+    parser.add_argument("--lifetime", type=float, default=60.0)
+    parser.add_argument("--interface", action="append", help="interface name or address (repeatable)")
+    parser.add_argument("--rogue-txt", help="announce this raw TXT data (hex) instead")
+    parser.add_argument("--debug", action="store_true")
+    args = parser.parse_args()
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    logging.getLogger("zeroconf").setLevel(logging.WARNING)
+    if args.rogue_txt is not None:
+        run_rogue(args)
+    else:
+        trio.run(run, args)
+
+
+if __name__ == "__main__":
+    main()
