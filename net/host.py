@@ -175,13 +175,14 @@ class HostCore:
         self._save_table()
         return Admit(seat)
 
-    def seat_local(self, node: str, name: str, local: bool) -> int:
+    def seat_local(self, node: str, name: str, local: bool, addresses: tuple[str, ...] = (),
+                   port: int = 0) -> int:
         """Seat one of this node's own players (the host's, or a bot of ``--bots``)."""
         seat = self.seat_of(node)
         if seat is not None:
             return seat
         seat = next(s for s, c in enumerate(self.chairs) if c.info is None)
-        self.chairs[seat].info = SeatInfo(seat, node, name, (), 0, local)
+        self.chairs[seat].info = SeatInfo(seat, node, name, addresses, port, local)
         self._save_table()
         return seat
 

@@ -120,6 +120,7 @@ class Connection:
         self._last_in = now
         self._last_out = now
         self._ping = 0
+        self._offered: Channel | None = None
         self.frames_in = 0
         self.frames_out = 0
         self.bytes_in = 0
@@ -142,10 +143,13 @@ class Connection:
         self._out.clear()
         return out
 
-    def hello(self, hello: Hello, now: float = 0.0) -> None:
-        """(Client) open the handshake."""
+    def hello(self, hello: Hello, now: float = 0.0, channel: Channel | None = None) -> None:
+        """(Client) open the handshake, offering to resume ``channel`` (its session
+        must be ``hello.session``).  A welcome that resumes it attaches it and resends
+        what the peer lacks; any other welcome attaches a new channel."""
         if self.side != "client" or self.state is not State.HANDSHAKE:
             raise RuntimeError("only a connecting side in its handshake says hello")
+        self._offered = channel
         self._send(hello)
         self._last_out = now
 
@@ -310,6 +314,14 @@ class Connection:
                 raise _OutOfOrder(f"the peer chose protocol {msg.proto}, which this node does not speak")
             self.version = msg.proto
             self.state = State.OPEN
+            offered = self._offered
+            if msg.session:
+                if offered is not None and msg.resumed and msg.session == offered.session:
+                    self.channel = offered
+                    for frame in offered.resend(msg.received):
+                        self._send(frame)
+                else:
+                    self.channel = Channel(msg.session)
             self._events.append(Welcomed(msg))
         elif isinstance(msg, Refuse):
             self.state = State.CLOSED
@@ -320,9 +332,6 @@ class Connection:
         else:
             raise _OutOfOrder(f"expected welcome, refuse or info, got {msg.tag!r}")
 
-    def attach(self, channel: Channel) -> None:
-        """(Client) the session channel after a welcome."""
-        self.channel = channel
 
 
 class _OutOfOrder(ValueError):
