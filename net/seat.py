@@ -323,9 +323,11 @@ class SeatCore:
         run.last = raw
         run.obs = obs
         run.views += 1
-        if not self.watch:
+        decide = self._maybe_decide(run)
+        if decide and not self.watch:
+            # The views this seat acts on are kept, to be checked against the record at the end.
             self.store.put_progress(self.info.id, body.deal, "last", raw)
-        return out + self._maybe_decide(run)
+        return out + decide
 
     def _maybe_decide(self, run: SeatRun) -> list[Effect]:
         obs = run.obs

@@ -27,21 +27,27 @@ def _no_ext(code: int, data: bytes) -> object:
 
 
 def depth_of(value: object, limit: int = MAX_DEPTH) -> int:
-    """The nesting depth of plain data (a scalar is 0); stops counting past ``limit``."""
+    """The nesting depth of plain data (a scalar is 0); stops counting past ``limit``.
+    A ``bytes`` value anywhere counts as ``limit + 1`` (the protocol sends none)."""
     stack: list[tuple[object, int]] = [(value, 1)]
     deepest = 0
     while stack:
         item, level = stack.pop()
         if isinstance(item, dict):
-            children: list[Any] = list(item.values())
+            children: Any = item.values()
         elif isinstance(item, list):
             children = item
+        elif isinstance(item, bytes):
+            return limit + 1
         else:
             continue
-        deepest = max(deepest, level)
-        if deepest > limit:
-            return deepest
-        stack.extend((child, level + 1) for child in children)
+        if level > deepest:
+            deepest = level
+            if deepest > limit:
+                return deepest
+        for child in children:
+            if isinstance(child, dict | list | bytes):
+                stack.append((child, level + 1))
     return deepest
 
 
@@ -60,24 +66,9 @@ def decode_body(body: bytes) -> object:
         raise FrameError("a frame holds more than one msgpack object") from None
     except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as exc:
         raise FrameError(f"not a valid msgpack frame: {type(exc).__name__}: {exc}") from None
-    if isinstance(value, bytes) or _has_bytes(value):
-        raise FrameError("msgpack bin values are not allowed")
     if depth_of(value) > MAX_DEPTH:
-        raise FrameError(f"frame nested deeper than {MAX_DEPTH} levels")
+        raise FrameError(f"frame nested deeper than {MAX_DEPTH} levels, or holding msgpack bin values")
     return value
-
-
-def _has_bytes(value: object) -> bool:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, bytes):
-            return True
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 def encode_frame(value: object) -> bytes:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -433,6 +434,9 @@ PARTS: tuple[type[Any], ...] = (SeatInfo, TableInfo)
 
 _BY_TAG = {cls.tag: cls for cls in (*FRAMES, *BODIES)}
 _CODEC = Codec()
+_OPAQUE: dict[type[Message], tuple[str, ...]] = {
+    cls: tuple(name for name, hint in typing.get_type_hints(cls).items() if hint is Any)
+    for cls in (*FRAMES, *BODIES)}
 
 
 def parse(raw: object, layer: Literal["frame", "body"] = "frame") -> Message:
@@ -445,11 +449,19 @@ def parse(raw: object, layer: Literal["frame", "body"] = "frame") -> Message:
         raise MessageError(f"unknown message type {tag!r}")
     if cls.layer != layer:
         raise MessageError(f"{tag!r} is not allowed {'inside data' if layer == 'body' else 'as a frame'}")
-    fields = {k: v for k, v in raw.items() if k != "t"}
+    # Fields typed Any carry plain data that the frame decoder already checked
+    # (msgpack kinds, string keys, depth); the layer above decodes them.
+    opaque = _OPAQUE[cls]
+    fields = {k: ({} if k in opaque else v) for k, v in raw.items() if k != "t"}
     try:
         msg: Message = _CODEC.decode(fields, cls, cls.tag)
     except RecordError as exc:
         raise MessageError(str(exc)) from None
+    if opaque:
+        for name in opaque:
+            if name in raw:
+                object.__setattr__(msg, name, raw[name])
+        msg.__post_init__()
     return msg
 
 
