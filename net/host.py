@@ -278,6 +278,8 @@ class HostCore:
     def next_deadline(self, now: float) -> float | None:
         """When :meth:`tick` has something to do at the latest (None: nothing timed)."""
         times: list[float] = []
+        if self.phase in ("seating", "over"):
+            return None
         for chair in self.chairs:
             if chair.info is not None and not chair.connected and not chair.substituted \
                     and chair.away_since is not None:
@@ -544,6 +546,9 @@ class HostCore:
 
     def _on_checked(self, node: str, body: Checked, now: float) -> list[Effect]:
         run = self.run
+        if run is not None and body.deal == run.ctx.deal and not body.ok and run.record is None:
+            # A fault a seat found while the deal was being dealt or played.
+            return self._void(body.deal, f"{node[:8]} found a fault: {body.reason}", body.culprit, now)
         if run is None or self.phase != "checking" or body.deal != run.ctx.deal:
             if not body.ok and body.deal in self.sheet.finished and body.deal == self.sheet.done:
                 return self._void(body.deal, f"a node's check failed: {body.reason}", body.culprit, now,
