@@ -119,8 +119,10 @@ class HostCore:
         if all(c.info is not None for c in self.chairs):
             self.phase = "gathering" if takeover else "seating"
         for chair in self.chairs:
-            if chair.info is not None and chair.info.local:
-                chair.away_since = now
+            if chair.info is not None:
+                chair.away_since = now  # away until its node connects (a bot plays a local seat at once)
+        self.expect_done = self.sheet.done
+        """The most deals any seat said it holds (a new host waits for their records)."""
         self._save_table()
 
     # -- who is where ------------------------------------------------------------------------
@@ -201,6 +203,7 @@ class HostCore:
                 chair.substituted = False
                 out.append(Note(f"seat {seat} ({chair.info.name if chair.info else '?'}) is back"))
             self.last_deal = max(self.last_deal, hello.deal)
+            self.expect_done = max(self.expect_done, hello.done)
         out += self._snapshot(node, seat, hello.done)
         if self.phase == "seating":
             out += self._seated_all()
@@ -304,7 +307,8 @@ class HostCore:
     def _maybe_gathered(self, now: float) -> list[Effect]:
         others = [c for c in self.chairs
                   if c.info is not None and not c.info.local and c.info.node != self.me]
-        if now < self.gather_until and not all(c.connected or c.substituted for c in others):
+        waiting = not all(c.connected or c.substituted for c in others) or self.sheet.done < self.expect_done
+        if now < self.gather_until and waiting:
             return []
         self.phase = "dealing"
         self.takeover = False
@@ -575,6 +579,8 @@ class HostCore:
         out: list[Effect] = [Note(f"deal {body.deal} learned from {node[:8]}")]
         end = HandEnd(self.epoch, body.deal, body.record)
         out += [Send(n, end) for n, _ in self._audience() if n != node]
+        if self.phase == "gathering":
+            out += self._maybe_gathered(now)
         return out
 
     def step_down(self, epoch: int, host: str) -> list[Effect]:
