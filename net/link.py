@@ -57,11 +57,26 @@ class Link:
             self._dirty = trio.Event()
             data = self.conn.data_to_send()
             if data:
-                with trio.fail_after(self.timing.dead_after):
-                    await self.stream.send_all(data)
+                try:
+                    with trio.fail_after(self.timing.dead_after):
+                        await self.stream.send_all(data)
+                except trio.TooSlowError:
+                    self._broken(Closed("timeout", "the peer did not take what was sent in time", False))
+                    return
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    self._broken(Closed("eof", f"the connection broke: {exc}", True))
+                    return
             if self._closing and self._scope is not None:
                 self._scope.cancel()
                 return
+
+    def _broken(self, closed: Closed) -> None:
+        """Writing failed: the connection is over (the reader stops with the scope)."""
+        if self.closed is None:
+            self.closed = closed
+        self.conn.receive_data(b"", trio.current_time())
+        if self._scope is not None:
+            self._scope.cancel()
 
     async def _read_once(self, deadline: float) -> bool:
         """Read what arrives until ``deadline``; False once the connection is closed."""

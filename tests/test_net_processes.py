@@ -114,7 +114,7 @@ def test_through_a_fault_proxy_that_delays_stalls_and_cuts(tmp_path: Path) -> No
         command("cut")
         _wait_all([host, *seats], 200)
         proxy.send("quit\n")
-        assert cut
+        assert cut.get("connections", 0) >= 3  # all three seats were cut and came back
     names = ["h", "s0", "s1", "s2"]
     files = [records(tmp_path, n) for n in names]
     assert all(digest(f) == digest(files[0]) for f in files)
