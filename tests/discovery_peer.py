@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import socket
 import sys
@@ -47,8 +48,10 @@ async def wait_for_stop() -> None:
                     nursery.cancel_scope.cancel()
 
         async def stdin() -> None:
-            while await trio.to_thread.run_sync(sys.stdin.buffer.readline, abandon_on_cancel=True):
-                pass
+            # Read in trio (no thread: a thread blocked on stdin aborts the interpreter at exit).
+            async with trio.lowlevel.FdStream(os.dup(sys.stdin.fileno())) as stream:
+                while await stream.receive_some(4096):
+                    pass
             nursery.cancel_scope.cancel()
 
         nursery.start_soon(signals)

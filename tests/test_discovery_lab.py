@@ -1,0 +1,189 @@
+"""mDNS discovery between real processes in network namespaces (tests/discovery_peer.py).
+
+Bounds are generous (the machine is shared); measured figures come from
+``python tests/bench_discovery.py``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from netns import Host, Lab, Proc
+
+from net.advert import TXT_VERSION, advert_from_txt
+from net.txt import decode_txt
+
+PY = sys.executable
+PEER = str(Path(__file__).resolve().parent / "discovery_peer.py")
+SEE_WITHIN = 15.0
+
+
+def node_id(i: int) -> str:
+    return f"{i:02x}" * 8
+
+
+def start_peer(host: Host, i: int, *extra: str) -> Proc:
+    proc = host.spawn(
+        [PY, PEER, "--node", node_id(i), "--name", f"bot{i}", "--lifetime", "120", *extra], name=f"peer{i}"
+    )
+    return proc
+
+
+def wait_event(
+    proc: Proc, kind: str, node: str, *, timeout: float = SEE_WITHIN, start: int = 0
+) -> dict[str, object]:
+    return proc.wait_for_json(
+        lambda j: j["event"] == kind and j.get("node") == node, timeout=timeout, start=start
+    )
+
+
+def test_four_hosts_find_each_other_see_restarts_and_goodbyes() -> None:
+    with Lab(4) as lab:
+        peers = [start_peer(host, i) for i, host in enumerate(lab)]
+        for i, proc in enumerate(peers):
+            ready = proc.wait_for_json(lambda j: j["event"] == "ready", timeout=SEE_WITHIN)
+            assert ready["advertise"] == [lab[i].address]  # eth0 only, not lo
+        for i, proc in enumerate(peers):
+            for j in range(4):
+                if j != i:
+                    added = wait_event(proc, "added", node_id(j))
+                    assert added["addresses"] == [lab[j].address]
+                    assert added["port"] == 7654 and added["name"] == f"bot{j}"
+        # Nobody lists itself.
+        for i, proc in enumerate(peers):
+            assert all(e.get("node") != node_id(i) for e in proc.json_lines() if e["event"] != "ready")
+
+        # SIGKILL leaves stale records behind; the restarted node's new boot nonce updates them.
+        marks = [len(p.lines()) for p in peers]
+        old_boot = peers[3].json_lines()[0]
+        peers[3].kill()
+        peers[3] = peers[3].restart()
+        boot = peers[3].wait_for_json(lambda j: j["event"] == "ready", timeout=SEE_WITHIN)["boot"]
+        assert boot != old_boot.get("boot")
+        for proc, mark in zip(peers[:3], marks, strict=False):
+            updated = wait_event(proc, "updated", node_id(3), start=mark)
+            assert updated["boot"] == boot
+        for j in range(3):  # and the restarted node finds the others again
+            wait_event(peers[3], "added", node_id(j))
+
+        # A clean close sends goodbyes: the others drop the node at once.
+        marks = [len(p.lines()) for p in peers]
+        assert peers[1].terminate() == 0
+        assert peers[1].json_lines()[-1]["event"] == "closed"
+        for k in (0, 2, 3):
+            wait_event(peers[k], "removed", node_id(1), timeout=5, start=marks[k])
+
+
+def test_malformed_adverts_from_a_peer_are_ignored_with_a_log_line() -> None:
+    bad_txts = {
+        0xE1: "00",  # an empty TXT record: no txtvers
+        0xE2: "097478747665727333",  # 'txtvers3' claims 9 bytes, 8 follow: truncated
+        0xE3: "0974787476657273",  # length 9, then only 8 bytes
+        0xE4: "0974787476657273 3d 32".replace(" ", ""),  # txtvers=2: a version we do not read
+    }
+    with Lab(3) as lab:
+        watcher = start_peer(lab[0], 0)
+        watcher.wait_for_json(lambda j: j["event"] == "ready", timeout=SEE_WITHIN)
+        rogues = [
+            lab[1].spawn(
+                [PY, PEER, "--node", f"{n:02x}" * 8, "--rogue-txt", txt, "--lifetime", "60"],
+                name=f"rogue{n:x}",
+            )
+            for n, txt in bad_txts.items()
+        ]
+        for rogue in rogues:
+            rogue.wait_for_json(lambda j: j["event"] == "ready", timeout=SEE_WITHIN)
+        reasons = {}
+        for n in bad_txts:
+            pattern = re.escape(f"ignored the advert of tarock-{f'{n:02x}' * 8}._tarock")
+            line = watcher.wait_for(pattern, timeout=SEE_WITHIN)
+            reasons[n] = line.split(": ", 2)[-1]
+        assert "'txtvers' is missing" in reasons[0xE1]
+        assert "malformed TXT record" in reasons[0xE2] and "malformed TXT record" in reasons[0xE3]
+        assert "unsupported txtvers '2'" in reasons[0xE4]
+        # Discovery goes on: a good peer that comes later is seen, the rogues never are.
+        late = start_peer(lab[2], 2)
+        wait_event(watcher, "added", node_id(2))
+        assert watcher.alive and late.alive
+        assert {e.get("node") for e in watcher.json_lines() if e["event"] == "added"} == {node_id(2)}
+
+
+def test_loopback_only_host_discovers_on_lo() -> None:
+    with Lab(1) as lab:
+        lab[0].run(["ip", "link", "set", "eth0", "down"], timeout=10)
+        a = start_peer(lab[0], 0)
+        b = start_peer(lab[0], 1)
+        for proc, other in ((a, 1), (b, 0)):
+            assert proc.wait_for_json(lambda j: j["event"] == "ready", timeout=SEE_WITHIN)["advertise"] == [
+                "127.0.0.1"
+            ]
+            assert wait_event(proc, "added", node_id(other))["addresses"] == ["127.0.0.1"]
+
+
+def test_no_multicast_route_still_works_with_explicit_interfaces() -> None:
+    # zeroconf's InterfaceChoice.Default fails with ENODEV here (no default or multicast route).
+    with Lab(2, multicast_route=False) as lab:
+        a, b = (start_peer(host, i) for i, host in enumerate(lab))
+        wait_event(a, "added", node_id(1))
+        wait_event(b, "added", node_id(0))
+
+
+# -- an mDNS client that is not ours ---------------------------------------------------------
+
+DIG = ["dig", "-p", "5353", "+norecurse", "+time=2", "+tries=2", "+noall", "+answer", "+additional"]
+
+
+def dig(host: Host, server: str, name: str, rtype: str) -> list[list[str]]:
+    """BIND's dig, sent as a unicast query to a responder's mDNS port (RFC 6762 5.5)."""
+    done = host.run([*DIG, f"@{server}", name, rtype], timeout=20)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "malformed" not in done.stdout + done.stderr and "extra bytes" not in done.stdout + done.stderr
+    return [line.split(None, 4) for line in done.stdout.splitlines() if line and not line.startswith(";")]
+
+
+def txt_bytes(rdata: str) -> bytes:
+    """dig's presentation of TXT rdata ("a=1" "b=2", with \\DDD escapes) back to wire bytes."""
+    out = bytearray()
+    for quoted in re.findall(r'"((?:[^"\\]|\\.)*)"', rdata):
+        raw = re.sub(r"\\(\d{3})", lambda m: chr(int(m.group(1))), quoted)
+        raw = re.sub(r"\\(.)", r"\1", raw).encode("latin-1")
+        out.append(len(raw))
+        out += raw
+    return bytes(out)
+
+
+def test_bind_dig_reads_our_records() -> None:
+    with Lab(2) as lab:
+        peer = start_peer(lab[0], 5, "--port", "7777")
+        peer.wait_for_json(lambda j: j["event"] == "ready", timeout=SEE_WITHIN)
+        server, client = lab[0].address, lab[1]
+        instance = f"tarock-{node_id(5)}._tarock._tcp.local."
+
+        ptr = dig(client, server, "_tarock._tcp.local", "PTR")
+        assert ["_tarock._tcp.local.", ptr[0][1], "IN", "PTR", instance] in ptr
+
+        srv = [r for r in dig(client, server, instance, "SRV") if r[3] == "SRV"]
+        assert len(srv) == 1
+        _, _, port, target = srv[0][4].split()
+        assert port == "7777" and target == f"tarock-{node_id(5)}.local."
+
+        records = [r for r in dig(client, server, instance, "TXT") if r[3] == "TXT"]
+        assert len(records) == 1
+        data = txt_bytes(records[0][4])
+        assert (
+            next(iter(decode_txt(data))) == "txtvers"
+            and decode_txt(data)["txtvers"] == str(TXT_VERSION).encode()
+        )
+        advert = advert_from_txt(data, port=int(port))
+        assert (advert.node_id, advert.name, advert.kind) == (node_id(5), "bot5", "waiting")
+
+        a = [r for r in dig(client, server, target, "A") if r[3] == "A"]
+        assert [r[4] for r in a] == [server]  # only the real address, not 127.0.0.1
+
+
+@pytest.mark.parametrize("rdata", ['"txtvers=1" "name=Gr\\195\\188n\\"au"'])
+def test_txt_presentation_parser(rdata: str) -> None:
+    assert decode_txt(txt_bytes(rdata)) == {"txtvers": b"1", "name": 'Grün"au'.encode()}
