@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
+from foreign_mdns import dig, start_avahi, txt_from_presentation
 from netns import Host, Lab, Proc
 
 from net.advert import TXT_VERSION, advert_from_txt
@@ -131,28 +131,40 @@ def test_no_multicast_route_still_works_with_explicit_interfaces() -> None:
         wait_event(b, "added", node_id(0))
 
 
-# -- an mDNS client that is not ours ---------------------------------------------------------
-
-DIG = ["dig", "-p", "5353", "+norecurse", "+time=2", "+tries=2", "+noall", "+answer", "+additional"]
+# -- mDNS clients that are not ours ---------------------------------------------------------
 
 
-def dig(host: Host, server: str, name: str, rtype: str) -> list[list[str]]:
-    """BIND's dig, sent as a unicast query to a responder's mDNS port (RFC 6762 5.5)."""
-    done = host.run([*DIG, f"@{server}", name, rtype], timeout=20)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "malformed" not in done.stdout + done.stderr and "extra bytes" not in done.stdout + done.stderr
-    return [line.split(None, 4) for line in done.stdout.splitlines() if line and not line.startswith(";")]
+def test_avahi_browses_and_resolves_our_adverts_and_sees_goodbyes(tmp_path: Path) -> None:
+    with Lab(4) as lab:
+        avahi = start_avahi(lab[3], tmp_path / "avahi")
+        peers = [
+            start_peer(lab[i], i, "--name", f"Spieler {i} äöü", "--port", str(7000 + i)) for i in range(3)
+        ]
+        for proc in peers:
+            proc.wait_for_json(lambda j: j["event"] == "ready", timeout=SEE_WITHIN)
+        browser = avahi.browse()
+        resolved: dict[str, list[str]] = {}
 
+        def all_resolved(line: str) -> bool:
+            if line.startswith("=;"):
+                fields = line.split(";", 9)
+                resolved[fields[3]] = fields
+            return len(resolved) == 3
 
-def txt_bytes(rdata: str) -> bytes:
-    """dig's presentation of TXT rdata ("a=1" "b=2", with \\DDD escapes) back to wire bytes."""
-    out = bytearray()
-    for quoted in re.findall(r'"((?:[^"\\]|\\.)*)"', rdata):
-        raw = re.sub(r"\\(\d{3})", lambda m: chr(int(m.group(1))), quoted)
-        raw = re.sub(r"\\(.)", r"\1", raw).encode("latin-1")
-        out.append(len(raw))
-        out += raw
-    return bytes(out)
+        browser.wait_for(all_resolved, timeout=SEE_WITHIN)
+        for i in range(3):
+            fields = resolved[f"tarock-{node_id(i)}"]
+            iface, proto, _, stype, domain, hostname, address, port, txt = fields[1:]
+            assert (iface, proto, stype, domain) == ("eth0", "IPv4", "_tarock._tcp", "local")
+            assert hostname == f"tarock-{node_id(i)}.local"
+            assert (address, port) == (lab[i].address, str(7000 + i))
+            # avahi prints the TXT strings in reverse order; the set of entries is what counts.
+            entries = txt_from_presentation(txt)
+            advert = advert_from_txt(entries, port=int(port))
+            assert (advert.node_id, advert.name) == (node_id(i), f"Spieler {i} äöü")
+        mark = len(browser.lines())
+        assert peers[0].terminate() == 0
+        browser.wait_for(rf"^-;eth0;IPv4;tarock-{node_id(0)};_tarock\._tcp;local$", timeout=5, start=mark)
 
 
 def test_bind_dig_reads_our_records() -> None:
@@ -172,11 +184,9 @@ def test_bind_dig_reads_our_records() -> None:
 
         records = [r for r in dig(client, server, instance, "TXT") if r[3] == "TXT"]
         assert len(records) == 1
-        data = txt_bytes(records[0][4])
-        assert (
-            next(iter(decode_txt(data))) == "txtvers"
-            and decode_txt(data)["txtvers"] == str(TXT_VERSION).encode()
-        )
+        data = txt_from_presentation(records[0][4])
+        assert next(iter(decode_txt(data))) == "txtvers"  # RFC 6763 6.7: txtvers first
+        assert decode_txt(data)["txtvers"] == str(TXT_VERSION).encode()
         advert = advert_from_txt(data, port=int(port))
         assert (advert.node_id, advert.name, advert.kind) == (node_id(5), "bot5", "waiting")
 
@@ -184,6 +194,9 @@ def test_bind_dig_reads_our_records() -> None:
         assert [r[4] for r in a] == [server]  # only the real address, not 127.0.0.1
 
 
-@pytest.mark.parametrize("rdata", ['"txtvers=1" "name=Gr\\195\\188n\\"au"'])
-def test_txt_presentation_parser(rdata: str) -> None:
-    assert decode_txt(txt_bytes(rdata)) == {"txtvers": b"1", "name": 'Grün"au'.encode()}
+def test_txt_presentation_parser() -> None:
+    assert decode_txt(txt_from_presentation('"txtvers=1" "name=Gr\\195\\188n\\"au"')) == {
+        "txtvers": b"1",
+        "name": 'Grün"au'.encode(),
+    }
+    assert txt_from_presentation('"a=ü" "b"') == b"\x04a=\xc3\xbc\x01b"
