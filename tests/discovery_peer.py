@@ -4,7 +4,8 @@ Run by the multi-host discovery tests inside a lab host::
 
     python tests/discovery_peer.py --node 0123abcd... --name bot0 [--lifetime 60]
 
-Prints ``{"event": "ready", ...}`` once browsing and the announcement have started, then
+Prints ``{"event": "publishing"}`` when it starts to announce, ``{"event": "ready", ...}``
+once zeroconf has sent its announcements (about 0.45 s later), then
 ``{"event": "added"|"updated"|"removed", "node": ..., "boot": ..., "addresses": [...]}``
 for each change, with ``"t"``: ``time.monotonic()`` (shared by all namespaces). SIGTERM or
 the end of standard input closes discovery cleanly (goodbye packets) and exits 0.
@@ -38,29 +39,26 @@ def emit(event: str, **fields: Any) -> None:
     print(json.dumps({"event": event, "t": time.monotonic(), **fields}), flush=True)
 
 
-async def wait_for_stop() -> None:
-    """Return on SIGTERM/SIGINT or when standard input ends."""
+async def until_stopped(cancel: trio.CancelScope) -> None:
+    """Cancel ``cancel`` on SIGTERM/SIGINT or when standard input ends."""
     async with trio.open_nursery() as nursery:
-
-        async def signals() -> None:
-            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
-                async for _ in received:
-                    nursery.cancel_scope.cancel()
 
         async def stdin() -> None:
             # Read in trio (no thread: a thread blocked on stdin aborts the interpreter at exit).
             async with trio.lowlevel.FdStream(os.dup(sys.stdin.fileno())) as stream:
                 while await stream.receive_some(4096):
                     pass
-            nursery.cancel_scope.cancel()
+            cancel.cancel()
 
-        nursery.start_soon(signals)
         nursery.start_soon(stdin)
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+            async for _ in received:
+                cancel.cancel()
 
 
-async def run(args: argparse.Namespace) -> None:
-    interfaces = args.interface or None
-    async with open_zeroconf_discovery(interfaces=interfaces) as disc:
+async def discover(args: argparse.Namespace) -> None:
+    """Browse and announce until cancelled; leaving closes discovery with goodbyes."""
+    async with open_zeroconf_discovery(interfaces=args.interface or None) as disc:
         advert = Advert(
             node_id=args.node,
             kind="waiting",
@@ -73,28 +71,34 @@ async def run(args: argparse.Namespace) -> None:
             boot=new_boot_nonce(),
             port=args.port,
         )
-
-        async def report() -> None:
-            while True:
-                event = await disc.next_event(timeout=3600)
-                if event is not None:
-                    seen = event.seen
-                    emit(
-                        event.kind,
-                        node=seen.advert.node_id,
-                        name=seen.advert.name,
-                        boot=seen.advert.boot,
-                        addresses=list(seen.addresses),
-                        port=seen.advert.port,
-                    )
-
         async with trio.open_nursery() as nursery:
+
+            async def report() -> None:
+                while True:
+                    event = await disc.next_event(timeout=3600)
+                    if event is not None:
+                        seen = event.seen
+                        emit(
+                            event.kind,
+                            node=seen.advert.node_id,
+                            name=seen.advert.name,
+                            boot=seen.advert.boot,
+                            addresses=list(seen.addresses),
+                            port=seen.advert.port,
+                        )
+
             nursery.start_soon(report)
+            emit("publishing", node=advert.node_id)
             await disc.publish(advert)
             emit("ready", node=advert.node_id, boot=advert.boot, advertise=list(disc.network.advertise))
-            with trio.move_on_after(args.lifetime):
-                await wait_for_stop()
-            nursery.cancel_scope.cancel()
+
+
+async def run(args: argparse.Namespace) -> None:
+    # Signals are taken over first, so that a SIGTERM at any moment ends with goodbyes.
+    async with trio.open_nursery() as nursery:
+        nursery.cancel_scope.deadline = trio.current_time() + args.lifetime
+        nursery.start_soon(until_stopped, nursery.cancel_scope)
+        await discover(args)
     emit("closed")
 
 
