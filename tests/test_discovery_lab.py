@@ -54,7 +54,8 @@ def test_four_hosts_find_each_other_see_restarts_and_goodbyes() -> None:
                     assert added["port"] == 7654 and added["name"] == f"bot{j}"
         # Nobody lists itself.
         for i, proc in enumerate(peers):
-            assert all(e.get("node") != node_id(i) for e in proc.json_lines() if e["event"] != "ready")
+            changes = [e for e in proc.json_lines() if e["event"] in ("added", "updated", "removed")]
+            assert all(e["node"] != node_id(i) for e in changes)
 
         # SIGKILL leaves stale records behind; the restarted node's new boot nonce updates them.
         marks = [len(p.lines()) for p in peers]
