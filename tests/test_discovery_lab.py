@@ -78,6 +78,26 @@ def test_four_hosts_find_each_other_see_restarts_and_goodbyes() -> None:
             wait_event(peers[k], "removed", node_id(1), timeout=5, start=marks[k])
 
 
+def test_changed_advert_withdraw_and_publish_again() -> None:
+    with Lab(2) as lab:
+        a, b = start_peer(lab[0], 0), start_peer(lab[1], 1)
+        wait_event(b, "added", node_id(0))
+
+        def command(text: str) -> int:
+            mark = len(b.lines())
+            a.send(text + "\n")
+            a.wait_for_json(lambda j: j["event"] == "done" and j["command"] == text, timeout=SEE_WITHIN)
+            return mark
+
+        mark = command("free 1")
+        assert wait_event(b, "updated", node_id(0), start=mark)["free"] == 1
+        mark = command("withdraw")
+        wait_event(b, "removed", node_id(0), timeout=5, start=mark)
+        mark = command("publish")
+        assert wait_event(b, "added", node_id(0), start=mark)["free"] == 1
+        assert a.alive and b.alive
+
+
 def test_malformed_adverts_from_a_peer_are_ignored_with_a_log_line() -> None:
     bad_txts = {
         0xE1: "00",  # an empty TXT record: no txtvers
