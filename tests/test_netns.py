@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from netns import (
@@ -21,6 +22,7 @@ from netns import (
 )
 
 PY = sys.executable
+HERE = Path(__file__).resolve().parent
 
 SERVER = """
 import socket, sys
@@ -129,3 +131,29 @@ def test_bad_size_is_refused() -> None:
 def test_lab_errors_name_the_command() -> None:
     with pytest.raises(LabError, match="ip netns del tkt-no-such"):
         _ip("netns", "del", "tkt-no-such")
+
+
+def test_processes_die_with_the_test_process() -> None:
+    """A lab process dies when the process that started it is killed (PR_SET_PDEATHSIG)."""
+    with Lab(1) as lab:
+        script = (
+            "import sys; sys.path.insert(0, sys.argv[1]); from netns import Procs\n"
+            "procs = Procs(lifetime=60)\n"
+            "child = procs.spawn(['ip', 'netns', 'exec', sys.argv[2], sys.executable, '-c',"
+            " 'import time; time.sleep(60)'])\n"
+            "print(child.pid, flush=True)\n"
+            "import time; time.sleep(60)\n"
+        )
+        parent = lab.procs.spawn([PY, "-c", script, str(HERE), lab[0].ns], name="parent")
+        child_pid = int(parent.wait_for(r"^\d+$", timeout=10))
+        os.kill(child_pid, 0)  # the grandchild runs
+        parent.kill()  # the "test process" dies without any cleanup
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.kill(child_pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"process {child_pid} outlived its parent")
