@@ -403,6 +403,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
                     table_name = resumed.core.info.name if resumed.core.info else "?"
                     view._emit("resume", f"resumes its seat at table {table_name!r}", deal=resumed.core.deal)
                     leave = await resumed.run(None)
+                if leave is None and args.host:
+                    info = new_table(game, args.table or f"{args.name}'s table")
+                    view._emit("open", f"opened table {info.name!r} on port {node.port}", table=info.id,
+                               port=node.port)
+                    leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish)
                 skip: set[str] = set()
                 while leave is None:
                     found = await find_or_form(node, disc, game, table_name=args.table, timeout=args.wait,
@@ -486,6 +491,8 @@ def register(sub: Any) -> None:
     bot.add_argument("--json", action="store_true", help="print one JSON object per event")
     bot.add_argument("--to", metavar="HOST:PORT", help="look for tables at this address only (no mDNS)")
     bot.add_argument("--wait", type=float, default=600.0, help="seconds to wait for a table (default: 600)")
+    bot.add_argument("--host", action="store_true",
+                     help="open a table (named --table) and wait for players, instead of forming one")
     _table_args(bot)
     _net_args(bot)
     bot.set_defaults(func=_guard(cmd_bot))

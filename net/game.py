@@ -192,18 +192,24 @@ class Game:
         return Finished(got.deal, round_no, dict(raw), hand, result)
 
     def _compare_views(self, hand: Hand, seat: int | None, views: Sequence[Mapping[str, Any]]) -> None:
+        """Every observation sent (by its number of actions) against the one the record implies."""
         state = hand.state
+        sent: dict[int, list[Mapping[str, Any]]] = {}
         for raw in views:
             history = raw.get("history")
             n = len(history) if isinstance(history, list) else -1
             if not 0 <= n <= len(state.actions):
                 raise CheckFailed("an observation the host sent has more actions than the record")
-            again = Hand(self.rules, state.dealer, *hand.deal, state.seats, state.active)
-            for action in state.actions[:n]:
-                again.apply(action)
-            if self.view(again, seat) != dict(raw):
-                raise CheckFailed(f"the host sent an observation after {n} actions that is not the one "
-                                  "the record implies")
+            sent.setdefault(n, []).append(raw)
+        again = Hand(self.rules, state.dealer, *hand.deal, state.seats, state.active)
+        for n in range(len(state.actions) + 1):
+            if n in sent:
+                want = self.view(again, seat)
+                if any(dict(raw) != want for raw in sent[n]):
+                    raise CheckFailed(f"the host sent an observation after {n} actions that is not the "
+                                      "one the record implies")
+            if n < len(state.actions):
+                again.apply(state.actions[n])
 
     def sheet_add(self, table: Table, finished: Finished) -> SheetRow | None:
         return table.add(finished.result, contract_text(finished.hand.state))

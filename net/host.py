@@ -119,8 +119,10 @@ class HostCore:
         if all(c.info is not None for c in self.chairs):
             self.phase = "gathering" if takeover else "seating"
         for chair in self.chairs:
-            if chair.info is not None and chair.info.local:
-                chair.away_since = now
+            if chair.info is not None:
+                chair.away_since = now  # away until its node connects (a bot plays a local seat at once)
+        self.expect_done = self.sheet.done
+        """The most deals any seat said it holds (a new host waits for their records)."""
         self._save_table()
 
     # -- who is where ------------------------------------------------------------------------
@@ -201,6 +203,7 @@ class HostCore:
                 chair.substituted = False
                 out.append(Note(f"seat {seat} ({chair.info.name if chair.info else '?'}) is back"))
             self.last_deal = max(self.last_deal, hello.deal)
+            self.expect_done = max(self.expect_done, hello.done)
         out += self._snapshot(node, seat, hello.done)
         if self.phase == "seating":
             out += self._seated_all()
@@ -278,6 +281,8 @@ class HostCore:
     def next_deadline(self, now: float) -> float | None:
         """When :meth:`tick` has something to do at the latest (None: nothing timed)."""
         times: list[float] = []
+        if self.phase in ("seating", "over"):
+            return None
         for chair in self.chairs:
             if chair.info is not None and not chair.connected and not chair.substituted \
                     and chair.away_since is not None:
@@ -302,7 +307,8 @@ class HostCore:
     def _maybe_gathered(self, now: float) -> list[Effect]:
         others = [c for c in self.chairs
                   if c.info is not None and not c.info.local and c.info.node != self.me]
-        if now < self.gather_until and not all(c.connected or c.substituted for c in others):
+        waiting = not all(c.connected or c.substituted for c in others) or self.sheet.done < self.expect_done
+        if now < self.gather_until and waiting:
             return []
         self.phase = "dealing"
         self.takeover = False
@@ -544,6 +550,9 @@ class HostCore:
 
     def _on_checked(self, node: str, body: Checked, now: float) -> list[Effect]:
         run = self.run
+        if run is not None and body.deal == run.ctx.deal and not body.ok and run.record is None:
+            # A fault a seat found while the deal was being dealt or played.
+            return self._void(body.deal, f"{node[:8]} found a fault: {body.reason}", body.culprit, now)
         if run is None or self.phase != "checking" or body.deal != run.ctx.deal:
             if not body.ok and body.deal in self.sheet.finished and body.deal == self.sheet.done:
                 return self._void(body.deal, f"a node's check failed: {body.reason}", body.culprit, now,
@@ -570,6 +579,8 @@ class HostCore:
         out: list[Effect] = [Note(f"deal {body.deal} learned from {node[:8]}")]
         end = HandEnd(self.epoch, body.deal, body.record)
         out += [Send(n, end) for n, _ in self._audience() if n != node]
+        if self.phase == "gathering":
+            out += self._maybe_gathered(now)
         return out
 
     def step_down(self, epoch: int, host: str) -> list[Effect]:

@@ -73,7 +73,10 @@ class HostDriver:
             now = trio.current_time()
             deadline = self.core.next_deadline(now)
             self._wake = trio.Event()
-            with trio.move_on_at(deadline if deadline is not None else now + 1.0):
+            # At least a moment between two ticks, so that a deadline the core cannot act on yet
+            # is never a busy loop.
+            at = max(deadline if deadline is not None else now + 1.0, now + 0.01)
+            with trio.move_on_at(at):
                 await self._wake.wait()
             self.apply(self.core.tick(trio.current_time()))
 

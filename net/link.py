@@ -113,7 +113,9 @@ class Link:
                     self.push()
                     if not alive or self.conn.closed:
                         break
-                nursery.cancel_scope.cancel()
+                # The writer sends what is left (a bye with the reason) and then ends the run.
+                self._closing = True
+                self.push()
         except trio.TooSlowError:
             self.closed = Closed("timeout", "the peer did not take what was sent in time", by_peer=False)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:

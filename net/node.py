@@ -467,8 +467,8 @@ class SeatDriver:
             return await self.session(LOCAL)
         host_seat = next((s for s in self.core.roster if s.node == self.core.host), None)
         again = self.host_address or first
-        if again is LOCAL and host_seat is not None:
-            again = self._address(host_seat)
+        if (again is None or again is LOCAL) and host_seat is not None:
+            again = self._address(host_seat)  # a restarted node: the host's address from the roster
         deadline = trio.current_time() + timing.host_grace
         while again is not None and trio.current_time() < deadline:
             outcome = await self.session(again)
@@ -497,7 +497,11 @@ class SeatDriver:
                 if outcome == "ended" or self.left is not None:
                     return outcome
                 if outcome == "refused":
-                    # It is alive but not (yet) the host: it will take over once it misses the host too.
+                    refusal = self.refusal
+                    if refusal is not None and refusal.host == lost and refusal.epoch >= self.core.epoch:
+                        # It still follows the host this node lost: try the host again first.
+                        return "refused"
+                    # Alive but not (yet) the host: it takes over once it misses the host too.
                     await trio.sleep(0.3)
                     break
             else:

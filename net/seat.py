@@ -73,6 +73,8 @@ class SeatRun:
     obs: Observation | None = None
     views: int = 0
     refused: set[int] = field(default_factory=set)
+    seen: list[dict[str, Any]] = field(default_factory=list)
+    """Every observation received in this deal (checked against the record at its end)."""
 
 
 class SeatCore:
@@ -323,6 +325,7 @@ class SeatCore:
         run.last = raw
         run.obs = obs
         run.views += 1
+        run.seen.append(raw)
         decide = self._maybe_decide(run)
         if decide and not self.watch:
             # The views this seat acts on are kept, to be checked against the record at the end.
@@ -382,7 +385,7 @@ class SeatCore:
             secret = run.dealer.secret() if run.dealer is not None else {}
             commits = secret.get("commits") or []
             seen = dict(enumerate(commits)) if commits else None
-            views = [v for v in (run.first, run.last) if v is not None]
+            views = [v for v in (run.first, run.last) if v is not None] + run.seen
         try:
             finished = self.game.check(body.record, run.ctx if run is not None else None,
                                        run.begin.dealer if run is not None else None, seen, views,

@@ -16,7 +16,7 @@ from net.game import Game
 from net.host import Admit, HostCore
 from net.protocol.frames import FrameReader, encode_frame
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import Body, Hello, TableInfo, dump, parse
+from net.protocol.messages import Body, Hello, TableInfo, Welcome, dump, parse
 from net.seat import SeatCore
 from net.store import Store
 
@@ -47,7 +47,8 @@ class Pump:
 
     host: HostCore
     seats: dict[str, SeatCore]
-    players: dict[str, Player]
+    players: dict[str, Player | None]
+    """None: a seat that never acts (the hand waits for it)."""
     now: float = 0.0
     log: list[str] = field(default_factory=list)
     shown: dict[str, list[object]] = field(default_factory=dict)
@@ -65,7 +66,11 @@ class Pump:
         verdict = self.host.admit(hello)
         assert isinstance(verdict, Admit), verdict
         self.connected.add(node)
+        host = self.host
+        welcome = Welcome(PROTOCOL_MAX, host.me, "host", host.info.id, host.info.rules, host.epoch, host.me,
+                          "", 0, False, verdict.seat, host.sheet.done)
         self.run(self.host.connected(node, hello, self.now))
+        self.run_from(node, seat.welcomed(welcome))
 
     def leave(self, node: str) -> None:
         self.connected.discard(node)
@@ -75,8 +80,14 @@ class Pump:
         self.now += dt
         self.run(self.host.tick(self.now))
 
+    def run_from(self, node: str, effects: list[Effect]) -> None:
+        """Effects of the seat ``node`` (its answer to a welcome)."""
+        self._run([(node, e) for e in effects])
+
     def run(self, effects: list[Effect]) -> None:
-        queue: list[tuple[str | None, Effect]] = [(None, e) for e in effects]
+        self._run([(None, e) for e in effects])
+
+    def _run(self, queue: list[tuple[str | None, Effect]]) -> None:
         while queue:
             origin, effect = queue.pop(0)
             if isinstance(effect, Send):
@@ -96,7 +107,10 @@ class Pump:
                     queue += [(None, e) for e in self.host.receive(origin, wire(effect.body), self.now)]
             elif isinstance(effect, Decide):
                 assert origin is not None
-                action = self.players[origin].decide(effect.obs)
+                player = self.players[origin]
+                if player is None:
+                    continue
+                action = player.decide(effect.obs)
                 queue += [(origin, e) for e in self.seats[origin].decided(effect.deal, effect.index, action)]
             elif isinstance(effect, Show):
                 self.shown.setdefault(origin or "host", []).append(effect.event)
@@ -123,7 +137,7 @@ def make_table(tmp: Path, variant: str = "tarock54", rounds: int = 2, seats: int
     host = HostCore(game, info, node_id(0), host_store, now=0.0, timing=timing,
                     rand=rng.randbytes, bot_for=lambda s: make_bot("heuristic", 1000 + s, f"sub{s}"))
     cores: dict[str, SeatCore] = {}
-    players: dict[str, Player] = {}
+    players: dict[str, Player | None] = {}
     for i in range(seats + watchers):
         node = node_id(i)
         core = SeatCore(node, f"p{i}", CATALOGUE, Store(tmp / f"seat{i}.sqlite"), rand=rng.randbytes,

@@ -222,7 +222,10 @@ class Connection:
 
     def next_deadline(self) -> float:
         """When :meth:`tick` must run next at the latest."""
-        return min(self._last_in + self.timing.dead_after, self._last_out + self.timing.heartbeat)
+        dead = self._last_in + self.timing.dead_after
+        if self.state is not State.OPEN:
+            return dead
+        return min(dead, self._last_out + self.timing.heartbeat)
 
     # -- receiving --------------------------------------------------------------------
     def next_event(self) -> Event | None:
