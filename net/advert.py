@@ -38,7 +38,17 @@ KINDS: tuple[Kind, ...] = ("table", "waiting")
 
 # txtvers comes first (RFC 6763 6.7); then the keys in the order we write them.
 RESERVED_KEYS = (
-    "txtvers", "proto", "node", "kind", "name", "table", "variant", "rules", "free", "boot", "rounds",
+    "txtvers",
+    "proto",
+    "node",
+    "kind",
+    "name",
+    "table",
+    "variant",
+    "rules",
+    "free",
+    "boot",
+    "rounds",
 )
 DEFAULT_ROUNDS = 12
 

@@ -16,6 +16,7 @@ multicast. The TXT keys are in :mod:`net.advert`; interfaces are chosen by :mod:
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -184,7 +185,8 @@ class ZeroconfDiscovery:
             return
         if advert.node_id == self._own_node:
             return
-        addresses = tuple(info.parsed_addresses(IPVersion.V4Only))
+        # Sorted: zeroconf lists addresses newest first, which would make equal views differ.
+        addresses = tuple(sorted(info.parsed_addresses(IPVersion.V4Only), key=ipaddress.IPv4Address))
         if not addresses:
             self._refuse(key, "no IPv4 address")
             return

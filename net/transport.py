@@ -48,10 +48,7 @@ def _check_host(host: str) -> str:
         return "the host name is longer than 253 characters"
     for label in name.split("."):
         if not _HOST_LABEL.match(label):
-            return (
-                f"{host!r} is neither an IP address nor a host name "
-                "(letters, digits and '-' between dots)"
-            )
+            return f"{host!r} is neither an IP address nor a host name (letters, digits and '-' between dots)"
     return ""
 
 

@@ -4,10 +4,13 @@ Run by the multi-host discovery tests inside a lab host::
 
     python tests/discovery_peer.py --node 0123abcd... --name bot0 [--lifetime 60]
 
-Prints ``{"event": "ready", ...}`` once browsing and the announcement have started, then
+Prints ``{"event": "publishing"}`` when it starts to announce, ``{"event": "ready", ...}``
+once zeroconf has sent its announcements (about 0.45 s later), then
 ``{"event": "added"|"updated"|"removed", "node": ..., "boot": ..., "addresses": [...]}``
 for each change, with ``"t"``: ``time.monotonic()`` (shared by all namespaces). SIGTERM or
 the end of standard input closes discovery cleanly (goodbye packets) and exits 0.
+Lines on standard input are commands (``free N``, ``withdraw``, ``publish``), each
+answered with ``{"event": "done", ...}``.
 
 ``--rogue-txt HEX`` instead announces a service with that raw TXT data with zeroconf
 directly (no validation), to play a peer that sends malformed adverts.
@@ -16,8 +19,10 @@ directly (no validation), to play a peer that sends malformed adverts.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
+import os
 import signal
 import socket
 import sys
@@ -37,27 +42,36 @@ def emit(event: str, **fields: Any) -> None:
     print(json.dumps({"event": event, "t": time.monotonic(), **fields}), flush=True)
 
 
-async def wait_for_stop() -> None:
-    """Return on SIGTERM/SIGINT or when standard input ends."""
+Commands = trio.MemorySendChannel[str]
+
+
+async def until_stopped(cancel: trio.CancelScope, commands: Commands) -> None:
+    """Pass standard input's lines on as commands; cancel ``cancel`` at its end or on SIGTERM/SIGINT."""
     async with trio.open_nursery() as nursery:
 
-        async def signals() -> None:
-            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
-                async for _ in received:
-                    nursery.cancel_scope.cancel()
-
         async def stdin() -> None:
-            while await trio.to_thread.run_sync(sys.stdin.buffer.readline, abandon_on_cancel=True):
-                pass
-            nursery.cancel_scope.cancel()
+            # Read in trio (no thread: a thread blocked on stdin aborts the interpreter at exit).
+            buffer = b""
+            async with trio.lowlevel.FdStream(os.dup(sys.stdin.fileno())) as stream:
+                while chunk := await stream.receive_some(4096):
+                    buffer += chunk
+                    *lines, buffer = buffer.split(b"\n")
+                    for line in lines:
+                        commands.send_nowait(line.decode().strip())
+            cancel.cancel()
 
-        nursery.start_soon(signals)
         nursery.start_soon(stdin)
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+            async for _ in received:
+                cancel.cancel()
 
 
-async def run(args: argparse.Namespace) -> None:
-    interfaces = args.interface or None
-    async with open_zeroconf_discovery(interfaces=interfaces) as disc:
+async def discover(args: argparse.Namespace, commands: trio.MemoryReceiveChannel[str]) -> None:
+    """Browse and announce until cancelled; leaving closes discovery with goodbyes.
+
+    Commands: ``free N`` (publish the advert with N free seats), ``withdraw``, ``publish``.
+    """
+    async with open_zeroconf_discovery(interfaces=args.interface or None) as disc:
         advert = Advert(
             node_id=args.node,
             kind="waiting",
@@ -70,28 +84,49 @@ async def run(args: argparse.Namespace) -> None:
             boot=new_boot_nonce(),
             port=args.port,
         )
-
-        async def report() -> None:
-            while True:
-                event = await disc.next_event(timeout=3600)
-                if event is not None:
-                    seen = event.seen
-                    emit(
-                        event.kind,
-                        node=seen.advert.node_id,
-                        name=seen.advert.name,
-                        boot=seen.advert.boot,
-                        addresses=list(seen.addresses),
-                        port=seen.advert.port,
-                    )
-
         async with trio.open_nursery() as nursery:
+
+            async def report() -> None:
+                while True:
+                    event = await disc.next_event(timeout=3600)
+                    if event is not None:
+                        seen = event.seen
+                        emit(
+                            event.kind,
+                            node=seen.advert.node_id,
+                            name=seen.advert.name,
+                            boot=seen.advert.boot,
+                            free=seen.advert.free_seats,
+                            addresses=list(seen.addresses),
+                            port=seen.advert.port,
+                        )
+
             nursery.start_soon(report)
+            emit("publishing", node=advert.node_id)
             await disc.publish(advert)
             emit("ready", node=advert.node_id, boot=advert.boot, advertise=list(disc.network.advertise))
-            with trio.move_on_after(args.lifetime):
-                await wait_for_stop()
-            nursery.cancel_scope.cancel()
+            async for command in commands:
+                words = command.split()
+                if words[:1] == ["free"] and len(words) == 2:
+                    advert = dataclasses.replace(advert, free_seats=int(words[1]))
+                    await disc.publish(advert)
+                elif words == ["withdraw"]:
+                    await disc.withdraw()
+                elif words == ["publish"]:
+                    await disc.publish(advert)
+                else:
+                    emit("error", command=command)
+                    continue
+                emit("done", command=command)
+
+
+async def run(args: argparse.Namespace) -> None:
+    # Signals are taken over first, so that a SIGTERM at any moment ends with goodbyes.
+    send, receive = trio.open_memory_channel[str](100)
+    async with trio.open_nursery() as nursery:
+        nursery.cancel_scope.deadline = trio.current_time() + args.lifetime
+        nursery.start_soon(until_stopped, nursery.cancel_scope, send)
+        await discover(args, receive)
     emit("closed")
 
 

@@ -23,6 +23,7 @@ import argparse
 import contextlib
 import itertools
 import json
+import os
 import socket
 import struct
 import sys
@@ -211,40 +212,50 @@ def _answer(value: dict[str, Any]) -> None:
 
 async def _control(proxy: FaultProxy, cancel: trio.CancelScope) -> None:
     """Read commands from standard input and answer each with a JSON line."""
-    while True:
-        line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
-        if not line:
-            cancel.cancel()
-            return
-        words = line.split()
-        if not words:
-            continue
-        command, args = words[0], words[1:]
-        try:
-            if command == "delay" and len(args) == 1:
-                proxy.set_delay(float(args[0]))
-            elif command == "stall" and not args:
-                proxy.stall()
-            elif command == "resume" and not args:
-                proxy.resume()
-            elif command == "cut" and not args:
-                _answer({"ok": "cut", "connections": proxy.cut()})
-                continue
-            elif command == "refuse" and args in (["on"], ["off"]):
-                proxy.refuse(args[0] == "on")
-            elif command == "stats" and not args:
-                pass
-            elif command == "quit" and not args:
-                _answer({"ok": "quit"})
+    async with trio.lowlevel.FdStream(os.dup(sys.stdin.fileno())) as stdin:
+        buffer = b""
+        while True:
+            while b"\n" not in buffer:
+                chunk = await stdin.receive_some(4096)
+                if not chunk:
+                    cancel.cancel()
+                    return
+                buffer += chunk
+            raw, buffer = buffer.split(b"\n", 1)
+            if not _obey(proxy, raw.decode("utf-8", "replace")):
                 cancel.cancel()
                 return
-            else:
-                _answer({"error": f"unknown command {line.strip()!r}"})
-                continue
-        except ValueError as exc:
-            _answer({"error": str(exc)})
-            continue
-        _answer({"ok": command, "stats": vars(proxy.stats), "delay": proxy.delay, "stalled": proxy.stalled})
+
+
+def _obey(proxy: FaultProxy, line: str) -> bool:
+    """Carry out one command line and answer it with a JSON line; False after "quit"."""
+    words = line.split()
+    if not words:
+        return True
+    command, args = words[0], words[1:]
+    try:
+        if command == "delay" and len(args) == 1:
+            proxy.set_delay(float(args[0]))
+        elif command == "stall" and not args:
+            proxy.stall()
+        elif command == "resume" and not args:
+            proxy.resume()
+        elif command == "cut" and not args:
+            _answer({"ok": "cut", "connections": proxy.cut()})
+            return True
+        elif command == "refuse" and args in (["on"], ["off"]):
+            proxy.refuse(args[0] == "on")
+        elif command == "quit" and not args:
+            _answer({"ok": "quit"})
+            return False
+        elif not (command == "stats" and not args):
+            _answer({"error": f"unknown command {line.strip()!r}"})
+            return True
+    except ValueError as exc:
+        _answer({"error": str(exc)})
+        return True
+    _answer({"ok": command, "stats": vars(proxy.stats), "delay": proxy.delay, "stalled": proxy.stalled})
+    return True
 
 
 async def _main(args: argparse.Namespace) -> None:

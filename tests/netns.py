@@ -19,6 +19,7 @@ Needs Linux, root and iproute2's ``ip``: :func:`lab_unavailable_reason` says wha
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import re
@@ -144,6 +145,23 @@ def sweep_stale_labs() -> list[str]:
     return removed
 
 
+try:
+    _prctl: Any = ctypes.CDLL(None, use_errno=True).prctl  # looked up now, not after fork()
+except (OSError, AttributeError):
+    _prctl = None
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGKILL me when the test process dies (even by SIGKILL).
+
+    Linux ties this to the thread that forked, so it is only set for processes started
+    from the main thread (a worker thread of trio may end while the child should live).
+    """
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 class Proc:
     """A running process: its output (stdout and stderr, merged) as timestamped lines."""
 
@@ -177,6 +195,7 @@ class Proc:
             env=full_env,
             cwd=cwd,
             start_new_session=True,  # its own process group, killed as a whole
+            preexec_fn=_die_with_parent if threading.current_thread() is threading.main_thread() else None,
         )
         self.pid = self.popen.pid
         self._log = log_path.open("ab") if log_path is not None else None
