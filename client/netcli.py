@@ -34,7 +34,16 @@ from net.dealing import COMMIT_REVEAL
 from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
 from net.effects import Leave
 from net.game import Game
-from net.lobby import Seated, advert_of_info, find_or_form, host_table, join_table, new_table, resume_seat
+from net.lobby import (
+    NoTable,
+    Seated,
+    advert_of_info,
+    find_or_form,
+    host_table,
+    join_table,
+    new_table,
+    resume_seat,
+)
 from net.manual_discovery import open_manual_discovery
 from net.node import Node, default_state_dir, percentile
 from net.protocol.limits import Timing
@@ -410,8 +419,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
                     leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish)
                 skip: set[str] = set()
                 while leave is None:
-                    found = await find_or_form(node, disc, game, table_name=args.table, timeout=args.wait,
-                                               skip=skip)
+                    try:
+                        found = await find_or_form(node, disc, game, table_name=args.table,
+                                                   timeout=args.wait, skip=skip)
+                    except NoTable as exc:
+                        _err(f"tarock bot: {exc}")
+                        leave = Leave("no-table", str(exc))
+                        break
                     if found.form:
                         info = new_table(game, f"{args.name}'s table")
                         leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish,

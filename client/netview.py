@@ -136,7 +136,7 @@ class BotView:
             r.update(event)
             self._emit("seated", f"at table {event.info.name!r} as seat {event.seat}, host {r.host} "
                                  f"(epoch {event.epoch})", table=event.info.id, table_name=event.info.name,
-                       seat=event.seat, host=event.host, epoch=event.epoch,
+                       seat=event.seat, host=event.host, host_name=r.host, epoch=event.epoch,
                        roster=[s.name for s in event.roster])
         elif isinstance(event, HandBegins):
             self._emit("begin", f"round {event.round}, deal {event.deal_in_round}: hand "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import ipaddress
 import logging
 import secrets
 
@@ -141,9 +143,16 @@ class HostDriver:
 
 
 def _with_address(hello: Hello, ip: str) -> Hello:
-    """The hello with the address its connection came from first (a node may not know its own)."""
-    if ip in hello.addresses:
+    """The hello with the address its connection came from added after the ones the node
+    names (a node may not know its own; behind a proxy or NAT the peer address is not
+    the node's).  A loopback peer address is added only when the node names none."""
+    if ip in hello.addresses or (hello.addresses and _loopback(ip)):
         return hello
-    import dataclasses
+    return dataclasses.replace(hello, addresses=(*hello.addresses, ip)[:8])
 
-    return dataclasses.replace(hello, addresses=(ip, *hello.addresses)[:8])
+
+def _loopback(ip: str) -> bool:
+    try:
+        return ipaddress.ip_address(ip).is_loopback
+    except ValueError:
+        return False

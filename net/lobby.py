@@ -177,6 +177,10 @@ def compatible(seen: Seen, game: Game) -> bool:
             and a.protocol[0] <= PROTOCOL_MAX and a.protocol[1] >= PROTOCOL_MIN)
 
 
+class NoTable(Exception):
+    """No table to join appeared (and none could be formed) in time."""
+
+
 @dataclass(frozen=True)
 class Found:
     """What a waiting node found: a table to join, or the nodes to open one with."""
@@ -226,6 +230,6 @@ async def find_or_form(node: Node, view: Discovery, game: Game, *, table_name: s
             with trio.move_on_after(0.1):
                 await waiting.event.wait()
             await view.wait_changed(timeout=0.05)
-        raise TimeoutError(f"no table found or formed within {timeout:g} s")
+        raise NoTable(f"no table found or formed within {timeout:g} s")
     finally:
         node.waiting = None

@@ -153,7 +153,8 @@ class Node:
             link.conn.refuse("busy", f"{self.name} is not waiting for a table with these rules")
             await link.flush()
             return
-        host_ip = peer_ip or (hello.addresses[0] if hello.addresses else "")
+        # The addresses the host names first; the connection's peer address only without them.
+        host_ip = hello.addresses[0] if hello.addresses else (peer_ip or "")
         if not host_ip or not 0 < hello.port <= 65535:
             link.conn.refuse("busy", "the invitation names no address to join")
             await link.flush()
@@ -449,15 +450,30 @@ class SeatDriver:
                 continue
             outcome = await self.recover(first)
 
-    def _address(self, seat: SeatInfo) -> PeerAddress | None:
+    def _addresses(self, seat: SeatInfo) -> list[PeerAddress]:
+        """Where ``seat``'s node may be reached, in the order to try."""
         if seat.node == self.node.me and self.node.host is not None:
-            return LOCAL
+            return [LOCAL]
+        out: list[PeerAddress] = []
         for host in seat.addresses:
             try:
-                return PeerAddress(host, seat.port)
+                out.append(PeerAddress(host, seat.port))
             except ValueError:
                 continue
-        return None
+        return out
+
+    def _address(self, seat: SeatInfo) -> PeerAddress | None:
+        found = self._addresses(seat)
+        return found[0] if found else None
+
+    async def _session_at(self, seat: SeatInfo) -> str:
+        """A session with ``seat``'s node, trying each of its addresses until one answers."""
+        outcome = "unreachable"
+        for address in self._addresses(seat):
+            outcome = await self.session(address)
+            if outcome != "unreachable":
+                return outcome
+        return outcome
 
     async def recover(self, first: PeerAddress | None) -> str:
         """The connection to the host ended: find the host again (docs/protocol.md, "Host loss")."""
@@ -471,7 +487,10 @@ class SeatDriver:
             again = self._address(host_seat)  # a restarted node: the host's address from the roster
         deadline = trio.current_time() + timing.host_grace
         while again is not None and trio.current_time() < deadline:
-            outcome = await self.session(again)
+            if again is not LOCAL and again is not self.host_address and host_seat is not None:
+                outcome = await self._session_at(host_seat)
+            else:
+                outcome = await self.session(again)
             if outcome == "ended" or self.left is not None:
                 return outcome
             if outcome == "refused" and self.refusal is not None and self.refusal.code == "stale-epoch":
@@ -490,10 +509,7 @@ class SeatDriver:
                             return "unreachable"
                         self.node.take_over(self.core, self.bot_for)
                     return await self.session(LOCAL)
-                address = self._address(cand)
-                if address is None:
-                    continue
-                outcome = await self.session(address)
+                outcome = await self._session_at(cand)
                 if outcome == "ended" or self.left is not None:
                     return outcome
                 if outcome == "refused":
