@@ -62,6 +62,7 @@ class HumanView:
         r = self.roster
         if isinstance(event, Joined):
             first = not r.names
+            before = (r.host, list(r.names))
             r.update(event)
             seat = event.seat if event.seat is not None else -1
             if self.view is None:
@@ -70,8 +71,10 @@ class HumanView:
                 where = f"seat {event.seat}" if event.seat is not None else "as a watcher"
                 self.write(f"Joined table {event.info.name!r} ({event.info.variant}, {event.info.rounds} "
                            f"rounds) {where}; host: {r.host}.")
-            else:
+            elif r.host != before[0]:
                 self.write(f"The table's host is now {r.host} (epoch {event.epoch}).")
+            if r.names != before[1]:
+                self.write(f"At the table: {', '.join(r.names)}")
             return
         view = self.view
         if view is None:
