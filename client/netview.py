@@ -16,7 +16,18 @@ from client.render import action_text, cards_text, standings_lines
 from client.words import Terms
 from core.actions import Play
 from core.table import Table
-from net.effects import Acted, HandBegins, HandOver, Joined, Refusal, Shown, TableOver, TrickOver, Voided
+from net.effects import (
+    Acted,
+    FirstCard,
+    HandBegins,
+    HandOver,
+    Joined,
+    Refusal,
+    Shown,
+    TableOver,
+    TrickOver,
+    Voided,
+)
 from net.protocol.messages import SeatInfo
 
 Write = Callable[[str], None]
@@ -144,10 +155,10 @@ class BotView:
         elif isinstance(event, HandBegins):
             self._emit("begin", f"round {event.round}, deal {event.deal_in_round}: hand "
                                 f"{cards_text(event.obs.hand)}", round=event.round, deal=event.deal_in_round)
-        elif isinstance(event, Acted):
-            if self.first_card is None and isinstance(event.obs.history[-1], Play):
+        elif isinstance(event, FirstCard):
+            if self.first_card is None:
                 self.first_card = time.time()
-                self._emit("first-card", "the first card is played", index=len(event.obs.history) - 1)
+                self._emit("first-card", "the first card is played", deal=event.deal, index=event.index)
         elif isinstance(event, HandOver):
             result = event.obs.result
             settlement = list(result.settlement) if result is not None else []

@@ -134,7 +134,15 @@ class TableOver:
     table: Table
 
 
-Shown = Joined | HandBegins | Acted | TrickOver | HandOver | Voided | Refusal | TableOver
+@dataclass(frozen=True, slots=True)
+class FirstCard:
+    """The first card of the table was played (for benchmarks)."""
+
+    deal: int
+    index: int
+
+
+Shown = Joined | HandBegins | Acted | TrickOver | HandOver | Voided | Refusal | TableOver | FirstCard
 
 
 @dataclass(frozen=True, slots=True)

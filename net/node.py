@@ -22,21 +22,32 @@ from pathlib import Path
 from typing import Any
 
 import trio
-import trio.testing
 
 from client.players import Player
 from core.actions import Action
 from core.observation import Observation
 from core.plugins import Catalogue
-from net.effects import Decide, Drop, Effect, Leave, Note, Show, Shown, ToHost
+from net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, Show, Shown, ToHost
 from net.game import Game, Sheet
 from net.host import HostCore
 from net.hosting import HostDriver
 from net.link import Link, read_hello
+from net.local import local_pair
 from net.protocol.channel import Channel, QueueFull
 from net.protocol.connection import BodyReceived, Closed, Event, HelloRefused, InfoReceived, Welcomed
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import Body, Hello, Info, MessageError, Refuse, SeatInfo, Welcome, dump, parse
+from net.protocol.messages import (
+    Body,
+    Hello,
+    Info,
+    MessageError,
+    Refuse,
+    SeatInfo,
+    View,
+    Welcome,
+    dump,
+    parse,
+)
 from net.seat import SeatCore
 from net.store import Store
 from net.transport import ConnectError, PeerAddress, Transport
@@ -171,7 +182,7 @@ class Node:
         if address is LOCAL:
             if self.nursery is None:
                 raise ConnectError("the node is not running")
-            client, server = trio.testing.memory_stream_pair()
+            client, server = local_pair()
             self.nursery.start_soon(self._handle_local, server)
             return client
         return await self.transport.connect(address, timeout=self.timing.connect)
@@ -274,6 +285,7 @@ class SeatDriver:
         self.listener = listener
         self.threaded = threaded
         self.bot_for = bot_for
+        core.shows = threaded  # a person's screen shows every view; a bot decodes those it acts on
         self.me = me or node.me
         self.name = name or node.name
         self.channel: Channel | None = None
@@ -306,17 +318,23 @@ class SeatDriver:
             elif isinstance(effect, Note):
                 log.info("%s: %s", self.name, effect.text)
 
-    def _show(self, event: Shown) -> None:
-        from net.effects import Acted, HandOver
+    def _measure(self, msg: Body) -> None:
+        """Round trips of this seat's actions and the first card, from the raw views."""
+        if not isinstance(msg, View) or not isinstance(msg.obs, dict):
+            return
+        history = msg.obs.get("history")
+        if not isinstance(history, list) or not history:
+            return
+        sent = self._asked.pop((msg.deal, len(history) - 1), None)
+        if sent is not None:
+            self.stats.rtt.append(time.perf_counter() - sent)
+        last = history[-1]
+        if self.stats.first_card is None and isinstance(last, dict) and last.get("type") == "play":
+            self.stats.first_card = time.time()
+            self._show(FirstCard(msg.deal, len(history) - 1))
 
-        if isinstance(event, Acted):
-            key = (self.core.run.ctx.deal if self.core.run else 0, len(event.obs.history) - 1)
-            sent = self._asked.pop(key, None)
-            if sent is not None:
-                self.stats.rtt.append(time.perf_counter() - sent)
-            if self.stats.first_card is None and event.obs.history[-1].type == "play":
-                self.stats.first_card = time.time()
-        elif isinstance(event, HandOver):
+    def _show(self, event: Shown) -> None:
+        if isinstance(event, HandOver):
             self.stats.hands += 1
         try:
             self.listener(event)
@@ -410,6 +428,7 @@ class SeatDriver:
                     link.close("protocol", f"bad body: {exc}")
                     return
                 assert isinstance(msg, Body)
+                self._measure(msg)
                 self.apply(self.core.receive(msg))
             link.conn.flush_ack(trio.current_time())
 

@@ -73,6 +73,8 @@ class SeatRun:
     obs: Observation | None = None
     views: int = 0
     refused: set[int] = field(default_factory=set)
+    length: int = 0
+    """The number of actions in the last view received."""
     seen: list[dict[str, Any]] = field(default_factory=list)
     """Every observation received in this deal (checked against the record at its end)."""
 
@@ -101,6 +103,9 @@ class SeatCore:
         self.expect_rules = ""
         self.expect_table = ""
         self.over = False
+        self.shows = True
+        """Every view is decoded and shown (a person's screen); False: only the views this seat
+        acts on (a bot)."""
 
     # -- what the node says in its hello ---------------------------------------------------------
     @property
@@ -306,12 +311,26 @@ class SeatCore:
         run = self._current(body.epoch, body.deal)
         if run is None:
             return [Note(f"view of deal {body.deal} ignored: not the deal in progress")]
-        obs = self.game.read_view(body.obs)
-        if obs.seat != (self.seat if self.seat is not None else -1) and not (self.watch and obs.seat == -1):
-            return [Drop(self.host, "protocol", f"the host sent the view of seat {obs.seat}")]
         raw = dict(body.obs)
+        mine = self.seat if self.seat is not None else -1
+        if raw.get("seat") != mine:
+            return [Drop(self.host, "protocol", f"the host sent the view of seat {raw.get('seat')!r}")]
+        history = raw.get("history")
+        if not isinstance(history, list):
+            return [Drop(self.host, "protocol", "an observation without a history")]
+        to_act = (not self.watch and raw.get("to_move") == self.seat and bool(raw.get("legal"))
+                  and raw.get("result") is None)
+        if not (to_act or self.shows or run.first is None):
+            # Decoded only when used; every view is checked against the record at the hand's end.
+            run.last = raw
+            run.views += 1
+            run.seen.append(raw)
+            run.obs = None
+            run.length = len(history)
+            return []
+        obs = self.game.read_view(raw)
         out: list[Effect] = []
-        before = run.obs
+        before = run.obs if run.obs is not None and run.length == len(obs.history) - 1 else None
         if run.first is None:
             run.first = raw
             if not self.watch:
@@ -324,6 +343,7 @@ class SeatCore:
                 out.append(Show(TrickOver(obs, obs.tricks[-1])))
         run.last = raw
         run.obs = obs
+        run.length = len(obs.history)
         run.views += 1
         run.seen.append(raw)
         decide = self._maybe_decide(run)
@@ -342,7 +362,7 @@ class SeatCore:
         """The player's choice for the decision ``(deal, index)``; dropped if the hand moved on."""
         run = self.run
         assert self.game is not None
-        if run is None or run.ctx.deal != deal or run.obs is None or len(run.obs.history) != index:
+        if run is None or run.ctx.deal != deal or run.obs is None or run.length != index:
             return []
         return [ToHost(Act(run.ctx.epoch, deal, index, self.game.encode_action(action)))]
 
