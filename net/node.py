@@ -397,7 +397,8 @@ class SeatDriver:
             log.debug("%s: %s", self.name, exc)
             return "unreachable"
         link = Link(stream, "client", self.node.timing, f"{self.name} to {address}")
-        link.conn.hello(self.node.hello("seat", self.core, self.channel, self.me, self.name),
+        role = "watch" if self.core.watch else "seat"
+        link.conn.hello(self.node.hello(role, self.core, self.channel, self.me, self.name),
                         trio.current_time(), self.channel)
         await link.flush()
         event = await link.handshake(self.node.timing.handshake)
