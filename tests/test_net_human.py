@@ -49,6 +49,11 @@ class Terminal:
                 raise AssertionError(f"{pattern!r} did not appear; the terminal showed:\n{self.seen[-3000:]}")
             self.read(min(left, 0.5))
 
+    def drain(self) -> None:
+        """Read what the program wrote before it ended."""
+        while self.read(0.5):
+            pass
+
     def type(self, line: str) -> None:
         os.write(self.fd, line.encode() + b"\n")
 
@@ -93,6 +98,8 @@ def test_host_and_join_at_two_terminals_play_a_hand(tmp_path: Path) -> None:
         _answer_prompts([host, guest], "Final standings after 1 rounds", 120)
         assert host.proc.wait(timeout=30) == 0
         assert guest.proc.wait(timeout=30) == 0
+        for t in (host, guest):
+            t.drain()
         for t, me, other in ((host, "Anna", "Berni"), (guest, "Berni", "Anna")):
             assert "Traceback" not in t.seen
             tail = t.seen[t.seen.index("Final standings"):]
