@@ -47,7 +47,7 @@ from net.protocol.messages import (
 )
 from net.store import Store
 
-Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "over"]
+Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "paused", "over"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +135,26 @@ class HostCore:
                 return seat
         return None
 
+    def nodes(self) -> list[str]:
+        """The table's nodes (not the host's bots), each once, in seat order."""
+        out: list[str] = []
+        for chair in self.chairs:
+            if chair.info is not None and not chair.info.local and chair.info.node not in out:
+                out.append(chair.info.node)
+        return out
+
+    def quorum(self) -> bool:
+        """Whether this host reaches a majority of the table's nodes (itself included); on a
+        tie, the half that holds the roster's first node.  Without it the host neither deals
+        nor lets bots play away seats: a host cut off from the others waits instead of
+        playing on alone (docs/protocol.md, "Host loss")."""
+        nodes = self.nodes()
+        if not nodes:
+            return True
+        reach = {self.me} | {c.info.node for c in self.chairs if c.info is not None and c.connected}
+        have = sum(1 for n in nodes if n in reach)
+        return have * 2 > len(nodes) or (have * 2 == len(nodes) and nodes[0] in reach)
+
     @property
     def free(self) -> int:
         return sum(1 for c in self.chairs if c.info is None)
@@ -210,6 +230,8 @@ class HostCore:
             out += self._maybe_start(now)
         elif self.phase == "gathering":
             out += self._maybe_gathered(now)
+        elif self.phase == "paused" and self.quorum():
+            out += self._next_deal(now)
         return out
 
     def disconnected(self, node: str, now: float) -> list[Effect]:
@@ -262,6 +284,10 @@ class HostCore:
         out: list[Effect] = []
         if self.phase in ("seating", "over"):
             return out
+        if not self.quorum():
+            return out  # cut off from most of the table: wait, do not play on with bots
+        if self.phase == "paused":
+            return self._next_deal(now)
         for seat, chair in enumerate(self.chairs):
             if (chair.info is not None and not chair.connected and not chair.substituted
                     and chair.away_since is not None
@@ -283,6 +309,8 @@ class HostCore:
         times: list[float] = []
         if self.phase in ("seating", "over"):
             return None
+        if self.phase == "paused" or not self.quorum():
+            return now + 1.0
         for chair in self.chairs:
             if chair.info is not None and not chair.connected and not chair.substituted \
                     and chair.away_since is not None:
@@ -308,7 +336,7 @@ class HostCore:
         others = [c for c in self.chairs
                   if c.info is not None and not c.info.local and c.info.node != self.me]
         waiting = not all(c.connected or c.substituted for c in others) or self.sheet.done < self.expect_done
-        if now < self.gather_until and waiting:
+        if (now < self.gather_until and waiting) or not self.quorum():
             return []
         self.phase = "dealing"
         self.takeover = False
@@ -328,6 +356,10 @@ class HostCore:
             self.phase = "over"
             self.run = None
             return [Note(f"table {self.info.name!r} is over"), TableDone()]
+        if not self.quorum():
+            self.phase = "paused"
+            self.run = None
+            return [Note("most of the table is out of reach: the next deal waits for them")]
         deal = max(self.last_deal, self.sheet.done) + 1
         self.last_deal = deal
         table = self.sheet.table

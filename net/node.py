@@ -139,8 +139,10 @@ class Node:
             await host.handle(link, hello, peer_ip)
             return
         seat = self.seats[0].core if self.seats else None
+        newer = host.stepped_down if host is not None else None
         link.conn.refuse("not-host", f"{self.name} does not host a table now",
-                         seat.host if seat is not None else "", seat.epoch if seat is not None else 0)
+                         newer.host if newer is not None else seat.host if seat is not None else "",
+                         newer.epoch if newer is not None else seat.epoch if seat is not None else 0)
         await link.flush()
 
     def info(self) -> Info:
@@ -238,12 +240,22 @@ class Node:
     # -- hosting -------------------------------------------------------------------------
     def start_hosting(self, core: HostCore) -> HostDriver:
         assert self.nursery is not None
-        driver = HostDriver(core, self.name)
+        driver = HostDriver(core, self.name, self._ask_seat)
         self.host = driver
         self.nursery.start_soon(driver.timers)
+        self.nursery.start_soon(driver.probe)
         self.hosting_changed.set()
         self.hosting_changed = trio.Event()
         return driver
+
+    async def _ask_seat(self, seat: SeatInfo) -> Info | None:
+        """The info of a seat's node, trying its addresses; None if none answers."""
+        for host in seat.addresses:
+            try:
+                return await self.ask_info(PeerAddress(host, seat.port))
+            except (ConnectError, OSError, ValueError):
+                continue
+        return None
 
     def host_store(self) -> Store:
         return Store(self.host_store_path)
@@ -472,7 +484,7 @@ class SeatDriver:
 
     def _addresses(self, seat: SeatInfo) -> list[PeerAddress]:
         """Where ``seat``'s node may be reached, in the order to try."""
-        if seat.node == self.node.me and self.node.host is not None:
+        if seat.node == self.node.me and self.node.host is not None and self.node.host.stepped_down is None:
             return [LOCAL]
         out: list[PeerAddress] = []
         for host in seat.addresses:
@@ -501,8 +513,18 @@ class SeatDriver:
         if self.node.host is not None and self.node.host.core.info.id == self.core.table_id \
                 and self.node.host.stepped_down is None:
             return await self.session(LOCAL)
+        stepped = self.node.host.stepped_down if self.node.host is not None else None
+        if stepped is not None and stepped.host and self.core.host == self.node.me:
+            # This node hosted and stepped down: the newer host is the one to join.
+            newer = next((s for s in self.core.roster if s.node == stepped.host), None)
+            if newer is not None:
+                outcome = await self._session_at(newer)
+                if outcome == "ended" or self.left is not None:
+                    return outcome
         host_seat = next((s for s in self.core.roster if s.node == self.core.host), None)
         again = self.host_address or first
+        if again is LOCAL and stepped is not None:
+            again = None
         if (again is None or again is LOCAL) and host_seat is not None:
             again = self._address(host_seat)  # a restarted node: the host's address from the roster
         deadline = trio.current_time() + timing.host_grace

@@ -121,3 +121,38 @@ def test_through_a_fault_proxy_that_delays_stalls_and_cuts(tmp_path: Path) -> No
     assert rounds_of(files[0]) == {1, 2, 3}
     assert all(events(s, "seated")[-1]["epoch"] == 1 for s in seats)  # the host never changed
 
+
+
+def test_a_host_cut_off_for_long_steps_down_and_the_table_ends_whole(tmp_path: Path) -> None:
+    """The proxy between the seats and the host stalls for much longer than the timeouts:
+    the seats go on with a new host (epoch 2); the old host, cut off from most of the
+    table, plays nothing alone, learns of the newer host, steps down and joins it. Every
+    node ends with the same records."""
+    with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
+        host = procs.spawn(bot_args("h", tmp_path, 3, *LOOP, "--host", "--table", "cut", "--seed", "1"),
+                           name="h", env=env(tmp_path / "state"), cwd=ROOT)
+        opened = host.wait_for_json(lambda e: e.get("event") == "open", timeout=60)
+        proxy = procs.spawn([sys.executable, str(ROOT / "tests" / "faultproxy.py"), "--listen", "127.0.0.1:0",
+                             "--target", f"127.0.0.1:{opened['port']}"], name="proxy", cwd=ROOT,
+                            env=env(tmp_path / "state"))
+        ready = proxy.wait_for_json(lambda e: e.get("event") == "listening", timeout=20)
+        port = int(str(ready["address"]).rsplit(":", 1)[1])
+        seats = [procs.spawn(bot_args(f"s{i}", tmp_path, 3, "--to", f"127.0.0.1:{port}", "--table", "cut",
+                                      "--seed", str(10 + i)), name=f"s{i}", env=env(tmp_path / "state"),
+                             cwd=ROOT) for i in range(3)]
+        seats[0].wait_for_json(lambda e: e.get("event") == "first-card", timeout=60)
+        proxy.send("stall\n")
+        # The seats find a new host among themselves (the roster's direct addresses).
+        for s in seats:
+            s.wait_for_json(lambda e: e.get("event") == "seated" and e.get("epoch") == 2, timeout=60)
+        # The old host joins the new one as a seat.
+        host.wait_for_json(lambda e: e.get("event") == "seated" and e.get("epoch") == 2, timeout=60)
+        for p in (host, *seats):
+            assert p.wait(timeout=150) == 0, p.tail()
+        proxy.send("quit\n")
+    names = ["h", "s0", "s1", "s2"]
+    files = [records(tmp_path, n) for n in names]
+    assert all(digest(f) == digest(files[0]) for f in files), [len(f) for f in files]
+    assert rounds_of(files[0]) == {1, 2, 3}
+    sheets = [standings(p) for p in (host, *seats)]
+    assert all(s == sheets[0] for s in sheets)

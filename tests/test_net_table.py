@@ -246,3 +246,32 @@ def test_random_bodies_change_nothing(tmp_path: Path, tag: str, fields: dict[str
 
 FUZZ: dict[str, Pump] = {}
 
+
+
+def test_a_host_cut_off_from_most_of_the_table_plays_nothing_alone(tmp_path: Path) -> None:
+    """Three of four nodes out of reach: no bot plays their seats, whatever the time; one
+    returns (two of four, with the roster's first node): bots play the other two."""
+    pump = make_table(tmp_path, rounds=1, timing=Timing(seat_timeout=1.0))
+    gone = [node_id(1), node_id(2), node_id(3)]
+
+    def vanish(to: str, body: Body) -> Body | None:
+        if to in gone and isinstance(body, View):
+            pump.connected.discard(to)
+            return None
+        return body
+    pump.tamper = vanish
+    for i in range(4):
+        pump.join(node_id(i))
+    for node in gone:
+        pump.run(pump.host.disconnected(node, pump.now))
+    before = _frozen(pump)
+    assert not pump.host.quorum()
+    pump.tick(5.0)
+    pump.tick(50.0)
+    assert _frozen(pump) == before and not pump.done
+    gone.remove(node_id(1))
+    pump.tamper = vanish
+    pump.join(node_id(1))
+    assert pump.host.quorum()
+    pump.tick(2.0)
+    assert pump.done, pump.log[-4:]
