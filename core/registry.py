@@ -42,7 +42,7 @@ class Variant:
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
         """A fresh ruleset (own plugin manager) for one table."""
-        return Rules(self.name, self.plugins(), {**self.options, **(options or {})})
+        return Rules(self.name, self.plugins(), {**self.options, **(options or {})}, self.title)
 
 
 def available_variants(config: str | os.PathLike[str] | Catalogue | None = None) -> dict[str, Variant]:

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from importlib.metadata import PackageNotFoundError, packages_distributions, version
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 import pluggy
 
 from core import hookspecs
-from core.actions import CORE_ACTIONS, Action
+from core.actions import CORE_ACTIONS, Action, KontraTarget
 from core.cards import Card
 from core.codec import Codec
+from core.context import TableContext
+from core.contracts import ContractSpec, Outcome, PremiumSpec
+from core.defaults import DataRules
+from core.facts import RuleFacts, VariantFacts
+from core.options import Declared, OptionError, OptionSpec, OptionValue, collect, resolve
 from core.phases import Phase
-from core.state import HandResult, HandState, Premium, Reason, Trick
+from core.settlement import Item, SettlementError, premium_items, settle
+from core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
 
 
 class RuleError(RuntimeError):
@@ -22,6 +31,25 @@ class RuleError(RuntimeError):
 
 def _plugin_name(plugin: object) -> str:
     return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
+
+
+@cache
+def _distributions() -> Mapping[str, list[str]]:
+    return packages_distributions()
+
+
+def plugin_version(plugin: object) -> str:
+    """The plugin's ``version``; else that of the package providing its module."""
+    ver = getattr(plugin, "version", None)
+    if isinstance(ver, str) and ver:
+        return ver
+    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+    for dist in _distributions().get(module.partition(".")[0], []):
+        try:
+            return f"{dist}=={version(dist)}"
+        except PackageNotFoundError:
+            continue
+    return "unversioned"
 
 
 def blame(pm: pluggy.PluginManager, exc: BaseException) -> str | None:
@@ -87,26 +115,29 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
 
 
 class Rules:
-    """The rules of one table: a base variant and house rules, in order.
+    """The rules of one table: core's data rules, a base variant and house rules, in order.
 
-    ``plugins`` are registered in order, so later ones (house rules) are asked
-    first by first-result hooks.  ``options`` override the plugins' defaults;
-    an option no plugin declares is an error.
+    ``plugins`` are registered in order after core's :class:`~core.defaults.DataRules`,
+    so later ones (house rules) are asked first by first-result hooks.
+    ``options`` override the declared defaults; an unknown option or a
+    value of the wrong kind is a :class:`RuleError` naming the option.
     """
 
     def __init__(self, variant: str, plugins: Sequence[object],
-                 options: dict[str, Any] | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, title: str = "") -> None:
         self.variant = variant
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.plugin_names: list[str] = []
-        for plugin in plugins:
+        self.plugin_versions: list[str] = []
+        for plugin in [DataRules(), *plugins]:
             name = _plugin_name(plugin)
             try:
                 self.pm.register(plugin, name=f"{len(self.plugin_names)}:{name}")
             except (ValueError, pluggy.PluginValidationError) as exc:
                 raise RuleError(_registration_error(self.pm, name, exc)) from exc
             self.plugin_names.append(name)
+            self.plugin_versions.append(plugin_version(plugin))
         for hook_name, caller in vars(self.pm.hook).items():
             if isinstance(caller, pluggy.HookCaller) and caller.spec is None:
                 for impl in caller.get_hookimpls():
@@ -114,32 +145,96 @@ class Rules:
                                     f"{hook_name!r}, which does not exist (a typo, or a plugin "
                                     "written for another version of tarock?)")
         self.hook = self.pm.hook
-        defaults: dict[str, Any] = {}
-        for part in reversed(self.hook.tarock_options()):
-            defaults.update(part)
-        unknown = set(options or {}) - set(defaults)
-        if unknown:
-            raise RuleError(f"unknown option(s) for {variant}: {', '.join(sorted(unknown))}"
-                            f" (known: {', '.join(sorted(defaults)) or 'none'})")
-        self.options: dict[str, Any] = {**defaults, **(options or {})}
+        try:
+            self.option_specs = self._declared_options()
+            self.options: Mapping[str, OptionValue] = MappingProxyType(
+                resolve(self.option_specs, options or {}, variant))
+        except OptionError as exc:
+            raise RuleError(str(exc)) from None
         actions: list[type[Action]] = list(CORE_ACTIONS)
         for part in reversed(self.hook.tarock_action_types()):
             actions.extend(part)
-        self.codec = Codec(actions)
+        try:
+            self.codec = Codec(actions)
+        except TypeError as exc:
+            raise RuleError(f"{variant}: {exc}") from None
         self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", options=self.options))
         self.hand_size, self.talon_piles = self._need("tarock_deal_layout", options=self.options)
-        self._phases: dict[str, Phase] = {}
         dealt = len(self.deck) - sum(self.talon_piles)
         if self.hand_size < 1 or dealt % self.hand_size:
             raise RuleError(f"{variant}: {len(self.deck)} cards do not deal into hands of "
                             f"{self.hand_size} and a talon of {list(self.talon_piles)}")
         self.players_per_hand = dealt // self.hand_size
         """How many seats play one hand (4 in every tarock game)."""
+        self.contracts: tuple[ContractSpec, ...] = self._contracts()
+        self._by_name = {c.name: c for c in self.contracts}
+        self.premium_specs: dict[str, PremiumSpec] = self._premium_specs()
+        facts = self._need("tarock_variant_facts", options=self.options)
+        if not isinstance(facts, VariantFacts):
+            raise RuleError(f"{variant}: tarock_variant_facts must answer a VariantFacts, not {facts!r}")
+        self.variant_facts: VariantFacts = facts
+        self.facts = RuleFacts(
+            variant=variant, title=title or variant, deck=self.deck, hand_size=self.hand_size,
+            talon_piles=tuple(self.talon_piles), players=self.players_per_hand, contracts=self.contracts,
+            premiums=tuple(self.premium_specs.values()), facts=facts, options=self.options,
+            plugins=tuple(zip(self.plugin_names, self.plugin_versions, strict=True)))
+        self._phases: dict[str, Phase] = {}
         # Hot-path hooks are resolved once: the plugin set of a table is fixed.
         self._legal_plays = _first_result_caller(self.hook.tarock_legal_plays, ("state", "seat"))
         self._trick_winner = _first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))
         self._partner_revealed = _first_result_caller(
             self.hook.tarock_partner_revealed, ("state", "seat", "card"))
+        self._legal_discards = _first_result_caller(
+            self.hook.tarock_legal_discards, ("state", "seat", "count"))
+
+    # -- building ------------------------------------------------------------
+    def _declared_options(self) -> dict[str, Declared]:
+        declared: list[tuple[str, Sequence[OptionSpec]]] = []
+        for impl in self.hook.tarock_options.get_hookimpls():
+            answer = impl.function()
+            name = self._impl_plugin(impl)
+            if not isinstance(answer, Sequence) or isinstance(answer, str | Mapping):
+                raise OptionError(f"plugin {name!r}: tarock_options must answer a list of OptionSpec, "
+                                  f"not {answer!r}")
+            declared.append((name, answer))
+        defaults: list[tuple[str, Mapping[str, Any]]] = []
+        for impl in self.hook.tarock_option_defaults.get_hookimpls():
+            answer = impl.function()
+            name = self._impl_plugin(impl)
+            if not isinstance(answer, Mapping):
+                raise OptionError(f"plugin {name!r}: tarock_option_defaults must answer a mapping, "
+                                  f"not {answer!r}")
+            defaults.append((name, answer))
+        return collect(declared, defaults)
+
+    def _impl_plugin(self, impl: Any) -> str:
+        return self.plugin_names[int(str(impl.plugin_name).partition(":")[0])]
+
+    def _contracts(self) -> tuple[ContractSpec, ...]:
+        answer = self.hook.tarock_contracts(options=self.options)
+        if answer is None:
+            return ()
+        seen: set[str] = set()
+        for spec in answer:
+            if not isinstance(spec, ContractSpec):
+                raise RuleError(f"{self.variant}: tarock_contracts answered something that is not a "
+                                f"ContractSpec: {spec!r}")
+            if spec.name in seen:
+                raise RuleError(f"{self.variant}: two contracts are called {spec.name!r}")
+            seen.add(spec.name)
+        return tuple(sorted(answer, key=lambda c: c.rank))
+
+    def _premium_specs(self) -> dict[str, PremiumSpec]:
+        answer = self.hook.tarock_premium_specs(options=self.options) or ()
+        out: dict[str, PremiumSpec] = {}
+        for spec in answer:
+            if not isinstance(spec, PremiumSpec):
+                raise RuleError(f"{self.variant}: tarock_premium_specs answered something that is not a "
+                                f"PremiumSpec: {spec!r}")
+            if spec.name in out:
+                raise RuleError(f"{self.variant}: two premiums are called {spec.name!r}")
+            out[spec.name] = spec
+        return out
 
     def _need(self, hook: str, **kwargs: Any) -> Any:
         result = getattr(self.hook, hook)(**kwargs)
@@ -147,14 +242,19 @@ class Rules:
             raise RuleError(f"no plugin of {self.variant} answers the hook {hook}")
         return result
 
+    # -- data ----------------------------------------------------------------
+    def contract(self, name: str) -> ContractSpec | None:
+        """The contract called ``name``, or None."""
+        return self._by_name.get(name)
+
     # setup
     def redeal_reason(self, hands: Sequence[Sequence[Card]]) -> str | None:
         reason: str | None = self.hook.tarock_redeal_reason(hands=hands, options=self.options)
         return reason
 
     # flow
-    def phases(self, state: HandState) -> Sequence[str]:
-        result: Sequence[str] = self._need("tarock_phases", state=state)
+    def phases(self, state: HandState) -> Sequence[PhaseId]:
+        result: Sequence[PhaseId] = self._need("tarock_phases", state=state)
         return result
 
     def phase(self, name: str) -> Phase:
@@ -166,22 +266,40 @@ class Rules:
             self._phases[name] = handler
         return handler
 
-    # talon and Kontra
+    # auction, announcements, Kontra
+    def bid_verdict(self, state: HandState, seat: int, contract: ContractSpec) -> Verdict | None:
+        verdict: Verdict | None = self.hook.tarock_bid_verdict(state=state, seat=seat, contract=contract)
+        return verdict
+
+    def callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card]:
+        cards: Sequence[Card] = self.hook.tarock_callable(state=state, seat=seat, contract=contract) or ()
+        return cards
+
+    def announce_verdict(self, state: HandState, seat: int, name: str,
+                         contract: ContractSpec | None = None) -> Verdict | None:
+        if contract is None:
+            assert state.contract is not None, "an announcement needs a contract"
+            contract = state.contract.spec
+        verdict: Verdict | None = self.hook.tarock_announce_verdict(state=state, seat=seat, name=name,
+                                                                    contract=contract)
+        return verdict
+
+    def kontra_verdict(self, state: HandState, seat: int, target: KontraTarget) -> Verdict | None:
+        verdict: Verdict | None = self.hook.tarock_kontra_verdict(state=state, seat=seat, target=target)
+        return verdict
+
+    def kontra_duty(self, state: HandState, seat: int) -> bool:
+        return bool(self.hook.tarock_kontra_duty(state=state, seat=seat))
+
+    # talon
     def legal_discards(self, state: HandState, seat: int, count: int) -> Sequence[tuple[Card, ...]]:
-        result: Sequence[tuple[Card, ...]] = self._need(
-            "tarock_legal_discards", state=state, seat=seat, count=count)
+        result: Sequence[tuple[Card, ...]] | None = self._legal_discards(state, seat, count)
+        if result is None:
+            raise RuleError(f"no plugin of {self.variant} answers the hook tarock_legal_discards")
         return result
 
     def discard_reason(self, state: HandState, seat: int, cards: tuple[Card, ...]) -> Reason | None:
         reason: Reason | None = self.hook.tarock_discard_reason(state=state, seat=seat, cards=cards)
-        return reason
-
-    def kontra_max_level(self, state: HandState) -> int:
-        level: int = self._need("tarock_kontra_max_level", state=state)
-        return level
-
-    def kontra_reason(self, state: HandState, seat: int) -> Reason | None:
-        reason: Reason | None = self.hook.tarock_kontra_reason(state=state, seat=seat)
         return reason
 
     # play
@@ -221,17 +339,45 @@ class Rules:
         seats: Sequence[int] = self.hook.tarock_open_hands(state=state) or ()
         return seats
 
-    # counting
+    # counting and settlement
     def count(self, state: HandState, cards: Sequence[Card]) -> int:
         points: int = self._need("tarock_count", state=state, cards=cards)
         return points
 
-    def premiums(self, state: HandState) -> Sequence[Premium]:
-        result: Sequence[Premium] = self.hook.tarock_premiums(state=state) or ()
+    def premium_outcomes(self, state: HandState) -> Mapping[str, Outcome]:
+        result: Mapping[str, Outcome] = self.hook.tarock_premium_outcomes(state=state) or {}
         return result
 
+    def premium_items(self, state: HandState, kontra_of: Mapping[str, int] | None = None) -> list[Item]:
+        """The premiums of the finished hand as settlement items, by the generic
+        premium model (:func:`core.settlement.premium_items`).
+
+        Without ``kontra_of`` the Kontra levels follow the variant's scope:
+        one chain on everything (each item at the game's level), or each
+        announcement's own chain (silent premiums without Kontra).
+        """
+        assert state.contract is not None
+        if kontra_of is None:
+            if self.variant_facts.kontra_scope == "game":
+                kontra_of = dict.fromkeys(self.premium_specs, state.kontra_level)
+            else:
+                kontra_of = {a.name: a.kontra for a in state.announcements}
+        return premium_items(self.premium_specs, state.contract.spec, self.premium_outcomes(state),
+                             state.announcements, state.declarer_party(), state.players, kontra_of)
+
     def score(self, state: HandState) -> HandResult:
-        result: HandResult = self._need("tarock_score", state=state, rules=self)
-        if sum(result.settlement) != 0:
-            raise RuleError(f"{self.variant}: settlement {result.settlement} does not sum to zero")
-        return result
+        score = self._need("tarock_score", state=state, rules=self)
+        if not isinstance(score, Score):
+            raise RuleError(f"{self.variant}: tarock_score must answer a Score, not {score!r}")
+        try:
+            settlement = settle(score.items, state.seats)
+        except SettlementError as exc:
+            raise RuleError(f"{self.variant}: {exc}") from None
+        return HandResult.of(score, settlement)
+
+    def next_context(self, state: HandState, result: HandResult) -> TableContext:
+        """The table context of the deal after the finished ``state``."""
+        context = self._need("tarock_next_context", context=state.context, state=state, result=result)
+        if not isinstance(context, TableContext):
+            raise RuleError(f"{self.variant}: tarock_next_context must answer a TableContext, not {context!r}")
+        return context

@@ -44,8 +44,8 @@ from functools import lru_cache
 from typing import Final
 
 from core.cards import DECK40, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit, format_cards
-from variants.cards40 import faberl_legal, faberl_strength, faberl_winner, kaiser_winner
-from variants.common import follow_with_overtrump
+from core.contracts import TrickRules
+from core.tricks import legal, strength_order, winner
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
@@ -74,17 +74,12 @@ class _Game:
 
     def __init__(self, trump: Suit, xx_high: bool) -> None:
         self.trump = trump
-        if trump == TAROCK:
-            self.strength: Sequence[int] = STRENGTH
-            self.legal: Legal = follow_with_overtrump
-            self.winner: Winner = kaiser_winner
-            self.kaiser = True
-        else:
-            strength = faberl_strength(xx_high)
-            self.strength = strength
-            self.legal = lambda hand, trick: faberl_legal(hand, trick, trump, strength)
-            self.winner = lambda cards: faberl_winner(cards, trump, strength)
-            self.kaiser = False
+        self.kaiser = trump == TAROCK
+        rules = TrickRules(overtrump=True, trull_trick=True) if self.kaiser else \
+            TrickRules("suit", overtrump=True, xx_high=xx_high)
+        self.strength: Sequence[int] = STRENGTH if self.kaiser else strength_order(xx_high)
+        self.legal: Legal = lambda hand, trick: legal(hand, trick, rules, trump)
+        self.winner: Winner = lambda cards: winner(cards, rules, trump)
 
     def low_key(self, card: Card) -> tuple[bool, int]:
         """Cheapest first: plain cards before trumps, low before high."""
@@ -230,7 +225,7 @@ def _top_trump(trump: Suit, xx_high: bool) -> Card:
     another player in the trick, which open-handed opponents avoid)."""
     if trump == TAROCK:
         return SKUS
-    order = faberl_strength(xx_high)
+    order = strength_order(xx_high)
     return max((c for c in DECK40 if SUIT_OF[c] == trump), key=lambda c: order[c])
 
 
