@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from core.actions import GAME, Action, Discard, Kontra, Pass, Play, Trump
+from core.actions import GAME, Action, Call, Discard, Kontra, Pass, Play, Trump
 from core.cards import SUIT_LETTERS, format_card, format_cards
 from core.state import HandState, PhaseId, Reason, Trick
 
@@ -226,6 +226,48 @@ class TrumpChoice(Phase):
 
         assert isinstance(action, Trump) and state.contract is not None
         state.contract = dataclasses.replace(state.contract, trump=action.suit)
+        state.to_move = None
+
+
+class CallPhase(Phase):
+    """The declarer of a calling game calls a card after the auction (``CallRule.when
+    == "after"``); its holder is his secret partner.  Which cards may be called is
+    asked from ``tarock_callable``.  Whether the card lies in the talon is noted in
+    ``state.data["called_in_talon"]``."""
+
+    name = CALL
+
+    def start(self, state: HandState, rules: Rules) -> None:
+        spec = state.contract.spec if state.contract is not None else None
+        needed = spec is not None and spec.call is not None and state.called is None
+        state.to_move = state.declarer if needed else None
+
+    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        if seat != state.to_move or state.contract is None:
+            return []
+        return [Call(seat, c) for c in rules.callable(state, seat, state.contract.spec)]
+
+    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
+        if action in self.legal(state, rules, action.seat):
+            return None
+        if not isinstance(action, Call):
+            return Reason("wrong-phase", f"call a card now, not {action.describe()}")
+        if action.card in state.hands[action.seat]:
+            return Reason("self-call", "you may not call a card you hold")
+        allowed = " ".join(format_cards(self._cards(state, rules, action.seat))) or "none"
+        return Reason("not-callable", f"{format_card(action.card)} may not be called (you may call: {allowed})")
+
+    @staticmethod
+    def _cards(state: HandState, rules: Rules, seat: int) -> list[int]:
+        assert state.contract is not None
+        return list(rules.callable(state, seat, state.contract.spec))
+
+    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
+        assert isinstance(action, Call)
+        state.called = action.card
+        holder = state.holder(action.card)
+        state.partner = holder if holder is not None and holder != action.seat else None
+        state.data["called_in_talon"] = any(action.card in pile for pile in state.talon)
         state.to_move = None
 
 
