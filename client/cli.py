@@ -222,9 +222,9 @@ def _summary(hand: Hand) -> dict[str, Any]:
         "units": list(result.points),
         "unit": result.unit,
         "won": result.won,
-        "game": result.game,
-        "premiums": [dataclasses.asdict(p) for p in result.premiums],
-        "factor": result.factor,
+        "items": [{"name": i.name, "side": list(i.side), "opposite": list(i.opposite), "base": i.base,
+                   "for_side": i.for_side, "made": i.made, "announced": i.announced, "kontra": i.kontra,
+                   "scale": i.scale, "amount": i.amount, "label": i.label} for i in result.items],
         "kontra": state.kontra_level,
         "settlement": list(result.settlement),
         "note": result.note,
@@ -282,7 +282,7 @@ def _phases(hand: Hand) -> list[str]:
 def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
     names = [f"Seat {s}" for s in range(hand.state.seats)]
     obs = observe(hand, 0)
-    terms = Terms.of(hand.rules.options)
+    terms = Terms.of(hand.rules.variant_facts)
     _out(f"{answer['file']}: {hand.state.variant}, {names[hand.state.dealer]} deals")
     for action, phase in zip(obs.history, _phases(hand), strict=True):
         if not isinstance(action, Play):

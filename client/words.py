@@ -24,8 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KONTRA_WORDS: tuple[str, ...] = ("Kontra", "Rekontra", "Subkontra", "Re-Sub")
-"""The names of the Kontra levels 1..4 where a variant names none."""
+from core.facts import KONTRA_WORDS, VariantFacts
 
 MONEY_NAMES: Mapping[str, str] = {"ct": "cents"}
 """Long names of money units, for headings."""
@@ -77,13 +76,9 @@ class Terms:
     kontra_words: tuple[str, ...] = KONTRA_WORDS
 
     @classmethod
-    def of(cls, options: Mapping[str, Any]) -> Terms:
-        """The terms a ruleset's options declare."""
-        money = options.get("money_unit") or ""
-        words = options.get("kontra_words")
-        if isinstance(words, Sequence) and not isinstance(words, str) and words:
-            return cls(str(money), tuple(str(w) for w in words))
-        return cls(str(money))
+    def of(cls, facts: VariantFacts) -> Terms:
+        """The terms a ruleset's facts declare (money unit, names of the Kontra levels)."""
+        return cls(facts.money, facts.kontra_words or KONTRA_WORDS)
 
     @property
     def unit_name(self) -> str:
