@@ -67,7 +67,11 @@ class TakeTalonPile(Phase):
 
     def start(self, state: HandState, rules: Rules) -> None:
         assert state.declarer is not None and state.contract is not None
-        pile = self.pile if self.pile is not None else state.contract.spec.talon_pile
+        spec = state.contract.spec
+        if self.pile is None and spec.talon != "pile":
+            state.to_move = None  # this contract leaves the talon alone (it counts for the opponents)
+            return
+        pile = self.pile if self.pile is not None else spec.talon_pile
         taken = state.talon[pile]
         state.talon[pile] = []
         state.talon_taken = list(taken)

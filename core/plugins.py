@@ -21,7 +21,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -195,10 +195,27 @@ def rules_hash(rules: Rules, context: TableContext | None = None) -> str:
 
 # -- plugins.toml ----------------------------------------------------------------
 
+def config_candidates(cwd: Path | None = None) -> list[Path]:
+    """Where ``plugins.toml`` is looked for when none is given, in order:
+
+    1. the current directory (``cwd``);
+    2. the user's configuration folder (``$XDG_CONFIG_HOME/tarock`` or
+       ``~/.config/tarock`` on Linux, as platformdirs says per system);
+    3. the one installed with tarock (``<prefix>/share/tarock``), or the
+       source checkout's when running from one.
+    """
+    from platformdirs import user_config_dir
+
+    return [(cwd or Path.cwd()) / CONFIG_NAME,
+            Path(user_config_dir("tarock", appauthor=False)) / CONFIG_NAME,
+            Path(sys.prefix) / "share" / "tarock" / CONFIG_NAME,
+            _CHECKOUT / CONFIG_NAME]
+
+
 def default_config(cwd: Path | None = None) -> Path | None:
-    """``plugins.toml`` in ``cwd`` (default: the current directory), else the one
-    next to the installed packages (a source checkout), else None."""
-    for candidate in ((cwd or Path.cwd()) / CONFIG_NAME, _CHECKOUT / CONFIG_NAME):
+    """The first ``plugins.toml`` of :func:`config_candidates` that exists, else None
+    (then every installed variant is offered)."""
+    for candidate in config_candidates(cwd):
         if candidate.is_file():
             return candidate
     return None
@@ -217,7 +234,8 @@ def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
         if not isinstance(variant, Variant):
             broken[ep.name] = f"entry point {ep.name!r} ({ep.value}) is not a Variant"
             continue
-        found[variant.name] = variant
+        dist = ep.dist.name if ep.dist is not None else "an unknown package"
+        found[variant.name] = replace(variant, origin=f"installed with {dist} (entry point {ep.value})")
     return found, broken
 
 
@@ -362,8 +380,11 @@ def _define(path: Path, index: int, table: Mapping[str, Any], known: Mapping[str
     description = _text(table, "description", where,
                         f"{base.description} House rules: {names}." if base and rules else
                         base.description if base else "")
+    parts = [f"base {base.name}"] if base else []
+    parts += [f"plugin {r.name} {r.version} ({r.origin})" for r in rules]
+    origin = f"{path}: " + ", ".join(parts)
     return Variant(name=name, title=title, plugins=_stack(base, rules), description=description,
-                   options={**(base.options if base else {}), **presets}, lineage=lineage)
+                   options={**(base.options if base else {}), **presets}, lineage=lineage, origin=origin)
 
 
 def _stack(base: Variant | None, rules: Sequence[HouseRule]) -> Callable[[], list[object]]:

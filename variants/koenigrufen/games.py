@@ -178,11 +178,12 @@ class Dialect:
 
     def contracts(self) -> tuple[ContractSpec, ...]:
         """The games as the table's contracts: ranked in ladder order, with the
-        dialect's Märchenstich and (several Besserrufer) contest."""
+        dialect's winning points, Märchenstich and (several Besserrufer) contest."""
         out = []
         for rank, spec in enumerate(self.games, start=1):
             tricks = replace(spec.tricks, trull_trick=self.maerchenstich)
-            out.append(replace(spec, rank=rank, tricks=tricks,
+            goal = replace(spec.goal, points=self.win) if spec.goal.kind == "points" else spec.goal
+            out.append(replace(spec, rank=rank, tricks=tricks, goal=goal,
                                contest=self.multi_besserrufer and is_bird_game(spec)))
         return tuple(out)
 
