@@ -205,4 +205,21 @@ class Join(Action):
         return f"{self.contract} bei"
 
 
+_SEATS = 8
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in range(54)) for s in range(_SEATS))
+"""``PLAYS[seat][card]``: one shared :class:`Play` per seat and card."""
+_PASSES: tuple[Pass, ...] = tuple(Pass(s) for s in range(_SEATS))
+
+
+def play(seat: int, card: Card) -> Play:
+    """The action of ``seat`` playing ``card`` (one shared value per seat and card:
+    legal-move lists are built for every card of every hand)."""
+    return PLAYS[seat][card] if 0 <= seat < _SEATS else Play(seat, card)
+
+
+def pass_(seat: int) -> Pass:
+    """The pass of ``seat`` (one shared value per seat)."""
+    return _PASSES[seat] if 0 <= seat < _SEATS else Pass(seat)
+
+
 CORE_ACTIONS: tuple[type[Action], ...] = (Pass, Call, Bid, Discard, Kontra, Trump, Play, Announce, Join)

@@ -187,6 +187,8 @@ class Codec:
         hints = _hints(cls)
         plan: list[tuple[str, Encoder, object]] = []
         for f in dataclasses.fields(cls):
+            if not f.init:
+                continue  # derived in __post_init__, rebuilt when decoded
             default: object = f.default
             if f.default_factory is not _MISSING:
                 default = f.default_factory()

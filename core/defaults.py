@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.cards import SUIT_LETTERS, TAROCK, Card, Suit
+from core.cards import TAROCK, Card, Suit
 from core.context import TableContext, following
 from core.contracts import ContractSpec
 from core.facts import VariantFacts
@@ -27,9 +27,7 @@ VERSION = "2"
 def trump_suit(state: HandState) -> Suit:
     """The suit that trumps in this hand: the named suit of a ``suit`` game, else the tarocks."""
     contract = state.contract
-    if contract is None or contract.trump is None or contract.spec.tricks.trump != "suit":
-        return TAROCK
-    return SUIT_LETTERS.index(contract.trump)
+    return TAROCK if contract is None else contract.suit
 
 
 class DataRules:
@@ -65,7 +63,7 @@ class DataRules:
         if contract is None:
             return None
         trick = state.trick.cards if state.trick is not None else ()
-        return legal(state.hands[seat], trick, contract.spec.tricks, trump_suit(state))
+        return legal(state.hands[seat], trick, contract.spec.tricks, contract.suit)
 
     @hookimpl
     def tarock_play_reason(self, state: HandState, seat: int, card: Card) -> Reason | None:
@@ -79,7 +77,7 @@ class DataRules:
         contract = state.contract
         if contract is None:
             return None
-        return winner(trick.cards, contract.spec.tricks, trump_suit(state))
+        return winner(trick.cards, contract.spec.tricks, contract.suit)
 
     @hookimpl
     def tarock_partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from core.actions import GAME, Action, Call, Discard, Kontra, Pass, Play, Trump
+from core.actions import GAME, PLAYS, Action, Call, Discard, Kontra, Pass, Play, Trump, pass_
 from core.cards import SUIT_LETTERS, format_card, format_cards
 from core.state import HandState, PhaseId, Reason, Trick
 
@@ -168,7 +168,7 @@ class KontraChain(Phase):
         may = self._refusal(state, rules, seat) is None
         if may and rules.kontra_duty(state, seat):
             return [Kontra(seat)]
-        return [Pass(seat), Kontra(seat)] if may else [Pass(seat)]
+        return [pass_(seat), Kontra(seat)] if may else [pass_(seat)]
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         if isinstance(action, Pass):
@@ -292,7 +292,8 @@ class TrickPlay(Phase):
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
             return []
-        return [Play(seat, card) for card in rules.legal_plays(state, seat)]
+        plays = PLAYS[seat]
+        return [plays[card] for card in rules.legal_plays(state, seat)]
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         if not isinstance(action, Play):
@@ -306,14 +307,15 @@ class TrickPlay(Phase):
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         assert isinstance(action, Play) and state.trick is not None
-        state.hands[action.seat].remove(action.card)
+        seat, card = action.seat, action.card
+        state.hands[seat].remove(card)
         trick = state.trick
-        trick.seats.append(action.seat)
-        trick.cards.append(action.card)
-        if not state.partner_known and rules.partner_revealed(state, action.seat, action.card):
+        trick.seats.append(seat)
+        trick.cards.append(card)
+        if state.partner is not None and not state.partner_known and rules.partner_revealed(state, seat, card):
             state.partner_known = True
-        if len(trick.cards) < len(state.players):
-            state.to_move = state.next_seat(action.seat)
+        if len(trick.cards) < (len(state.active) or state.seats):
+            state.to_move = state.next_seat(seat)
             return
         winner = trick.seats[rules.trick_winner(state, trick)]
         trick.winner = winner

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError, packages_distributions, version
 from types import MappingProxyType, ModuleType
@@ -91,18 +91,23 @@ def _registration_error(pm: pluggy.PluginManager, name: str, exc: Exception) -> 
 def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
     """A positional caller for a first-result hook, same answers as ``caller``.
 
-    When no implementation is a wrapper, the implementations are called
-    directly in pluggy's order (last registered and ``tryfirst`` first),
-    skipping pluggy's per-call bookkeeping on the hot path; otherwise the
-    hook caller itself is used.
+    The implementations are called directly in pluggy's order (wrappers
+    first, then the last registered and ``tryfirst`` first), skipping
+    pluggy's per-call bookkeeping on the hot path.  New-style wrappers
+    (``wrapper=True``) are run as pluggy runs them: up to their ``yield``,
+    then sent the result (or thrown the exception) in reverse order; a
+    wrapper's return value replaces the result.  Old-style hookwrappers go
+    through pluggy itself.
     """
     impls = list(reversed(caller.get_hookimpls()))
-    if any(i.hookwrapper or i.wrapper for i in impls):
+    if any(i.hookwrapper for i in impls):
         def through_pluggy(*args: Any) -> Any:
             return caller(**dict(zip(argnames, args, strict=True)))
         return through_pluggy
-    plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls]
-    if len(plan) == 1 and plan[0][1] == tuple(range(len(argnames))):
+    Plan = list[tuple[Callable[..., Any], tuple[int, ...]]]
+    wrappers: Plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls if i.wrapper]
+    plan: Plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls if not i.wrapper]
+    if not wrappers and len(plan) == 1 and plan[0][1] == tuple(range(len(argnames))):
         return plan[0][0]
 
     def direct(*args: Any) -> Any:
@@ -111,7 +116,36 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
             if result is not None:
                 return result
         return None
-    return direct
+    if not wrappers:
+        return direct
+
+    def wrapped(*args: Any) -> Any:
+        running: list[Generator[Any, Any, Any]] = []
+        for function, positions in wrappers:
+            gen = function(*(args[p] for p in positions))
+            next(gen)
+            running.append(gen)
+        error: BaseException | None = None
+        result: Any = None
+        try:
+            result = direct(*args)
+        except BaseException as exc:
+            error = exc
+        for gen in reversed(running):
+            try:
+                if error is not None:
+                    gen.throw(error)
+                else:
+                    gen.send(result)
+                raise RuntimeError("a hook wrapper yielded twice")
+            except StopIteration as stop:
+                result, error = stop.value, None
+            except BaseException as exc:
+                error = exc
+        if error is not None:
+            raise error
+        return result
+    return wrapped
 
 
 class Rules:
@@ -145,6 +179,7 @@ class Rules:
                                     f"{hook_name!r}, which does not exist (a typo, or a plugin "
                                     "written for another version of tarock?)")
         self.hook = self.pm.hook
+        self._callers: dict[str, Callable[..., Any]] = {}
         try:
             self.option_specs = self._declared_options()
             self.options: Mapping[str, OptionValue] = MappingProxyType(
@@ -158,8 +193,8 @@ class Rules:
             self.codec = Codec(actions)
         except TypeError as exc:
             raise RuleError(f"{variant}: {exc}") from None
-        self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", options=self.options))
-        self.hand_size, self.talon_piles = self._need("tarock_deal_layout", options=self.options)
+        self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", self.options))
+        self.hand_size, self.talon_piles = self._need("tarock_deal_layout", self.options)
         dealt = len(self.deck) - sum(self.talon_piles)
         if self.hand_size < 1 or dealt % self.hand_size:
             raise RuleError(f"{variant}: {len(self.deck)} cards do not deal into hands of "
@@ -169,7 +204,7 @@ class Rules:
         self.contracts: tuple[ContractSpec, ...] = self._contracts()
         self._by_name = {c.name: c for c in self.contracts}
         self.premium_specs: dict[str, PremiumSpec] = self._premium_specs()
-        facts = self._need("tarock_variant_facts", options=self.options)
+        facts = self._need("tarock_variant_facts", self.options)
         if not isinstance(facts, VariantFacts):
             raise RuleError(f"{variant}: tarock_variant_facts must answer a VariantFacts, not {facts!r}")
         self.variant_facts: VariantFacts = facts
@@ -211,7 +246,7 @@ class Rules:
         return self.plugin_names[int(str(impl.plugin_name).partition(":")[0])]
 
     def _contracts(self) -> tuple[ContractSpec, ...]:
-        answer = self.hook.tarock_contracts(options=self.options)
+        answer = self._ask("tarock_contracts", self.options)
         if answer is None:
             return ()
         seen: set[str] = set()
@@ -225,7 +260,7 @@ class Rules:
         return tuple(sorted(answer, key=lambda c: c.rank))
 
     def _premium_specs(self) -> dict[str, PremiumSpec]:
-        answer = self.hook.tarock_premium_specs(options=self.options) or ()
+        answer = self._ask("tarock_premium_specs", self.options) or ()
         out: dict[str, PremiumSpec] = {}
         for spec in answer:
             if not isinstance(spec, PremiumSpec):
@@ -236,8 +271,22 @@ class Rules:
             out[spec.name] = spec
         return out
 
-    def _need(self, hook: str, **kwargs: Any) -> Any:
-        result = getattr(self.hook, hook)(**kwargs)
+    def _ask(self, hook: str, *args: Any) -> Any:
+        """A first-result hook's answer, the arguments in the hookspec's order.
+
+        The callers are resolved once per hook: the plugin set of a table is
+        fixed, so pluggy's per-call bookkeeping is skipped where no wrapper
+        needs it (:func:`_first_result_caller`).
+        """
+        call = self._callers.get(hook)
+        if call is None:
+            caller = getattr(self.hook, hook)
+            call = _first_result_caller(caller, tuple(caller.spec.argnames))
+            self._callers[hook] = call
+        return call(*args)
+
+    def _need(self, hook: str, *args: Any) -> Any:
+        result = self._ask(hook, *args)
         if result is None:
             raise RuleError(f"no plugin of {self.variant} answers the hook {hook}")
         return result
@@ -249,18 +298,18 @@ class Rules:
 
     # setup
     def redeal_reason(self, hands: Sequence[Sequence[Card]]) -> str | None:
-        reason: str | None = self.hook.tarock_redeal_reason(hands=hands, options=self.options)
+        reason: str | None = self._ask("tarock_redeal_reason", hands, self.options)
         return reason
 
     # flow
     def phases(self, state: HandState) -> Sequence[PhaseId]:
-        result: Sequence[PhaseId] = self._need("tarock_phases", state=state)
+        result: Sequence[PhaseId] = self._need("tarock_phases", state)
         return result
 
     def phase(self, name: str) -> Phase:
         handler = self._phases.get(name)
         if handler is None:
-            handler = self._need("tarock_phase", name=name)
+            handler = self._need("tarock_phase", name)
             if not isinstance(handler, Phase):
                 raise RuleError(f"the handler for phase {name!r} is not a Phase: {handler!r}")
             self._phases[name] = handler
@@ -268,11 +317,11 @@ class Rules:
 
     # auction, announcements, Kontra
     def bid_verdict(self, state: HandState, seat: int, contract: ContractSpec) -> Verdict | None:
-        verdict: Verdict | None = self.hook.tarock_bid_verdict(state=state, seat=seat, contract=contract)
+        verdict: Verdict | None = self._ask("tarock_bid_verdict", state, seat, contract)
         return verdict
 
     def callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card]:
-        cards: Sequence[Card] = self.hook.tarock_callable(state=state, seat=seat, contract=contract) or ()
+        cards: Sequence[Card] = self._ask("tarock_callable", state, seat, contract) or ()
         return cards
 
     def announce_verdict(self, state: HandState, seat: int, name: str,
@@ -280,16 +329,15 @@ class Rules:
         if contract is None:
             assert state.contract is not None, "an announcement needs a contract"
             contract = state.contract.spec
-        verdict: Verdict | None = self.hook.tarock_announce_verdict(state=state, seat=seat, name=name,
-                                                                    contract=contract)
+        verdict: Verdict | None = self._ask("tarock_announce_verdict", state, seat, name, contract)
         return verdict
 
     def kontra_verdict(self, state: HandState, seat: int, target: KontraTarget) -> Verdict | None:
-        verdict: Verdict | None = self.hook.tarock_kontra_verdict(state=state, seat=seat, target=target)
+        verdict: Verdict | None = self._ask("tarock_kontra_verdict", state, seat, target)
         return verdict
 
     def kontra_duty(self, state: HandState, seat: int) -> bool:
-        return bool(self.hook.tarock_kontra_duty(state=state, seat=seat))
+        return bool(self._ask("tarock_kontra_duty", state, seat))
 
     # talon
     def legal_discards(self, state: HandState, seat: int, count: int) -> Sequence[tuple[Card, ...]]:
@@ -299,12 +347,12 @@ class Rules:
         return result
 
     def discard_reason(self, state: HandState, seat: int, cards: tuple[Card, ...]) -> Reason | None:
-        reason: Reason | None = self.hook.tarock_discard_reason(state=state, seat=seat, cards=cards)
+        reason: Reason | None = self._ask("tarock_discard_reason", state, seat, cards)
         return reason
 
     # play
     def first_leader(self, state: HandState) -> int:
-        seat: int = self._need("tarock_first_leader", state=state)
+        seat: int = self._need("tarock_first_leader", state)
         return seat
 
     def legal_plays(self, state: HandState, seat: int) -> Sequence[Card]:
@@ -314,7 +362,7 @@ class Rules:
         return cards
 
     def play_reason(self, state: HandState, seat: int, card: Card) -> Reason | None:
-        reason: Reason | None = self.hook.tarock_play_reason(state=state, seat=seat, card=card)
+        reason: Reason | None = self._ask("tarock_play_reason", state, seat, card)
         return reason
 
     def trick_winner(self, state: HandState, trick: Trick) -> int:
@@ -328,24 +376,24 @@ class Rules:
 
     # what every seat sees
     def talon_shown(self, state: HandState) -> Sequence[Sequence[Card]]:
-        piles: Sequence[Sequence[Card]] = self.hook.tarock_talon_shown(state=state) or ()
+        piles: Sequence[Sequence[Card]] = self._ask("tarock_talon_shown", state) or ()
         return piles
 
     def discards_shown(self, state: HandState) -> Sequence[Card]:
-        cards: Sequence[Card] = self.hook.tarock_discards_shown(state=state) or ()
+        cards: Sequence[Card] = self._ask("tarock_discards_shown", state) or ()
         return cards
 
     def open_hands(self, state: HandState) -> Sequence[int]:
-        seats: Sequence[int] = self.hook.tarock_open_hands(state=state) or ()
+        seats: Sequence[int] = self._ask("tarock_open_hands", state) or ()
         return seats
 
     # counting and settlement
     def count(self, state: HandState, cards: Sequence[Card]) -> int:
-        points: int = self._need("tarock_count", state=state, cards=cards)
+        points: int = self._need("tarock_count", state, cards)
         return points
 
     def premium_outcomes(self, state: HandState) -> Mapping[str, Outcome]:
-        result: Mapping[str, Outcome] = self.hook.tarock_premium_outcomes(state=state) or {}
+        result: Mapping[str, Outcome] = self._ask("tarock_premium_outcomes", state) or {}
         return result
 
     def premium_items(self, state: HandState, kontra_of: Mapping[str, int] | None = None) -> list[Item]:
@@ -366,7 +414,7 @@ class Rules:
                              state.announcements, state.declarer_party(), state.players, kontra_of)
 
     def score(self, state: HandState) -> HandResult:
-        score = self._need("tarock_score", state=state, rules=self)
+        score = self._need("tarock_score", state, self)
         if not isinstance(score, Score):
             raise RuleError(f"{self.variant}: tarock_score must answer a Score, not {score!r}")
         try:
@@ -377,7 +425,7 @@ class Rules:
 
     def next_context(self, state: HandState, result: HandResult) -> TableContext:
         """The table context of the deal after the finished ``state``."""
-        context = self._need("tarock_next_context", context=state.context, state=state, result=result)
+        context = self._need("tarock_next_context", state.context, state, result)
         if not isinstance(context, TableContext):
             raise RuleError(f"{self.variant}: tarock_next_context must answer a TableContext, not {context!r}")
         return context

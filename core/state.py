@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NewType
 
 from core.actions import Action
-from core.cards import Card
+from core.cards import SUIT_LETTERS, TAROCK, Card
 from core.context import TableContext
 from core.contracts import ContractSpec
 from core.settlement import Item
+
+_ALL_SEATS = tuple(tuple(range(n)) for n in range(9))
 
 PhaseId = NewType("PhaseId", str)
 """The name of a phase of a hand (``bidding``, ``play`` ...); variants add their own."""
@@ -40,10 +43,17 @@ class Verdict:
 
     @staticmethod
     def deny(code: str, message: str) -> Verdict:
-        return Verdict(False, Reason(code, message))
+        """A denial with its reason (the same value for the same words: rules
+        deny often while legal actions are listed)."""
+        return _denial(code, message)
 
 
 ALLOW = Verdict(True)
+
+
+@lru_cache(maxsize=1024)
+def _denial(code: str, message: str) -> Verdict:
+    return Verdict(False, Reason(code, message))
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +67,13 @@ class Contract:
     declarers: tuple[int, ...] = ()
     """Several declarers playing the same game at once, each for himself
     (Bei-games); empty when there is one declarer (``HandState.declarer``)."""
+    suit: int = field(init=False, repr=False, compare=False)
+    """The suit that trumps (``core.cards`` suit index; ``TAROCK`` unless a
+    ``suit`` game names one), kept for the hot path of trick play."""
+
+    def __post_init__(self) -> None:
+        named = self.trump is not None and self.spec.tricks.trump == "suit" and self.trump in SUIT_LETTERS
+        object.__setattr__(self, "suit", SUIT_LETTERS.index(self.trump) if named else TAROCK)  # type: ignore[arg-type]
 
     @property
     def name(self) -> str:
@@ -197,7 +214,7 @@ class HandState:
     @property
     def players(self) -> tuple[int, ...]:
         """The seats taking part, in seat order."""
-        return self.active or tuple(range(self.seats))
+        return self.active or _ALL_SEATS[self.seats]
 
     def next_seat(self, seat: int) -> int:
         """The next seat that takes part in this hand (seat + 1 onwards)."""

@@ -109,7 +109,10 @@ def legal(hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules, trump:
                 cands = list(hand)
         if rules.overtrump and trumping and rules.trump != "colour":
             strength = strength_order(rules.xx_high) if trump != TAROCK else STRENGTH
-            top = max((strength[c] for c in trick if SUIT_OF[c] == trump), default=-1)
+            top = -1
+            for c in trick:
+                if SUIT_OF[c] == trump and strength[c] > top:
+                    top = strength[c]
             if top >= 0:
                 higher = [c for c in cands if strength[c] > top]
                 if higher:

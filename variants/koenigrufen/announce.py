@@ -167,8 +167,10 @@ class Announcing(Phase):
         state.to_move = state.declarer
 
     # -- what a seat may say -------------------------------------------------
-    def announce_reason(self, state: HandState, rules: Rules, seat: int, name: str) -> Reason | None:
-        """Why ``seat`` may not announce ``name`` now, or None."""
+    def announce_reason(self, state: HandState, rules: Rules, seat: int, name: str,
+                        said: frozenset[str] | None = None) -> Reason | None:
+        """Why ``seat`` may not announce ``name`` now, or None (``said``: the names
+        announced so far, when the caller has them)."""
         game = game_of(state)
         assert game is not None
         if name not in rules.premium_specs:
@@ -176,7 +178,7 @@ class Announcing(Phase):
             return Reason("unknown-premium", f"there is no premium {name!r}; premiums: {known}")
         if name not in game.premiums:
             return Reason("premium-not-in-game", f"{name} cannot be announced in this game")
-        if any(a.name == name for a in state.announcements):
+        if name in (said if said is not None else {a.name for a in state.announcements}):
             return Reason("already-announced", f"{name} has been announced already")
         verdict = rules.announce_verdict(state, seat, name)
         if verdict is not None and not verdict.allowed:
@@ -205,8 +207,12 @@ class Announcing(Phase):
         if seat != state.to_move:
             return []
         out: list[Action] = [] if bird_pending(state, self.d, seat) else [Pass(seat)]
+        game = game_of(state)
+        assert game is not None
+        said = frozenset(a.name for a in state.announcements)
         for name in PREMIUM_ORDER:
-            if name in rules.premium_specs and self.announce_reason(state, rules, seat, name) is None:
+            if (name in rules.premium_specs and name in game.premiums and name not in said
+                    and self.announce_reason(state, rules, seat, name, said) is None):
                 out.append(Announce(seat, (name,)))
         out.extend(self.kontras(state, rules, seat))
         return out
