@@ -78,15 +78,17 @@ def contract_lines(spec: ContractSpec, facts: RuleFacts) -> Iterator[str]:
           f"{play_rules(spec.tricks)}"
     goal = spec.goal
     if goal.kind == "points":
-        need = f"at least {_points(goal.points, unit)} points" if goal.points else "the majority of the points"
+        need = f"at least {_points(goal.points, unit)} points" if goal.points else \
+            "the majority of the points"
         if goal.draw is not None:
             need += f" ({_points(goal.draw, unit)} is a draw)"
     elif goal.kind == "tricks":
         need = f"exactly {goal.tricks} trick{'s' if goal.tricks != 1 else ''}"
     else:
         need = "each for himself, settled by rank"
-    kontra = "no Kontra" if spec.kontra == 0 else \
-        f"Kontra up to {facts.facts.kontra_words[spec.kontra - 1] if spec.kontra <= len(facts.facts.kontra_words) else f'level {spec.kontra}'}"
+    words = facts.facts.kontra_words
+    top = words[spec.kontra - 1] if 0 < spec.kontra <= len(words) else f"level {spec.kontra}"
+    kontra = "no Kontra" if spec.kontra == 0 else f"Kontra up to {top}"
     yield f"       goal: {need}; {kontra}"
     if spec.premiums:
         names = [p.title for p in facts.premiums if p.name in spec.premiums]
@@ -132,7 +134,8 @@ def rules_page(facts: RuleFacts, options: Mapping[str, Declared]) -> list[str]:
     scope = ("one Kontra chain doubles the game and every premium" if f.kontra_scope == "game"
              else "the game and every announcement carry a Kontra chain of their own")
     unit = "thirds of a point" if f.unit == 3 else "points" if f.unit == 1 else f"1/{f.unit} points"
-    lines += ["", f"Settlement: amounts {'in ' + f.money if f.money else 'in game points'} per opponent; {scope}; "
-              f"card points counted in {unit}.", "", "Options:"]
+    money = f"in {f.money}" if f.money else "in game points"
+    lines += ["", f"Settlement: amounts {money} per opponent; {scope}; card points counted in {unit}.",
+              "", "Options:"]
     lines += [option_line(d, facts.options.get(n, d.spec.default)) for n, d in options.items()] or ["  none"]
     return lines

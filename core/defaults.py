@@ -84,5 +84,6 @@ class DataRules:
         return state.called is not None and card == state.called
 
     @hookimpl
-    def tarock_next_context(self, context: TableContext, state: HandState, result: HandResult) -> TableContext:
+    def tarock_next_context(self, context: TableContext, state: HandState,
+                            result: HandResult) -> TableContext:
         return following(context, state.seats, result.passed_out, result.next_round_factor)

@@ -45,7 +45,8 @@ class Hand:
         if context is None:
             context = TableContext(dealer=dealer)
         elif context.dealer != dealer:
-            raise DealError(f"the table context names seat {context.dealer} as dealer, the hand seat {dealer}")
+            raise DealError(f"the table context names seat {context.dealer} as dealer, "
+                            f"the hand seat {dealer}")
         self._check_deal(hands, talon, seats, active)
         self.deal = ([list(h) for h in hands], [list(p) for p in talon])
         self.context = context

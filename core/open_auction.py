@@ -120,7 +120,8 @@ class OpenAuction(Phase):
                 if p.announced and self._addition_refusal(state, rules, seat, n) is None]
 
     # -- Kontra ----------------------------------------------------------------
-    def kontra_refusal(self, state: HandState, rules: Rules, seat: int, target: KontraTarget) -> Reason | None:
+    def kontra_refusal(self, state: HandState, rules: Rules, seat: int,
+                       target: KontraTarget) -> Reason | None:
         """Why ``seat`` may not raise the chain ``target`` now (None: it may)."""
         assert state.contract is not None
         spec = state.contract.spec
@@ -175,7 +176,8 @@ class OpenAuction(Phase):
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         seat = action.seat
-        duty = Reason("pflichtkontra", "the rules oblige you to say Kontra on the game (or bid a higher game)")
+        duty = Reason("pflichtkontra",
+                      "the rules oblige you to say Kontra on the game (or bid a higher game)")
         if isinstance(action, Pass):
             if state.contract is None:
                 return Reason("rufer-must-bid", "the Rufer must announce a game first")

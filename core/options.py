@@ -82,10 +82,10 @@ class OptionSpec:
         ok = type(out) is kind and (not isinstance(out, tuple) or all(isinstance(x, str) for x in out))
         if ok and self.choices and out not in self.choices:
             ok = False
-        if ok and isinstance(out, int | float) and not isinstance(out, bool):
-            if (self.minimum is not None and out < self.minimum) or (
-                    self.maximum is not None and out > self.maximum):
-                ok = False
+        if ok and isinstance(out, int | float) and not isinstance(out, bool) and (
+                (self.minimum is not None and out < self.minimum)
+                or (self.maximum is not None and out > self.maximum)):
+            ok = False
         if not ok:
             label = f" ({what})" if what else ""
             raise OptionError(f"option {self.name!r}{label} must be {self.allowed()}, not {_show(value)}")
@@ -151,7 +151,8 @@ def collect(declared: Sequence[tuple[str, Sequence[OptionSpec]]],
     return out
 
 
-def resolve(options: Mapping[str, Declared], given: Mapping[str, object], variant: str) -> dict[str, OptionValue]:
+def resolve(options: Mapping[str, Declared], given: Mapping[str, object],
+            variant: str) -> dict[str, OptionValue]:
     """Every option's value: the defaults with ``given`` checked on top.
 
     An unknown name or a wrong value is an :class:`OptionError`.

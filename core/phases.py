@@ -259,7 +259,8 @@ class CallPhase(Phase):
         if action.card in state.hands[action.seat]:
             return Reason("self-call", "you may not call a card you hold")
         allowed = " ".join(format_cards(self._cards(state, rules, action.seat))) or "none"
-        return Reason("not-callable", f"{format_card(action.card)} may not be called (you may call: {allowed})")
+        return Reason("not-callable",
+                      f"{format_card(action.card)} may not be called (you may call: {allowed})")
 
     @staticmethod
     def _cards(state: HandState, rules: Rules, seat: int) -> list[int]:
@@ -312,7 +313,8 @@ class TrickPlay(Phase):
         trick = state.trick
         trick.seats.append(seat)
         trick.cards.append(card)
-        if state.partner is not None and not state.partner_known and rules.partner_revealed(state, seat, card):
+        if state.partner is not None and not state.partner_known and \
+                rules.partner_revealed(state, seat, card):
             state.partner_known = True
         if len(trick.cards) < (len(state.active) or state.seats):
             state.to_move = state.next_seat(seat)

@@ -29,10 +29,10 @@ from typing import Any
 import pluggy
 
 from core import hookspecs
-from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
-from core.registry import Variant
 from core.context import TableContext
 from core.options import OptionError
+from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
+from core.registry import Variant
 from core.rules import RuleError, Rules, blame, plugin_version
 
 PLUGIN_GROUP = "tarock.plugins"

@@ -154,7 +154,8 @@ def parse_record(data: object) -> ParsedRecord:
     record.rules_hash, record.plugins = _rules_part(data)
     record.context = _CODEC.decode(data.get("context"), TableContext, "context")
     if record.context.dealer != dealer:
-        raise RecordError(f"the context names seat {record.context.dealer} as dealer, the record seat {dealer}")
+        raise RecordError(f"the context names seat {record.context.dealer} as dealer, "
+                          f"the record seat {dealer}")
     return ParsedRecord(record, list(actions), 2)
 
 

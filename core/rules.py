@@ -427,5 +427,6 @@ class Rules:
         """The table context of the deal after the finished ``state``."""
         context = self._need("tarock_next_context", state.context, state, result)
         if not isinstance(context, TableContext):
-            raise RuleError(f"{self.variant}: tarock_next_context must answer a TableContext, not {context!r}")
+            raise RuleError(f"{self.variant}: tarock_next_context must answer a TableContext, "
+                            f"not {context!r}")
         return context

@@ -142,7 +142,8 @@ class Table:
     def totals(self) -> tuple[int, ...]:
         return self.rows[-1].totals if self.rows else (0,) * self.seats
 
-    def add(self, result: HandResult, contract: str = "", context: TableContext | None = None) -> SheetRow | None:
+    def add(self, result: HandResult, contract: str = "",
+            context: TableContext | None = None) -> SheetRow | None:
         """Enter a hand's result; ``context`` is the next deal's (by default
         :func:`core.context.following`, without house rules' memory).
 

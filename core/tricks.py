@@ -94,10 +94,9 @@ def winner(cards: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK) -> in
 def legal(hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK) -> list[Card]:
     """The cards of ``hand`` that may go to ``trick`` (empty: leading)."""
     if not trick:
+        cands = list(hand)
         if rules.trump == "colour":
-            cands = [c for c in hand if c >= 22] or list(hand)
-        else:
-            cands = list(hand)
+            cands = [c for c in hand if c >= 22] or cands
     else:
         led = SUIT_OF[trick[0]]
         cands = [c for c in hand if SUIT_OF[c] == led]

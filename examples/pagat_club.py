@@ -45,7 +45,8 @@ class PagatClub:
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:
         return [
-            OptionSpec("pagat_ultimo", 2, "points for a Pagat Ultimo (the Pagat wins the last trick)", minimum=0),
+            OptionSpec("pagat_ultimo", 2, "points for a Pagat Ultimo (the Pagat wins the last trick)",
+                       minimum=0),
             OptionSpec("pagat_lost", 1, "points a Pagat played in the last trick and losing costs its party",
                        minimum=0),
             OptionSpec("kaiserstich", True, "the Pagat wins a trick holding Pagat, Mond and Sküs"),

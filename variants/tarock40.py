@@ -85,10 +85,13 @@ NOT_IN_FABERL: Final = frozenset({PAGAT_ANN, MONDFANG})
 
 PREMIUMS: Final = (
     PremiumSpec(PAGAT_ANN, "Pagat Ultimo", 1, 2, description="the Pagat wins the last trick"),
-    PremiumSpec(TRULL_ANN, "Trull", 1, 2, material=True, description="Pagat, Mond and Sküs in one party's tricks"),
+    PremiumSpec(TRULL_ANN, "Trull", 1, 2, material=True,
+                description="Pagat, Mond and Sküs in one party's tricks"),
     PremiumSpec(KINGS, "Vier Könige", 1, material=True, description="all four Kings in one party's tricks"),
-    PremiumSpec(MONDFANG, "Mond fangen", 1, description="the Sküs takes the trick with the other party's Mond"),
-    PremiumSpec(ABSOLUT_ANN, "Absolut", 1, 2, material=True, description="the declarer party makes 56 points"),
+    PremiumSpec(MONDFANG, "Mond fangen", 1,
+                description="the Sküs takes the trick with the other party's Mond"),
+    PremiumSpec(ABSOLUT_ANN, "Absolut", 1, 2, material=True,
+                description="the declarer party makes 56 points"),
     PremiumSpec(VALAT_ANN, "Valat", 6, 12, description="one party makes all ten tricks"),
 )
 STYLE: Final = AuctionStyle(opening_pass=True, ends_at_top=True, additions=True)
@@ -104,8 +107,8 @@ def contracts(kontra: bool, xx_high: bool) -> list[ContractSpec]:
     solo_kontra = 2 if kontra else 0  # "Bei Faberl und Solo ist nach dem Rekontra Schluss."
 
     def single(name: str, title: str, rank: int, faberl: bool, goal: int = WIN,
-               announces: tuple[str, ...] = (), requires: tuple[Holding, ...] = (), description: str = "") -> \
-            ContractSpec:
+               announces: tuple[str, ...] = (), requires: tuple[Holding, ...] = (),
+               description: str = "") -> ContractSpec:
         return ContractSpec(
             name, title, rank=rank, value=4, description=description, partnership="alone",
             requires=requires, tricks=faberl_play if faberl else tarock_play, goal=Goal("points", goal),
@@ -118,7 +121,8 @@ def contracts(kontra: bool, xx_high: bool) -> list[ContractSpec]:
                      partnership="called", call=CallRule(CALLABLE, highest=True, when="end"),
                      tricks=tarock_play, goal=Goal("points", WIN), kontra=4 if kontra else 0,
                      premiums=ALL_PREMIUMS),
-        single(FABERL, "Faberl", 2, True, description="alone; you name a trump suit, the tarocks are a plain suit"),
+        single(FABERL, "Faberl", 2, True,
+               description="alone; you name a trump suit, the tarocks are a plain suit"),
         single(SOLO, "Solo", 3, False, description="alone against the three others"),
         single(FABERL_ABSOLUT, "Faberl absolut", 4, True, ABSOLUT, (ABSOLUT_ANN,),
                description="a Faberl in which you need 56 points"),

@@ -83,16 +83,19 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
     hand = state.hands[seat]
     info = kr(state).get("ann", {})
     if announce_at_once(game) and seat in declarers(state) and seat in info.get("spoken", ()):
-        return Verdict.deny("announce-at-once", "in this game the declarer announces at once, in his first turn")
+        return Verdict.deny("announce-at-once",
+                            "in this game the declarer announces at once, in his first turn")
     if name in BIRDS:
         card = BIRDS[name][0]
         if card not in hand:
-            return Verdict.deny("bird-not-in-hand", f"you may announce {name} only with the card in your hand")
+            return Verdict.deny("bird-not-in-hand",
+                                f"you may announce {name} only with the card in your hand")
         if (dialect.bird_before_talon and bird_pending(state, dialect, seat)
                 and card not in kr(state).get("pre_talon", hand)):
             return Verdict.deny("bird-from-talon",
                                 "the Besserrufer's bird must have been in your hand before the talon")
-    if name == KING_ULTIMO and not (state.called is not None and is_king(state.called) and state.called in hand):
+    called = state.called
+    if name == KING_ULTIMO and not (called is not None and is_king(called) and called in hand):
         return Verdict.deny("king-not-in-hand", "you may announce König Ultimo only holding the called King")
     if name == MONDFANG and MOND in hand:
         return Verdict.deny("mondfang-own-mond", "you may not announce Mondfang holding the Mond")
@@ -142,7 +145,8 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
     else:
         ann = next((a for a in state.announcements if a.name == target.name), None)
         if ann is None:
-            return Verdict.deny("kontra-target", f"{target.name!r} was not announced: kontra the game or a premium")
+            return Verdict.deny("kontra-target",
+                                f"{target.name!r} was not announced: kontra the game or a premium")
         owner, level = ann.seat, ann.kontra
     same = knows_same_side(state, seat, owner, public_sides(state))
     if level >= 2:
@@ -150,7 +154,8 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
     if level == 0 and same:
         return Verdict.deny("own-side", f"you know {what} is your own side's: no Kontra on it")
     if level == 1 and not same:
-        return Verdict.deny("re-not-yours", f"only the side of {what}, as far as it knows it, answers with Re")
+        return Verdict.deny("re-not-yours",
+                            f"only the side of {what}, as far as it knows it, answers with Re")
     return ALLOW
 
 

@@ -141,7 +141,8 @@ class Koenigrufen:
                                   "a Mond caught by the own partner's Sküs counts against the Mond's party"))
         if "bei_leader" in self.d.options:
             out.append(OptionSpec("bei_leader", self.d.options["bei_leader"],
-                                  "who leads a Bei-game: the first declarer or the first to bid a negative game",
+                                  "who leads a Bei-game: the first declarer or the first to bid "
+                                  "a negative game",
                                   choices=("first-declarer", "first-negative-bidder")))
         return out
 
@@ -251,7 +252,8 @@ class Koenigrufen:
         return restrict(list(cands), obligations(state, seat), len(state.tricks))
 
     @hookimpl(wrapper=True)
-    def tarock_play_reason(self, state: HandState, seat: int, card: Card) -> Generator[None, Any, Reason | None]:
+    def tarock_play_reason(self, state: HandState, seat: int,
+                           card: Card) -> Generator[None, Any, Reason | None]:
         base: Reason | None = yield
         assert state.contract is not None
         from core.tricks import legal
@@ -327,5 +329,6 @@ class Koenigrufen:
         if kind(game) == "tricks":
             return scoring.score_tricks_game(state, game, total)
         ours, _ = scoring.party_piles(state, game)
-        premiums = scoring.premium_items(state, self.d, game, rules.premium_specs, rules.premium_outcomes(state))
+        made = rules.premium_outcomes(state)
+        premiums = scoring.premium_items(state, self.d, game, rules.premium_specs, made)
         return scoring.score_points_game(state, self.d, game, total, rules.count(state, ours), premiums)

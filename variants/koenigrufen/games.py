@@ -96,8 +96,8 @@ def game(name: str, title: str, value: int, *, kind: Kind = "points", lost: int 
         requires.append(Holding(BIRD_SET, 1, description="a bird (I, II, III or IIII) in your hand",
                                 code="no-bird"))
     if max_tarocks is not None:
-        requires.append(Holding(TAROCKS, 0, max_tarocks, description=f"at most {max_tarocks} tarocks in your hand",
-                                code="too-many-tarocks"))
+        requires.append(Holding(TAROCKS, 0, max_tarocks, code="too-many-tarocks",
+                                description=f"at most {max_tarocks} tarocks in your hand"))
     if kind == "tricks":
         goal = Goal("tricks", tricks=tricks or 0)
     elif kind == "points":

@@ -294,8 +294,8 @@ def score_tricks_game(state: HandState, game: ContractSpec, count: int) -> Score
         results.append(ok)
         for other in state.players:
             if other != d:
-                items.append(Item("game", (d,), (other,), game.value, made=ok, kontra=pairs.get((d, other), 0),
-                                  label=f"seat {d}'s game"))
+                items.append(Item("game", (d,), (other,), game.value, made=ok,
+                                  kontra=pairs.get((d, other), 0), label=f"seat {d}'s game"))
     ours = [c for t in state.tricks if t.winner in decl for c in t.cards]
     pts = thirds(ours)
     won: bool | None = all(results) if len(set(results)) == 1 else None
