@@ -13,12 +13,14 @@ docs/plugins.md.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
 import re
 import sys
+import sysconfig
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -206,10 +208,12 @@ def config_candidates(cwd: Path | None = None) -> list[Path]:
     """
     from platformdirs import user_config_dir
 
-    return [(cwd or Path.cwd()) / CONFIG_NAME,
-            Path(user_config_dir("tarock", appauthor=False)) / CONFIG_NAME,
-            Path(sys.prefix) / "share" / "tarock" / CONFIG_NAME,
-            _CHECKOUT / CONFIG_NAME]
+    data = [Path(sysconfig.get_path("data")), Path(sys.prefix)]
+    with contextlib.suppress(KeyError):  # the user scheme of pip install --user
+        data.append(Path(sysconfig.get_path("data", f"{os.name}_user")))
+    installed = [d / "share" / "tarock" / CONFIG_NAME for d in dict.fromkeys(data)]
+    return [(cwd or Path.cwd()) / CONFIG_NAME, Path(user_config_dir("tarock", appauthor=False)) / CONFIG_NAME,
+            *installed, _CHECKOUT / CONFIG_NAME]
 
 
 def default_config(cwd: Path | None = None) -> Path | None:
