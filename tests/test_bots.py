@@ -227,7 +227,7 @@ def test_heuristic_keeps_the_pagat_for_the_last_trick(named: str, seed: int) -> 
     assert last.cards[last.seats.index(0)] == PAGAT
     assert last.winner == 0
     assert hand.state.result is not None
-    assert "pagat-ultimo" in [p.name for p in hand.state.result.premiums]
+    assert "pagat-ultimo" in [i.name for i in hand.state.result.premium_items]
 
 
 # -- Kontra ------------------------------------------------------------------
