@@ -125,6 +125,9 @@ class Session:
         self.rules = found.rules(dict(options or {}))
         self.variant = found.name
         self.players = list(players)
+        self._explained: list[WantsReasons | None] = [
+            p if isinstance(p, WantsReasons) else None for p in self.players]
+        """Per seat, the player that wants reasons (asked once here, not per decision)."""
         try:
             active_seats(len(self.players), first_dealer, self.rules.players_per_hand)
         except ValueError as exc:
@@ -182,10 +185,10 @@ class Session:
         while not hand.done:
             seat = hand.state.to_move
             assert seat is not None, "the engine names who moves until the hand is over"
-            player = self.players[seat]
-            if isinstance(player, WantsReasons):
-                player.explain_with(self._checker(hand, seat))
-            action = player.decide(observe(hand, seat))
+            explained = self._explained[seat]
+            if explained is not None:
+                explained.explain_with(self._checker(hand, seat))
+            action = self.players[seat].decide(observe(hand, seat))
             tricks = len(hand.state.tricks)
             hand.apply(action)
             self.listener.action_taken(self, hand, action)

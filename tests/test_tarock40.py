@@ -20,9 +20,9 @@ from core.observation import observe
 from core.record import record_of, replay
 from core.state import Announcement, HandState
 from core.table import PASSED_OUT, is_passed_out
+from core.valat import SOLO, valat_on_own
 from variants.cards40 import VALUE40, count40
 from variants.tarock40 import GAMES, may_kontra_valat
-from variants.valat_check import DEALS, simulate, valat_on_own
 
 
 def reason(hand: Hand, step: str) -> str:
@@ -484,19 +484,10 @@ def test_valat_check_only_in_single_games() -> None:
 
 def test_valat_check_leader_needs_less() -> None:
     """"wer nicht ausspielt, braucht dafür mehr als der Ausspieler\""""
-    assert valat_on_own(cards(STRONG), TAROCK, 0)
-    assert not valat_on_own(cards(STRONG), TAROCK, 2)
+    assert valat_on_own(cards(STRONG), SOLO, TAROCK, 0)
+    assert not valat_on_own(cards(STRONG), SOLO, TAROCK, 2)
     hand = rigged(["c10", STRONG], dealer=3)  # seat 1 plays second
     assert Bid(1, "solo", ("valat",)) not in act(hand, "0 pass").legal(1)
-
-
-def test_valat_check_figures() -> None:
-    """RULES.md decision 8: "allow it when it succeeds in practically all of
-    them": 200 deals, at least 99 %; deterministic, so replays agree."""
-    first = simulate(cards(STRONG), TAROCK, 0)
-    assert first.deals == DEALS == 200 and first.made >= 198
-    assert simulate(cards(STRONG), TAROCK, 0) == first
-    assert simulate(cards(STRONG.replace("hK", "hQ")), TAROCK, 0).made < 198
 
 
 # -- Kontra ---------------------------------------------------------------------------

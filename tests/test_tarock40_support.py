@@ -23,7 +23,6 @@ from core.record import record_of, replay
 from core.registry import find_variant
 from core.rules import Rules
 from core.state import Announcement, Contract, HandState, Trick
-from variants.tarock40 import GAMES
 
 Names = str | Sequence[str]
 Step = str | Mapping[str, Any] | Action
@@ -119,11 +118,11 @@ def finished(rules: Rules, contract: str, declarer: int, tricks: Sequence[tuple[
 
     The winners are asked from the rules, so the tricks need not follow each other.
     """
-    game = GAMES[contract]
+    spec = rules.contract(contract)
+    assert spec is not None, f"{rules.variant} has no contract {contract!r}"
     state = HandState(variant=rules.variant, options=dict(rules.options), seats=4, dealer=3,
                       hands=[[], [], [], []], talon=[])
-    state.contract = Contract(contract, value=game.value, solo=game.solo, trump=trump,
-                              announcements=tuple(a.name for a in announcements))
+    state.contract = Contract(spec, trump=trump)
     state.declarer, state.partner, state.called = declarer, partner, called
     state.announcements = list(announcements)
     state.kontra_level = kontra

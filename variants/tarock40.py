@@ -19,7 +19,7 @@ Decisions where the text is silent (see also ../shared/RULES.md):
 - Faberl: tarocks keep their normal order (decision 4); option
   ``faberl_xx_high`` flips to the literal reading (XX high, Pagat low);
 - a Faberl Valat may be announced if the hand makes it on its own with some
-  trump suit (``variants.valat_check``); the suit named afterwards is free;
+  trump suit (``core.valat``); the suit named afterwards is free;
 - Mond fangen: the Sküs takes the trick holding the other party's Mond; when
   the Pagat takes the Trull by the Kaiserstich there is no Mondfang (RULES.md
   decision 14);
@@ -53,8 +53,8 @@ from core.registry import Variant
 from core.rules import Rules
 from core.settlement import game_item
 from core.state import ALLOW, HandState, PhaseId, Score, Verdict
+from core.valat import valat_on_own, valat_on_own_any_suit
 from variants.cards40 import VALUE40, count40, redeal_reason
-from variants.valat_check import faberl_valat_on_own, valat_on_own
 
 VERSION: Final = "2.0"
 
@@ -149,8 +149,8 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec) -> bool:
     hand = state.hands[seat]
     pos = position(state, seat)
     if spec.tricks.trump == "suit":
-        return faberl_valat_on_own(hand, pos, spec.tricks.xx_high)
-    return valat_on_own(hand, TAROCK, pos)
+        return valat_on_own_any_suit(hand, spec.tricks, pos, DECK40)
+    return valat_on_own(hand, spec.tricks, TAROCK, pos, DECK40)
 
 
 def kontra_duty(state: HandState, seat: int) -> bool:
