@@ -7,7 +7,6 @@ usage error, an unknown variant or option, or a record that fails to replay.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import io
 import json
 import os
@@ -273,8 +272,8 @@ def _error_text(answer: dict[str, Any]) -> str:
 def _phases(hand: Hand) -> list[str]:
     """The phase each action of a finished hand was taken in (replayed from its deal)."""
     state = hand.state
-    again = Hand(hand.rules, state.dealer, *hand.deal, state.seats, state.active)
-    out = []
+    again = Hand(hand.rules, state.dealer, *hand.deal, state.seats, state.active, hand.context)
+    out: list[str] = []
     for action in state.actions:
         out.append(again.state.phase)
         again.apply(action)

@@ -126,7 +126,8 @@ def test_a_record_played_with_other_rules_is_refused_saying_what_differs(
     assert status == 2 and "the options or the table context differ" in err
 
 
-def test_replay_json_includes_the_settlement_items(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_replay_json_includes_the_settlement_items(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(played("tarock40")), encoding="utf-8")
     status, out, _ = run(capsys, "replay", "--json", "--plugins", PLUGINS, str(path))
