@@ -39,7 +39,8 @@ def trull_trick_won_by_pagat(hand: Hand) -> bool:
     (the old engine charged a Mondfang there; RULES.md decision 14)."""
     for trick in hand.state.tricks:
         cards = trick.cards
-        if PAGAT in cards and MOND in cards and SKUS in cards and trick.winner == trick.seats[cards.index(PAGAT)]:
+        trull = PAGAT in cards and MOND in cards and SKUS in cards
+        if trull and trick.winner == trick.seats[cards.index(PAGAT)]:
             return True
     return False
 
