@@ -19,7 +19,7 @@ import pytest
 from core.actions import Action, Bid, Pass
 from core.cards import DECK54, MOND, Card, format_card, parse_card
 from core.deal import deal
-from core.engine import Hand
+from core.engine import DONE, Hand
 from core.observation import observe
 from core.record import record_of, replay
 from core.registry import find_variant
@@ -28,7 +28,7 @@ from core.state import Announcement, Contract, HandState, Trick
 from variants.koenigrufen.club import CLUB
 from variants.koenigrufen.context import KEY
 from variants.koenigrufen.course import COURSE
-from variants.koenigrufen.scoring import seat_piles, talon_rest
+from variants.koenigrufen.scoring import seat_piles
 
 CLUB_NAME = "koenigrufen-club"
 COURSE_NAME = "koenigrufen-course"
@@ -64,14 +64,17 @@ def finished(variant: str, contract: str, declarer: int, *, partner: int | None 
              talon: str = "", options: dict[str, Any] | None = None,
              announced: Sequence[tuple[str, int, int]] = (), kontra_by: dict[str, int] | None = None,
              game_kontra: int = 0, pairs: dict[tuple[int, int], int] | None = None,
-             declarers: tuple[int, ...] = (), data: dict[str, Any] | None = None) -> tuple[Rules, HandState]:
+             declarers: tuple[int, ...] = (), data: dict[str, Any] | None = None,
+             called_in_talon: bool = False) -> tuple[Rules, HandState]:
     """A finished hand built directly, for scoring tests (dealer 3, forehand 0).
 
     ``tricks``: index -> (leader, the four cards in play order, winner);
     ``won``: seat -> cards it won in other tricks (a multiple of four);
     ``rest``: the seat that won every card not named elsewhere.
     ``announced``: (premium, seat, Kontra level); ``kontra_by``: premium (or
-    "" for the game) -> the seat that said Kontra.  In the other tricks the
+    "" for the game) -> the seat that said Kontra.  ``data``: more of the
+    variant's bookkeeping; ``called_in_talon``: the called card lay in the
+    talon when it was called (core's call phase notes it).  In the other tricks the
     winner leads and plays the Mond himself; tricks holding a bird or the
     called card come first, so no silent premium arises unless written.
     """
@@ -87,9 +90,11 @@ def finished(variant: str, contract: str, declarer: int, *, partner: int | None 
         named += spare
     if rest is not None:
         piles.setdefault(rest, []).extend(c for c in DECK54 if c not in named)
-    state = HandState(variant, dict(rules.options), 4, 3, [[], [], [], []],
+    state = HandState(variant, rules.options, 4, 3, [[], [], [], []],
                       [cards(talon)[:3], cards(talon)[3:]])
-    state.contract = Contract(contract, declarers=declarers)
+    spec = rules.contract(contract)
+    assert spec is not None, f"{variant} has no game {contract!r}"
+    state.contract = Contract(spec, declarers=declarers)
     state.declarer = declarer
     state.partner = partner
     state.called = parse_card(called) if called else None
@@ -111,7 +116,9 @@ def finished(variant: str, contract: str, declarer: int, *, partner: int | None 
     assert not chunks and sorted(c for t in state.tricks for c in t.cards) == sorted(
         c for c in DECK54 if c not in state.discards and c not in cards(talon))
     state.data[KEY] = {"ann": {"kontra_by": kontra_by or {}, "pairs": pairs or {}}, **(data or {})}
-    state.phase = "done"
+    if called_in_talon:
+        state.data["called_in_talon"] = True
+    state.phase = DONE
     return rules, state
 
 
@@ -165,7 +172,7 @@ def check_hand(hand: Hand) -> None:
     assert hand.done and r is not None
     assert sum(r.settlement) == 0
     assert all(r.settlement[x] == 0 for x in range(s.seats) if x not in s.players)
-    everywhere = [c for t in s.tricks for c in t.cards] + list(s.discards) + talon_rest(s)
+    everywhere = [c for t in s.tricks for c in t.cards] + list(s.discards) + [c for p in s.talon for c in p]
     everywhere += [c for h in s.hands for c in h]
     assert sorted(everywhere) == list(DECK54)
     if r.note != "given up":
