@@ -491,6 +491,20 @@ def test_grammopoi_brings_the_absolut_and_kontra_per_announcement() -> None:
     assert s.phase == "play"  # "bis dreimal Gut! kommt"
 
 
+def test_grammopoi_on_top_of_the_own_partys_absolut() -> None:
+    # "Ansage/Gewinn des Grammopoi bedingt selbiges für den Absolut." -- the partner, who knows the
+    # Absolut is his side's, may raise it to a Grammopoi; an opponent may not build on it.
+    hand = announce_phase()
+    act(hand, Announce(0, ("absolut",)), Pass(0))
+    assert "grammopoi" in words(hand, 1)
+    act(hand, Announce(1, ("grammopoi",)), Pass(1))
+    assert [(a.name, a.seat) for a in hand.state.announcements] == [("absolut", 0), ("grammopoi", 1)]
+    other = announce_phase()
+    act(other, Announce(0, ("absolut",)), Pass(0), Pass(1))
+    assert "grammopoi" not in words(other, 2)
+    assert other.why_not(Announce(2, ("grammopoi",))).code == "absolut-taken"
+
+
 def test_reasons_for_kontras_that_are_not_open() -> None:
     # "Kontra ist bis Re (4fach) möglich" "Es zählt bei positiven Spielen für die Partei, bei negativen
     # individuell." -- the partner knows his side: no Kontra on the declarer's game
