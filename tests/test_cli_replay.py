@@ -89,6 +89,28 @@ def test_replay_text_shows_tricks_points_and_settlement(tmp_path: Path,
     assert "Trick 12:" in out and "Result:" in out and "points" in out and "Settlement:" in out
 
 
+def test_replay_text_breaks_the_settlement_down(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 7: "plain replay and the client print the breakdown (game, each premium, Kontra,
+    per player)": a line per item, the premium by its title, and what each seat gets."""
+    for seed in range(400):
+        hand = random_game(seed)
+        result = hand.state.result
+        if result is not None and result.premium_items and hand.state.kontra_level:
+            break
+    else:
+        raise AssertionError("no random hand with a premium under Kontra")
+    assert main(["replay", str(write(tmp_path / "k.json", record_of(hand).to_json()))]) == 0
+    out = capsys.readouterr().out
+    breakdown = out[out.index("Breakdown"):]
+    facts = hand.rules.facts
+    for item in result.premium_items:
+        premium = facts.premium(item.name)
+        assert premium is not None and premium.title in breakdown, (premium, breakdown)
+    assert facts.facts.kontra_words[hand.state.kontra_level - 1] in breakdown
+    [settlement] = [line for line in breakdown.splitlines() if "Settlement:" in line]
+    assert all(f"Seat {s}" in settlement for s in range(4))
+
+
 def illegal_at(data: dict[str, Any], k: int) -> dict[str, Any]:
     """An action that is illegal after the first ``k`` actions of the record."""
     rebuilt = replay({**data, "actions": data["actions"][:k]})
