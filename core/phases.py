@@ -313,7 +313,9 @@ class TrickPlay(Phase):
         trick = state.trick
         trick.seats.append(seat)
         trick.cards.append(card)
-        if state.partner is not None and not state.partner_known and \
+        # a lone declarer who plays the card he called (taken from the talon) makes the
+        # partnership public too: there is none
+        if not state.partner_known and (state.called is not None or state.partner is not None) and \
                 rules.partner_revealed(state, seat, card):
             state.partner_known = True
         if len(trick.cards) < (len(state.active) or state.seats):

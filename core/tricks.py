@@ -133,35 +133,48 @@ def legal(hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules, trump:
 
 def refusal(hand: Sequence[Card], trick: Sequence[Card], card: Card, rules: TrickRules,
             trump: Suit = TAROCK) -> Reason:
-    """Why ``card`` (held) is not among :func:`legal`; a specific reason where one applies."""
+    """Why ``card`` (held) is not among :func:`legal`: the first of the rules
+    applied there, in its order, that rules the card out."""
     tarock_game = trump == TAROCK
     if not trick:
         if rules.trump == "colour" and card < 22 and any(c >= 22 for c in hand):
             return Reason("colour-tarock-lead", "tarocks may be led only when you hold no suit card")
+        cands = [c for c in hand if c >= 22] if rules.trump == "colour" else list(hand)
+        cands = cands or list(hand)
     else:
         led = SUIT_OF[trick[0]]
-        same = [c for c in hand if SUIT_OF[c] == led]
-        if same and SUIT_OF[card] != led:
+        cands = [c for c in hand if SUIT_OF[c] == led]
+        if cands and SUIT_OF[card] != led:
             if led == TAROCK and tarock_game:
                 return Reason("must-follow-suit", "tarock was led: you must play a tarock")
             return Reason("must-follow-suit", f"you must follow suit ({SUIT_NAMES[led]})")
-        if not same and SUIT_OF[card] != trump and any(SUIT_OF[c] == trump for c in hand):
-            if tarock_game:
-                return Reason("must-play-tarock", "you cannot follow suit, so you must play a tarock")
-            return Reason("must-play-trump",
-                          f"you cannot follow suit, so you must play a trump ({SUIT_NAMES[trump]})")
-        if rules.overtrump and SUIT_OF[card] == trump and rules.trump != "colour":
+        trumping = bool(cands) and led == trump
+        if not cands:
+            cands = [c for c in hand if SUIT_OF[c] == trump]
+            trumping = bool(cands)
+            if cands and SUIT_OF[card] != trump:
+                if tarock_game:
+                    return Reason("must-play-tarock", "you cannot follow suit, so you must play a tarock")
+                return Reason("must-play-trump",
+                              f"you cannot follow suit, so you must play a trump ({SUIT_NAMES[trump]})")
+            cands = cands or list(hand)
+        if rules.overtrump and trumping and rules.trump != "colour":
             strength = strength_order(rules.xx_high) if not tarock_game else STRENGTH
             trumps = [c for c in trick if SUIT_OF[c] == trump]
             if trumps:
                 top = max(trumps, key=lambda c: strength[c])
-                what = "a tarock" if tarock_game else "a trump"
-                return Reason("must-overtrump",
-                              f"{what} lies in the trick: you must beat {format_card(top)} if you can")
-        if rules.must_win:
+                higher = [c for c in cands if strength[c] > strength[top]]
+                if higher and card not in higher:
+                    what = "a tarock" if tarock_game else "a trump"
+                    return Reason("must-overtrump",
+                                  f"{what} lies in the trick: you must beat {format_card(top)} if you can")
+                cands = higher or cands
+        if rules.must_win and len(cands) > 1:
             n = len(trick)
-            if winner([*trick, card], rules, trump) != n:
+            winning = [c for c in cands if winner([*trick, c], rules, trump) == n]
+            if winning and card not in winning:
                 return Reason("must-beat", "Stichzwang: you must beat the trick if you can")
-    if rules.pagat_last and card == PAGAT:
+            cands = winning or cands
+    if rules.pagat_last and card == PAGAT and len(cands) > 1 and any(0 < c < 22 for c in hand):
         return Reason("pagat-last", "the Pagat may be played only as your last tarock")
     return Reason("not-allowed", f"{format_card(card)} may not be played to this trick")

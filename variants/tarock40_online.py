@@ -25,8 +25,8 @@ registered below it):
   the four Kings (Königstrull) count;
 - Absolut counts silently for either party (56 points);
 - an announced Pagat is held to the last possible moment;
-- play goes clockwise (option ``direction``, for the client; seats still
-  follow seat + 1 in the engine).
+- play goes clockwise (the variant's fact ``direction``, for the client;
+  seats still follow seat + 1 in the engine).
 
 Seed 000's tournament rules hold here too, since RULES.md decision 5 names
 every way this game differs from ``tarock40`` and they are not among them
