@@ -62,7 +62,7 @@ def test_parties_of_two_and_pairs_in_cents() -> None:
 def test_every_hand_prints_its_items_and_the_settlement_they_make(variant: str) -> None:
     """Over bot hands of every variant: one line per item with its amount, and the last line is
     the result's settlement, seat by seat, in the table's words."""
-    rules = CATALOGUE.find(variant).rules()
+    rules = CATALOGUE.variants[variant].rules()
     terms = Terms.of(rules.variant_facts)
     for seed in range(12):
         rng = random.Random(seed)

@@ -21,9 +21,9 @@ from core.observation import observe
 from core.record import record_of, replay
 from core.state import Announcement, HandState
 from core.table import Table, is_passed_out
+from core.valat import SOLO, valat_on_own
 from variants.cards40 import VALUE40, count40
 from variants.tarock40 import may_kontra_valat
-from core.valat import SOLO, valat_on_own
 
 
 def reason(hand: Hand, step: str) -> str:
