@@ -151,18 +151,21 @@ class Hand:
 
     def apply(self, action: Action) -> None:
         """Check and carry out ``action``; raise :class:`IllegalAction` if illegal."""
-        reason = self.why_not(action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
-        handler = self._handler
-        assert handler is not None
         state = self.state
         taken = len(state.actions)
+        cache = self._legal_cache
+        if cache is None or cache[0] != taken or action not in cache[2]:  # else listed as legal just now
+            reason = self.why_not(action)
+            if reason is not None:
+                raise IllegalAction(action, reason)
+        handler = self._handler
+        assert handler is not None
         try:
             handler.apply(state, self.rules, action)
             state.actions.append(action)
             self._legal_cache = None
-            self._advance()
+            if handler.done(state):
+                self._advance()
         except Exception as exc:
             self._restore(state.actions[:taken])
             if isinstance(exc, RuleError):

@@ -294,7 +294,10 @@ class TrickPlay(Phase):
         if seat != state.to_move:
             return []
         plays = PLAYS[seat]
-        return [plays[card] for card in rules.legal_plays(state, seat)]
+        cards = rules.legal_plays_direct(state, seat)
+        if cards is None:
+            cards = rules.legal_plays(state, seat)  # raises: nobody answers the hook
+        return [plays[card] for card in cards]
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         if not isinstance(action, Play):

@@ -216,6 +216,8 @@ class Rules:
         self._phases: dict[str, Phase] = {}
         # Hot-path hooks are resolved once: the plugin set of a table is fixed.
         self._legal_plays = _first_result_caller(self.hook.tarock_legal_plays, ("state", "seat"))
+        self.legal_plays_direct: Callable[[HandState, int], Sequence[Card] | None] = self._legal_plays
+        """``tarock_legal_plays`` resolved for this table (None when nobody answers)."""
         self._trick_winner = _first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))
         self._partner_revealed = _first_result_caller(
             self.hook.tarock_partner_revealed, ("state", "seat", "card"))
