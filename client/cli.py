@@ -7,7 +7,6 @@ usage error, an unknown variant or option, or a record that fails to replay.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import io
 import json
 import os
@@ -32,6 +31,7 @@ from client.human import (
 )
 from client.paths import default_records_dir
 from client.players import Player
+from client.rules_text import rules_page
 from client.session import Session, SessionListener
 from client.words import Terms
 from core.actions import Play
@@ -60,9 +60,10 @@ def _err(line: str) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    """Variant options from ``--option KEY=VALUE`` (JSON values) and ``--no-kontra``."""
+    """Variant options from ``--option KEY=VALUE`` (JSON values, or a bare word as a
+    string) and ``--no-kontra``; the ruleset checks each against its declaration."""
     options: dict[str, Any] = {}
-    for item in args.option or []:
+    for item in getattr(args, "option", None) or []:
         key, sep, raw = item.partition("=")
         if not sep or not key:
             raise UsageError(f"--option wants KEY=VALUE, not {item!r}")
@@ -222,9 +223,9 @@ def _summary(hand: Hand) -> dict[str, Any]:
         "units": list(result.points),
         "unit": result.unit,
         "won": result.won,
-        "game": result.game,
-        "premiums": [dataclasses.asdict(p) for p in result.premiums],
-        "factor": result.factor,
+        "items": [{"name": i.name, "side": list(i.side), "opposite": list(i.opposite), "base": i.base,
+                   "for_side": i.for_side, "made": i.made, "announced": i.announced, "kontra": i.kontra,
+                   "scale": i.scale, "amount": i.amount, "label": i.label} for i in result.items],
         "kontra": state.kontra_level,
         "settlement": list(result.settlement),
         "note": result.note,
@@ -271,8 +272,8 @@ def _error_text(answer: dict[str, Any]) -> str:
 def _phases(hand: Hand) -> list[str]:
     """The phase each action of a finished hand was taken in (replayed from its deal)."""
     state = hand.state
-    again = Hand(hand.rules, state.dealer, *hand.deal, state.seats, state.active)
-    out = []
+    again = Hand(hand.rules, state.dealer, *hand.deal, state.seats, state.active, hand.context)
+    out: list[str] = []
     for action in state.actions:
         out.append(again.state.phase)
         again.apply(action)
@@ -282,7 +283,7 @@ def _phases(hand: Hand) -> list[str]:
 def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
     names = [f"Seat {s}" for s in range(hand.state.seats)]
     obs = observe(hand, 0)
-    terms = Terms.of(hand.rules.options)
+    terms = Terms.of(hand.rules.variant_facts)
     _out(f"{answer['file']}: {hand.state.variant}, {names[hand.state.dealer]} deals")
     for action, phase in zip(obs.history, _phases(hand), strict=True):
         if not isinstance(action, Play):
@@ -312,6 +313,30 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+# -- variants and rules -------------------------------------------------------------------
+def cmd_variants(args: argparse.Namespace) -> int:
+    catalogue = _catalogue(args)
+    where = str(catalogue.source) if catalogue.source else "no plugins.toml: every installed variant"
+    _out(f"Variants ({where}):")
+    for name in catalogue.enabled:
+        variant = catalogue.variants[name]
+        _out(f"  {name}: {variant.title}")
+        _out(f"      from {variant.origin or 'a Variant object'}")
+    others = sorted(set(catalogue.variants) - set(catalogue.enabled))
+    if others:
+        _out(f"Installed or defined but not enabled: {', '.join(others)}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    catalogue = _catalogue(args)
+    variant = catalogue.find(args.name)
+    rules = variant.rules(_options(args))
+    for line in rules_page(rules.facts, rules.option_specs):
+        _out(line)
+    return 0
+
+
 # -- bench -------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
     result = bench.run(_variant(args, _catalogue(args)), args.hands, args.seed)
@@ -334,7 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def plugins_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read (default: "
-                       "./plugins.toml, else the one installed with tarock)")
+                       "./plugins.toml, else the user's configuration folder's, else the one "
+                       "installed with tarock; see docs/plugins.md)")
 
     def table_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
@@ -368,6 +394,17 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="one JSON object per file and line")
     plugins_arg(rep)
     rep.set_defaults(func=cmd_replay)
+
+    var = sub.add_parser("variants", help="list the variants offered and where each came from")
+    plugins_arg(var)
+    var.set_defaults(func=cmd_variants)
+
+    rul = sub.add_parser("rules", help="print a variant's contracts, premiums and options, from its data")
+    rul.add_argument("name", metavar="VARIANT")
+    plugins_arg(rul)
+    rul.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                     help="a variant option (value in JSON), may be repeated")
+    rul.set_defaults(func=cmd_rules)
 
     ben = sub.add_parser("bench", help="measure the engine's speed")
     ben.add_argument("--hands", type=_positive, default=2000, help="random hands to play (default: 2000)")

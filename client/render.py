@@ -3,8 +3,9 @@ results, the score sheet and the standings.
 
 Plain functions from observations (and a table) to strings, so they are
 tested without a terminal.  How amounts and Kontra levels are written comes
-from :class:`client.words.Terms` (the ruleset's options), never from a
-variant's name.
+from :class:`client.words.Terms` (the table's :class:`~core.facts.VariantFacts`),
+the premiums' titles from the table's rule facts, never from a variant's name.
+A finished hand's settlement is shown item by item (:func:`breakdown_lines`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from fractions import Fraction
 
 from client.bots.limits import chain_level
 from client.words import VORHAND, Terms, pair_levels, pair_target, signed, target_text
-from core.actions import Action, Announce, Bid, Discard, Kontra, Pass
+from core.actions import Action, Announce, Bid, Discard, Join, Kontra, KontraTarget, Pass
 from core.cards import SUIT_LETTERS, SUIT_OF, TAROCK, Card, format_card, sort_key
+from core.facts import RuleFacts
 from core.observation import Observation, TrickView
+from core.settlement import Item, settle
 from core.state import Announcement, HandResult
 from core.table import Standing, Table, is_passed_out
 
@@ -28,9 +31,10 @@ SUIT_WORDS = {"c": "clubs", "s": "spades", "h": "hearts", "d": "diamonds"}
 PASS_WORDS = {"announce": "Gut!", "birds": "no higher bird (pass)"}
 """What a ``pass`` means in a phase, where it is not a plain pass (docs/records.md)."""
 
-__all__ = ["action_text", "announcement_text", "cards_text", "game_text", "number_text", "parallel_kontra",
-           "pass_text", "points_text", "result_lines", "seating_text", "sheet_lines", "signed",
-           "standings_lines", "table_lines", "talon_text", "trick_text"]
+__all__ = ["action_text", "announcement_text", "breakdown_lines", "cards_text", "game_text", "item_line",
+           "names_text", "number_text", "parallel_kontra", "pass_text", "points_text", "result_lines",
+           "seating_text", "sheet_lines", "signed", "standings_lines", "table_lines", "talon_text",
+           "trick_text"]
 
 
 def number_text(x: Fraction | int) -> str:
@@ -81,7 +85,7 @@ def pass_text(phase: str) -> str:
     return PASS_WORDS.get(phase, f"pass ({phase})")
 
 
-def parallel_kontra(obs: Observation, seat: int, target: str, before: int | None = None) -> bool:
+def parallel_kontra(obs: Observation, seat: int, target: KontraTarget, before: int | None = None) -> bool:
     """Whether a Kontra by ``seat`` on ``target`` joins one an opponent said before
     (the Fahrer's round: each opponent of a lone declarer doubles again), so it is
     another Kontra, not a Re.  ``before``: look at the history up to this index."""
@@ -125,7 +129,7 @@ def action_text(action: Action, names: Sequence[str], after: Observation | None 
             word = terms.kontra(level) or terms.kontra(1)
             if parallel_kontra(after, action.seat, action.target, -1):
                 word = f"{terms.kontra(1)} (x{2 ** level})"
-            return f"{who}: {word}" + (f" on {action.target}" if action.target else "")
+            return f"{who}: {word}" + (f" on {action.target.name}" if action.target.name else "")
     if action.type == "talon":
         pile = int(getattr(action, "pile", 0))
         shown = after.talon_shown[pile] if after is not None and pile < len(after.talon_shown) else ()
@@ -133,7 +137,7 @@ def action_text(action: Action, names: Sequence[str], after: Observation | None 
         return f"{who}: takes talon half {pile + 1}{cards}"
     if action.type == "give-up":
         return f"{who}: gives up (schleift)"
-    if action.type == "bei":
+    if isinstance(action, Join):
         return f"{who}: {action.describe()} (plays it too)"
     return f"{who}: {action.describe()}"
 
@@ -218,8 +222,94 @@ def _names_in(note: str, names: Sequence[str]) -> str:
                   lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), note)
 
 
+def names_text(seats: Sequence[int], names: Sequence[str]) -> str:
+    """``Hilde``, ``Hilde and Sepp``, ``Franz, Sepp and Resi``."""
+    named = [names[s] if 0 <= s < len(names) else f"seat {s}" for s in seats]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def _item_title(item: Item, names: Sequence[str], rules: RuleFacts | None, contract: str) -> str:
+    """``Game (Solodreier)``, ``Seat 1's game``, ``Trull (announced)``, ``Trischaken``."""
+    label = _names_in(item.label, names) if item.label else ""
+    if item.name == "game":
+        if label:
+            return label[:1].upper() + label[1:]
+        return f"Game ({contract})" if contract else "Game"
+    spec = rules.premium(item.name) if rules is not None else None
+    if spec is None and not item.announced:  # a variant's own item (what one seat owes another)
+        return label or item.name.capitalize()
+    title = spec.title if spec is not None else item.name.capitalize()
+    return f"{title} ({'announced' if item.announced else 'silent'})"
+
+
+def _payment(item: Item, names: Sequence[str], terms: Terms) -> str:
+    """Who pays whom for ``item`` (the formula of :mod:`core.settlement`)."""
+    amount = item.amount
+    if not amount:
+        return "nothing to pay"
+    per_opposite = abs(amount)
+    per_side = per_opposite * len(item.opposite) // len(item.side)
+    payers, receivers = (item.opposite, item.side) if amount > 0 else (item.side, item.opposite)
+    paid, got = (per_opposite, per_side) if amount > 0 else (per_side, per_opposite)
+    unit = f" {terms.money}" if terms.money else ""
+    if len(payers) == 1:
+        each = "each of " if len(receivers) > 1 else ""
+        return f"{names_text(payers, names)} pays {got}{unit} to {each}{names_text(receivers, names)}"
+    return f"{names_text(payers, names)} pay {paid}{unit} each to {names_text(receivers, names)}"
+
+
+def item_line(item: Item, names: Sequence[str], terms: Terms, rules: RuleFacts | None = None,
+              contract: str = "") -> str:
+    """One settlement item in words: what it is, whose it is and how it came
+    out, its value with the single-game scale and its Kontra, and who pays whom.
+
+    ``Trull (announced) by Franz, Sepp and Resi: made, 20 x2 (single game) x4 (Re):
+    Hilde pays 160 ct to each of Franz, Sepp and Resi``
+    """
+    party = item.side if item.for_side else item.opposite
+    if item.made is None:
+        outcome = "drawn" if item.name == "game" else "not made"
+    elif item.name == "game":
+        outcome = "won" if item.made else "lost"
+    else:
+        outcome = "made" if item.made else "failed"
+    calc = str(item.base)
+    if item.scale != 1:
+        calc += f" x{item.scale} (single game)"
+    if item.kontra:
+        calc += f" x{2 ** item.kontra} ({terms.kontra(item.kontra)})"
+    title = _item_title(item, names, rules, contract)
+    if not item.label:  # a labelled item names its party itself ("seat 1's game")
+        title += f" by {names_text(party, names)}"
+    return f"{title}: {outcome}, {calc}: {_payment(item, names, terms)}"
+
+
+def breakdown_lines(items: Sequence[Item], names: Sequence[str], terms: Terms | None = None,
+                    rules: RuleFacts | None = None, contract: str = "",
+                    players: Sequence[int] | None = None) -> list[str]:
+    """A hand's settlement as a breakdown: one line per item (the game and
+    each premium, announced or silent, made or failed, its Kontra and the
+    single-game scale; :func:`item_line`), then the amount per player.
+
+    ``items`` are a result's line items (:attr:`core.state.HandResult.items`);
+    ``terms`` write the amounts and Kontra levels (``Terms.of`` the table's
+    variant facts); ``rules`` give the premiums' titles; ``contract`` names
+    the game; ``players`` are the seats shown in the last line (default: every
+    seat named by an item), the others sat out.
+    """
+    terms = terms or Terms()
+    lines = [f"  {item_line(item, names, terms, rules, contract)}" for item in items]
+    if players is None:
+        players = sorted({s for item in items for s in (*item.side, *item.opposite)})
+    totals = settle(items, len(names))
+    paid = ", ".join(f"{names[s]} {terms.amount(totals[s])}" for s in players)
+    out = [names[s] for s in range(len(names)) if s not in players]
+    lines.append(f"Settlement: {paid or 'nothing'}" + (f" ({' and '.join(out)} sat out)" if out else ""))
+    return lines
+
+
 def result_lines(obs: Observation, names: Sequence[str], terms: Terms | None = None) -> list[str]:
-    """A finished hand: contract, parties, points, premiums, factor, settlement."""
+    """A finished hand: contract, parties, points, the settlement's breakdown and notes."""
     result = obs.result
     assert result is not None
     if is_passed_out(result):
@@ -227,8 +317,18 @@ def result_lines(obs: Observation, names: Sequence[str], terms: Terms | None = N
     return _result_lines(result, obs, names, terms or Terms())
 
 
+def _game_value(result: HandResult, obs: Observation, terms: Terms) -> str:
+    """The game's value as won (+) or lost (-), before Kontra; the contract's
+    value where no item is the game (each for himself)."""
+    game = next((i for i in result.items if i.name == "game"), None)
+    if game is None:
+        return terms.amount(obs.contract.value) if obs.contract else "?"
+    return terms.amount(-game.base if game.made is False else game.base)
+
+
 def _headline(result: HandResult, obs: Observation, names: Sequence[str], terms: Terms) -> str:
     contract = obs.contract.name if obs.contract else "?"
+    value = _game_value(result, obs, terms)
     if obs.called is not None:
         contract += f" {format_card(obs.called)}"
     players = sorted({s for t in obs.tricks for s in t.seats})
@@ -237,9 +337,9 @@ def _headline(result: HandResult, obs: Observation, names: Sequence[str], terms:
         return f"Result: {contract}, each for himself: {pts} points"
     if obs.contract is not None and len(obs.contract.declarers) > 1:
         who = " and ".join(names[s] for s in obs.contract.declarers)
-        return f"Result: {who} each played {contract} (game {terms.amount(result.game)} each)"
+        return f"Result: {who} each played {contract} (game {value} each)"
     if not result.declarers:
-        return f"Result: {contract}, each for himself (game {terms.amount(result.game)})"
+        return f"Result: {contract}, each for himself (game {value})"
     lead = obs.declarer if obs.declarer in result.declarers else result.declarers[0]
     party = names[lead]
     others = [names[s] for s in result.declarers if s != lead]
@@ -249,28 +349,21 @@ def _headline(result: HandResult, obs: Observation, names: Sequence[str], terms:
         party += " (alone)"
     ours, theirs = (points_text(p, result.unit) for p in result.points)
     outcome = {True: "won", False: "lost", None: "drawn"}[result.won]
-    return (f"Result: {party} played {contract}: {ours} : {theirs} points, {outcome}"
-            f" (game {terms.amount(result.game)})")
+    return f"Result: {party} played {contract}: {ours} : {theirs} points, {outcome} (game {value})"
 
 
 def _result_lines(result: HandResult, obs: Observation, names: Sequence[str], terms: Terms) -> list[str]:
     lines = [_headline(result, obs, names, terms)]
     if obs.talon_seen or obs.discards:
         lines.append(f"Talon taken: {cards_text(obs.talon_seen)}; laid away: {cards_text(obs.discards)}")
-    if result.premiums:
-        prem = ", ".join(f"{p.name} {terms.amount(p.value)}{' (announced)' if p.announced else ''}"
-                         for p in result.premiums)
-        lines.append(f"Premiums: {prem}")
-    if result.factor != 1:
-        lines.append(f"Kontra factor: x{result.factor}")
     if result.note:
         lines.append(f"Note: {_names_in(result.note, names)}")
     if result.next_round_factor > 1:
         lines.append(f"The next round counts x{result.next_round_factor}.")
-    players = {s for t in obs.tricks for s in t.seats} | {a.seat for a in obs.history}
-    paid = ", ".join(f"{names[s]} {terms.amount(a)}" for s, a in enumerate(result.settlement) if s in players)
-    out = [names[s] for s in range(len(names)) if s not in players]
-    lines.append(f"Settlement: {paid}" + (f" ({' and '.join(out)} sat out)" if out else ""))
+    players = sorted({s for t in obs.tricks for s in t.seats} | {a.seat for a in obs.history})
+    contract = obs.contract.spec.title if obs.contract else ""
+    lines.append("Breakdown (value x single-game scale x Kontra; who pays whom):")
+    lines.extend(breakdown_lines(result.items, names, terms, obs.rules, contract, players))
     return lines
 
 

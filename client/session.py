@@ -26,7 +26,7 @@ from core.observation import TrickView, observe
 from core.record import record_of
 from core.registry import Variant, find_variant
 from core.rules import RuleError
-from core.state import Announcement, HandResult, HandState, Reason
+from core.state import HandResult, HandState, Reason
 from core.table import SheetRow, Table
 
 MAX_VOID_DEALS = 1000
@@ -90,10 +90,8 @@ def contract_text(state: HandState) -> str:
         parts.append(format_card(state.called))
     if state.contract.trump:
         parts.append(f"trump {state.contract.trump}")
-    said = list(state.announcements) or [Announcement(n, state.declarer or 0)
-                                         for n in state.contract.announcements]
-    implied = set(state.contract.name.split("-")[1:])  # solo-absolut: absolut
-    for ann in said:
+    implied = set(state.contract.spec.announces)  # solo-absolut announces the Absolut itself
+    for ann in state.announcements:
         if ann.name in implied and not ann.against and not ann.kontra:
             continue
         text = ann.name + (" gegen" if ann.against else "")
@@ -127,6 +125,9 @@ class Session:
         self.rules = found.rules(dict(options or {}))
         self.variant = found.name
         self.players = list(players)
+        self._explained: list[WantsReasons | None] = [
+            p if isinstance(p, WantsReasons) else None for p in self.players]
+        """Per seat, the player that wants reasons (asked once here, not per decision)."""
         try:
             active_seats(len(self.players), first_dealer, self.rules.players_per_hand)
         except ValueError as exc:
@@ -159,14 +160,14 @@ class Session:
 
     @property
     def direction(self) -> str:
-        """How play goes round the table (the variant's option ``direction``):
-        ``counterclockwise`` or ``clockwise``; the next seat is always seat + 1."""
-        return str(self.rules.options.get("direction", "counterclockwise"))
+        """How play goes round the table (a fact of the variant): ``counterclockwise``
+        or ``clockwise``; the next seat is always seat + 1."""
+        return self.rules.variant_facts.direction
 
     @property
     def terms(self) -> Terms:
         """How this table's amounts and Kontra levels are written (its options)."""
-        return Terms.of(self.rules.options)
+        return Terms.of(self.rules.variant_facts)
 
     def record_pattern(self) -> str:
         """The glob pattern of this session's record files."""
@@ -177,17 +178,17 @@ class Session:
         seats = len(self.players)
         active = active_seats(seats, self.table.dealer, self.rules.players_per_hand)
         hands, talon = deal(self.rules, self.rng, seats, active)
-        hand = Hand(self.rules, self.table.dealer, hands, talon, seats, active)
+        hand = Hand(self.rules, self.table.dealer, hands, talon, seats, active, self.table.context)
         self.hand = hand
         round_no, deal_no = self.round, self.deal_no
         self.listener.hand_started(self, hand)
         while not hand.done:
             seat = hand.state.to_move
             assert seat is not None, "the engine names who moves until the hand is over"
-            player = self.players[seat]
-            if isinstance(player, WantsReasons):
-                player.explain_with(self._checker(hand, seat))
-            action = player.decide(observe(hand, seat))
+            explained = self._explained[seat]
+            if explained is not None:
+                explained.explain_with(self._checker(hand, seat))
+            action = self.players[seat].decide(observe(hand, seat))
             tricks = len(hand.state.tricks)
             hand.apply(action)
             self.listener.action_taken(self, hand, action)
@@ -198,7 +199,7 @@ class Session:
         result = hand.state.result
         assert result is not None
         path = self._write(hand, round_no, deal_no)
-        row = self.table.add(result, contract_text(hand.state))
+        row = self.table.add(result, contract_text(hand.state), self.rules.next_context(hand.state, result))
         if self.table.passed_out >= MAX_VOID_DEALS:
             raise RuntimeError(f"{MAX_VOID_DEALS} deals in a row were passed out")
         outcome = HandOutcome(hand, result, row, path, round_no, deal_no)

@@ -1,37 +1,39 @@
 """The words a table is shown in: the unit of its amounts, the names of its
-Kontra levels, and what the record vocabulary's less obvious actions mean.
+Kontra levels, its premiums, and what the record vocabulary's less obvious
+actions mean.
 
 The client never asks which variant is played.  What differs is read from
-the ruleset's options, which a variant declares through ``tarock_options``:
+the table's rule facts (:class:`core.facts.RuleFacts`):
 
-``money_unit``
-    The unit of settlements, the score sheet and the standings, e.g. ``"ct"``
-    (cents) in Königrufen; absent or empty: game points, shown as bare
-    numbers.
-``kontra_words``
-    The names of the Kontra levels from level 1 up, e.g. ``["Kontra", "Re"]``;
-    absent: Kontra, Rekontra, Subkontra, Re-Sub.
+- :class:`core.facts.VariantFacts` ``money``: the unit of settlements, the
+  score sheet and the standings, e.g. ``"ct"`` (cents) in Königrufen; empty:
+  game points, shown as bare numbers; ``kontra_words``: the names of the
+  Kontra levels from level 1 up, e.g. ``("Kontra", "Re")``.
+- the premiums (:class:`core.contracts.PremiumSpec`): their titles and
+  descriptions, for the choices and the help.
 
 Everything else comes from the action vocabulary of docs/records.md: the
 pseudo-contract ``vorhand`` ("Vorhand!"), ``pass`` as "Gut!" in the
-``announce`` phase, the per-pair Kontra targets ``game@N`` and ``re@N``,
-and the premium names.
+``announce`` phase, the Kontra targets (:class:`core.actions.KontraTarget`:
+the game, an announcement, one declarer's game ``game@N`` or the answer to
+one opponent's Kontra ``re@N``) and the premium names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-KONTRA_WORDS: tuple[str, ...] = ("Kontra", "Rekontra", "Subkontra", "Re-Sub")
-"""The names of the Kontra levels 1..4 where a variant names none."""
+from core.actions import Action, Kontra, KontraTarget
+from core.auction import VORHAND
+from core.facts import KONTRA_WORDS, RuleFacts, VariantFacts
+
+__all__ = ["MONEY_NAMES", "NOISE", "PREMIUMS", "PREMIUM_ALIASES", "VORHAND", "Terms", "kontra_choice_text",
+           "kontra_meaning", "pair_levels", "pair_target", "premium_label", "premium_meaning",
+           "premium_words", "signed", "target_text"]
 
 MONEY_NAMES: Mapping[str, str] = {"ct": "cents"}
 """Long names of money units, for headings."""
-
-VORHAND = "vorhand"
-"""The pseudo-contract of the forehand's "Vorhand!"."""
 
 PREMIUMS: Mapping[str, str] = {
     "trull": "Trull (Pagat, Mond and Sküs in the own party's tricks)",
@@ -46,13 +48,8 @@ PREMIUMS: Mapping[str, str] = {
     "mondfang": "Mondfang (the Mond is caught by the other party)",
     "valat": "Valat (all tricks)",
 }
-"""What each premium name of the record vocabulary means (shown in help)."""
-
-PREMIUM_LABELS: Mapping[str, str] = {
-    "king": "König Ultimo", "kings": "4 Könige", "pagat": "Pagat Ultimo", "uhu": "Uhu, the II",
-    "kakadu": "Kakadu, the III", "marabu": "Marabu, the IIII",
-}
-"""Short labels for the premium names that do not speak for themselves (numbered choices)."""
+"""What the premium names of Königrufen's record vocabulary mean (shown in help where
+the table's premium has no description of its own)."""
 
 PREMIUM_ALIASES: Mapping[str, str] = {
     "könig": "king", "koenig": "king", "konig": "king", "spatz": "pagat", "dreier": "kakadu",
@@ -77,13 +74,9 @@ class Terms:
     kontra_words: tuple[str, ...] = KONTRA_WORDS
 
     @classmethod
-    def of(cls, options: Mapping[str, Any]) -> Terms:
-        """The terms a ruleset's options declare."""
-        money = options.get("money_unit") or ""
-        words = options.get("kontra_words")
-        if isinstance(words, Sequence) and not isinstance(words, str) and words:
-            return cls(str(money), tuple(str(w) for w in words))
-        return cls(str(money))
+    def of(cls, facts: VariantFacts) -> Terms:
+        """The terms a ruleset's facts declare (money unit, names of the Kontra levels)."""
+        return cls(facts.money, facts.kontra_words or KONTRA_WORDS)
 
     @property
     def unit_name(self) -> str:
@@ -101,15 +94,37 @@ class Terms:
         return "" if level <= 0 else f"x{2 ** level}"
 
 
-def pair_target(target: str) -> tuple[str, int] | None:
-    """``("game", 2)`` for ``game@2``, ``("re", 3)`` for ``re@3``; None for other targets."""
-    kind, at, seat = target.partition("@")
-    if at and kind in ("game", "re") and seat.isdigit():
-        return kind, int(seat)
+def premium_label(name: str, rules: RuleFacts | None) -> str:
+    """The table's title of premium ``name`` where it says more than the name
+    (``König Ultimo`` for ``king``), else empty."""
+    spec = rules.premium(name) if rules is not None else None
+    if spec is None or spec.title.casefold() == name.casefold():
+        return ""
+    return spec.title
+
+
+def premium_meaning(name: str, rules: RuleFacts | None) -> str:
+    """What announcing ``name`` means at this table: its title and description
+    from the rule facts (or the vocabulary's meaning), ``announce it`` failing both."""
+    spec = rules.premium(name) if rules is not None else None
+    if spec is not None and spec.description:
+        return f"{spec.title} ({spec.description})"
+    if name in PREMIUMS:
+        return PREMIUMS[name]
+    return spec.title if spec is not None else "announce it"
+
+
+def pair_target(target: KontraTarget) -> tuple[str, int] | None:
+    """``("game", 2)`` for a Kontra on declarer 2's game, ``("re", 3)`` for the
+    Re on seat 3's Kontra; None for the game's and the announcements' chains."""
+    if target.declarer is not None:
+        return "game", target.declarer
+    if target.answer is not None:
+        return "re", target.answer
     return None
 
 
-def pair_levels(history: Sequence[Any]) -> dict[tuple[int, int], int]:
+def pair_levels(history: Sequence[Action]) -> dict[tuple[int, int], int]:
     """Per-pair Kontras said so far: (declarer, opponent) -> level (1 Kontra, 2 Re).
 
     ``kontra game@D`` by seat X is X's Kontra on declarer D's game;
@@ -117,50 +132,50 @@ def pair_levels(history: Sequence[Any]) -> dict[tuple[int, int], int]:
     """
     out: dict[tuple[int, int], int] = {}
     for action in history:
-        target = getattr(action, "target", None)
-        if getattr(action, "type", "") != "kontra" or not isinstance(target, str):
+        if not isinstance(action, Kontra):
             continue
-        pair = pair_target(target)
-        if pair is None:
-            continue
-        kind, seat = pair
-        if kind == "game":
-            out[(seat, action.seat)] = 1
-        else:
-            out[(action.seat, seat)] = 2
+        target = action.target
+        if target.declarer is not None:
+            out[(target.declarer, action.seat)] = 1
+        elif target.answer is not None:
+            out[(action.seat, target.answer)] = 2
     return out
 
 
-def target_text(target: str, names: Sequence[str], terms: Terms) -> str:
+def _seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def target_text(target: KontraTarget, names: Sequence[str], terms: Terms) -> str:
     """A Kontra's target in words: ``on Hilde's game``, ``on Sepp's Kontra``,
     ``on trull``, or nothing for the game's own chain."""
     pair = pair_target(target)
     if pair is not None:
         kind, seat = pair
-        name = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        name = _seat_name(names, seat)
         return f"on {name}'s game" if kind == "game" else f"on {name}'s {terms.kontra(1)}"
-    return f"on {target}" if target else ""
+    return f"on {target.name}" if target.name else ""
 
 
-def kontra_meaning(target: str, names: Sequence[str], terms: Terms, level: int) -> str:
+def kontra_meaning(target: KontraTarget, names: Sequence[str], terms: Terms, level: int) -> str:
     """What a Kontra on ``target`` does (``level``: the level it reaches)."""
     pair = pair_target(target)
     if pair is not None:
         kind, other = pair
-        name = names[other] if 0 <= other < len(names) else f"seat {other}"
+        name = _seat_name(names, other)
         if kind == "game":
             return f"{terms.kontra(1)} on {name}'s game: doubles it between {name} and you only"
         return f"{terms.kontra(2)} on {name}'s {terms.kontra(1)}: doubles it again between {name} and you"
-    what = f"the announced {target}" if target else "the game"
+    what = f"the announced {target.name}" if target.name else "the game"
     return f"{terms.kontra(level) or 'Kontra'} on {what}"
 
 
-def kontra_choice_text(target: str, names: Sequence[str], terms: Terms, level: int) -> str:
+def kontra_choice_text(target: KontraTarget, names: Sequence[str], terms: Terms, level: int) -> str:
     """A Kontra choice as listed: ``kontra trull (Rekontra)``, a per-pair one explained."""
     if pair_target(target) is not None:
-        return f"kontra {target} ({kontra_meaning(target, names, terms, level)})"
+        return f"kontra {target.to_data()} ({kontra_meaning(target, names, terms, level)})"
     word = terms.kontra(level)
-    shown = f"kontra {target}" if target else "kontra"
+    shown = f"kontra {target.name}" if target.name else "kontra"
     return f"{shown} ({word})" if word else shown
 
 

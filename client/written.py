@@ -22,15 +22,28 @@ from typing import Any, cast
 from client.bots.limits import chain_level
 from client.render import parallel_kontra, talon_text
 from client.words import (
-    PREMIUM_LABELS,
-    PREMIUMS,
     VORHAND,
     Terms,
     kontra_choice_text,
     kontra_meaning,
+    premium_label,
+    premium_meaning,
     premium_words,
 )
-from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from core.actions import (
+    GAME,
+    Action,
+    Announce,
+    Bid,
+    Call,
+    Discard,
+    Join,
+    Kontra,
+    KontraTarget,
+    Pass,
+    Play,
+    Trump,
+)
 from core.cards import SUIT_LETTERS, Card, CardError, format_card, parse_card, sort_key
 from core.observation import Observation
 
@@ -89,16 +102,21 @@ def typed(action: Action, phase: str = "") -> str:
     if isinstance(action, Announce):
         return " ".join(("announce", *action.announce))
     if isinstance(action, Kontra):
-        return f"kontra {action.target}".strip()
+        return kontra_text(action.target)
     if isinstance(action, Play):
         return format_card(action.card)
     if action.type == "talon":
         return f"talon {int(getattr(action, 'pile', 0)) + 1}"
     if action.type == "give-up":
         return "give up"
-    if action.type == "bei":
-        return f"{getattr(action, 'contract', '')} bei"
+    if isinstance(action, Join):
+        return f"{action.contract} bei"
     return action.describe()
+
+
+def kontra_text(target: KontraTarget) -> str:
+    """How to write a Kontra on ``target``: ``kontra``, ``kontra trull``, ``kontra game@2``."""
+    return "kontra" if target.game else f"kontra {target.to_data()}"
 
 
 def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = None,
@@ -122,9 +140,11 @@ def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = 
         return f"talon {pile + 1}{cards}"
     if action.type == "give-up":
         return "give up (schleifen: pay the game without playing)"
-    if isinstance(action, Announce) and len(action.announce) == 1 and action.announce[0] in PREMIUM_LABELS:
-        return f"{action.describe()} ({PREMIUM_LABELS[action.announce[0]]})"
-    if action.type == "bei":
+    if isinstance(action, Announce) and len(action.announce) == 1:
+        label = premium_label(action.announce[0], obs.rules)
+        if label:
+            return f"{action.describe()} ({label})"
+    if isinstance(action, Join):
         return f"{typed(action)} (play it too)"
     return action.describe()
 
@@ -200,7 +220,7 @@ def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Term
     games = sorted({b.contract for b in bids if b.contract != VORHAND}, key=[b.contract for b in bids].index)
     if games:
         form("bid GAME", "games you may bid now: " + ", ".join(games))
-    joins = [typed(a) for a in legal if a.type == "bei"]
+    joins = [typed(a) for a in legal if isinstance(a, Join)]
     if joins:
         form("GAME bei", "play that negative game too (values add up in the auction): " + ", ".join(joins))
     calls = [format_card(a.card) for a in legal if isinstance(a, Call)]
@@ -220,7 +240,7 @@ def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Term
     for a in legal:
         if isinstance(a, Announce) and len(a.announce) == 1:
             name = a.announce[0]
-            form(typed(a), PREMIUMS.get(name, "announce it"))
+            form(typed(a), premium_meaning(name, obs.rules))
     for a in legal:
         if isinstance(a, Kontra):
             form(typed(a), kontra_meaning(a.target, names, terms, chain_level(obs, a.target) + 1))
@@ -264,29 +284,38 @@ def _announce_choice(seat: int, words: Sequence[str], legal: Sequence[Action]) -
 
 
 def _kontra_choice(seat: int, words: Sequence[str], legal: Sequence[Action], re_word: bool) -> Action | str:
-    """``kontra`` (the game's chain, or the only chain open), ``kontra TARGET``,
-    ``kontra 2`` (= ``game@2``), ``re`` / ``re 3`` (= ``re@3``)."""
+    """``kontra`` (the game's chain, or the only chain open), ``kontra TARGET``
+    (``trull``, ``game@2``, ``re@3``: the record forms), ``kontra game`` (the
+    one declarer's game open to a Kontra, if the game has no chain of its
+    own), ``kontra 2`` (= ``game@2``), ``re`` / ``re 3`` (= ``re@3``)."""
     kontras = [a for a in legal if isinstance(a, Kontra)]
     targets = [a.target for a in kontras]
-    target = " ".join(w for w in words if w not in ("on", "auf"))
-    if target in ("game", "spiel"):
-        pairs = [t for t in targets if t.startswith("game@")]
-        target = pairs[0] if "" not in targets and len(pairs) == 1 else ""
-    if target.isdigit():
-        prefixes = ("re@",) if re_word else ("game@", "re@")
-        found = next((p + target for p in prefixes if p + target in targets), None)
-        target = found or prefixes[0] + target
-    if re_word and not target:
-        res = [t for t in targets if t.startswith("re@")]
+    text = " ".join(w for w in words if w not in ("on", "auf"))
+    if text in ("game", "spiel"):
+        pairs = [t for t in targets if t.declarer is not None]
+        if GAME not in targets and len(pairs) == 1:
+            return Kontra(seat, pairs[0])
+        text = ""
+    if text.isdigit() and len(text) <= 2:
+        n = int(text)
+        wanted = [KontraTarget(answer=n)] if re_word else [KontraTarget(declarer=n), KontraTarget(answer=n)]
+        return Kontra(seat, next((t for t in wanted if t in targets), wanted[0]))
+    if re_word and not text:
+        res = [t for t in targets if t.answer is not None]
         if len(res) == 1:
             return Kontra(seat, res[0])
         if res:
-            return "Re on whose Kontra? " + ", ".join(f"`kontra {t}`" for t in res)
-    if target or not kontras or "" in targets:
-        return Kontra(seat, target)
+            return "Re on whose Kontra? " + ", ".join(f"`{kontra_text(t)}`" for t in res)
+    if text:
+        try:
+            return Kontra(seat, KontraTarget.from_data(text))
+        except ValueError as exc:
+            return str(exc)
+    if not kontras or GAME in targets:
+        return Kontra(seat, GAME)
     if len(kontras) == 1:
         return kontras[0]
-    return "kontra on what? " + ", ".join(f"`kontra {a.target}`" for a in kontras)
+    return "kontra on what? " + ", ".join(f"`{kontra_text(a.target)}`" for a in kontras)
 
 
 def _variation(action: Action, **changes: object) -> Action:

@@ -85,19 +85,74 @@ class Discard(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Kontra(Action):
-    """Raise a Kontra chain by one level (Kontra, Rekontra, ...).
+class KontraTarget:
+    """What a Kontra raises.
 
-    ``target`` is empty for the chain on the game (and, where a variant says
-    so, everything with it); otherwise the name of an announcement
-    (``Announcement.name``) whose own chain is raised.
+    The chain on the game (and, where a variant has one chain, everything
+    with it) is ``KontraTarget()``; an announcement's own chain names it
+    (``KontraTarget("trull")``); in games where each declarer settles with
+    each other player alone, ``declarer=N`` is a Kontra on declarer N's game
+    and ``answer=N`` the declarer's Re on the Kontra of seat N.
+
+    Its record form is a string: ``""`` (the game), the announcement's name,
+    ``"game@N"`` or ``"re@N"``.
     """
 
-    target: str = ""
+    name: str = ""
+    declarer: int | None = None
+    answer: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.declarer is not None) + (self.answer is not None) + bool(self.name) > 1:
+            raise ValueError("a Kontra target is the game, one announcement, one declarer's game "
+                             "or one answer")
+
+    @property
+    def game(self) -> bool:
+        """Whether this is the chain on the whole game."""
+        return not self.name and self.declarer is None and self.answer is None
+
+    def to_data(self) -> str:
+        if self.declarer is not None:
+            return f"game@{self.declarer}"
+        if self.answer is not None:
+            return f"re@{self.answer}"
+        return self.name
+
+    @classmethod
+    def from_data(cls, raw: object) -> KontraTarget:
+        if not isinstance(raw, str):
+            raise ValueError(f"a Kontra target is a string, not {raw!r}")
+        kind, at, seat = raw.partition("@")
+        if at:
+            if kind not in ("game", "re") or not seat.isdigit() or len(seat) > 2:
+                raise ValueError(f"{raw!r} is no Kontra target: write game@N or re@N with a seat N")
+            return cls(declarer=int(seat)) if kind == "game" else cls(answer=int(seat))
+        if raw and not all(ch.isalnum() or ch in "-_" for ch in raw):
+            raise ValueError(f"{raw!r} is no Kontra target: name an announcement (letters, digits, - _)")
+        return cls(raw)
+
+    def __str__(self) -> str:
+        return self.to_data() or "game"
+
+
+GAME = KontraTarget()
+"""The Kontra chain on the whole game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kontra(Action):
+    """Raise a Kontra chain by one level (Kontra, Rekontra, ...) on ``target``."""
+
+    target: KontraTarget = GAME
     type: ClassVar[str] = "kontra"
 
+    def __post_init__(self) -> None:
+        if isinstance(self.target, str):  # Kontra(1, "valat"): the target's text form
+            object.__setattr__(self, "target", KontraTarget.from_data(self.target))
+
     def describe(self) -> str:
-        return f"kontra {self.target}" if self.target else "kontra"
+        return "kontra" if self.target.game else f"kontra {self.target}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,4 +194,32 @@ class Announce(Action):
         return f"announce {', '.join(self.announce)}{side}"
 
 
-CORE_ACTIONS: tuple[type[Action], ...] = (Pass, Call, Bid, Discard, Kontra, Trump, Play, Announce)
+@dataclass(frozen=True, slots=True)
+class Join(Action):
+    """Join a game another player bid and play it too ("Piccolo bei", seed 002)."""
+
+    contract: str = ""
+    type: ClassVar[str] = "bei"
+
+    def describe(self) -> str:
+        return f"{self.contract} bei"
+
+
+_SEATS = 8
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(s, c) for c in range(54)) for s in range(_SEATS))
+"""``PLAYS[seat][card]``: one shared :class:`Play` per seat and card."""
+_PASSES: tuple[Pass, ...] = tuple(Pass(s) for s in range(_SEATS))
+
+
+def play(seat: int, card: Card) -> Play:
+    """The action of ``seat`` playing ``card`` (one shared value per seat and card:
+    legal-move lists are built for every card of every hand)."""
+    return PLAYS[seat][card] if 0 <= seat < _SEATS else Play(seat, card)
+
+
+def pass_(seat: int) -> Pass:
+    """The pass of ``seat`` (one shared value per seat)."""
+    return _PASSES[seat] if 0 <= seat < _SEATS else Pass(seat)
+
+
+CORE_ACTIONS: tuple[type[Action], ...] = (Pass, Call, Bid, Discard, Kontra, Trump, Play, Announce, Join)

@@ -14,8 +14,11 @@ What a hint becomes:
 - ``tuple[X, ...]``, ``list[X]``, ``frozenset[X]``, ``tuple[X, Y]``: lists;
 - ``dict[str, X]`` / ``Mapping[str, X]``: maps; ``dict[int, X]``: a list of pairs;
 - ``X | None`` and other unions: the first member that fits;
-- ``Literal[...]``: one of the literal values;
-- a dataclass: a map of its fields, fields at their default left out; an
+- ``Literal[...]``: one of the literal values; a ``NewType`` (``PhaseId``): its supertype;
+- a dataclass: a map of its fields; a field whose default means "nothing"
+  (None, false, an empty string or list: an absent announcement, the
+  Kontra on the game) is left out at that default, numbers and cards are
+  always written (card 0 is the Pagat, pile 0 the first pile); an
   :class:`~core.actions.Action` also carries ``seat`` and its ``type`` tag,
   and a field typed ``Action`` accepts any registered action type;
 - a class with ``to_data()`` and a classmethod ``from_data(raw)``: what they say;
@@ -47,6 +50,13 @@ Decoder = Callable[[Any, str], Any]
 _MISSING = dataclasses.MISSING
 
 
+def _nothing(plain: object) -> bool:
+    """Whether a default's plain form means "nothing" (None, false, "", [], {}), so
+    a record may leave the field out; ``0`` does not: it is a seat, a card or a pile."""
+    return plain is None or plain is False or (isinstance(plain, str | list | dict) and not plain)
+
+
+
 def _where(path: str) -> str:
     return path or "the value"
 
@@ -68,7 +78,7 @@ def check_plain(raw: object, path: str = "", depth: int = 0) -> object:
         for key, item in raw.items():
             if not isinstance(key, str):
                 raise RecordError(f"{_where(path)} has a key that is not a string: {key!r}")
-            out[key] = check_plain(item, f"{path}.{key}", depth + 1)
+            out[key] = check_plain(item, f"{path}.{key}" if path else key, depth + 1)
         return out
     raise RecordError(f"{_where(path)} is not plain data: {raw!r}")
 
@@ -93,15 +103,19 @@ class Codec:
             self.actions[tag] = cls
         self._enc: dict[object, Encoder] = {}
         self._dec: dict[object, Decoder] = {}
-        self._seats = 4
+        self._seats: int | None = None
 
     # -- public --------------------------------------------------------------
     def encode(self, value: object, hint: object = None) -> Any:
         """The plain form of ``value`` (typed by ``hint``, default: its class)."""
         return self.encoder(type(value) if hint is None else hint)(value)
 
-    def decode(self, raw: object, hint: object, path: str = "") -> Any:
-        """The typed value of ``raw`` as ``hint`` says; RecordError naming ``path`` if it is not."""
+    def decode(self, raw: object, hint: object, path: str = "", seats: int | None = None) -> Any:
+        """The typed value of ``raw`` as ``hint`` says; RecordError naming ``path`` if it is not.
+
+        Actions inside it must name a seat ``0..seats-1`` (any seat from 0 when
+        ``seats`` is None: an observation of a table of five holds seat 4)."""
+        self._seats = seats
         return self.decoder(hint)(raw, path)
 
     def decode_action(self, raw: object, seats: int = 4, path: str = "") -> Any:
@@ -139,6 +153,9 @@ class Codec:
             return _identity
         if hint is Fraction:
             return lambda v: [v.numerator, v.denominator]
+        supertype = getattr(hint, "__supertype__", None)
+        if supertype is not None:  # a NewType (PhaseId): its values are the supertype's
+            return self.encoder(supertype)
         origin = typing.get_origin(hint)
         args = typing.get_args(hint)
         if origin is typing.Annotated:
@@ -187,10 +204,15 @@ class Codec:
         hints = _hints(cls)
         plan: list[tuple[str, Encoder, object]] = []
         for f in dataclasses.fields(cls):
+            if not f.init:
+                continue  # derived in __post_init__, rebuilt when decoded
             default: object = f.default
             if f.default_factory is not _MISSING:
                 default = f.default_factory()
-            plan.append((f.name, self.encoder(hints[f.name]), default))
+            enc = self.encoder(hints[f.name])
+            if default is not _MISSING and not _nothing(enc(default)):
+                default = _MISSING  # a number or a card: always written
+            plan.append((f.name, enc, default))
         tag = getattr(cls, "type", None) if issubclass(cls, Action) else None
 
         def encode(v: object) -> dict[str, object]:
@@ -225,6 +247,9 @@ class Codec:
             return lambda raw, path: check_plain(raw, path)
         if hint is Fraction:
             return _decode_fraction
+        supertype = getattr(hint, "__supertype__", None)
+        if supertype is not None:
+            return self.decoder(supertype)
         origin = typing.get_origin(hint)
         args = typing.get_args(hint)
         if origin is typing.Annotated:
@@ -336,8 +361,10 @@ class Codec:
                 kwargs[name] = dec(raw[name], f"{path}.{name}" if path else name)
             if is_action:
                 seat = kwargs.get("seat")
-                if not isinstance(seat, int) or not 0 <= seat < self._seats:
-                    raise RecordError(f"{_where(path)}: {label} needs a seat 0..{self._seats - 1}, "
+                seats = self._seats
+                if not isinstance(seat, int) or seat < 0 or (seats is not None and seat >= seats):
+                    allowed = f"0..{seats - 1}" if seats is not None else "0 or above"
+                    raise RecordError(f"{_where(path)}: {label} needs a seat {allowed}, "
                                       f"not {raw.get('seat')!r}")
             try:
                 return cls(**kwargs)

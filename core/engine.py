@@ -6,10 +6,12 @@ from collections.abc import Sequence
 
 from core.actions import Action
 from core.cards import Card, format_card
+from core.context import TableContext
+from core.phases import DONE, Phase
 from core.rules import RuleError, Rules, blame
 from core.state import HandState, Reason
 
-DONE = "done"
+__all__ = ["DONE", "DealError", "Hand", "IllegalAction"]
 
 
 class IllegalAction(ValueError):
@@ -29,22 +31,31 @@ class Hand:
     """One hand of a variant: deal, auction, talon, Kontra, tricks, result.
 
     The state changes only through :meth:`apply`, which checks the action
-    first and leaves the state untouched when it is illegal.
+    first and leaves the state untouched when it is illegal.  ``context`` is
+    what the table carried into this hand (dealer, round, house rules'
+    memory); its dealer must be ``dealer``.
     """
 
     def __init__(self, rules: Rules, dealer: int, hands: Sequence[Sequence[Card]],
                  talon: Sequence[Sequence[Card]], seats: int = 4,
-                 active: tuple[int, ...] = ()) -> None:
+                 active: tuple[int, ...] = (), context: TableContext | None = None) -> None:
         self.rules = rules
         if not 0 <= dealer < seats:
             raise DealError(f"the dealer must be a seat 0..{seats - 1}, not {dealer}")
+        if context is None:
+            context = TableContext(dealer=dealer)
+        elif context.dealer != dealer:
+            raise DealError(f"the table context names seat {context.dealer} as dealer, "
+                            f"the hand seat {dealer}")
         self._check_deal(hands, talon, seats, active)
         self.deal = ([list(h) for h in hands], [list(p) for p in talon])
+        self.context = context
         self.state = HandState(
-            variant=rules.variant, options=dict(rules.options), seats=seats, dealer=dealer,
+            variant=rules.variant, options=rules.options, seats=seats, dealer=dealer,
             hands=[list(h) for h in hands], talon=[list(p) for p in talon], active=active,
+            context=context,
         )
-        self._phase_list: list[str] = []
+        self._handler: Phase | None = None
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._enter(0)
 
@@ -77,24 +88,28 @@ class Hand:
     # -- phases ------------------------------------------------------------
     def _enter(self, index: int) -> None:
         state = self.state
+        rules = self.rules
         while True:
-            self._phase_list = list(self.rules.phases(state))
-            if index >= len(self._phase_list):
+            phases = rules.phases(state)
+            if state.passed_out or index >= len(phases):
                 state.phase = DONE
                 state.to_move = None
                 state.trick = None
-                state.result = self.rules.score(state)
+                self._handler = None
+                state.result = rules.score(state)
                 return
-            state.phase = self._phase_list[index]
-            phase = self.rules.phase(state.phase)
-            phase.start(state, self.rules)
-            if not phase.done(state):
+            state.phase = phases[index]
+            handler = rules.phase(state.phase)
+            self._handler = handler
+            handler.start(state, rules)
+            if not handler.done(state):
                 return
             index += 1
 
     def _advance(self) -> None:
         state = self.state
-        if not self.rules.phase(state.phase).done(state):
+        handler = self._handler
+        if handler is None or not handler.done(state):
             return
         phases = list(self.rules.phases(state))
         index = phases.index(state.phase) + 1 if state.phase in phases else len(phases)
@@ -108,20 +123,22 @@ class Hand:
     def legal(self, seat: int) -> list[Action]:
         """The actions ``seat`` may take now."""
         state = self.state
-        if state.phase == DONE or seat != state.to_move:
+        handler = self._handler
+        if handler is None or seat != state.to_move:
             return []
         key = len(state.actions)
         cache = self._legal_cache
         if cache is not None and cache[0] == key and cache[1] == seat:
             return cache[2]
-        actions = self.rules.phase(state.phase).legal(state, self.rules, seat)
+        actions = handler.legal(state, self.rules, seat)
         self._legal_cache = (key, seat, actions)
         return actions
 
     def why_not(self, action: Action) -> Reason | None:
         """Why ``action`` is illegal now, or None if it is legal."""
         state = self.state
-        if state.phase == DONE:
+        handler = self._handler
+        if handler is None:
             return Reason("hand-over", "the hand is over")
         if not 0 <= action.seat < state.seats:
             return Reason("no-such-seat", f"there is no seat {action.seat}")
@@ -130,20 +147,27 @@ class Hand:
         cache = self._legal_cache
         if cache is not None and cache[0] == len(state.actions) and action in cache[2]:
             return None
-        return self.rules.phase(state.phase).check(state, self.rules, action)
+        return handler.check(state, self.rules, action)
 
     def apply(self, action: Action) -> None:
         """Check and carry out ``action``; raise :class:`IllegalAction` if illegal."""
-        reason = self.why_not(action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
-        before = list(self.state.actions)
+        state = self.state
+        taken = len(state.actions)
+        cache = self._legal_cache
+        if cache is None or cache[0] != taken or action not in cache[2]:  # else listed as legal just now
+            reason = self.why_not(action)
+            if reason is not None:
+                raise IllegalAction(action, reason)
+        handler = self._handler
+        assert handler is not None
         try:
-            self.rules.phase(self.state.phase).apply(self.state, self.rules, action)
-            self.state.actions.append(action)
-            self._advance()
+            handler.apply(state, self.rules, action)
+            state.actions.append(action)
+            self._legal_cache = None
+            if handler.done(state):
+                self._advance()
         except Exception as exc:
-            self._restore(before)
+            self._restore(state.actions[:taken])
             if isinstance(exc, RuleError):
                 raise
             culprit = blame(self.rules.pm, exc)
@@ -153,9 +177,10 @@ class Hand:
     def _restore(self, actions: list[Action]) -> None:
         """Rebuild the state from the deal and the actions before a failure."""
         hands, talon = self.deal
-        fresh = Hand(self.rules, self.state.dealer, hands, talon, self.state.seats, self.state.active)
+        fresh = Hand(self.rules, self.state.dealer, hands, talon, self.state.seats, self.state.active,
+                     self.context)
         for action in actions:
             fresh.apply(action)
         self.state = fresh.state
-        self._phase_list = fresh._phase_list
+        self._handler = fresh._handler
         self._legal_cache = None

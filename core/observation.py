@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.actions import Action, Discard
 from core.cards import Card, sort_key
+from core.context import TableContext
 from core.engine import Hand
-from core.state import Announcement, Contract, HandResult, Trick
+from core.facts import RuleFacts
+from core.state import Announcement, Contract, HandResult, PhaseId, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +36,7 @@ class Observation:
     seats: int
     dealer: int
     forehand: int
-    phase: str
+    phase: PhaseId
     to_move: int | None
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
@@ -56,6 +58,13 @@ class Observation:
     """Per talon pile, the cards turned up for everyone (all of them after the hand)."""
     open_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     """``(seat, cards)`` of the other hands that lie open on the table (ouvert)."""
+    active: tuple[int, ...] = ()
+    """The seats that take part in this hand (all seats when empty)."""
+    context: TableContext = field(default_factory=TableContext)
+    """What the table carried into this hand (public)."""
+    rules: RuleFacts | None = None
+    """The table's rules as data (contracts, premiums, trick rules), the same
+    value for every observation of a table; None only in hand-made observations."""
 
 
 def _view(trick: Trick) -> TrickView:
@@ -102,4 +111,7 @@ def observe(hand: Hand, seat: int) -> Observation:
         announcements=tuple(s.announcements),
         talon_shown=tuple(tuple(p) for p in talon),
         open_hands=tuple((o, tuple(sorted(s.hands[o], key=sort_key))) for o in open_seats if o != seat),
+        active=s.active,
+        context=s.context,
+        rules=rules.facts,
     )

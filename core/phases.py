@@ -8,20 +8,31 @@ generic mechanisms whose rule decisions are asked from hooks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from core.actions import Action, Discard, Kontra, Pass, Play
-from core.cards import format_card, format_cards
-from core.state import HandState, Reason, Trick
+from core.actions import GAME, PLAYS, Action, Call, Discard, Kontra, Pass, Play, Trump, pass_
+from core.cards import SUIT_LETTERS, format_card, format_cards
+from core.state import HandState, PhaseId, Reason, Trick
 
 if TYPE_CHECKING:
     from core.rules import Rules
+
+BIDDING: Final = PhaseId("bidding")
+CALL: Final = PhaseId("call")
+TRUMP: Final = PhaseId("trump")
+TALON: Final = PhaseId("talon")
+DISCARD: Final = PhaseId("discard")
+KONTRA: Final = PhaseId("kontra")
+ANNOUNCE: Final = PhaseId("announce")
+PLAY: Final = PhaseId("play")
+DONE: Final = PhaseId("done")
+"""The phase of a finished hand."""
 
 
 class Phase:
     """Base of phase handlers.  Subclasses set ``name`` and override."""
 
-    name = ""
+    name: PhaseId = PhaseId("")
 
     def start(self, state: HandState, rules: Rules) -> None:
         """Enter the phase: set ``state.to_move``; may do automatic work."""
@@ -48,15 +59,21 @@ class Phase:
 class TakeTalonPile(Phase):
     """The declarer takes one talon pile into the hand, without an action."""
 
-    name = "talon"
+    name = TALON
 
-    def __init__(self, pile: int = 0) -> None:
+    def __init__(self, pile: int | None = None) -> None:
         self.pile = pile
+        """The pile taken; None: the contract's ``talon_pile``."""
 
     def start(self, state: HandState, rules: Rules) -> None:
-        assert state.declarer is not None
-        taken = state.talon[self.pile]
-        state.talon[self.pile] = []
+        assert state.declarer is not None and state.contract is not None
+        spec = state.contract.spec
+        if self.pile is None and spec.talon != "pile":
+            state.to_move = None  # this contract leaves the talon alone (it counts for the opponents)
+            return
+        pile = self.pile if self.pile is not None else spec.talon_pile
+        taken = state.talon[pile]
+        state.talon[pile] = []
         state.talon_taken = list(taken)
         state.hands[state.declarer].extend(taken)
         state.to_move = None
@@ -69,7 +86,7 @@ class DiscardPhase(Phase):
     laid away are kept in ``state.discards`` and count for the declarer.
     """
 
-    name = "discard"
+    name = DISCARD
 
     def start(self, state: HandState, rules: Rules) -> None:
         state.to_move = state.declarer if state.talon_taken else None
@@ -113,14 +130,16 @@ class KontraChain(Phase):
     The declarer's opponents are asked in turn from the forehand; the first
     Kontra doubles, then only the declarer (odd levels answered) and that
     Kontra-giver alternate.  Passing (skipping a level) ends the chain, as
-    does reaching ``tarock_kontra_max_level``.  Who may not raise is asked
-    from ``tarock_kontra_reason`` (e.g. the secret partner).
+    does reaching the contract's Kontra limit (``ContractSpec.kontra``).  Who
+    may not raise is asked from ``tarock_kontra_verdict`` (e.g. the secret
+    partner), who must from ``tarock_kontra_duty`` (Pflichtkontra: that seat
+    cannot pass).  A Kontra here names no target.
     """
 
-    name = "kontra"
+    name = KONTRA
 
     def start(self, state: HandState, rules: Rules) -> None:
-        assert state.declarer is not None
+        assert state.declarer is not None and state.contract is not None
         order: list[int] = []
         seat = state.forehand
         for _ in range(len(state.players)):
@@ -128,28 +147,40 @@ class KontraChain(Phase):
                 order.append(seat)
             seat = state.next_seat(seat)
         state.data["kontra"] = {"order": order, "asked": 0, "giver": None}
-        state.to_move = order[0]
+        state.to_move = order[0] if order and state.contract.spec.kontra > 0 else None
+
+    @staticmethod
+    def _limit(state: HandState) -> int:
+        assert state.contract is not None
+        return state.contract.spec.kontra
+
+    def _refusal(self, state: HandState, rules: Rules, seat: int) -> Reason | None:
+        if state.kontra_level >= self._limit(state):
+            return Reason("kontra-max", "the Kontra chain is at its highest level")
+        verdict = rules.kontra_verdict(state, seat, GAME)
+        if verdict is not None and not verdict.allowed:
+            return verdict.reason or Reason("kontra-not-allowed", "you may not say Kontra now")
+        return None
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
             return []
-        out: list[Action] = [Pass(seat)]
-        if (state.kontra_level < rules.kontra_max_level(state)
-                and rules.kontra_reason(state, seat) is None):
-            out.append(Kontra(seat))
-        return out
+        may = self._refusal(state, rules, seat) is None
+        if may and rules.kontra_duty(state, seat):
+            return [Kontra(seat)]
+        return [pass_(seat), Kontra(seat)] if may else [pass_(seat)]
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         if isinstance(action, Pass):
+            if rules.kontra_duty(state, action.seat) and self._refusal(state, rules, action.seat) is None:
+                return Reason("pflichtkontra", "the rules oblige you to say Kontra here")
             return None
         if not isinstance(action, Kontra):
             return Reason("wrong-phase", f"say kontra or pass now, not {action.describe()}")
-        if action.target:
-            return Reason("kontra-target", "this Kontra chain is on the whole game: a Kontra "
-                          f"names no target, not {action.target!r}")
-        if state.kontra_level >= rules.kontra_max_level(state):
-            return Reason("kontra-max", "the Kontra chain is at its highest level")
-        return rules.kontra_reason(state, action.seat)
+        if not action.target.game:
+            return Reason("kontra-target", "a Kontra here doubles the game with all its premiums: "
+                          f"say kontra without a target, not on {str(action.target)!r}")
+        return self._refusal(state, rules, action.seat)
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         info = state.data["kontra"]
@@ -158,7 +189,7 @@ class KontraChain(Phase):
             state.kontra_level += 1
             if state.kontra_level == 1:
                 info["giver"] = action.seat
-            if state.kontra_level >= rules.kontra_max_level(state):
+            if state.kontra_level >= self._limit(state):
                 state.to_move = None
             else:
                 state.to_move = state.declarer if state.kontra_level % 2 else info["giver"]
@@ -171,6 +202,80 @@ class KontraChain(Phase):
         state.to_move = order[info["asked"]] if info["asked"] < len(order) else None
 
 
+class TrumpChoice(Phase):
+    """The declarer of a ``suit`` game names the trump suit once the auction is
+    won (seed 000, Faberl: "wählst eine Trumpffarbe")."""
+
+    name = TRUMP
+
+    def start(self, state: HandState, rules: Rules) -> None:
+        assert state.contract is not None
+        needed = state.contract.spec.tricks.trump == "suit" and state.contract.trump is None
+        state.to_move = state.declarer if needed else None
+
+    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        if seat != state.to_move:
+            return []
+        return [Trump(seat, letter) for letter in SUIT_LETTERS]
+
+    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
+        if not isinstance(action, Trump):
+            return Reason("wrong-phase", f"name the trump suit now, not {action.describe()}")
+        if action.suit not in SUIT_LETTERS or len(action.suit) != 1:
+            return Reason("no-such-suit", f"{action.suit!r} is not a suit: name c, s, h or d")
+        return None
+
+    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
+        import dataclasses
+
+        assert isinstance(action, Trump) and state.contract is not None
+        state.contract = dataclasses.replace(state.contract, trump=action.suit)
+        state.to_move = None
+
+
+class CallPhase(Phase):
+    """The declarer of a calling game calls a card after the auction (``CallRule.when
+    == "after"``); its holder is his secret partner.  Which cards may be called is
+    asked from ``tarock_callable``.  Whether the card lies in the talon is noted in
+    ``state.data["called_in_talon"]``."""
+
+    name = CALL
+
+    def start(self, state: HandState, rules: Rules) -> None:
+        spec = state.contract.spec if state.contract is not None else None
+        needed = spec is not None and spec.call is not None and state.called is None
+        state.to_move = state.declarer if needed else None
+
+    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        if seat != state.to_move or state.contract is None:
+            return []
+        return [Call(seat, c) for c in rules.callable(state, seat, state.contract.spec)]
+
+    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
+        if action in self.legal(state, rules, action.seat):
+            return None
+        if not isinstance(action, Call):
+            return Reason("wrong-phase", f"call a card now, not {action.describe()}")
+        if action.card in state.hands[action.seat]:
+            return Reason("self-call", "you may not call a card you hold")
+        allowed = " ".join(format_cards(self._cards(state, rules, action.seat))) or "none"
+        return Reason("not-callable",
+                      f"{format_card(action.card)} may not be called (you may call: {allowed})")
+
+    @staticmethod
+    def _cards(state: HandState, rules: Rules, seat: int) -> list[int]:
+        assert state.contract is not None
+        return list(rules.callable(state, seat, state.contract.spec))
+
+    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
+        assert isinstance(action, Call)
+        state.called = action.card
+        holder = state.holder(action.card)
+        state.partner = holder if holder is not None and holder != action.seat else None
+        state.data["called_in_talon"] = any(action.card in pile for pile in state.talon)
+        state.to_move = None
+
+
 class TrickPlay(Phase):
     """Tricks until the hands are empty.
 
@@ -178,7 +283,7 @@ class TrickPlay(Phase):
     from hooks; the winner leads the next trick.
     """
 
-    name = "play"
+    name = PLAY
 
     def start(self, state: HandState, rules: Rules) -> None:
         leader = rules.first_leader(state)
@@ -188,7 +293,11 @@ class TrickPlay(Phase):
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
             return []
-        return [Play(seat, card) for card in rules.legal_plays(state, seat)]
+        plays = PLAYS[seat]
+        cards = rules.legal_plays_direct(state, seat)
+        if cards is None:
+            cards = rules.legal_plays(state, seat)  # raises: nobody answers the hook
+        return [plays[card] for card in cards]
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         if not isinstance(action, Play):
@@ -202,14 +311,18 @@ class TrickPlay(Phase):
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         assert isinstance(action, Play) and state.trick is not None
-        state.hands[action.seat].remove(action.card)
+        seat, card = action.seat, action.card
+        state.hands[seat].remove(card)
         trick = state.trick
-        trick.seats.append(action.seat)
-        trick.cards.append(action.card)
-        if not state.partner_known and rules.partner_revealed(state, action.seat, action.card):
+        trick.seats.append(seat)
+        trick.cards.append(card)
+        # a lone declarer who plays the card he called (taken from the talon) makes the
+        # partnership public too: there is none
+        if not state.partner_known and (state.called is not None or state.partner is not None) and \
+                rules.partner_revealed(state, seat, card):
             state.partner_known = True
-        if len(trick.cards) < len(state.players):
-            state.to_move = state.next_seat(action.seat)
+        if len(trick.cards) < (len(state.active) or state.seats):
+            state.to_move = state.next_seat(seat)
             return
         winner = trick.seats[rules.trick_winner(state, trick)]
         trick.winner = winner

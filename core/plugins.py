@@ -13,32 +13,34 @@ docs/plugins.md.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
 import re
 import sys
+import sysconfig
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
-from importlib.metadata import PackageNotFoundError, entry_points, packages_distributions, version
+from dataclasses import dataclass, replace
+from importlib.metadata import entry_points
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pluggy
 
 from core import hookspecs
+from core.context import TableContext
+from core.options import OptionError
 from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
 from core.registry import Variant
-from core.rules import RuleError, Rules, blame
+from core.rules import RuleError, Rules, blame, plugin_version
 
 PLUGIN_GROUP = "tarock.plugins"
 """Entry-point group of house-rule plugins (each names a plugin class or object)."""
 CONFIG_NAME = "plugins.toml"
-HASH_FORMAT = "tarock-rules/1"
+HASH_FORMAT = "tarock-rules/2"
 _CHECKOUT = Path(__file__).resolve().parent.parent
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 _IMPL_MARK = f"{hookspecs.PROJECT}_impl"
@@ -166,41 +168,25 @@ def load_plugin_entry_point(name: str) -> HouseRule:
     return _house_rule(obj, origin)
 
 
-@cache
-def _distributions() -> Mapping[str, list[str]]:
-    return packages_distributions()
-
-
-def plugin_version(plugin: object) -> str:
-    """The plugin's ``version``; else that of the package providing its module."""
-    ver = getattr(plugin, "version", None)
-    if isinstance(ver, str) and ver:
-        return ver
-    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
-    for dist in _distributions().get(module.partition(".")[0], []):
-        try:
-            return f"{dist}=={version(dist)}"
-        except PackageNotFoundError:
-            continue
-    return "unversioned"
-
-
 # -- the rules hash -------------------------------------------------------------
 
-def rules_hash(rules: Rules) -> str:
-    """A sha256 hex digest identifying a table's rules.
+def rules_hash(rules: Rules, context: TableContext | None = None) -> str:
+    """A sha256 hex digest identifying a table's rules (and a hand's context).
 
     It covers the variant's name, each plugin's name and version in
-    registration order and the resolved options (canonical JSON), so peers
-    whose hashes agree play the same rules.
+    registration order (core's data rules first) and the resolved options
+    (canonical JSON), so peers whose hashes agree play the same rules.  With
+    ``context`` it also covers the table context a hand was played under:
+    that is the hash a record carries.
     """
-    plugins = [p for _, p in rules.pm.list_name_plugin()]
-    payload = {
+    payload: dict[str, Any] = {
         "format": HASH_FORMAT,
         "variant": rules.variant,
-        "plugins": [[name, plugin_version(p)] for name, p in zip(rules.plugin_names, plugins, strict=True)],
-        "options": rules.options,
+        "plugins": [list(p) for p in rules.facts.plugins],
+        "options": dict(rules.options),
     }
+    if context is not None:
+        payload["context"] = rules.codec.encode(context, TableContext)
     try:
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                           allow_nan=False)
@@ -211,10 +197,29 @@ def rules_hash(rules: Rules) -> str:
 
 # -- plugins.toml ----------------------------------------------------------------
 
+def config_candidates(cwd: Path | None = None) -> list[Path]:
+    """Where ``plugins.toml`` is looked for when none is given, in order:
+
+    1. the current directory (``cwd``);
+    2. the user's configuration folder (``$XDG_CONFIG_HOME/tarock`` or
+       ``~/.config/tarock`` on Linux, as platformdirs says per system);
+    3. the one installed with tarock (``<prefix>/share/tarock``), or the
+       source checkout's when running from one.
+    """
+    from platformdirs import user_config_dir
+
+    data = [Path(sysconfig.get_path("data")), Path(sys.prefix)]
+    with contextlib.suppress(KeyError):  # the user scheme of pip install --user
+        data.append(Path(sysconfig.get_path("data", f"{os.name}_user")))
+    installed = [d / "share" / "tarock" / CONFIG_NAME for d in dict.fromkeys(data)]
+    return [(cwd or Path.cwd()) / CONFIG_NAME, Path(user_config_dir("tarock", appauthor=False)) / CONFIG_NAME,
+            *installed, _CHECKOUT / CONFIG_NAME]
+
+
 def default_config(cwd: Path | None = None) -> Path | None:
-    """``plugins.toml`` in ``cwd`` (default: the current directory), else the one
-    next to the installed packages (a source checkout), else None."""
-    for candidate in ((cwd or Path.cwd()) / CONFIG_NAME, _CHECKOUT / CONFIG_NAME):
+    """The first ``plugins.toml`` of :func:`config_candidates` that exists, else None
+    (then every installed variant is offered)."""
+    for candidate in config_candidates(cwd):
         if candidate.is_file():
             return candidate
     return None
@@ -233,7 +238,8 @@ def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
         if not isinstance(variant, Variant):
             broken[ep.name] = f"entry point {ep.name!r} ({ep.value}) is not a Variant"
             continue
-        found[variant.name] = variant
+        dist = ep.dist.name if ep.dist is not None else "an unknown package"
+        found[variant.name] = replace(variant, origin=f"installed with {dist} (entry point {ep.value})")
     return found, broken
 
 
@@ -378,24 +384,17 @@ def _define(path: Path, index: int, table: Mapping[str, Any], known: Mapping[str
     description = _text(table, "description", where,
                         f"{base.description} House rules: {names}." if base and rules else
                         base.description if base else "")
+    parts = [f"base {base.name}"] if base else []
+    parts += [f"plugin {r.name} {r.version} ({r.origin})" for r in rules]
+    origin = f"{path}: " + ", ".join(parts)
     return Variant(name=name, title=title, plugins=_stack(base, rules), description=description,
-                   options={**(base.options if base else {}), **presets}, lineage=lineage)
+                   options={**(base.options if base else {}), **presets}, lineage=lineage, origin=origin)
 
 
 def _stack(base: Variant | None, rules: Sequence[HouseRule]) -> Callable[[], list[object]]:
     def plugins() -> list[object]:
         return [*(base.plugins() if base else ()), *(rule.make() for rule in rules)]
     return plugins
-
-
-def _declared(rules: Rules) -> dict[str, str]:
-    """Which plugin declares each option."""
-    out: dict[str, str] = {}
-    for impl in rules.pm.hook.tarock_options.get_hookimpls():
-        answer = impl.function()
-        for key in answer if isinstance(answer, Mapping) else ():
-            out.setdefault(key, rules.plugin_names[int(impl.plugin_name.partition(":")[0])])
-    return out
 
 
 def _blame_plugins(plugins: Sequence[object], exc: Exception) -> str:
@@ -412,7 +411,7 @@ def _build(variant: Variant, options: dict[str, Any] | None, where: str) -> Rule
     except Exception as exc:
         raise PluginError(f"{where}: creating its plugins failed: {exc!r}") from exc
     try:
-        return Rules(variant.name, plugins, options)
+        return Rules(variant.name, plugins, options, variant.title)
     except RuleError as exc:
         raise PluginError(f"{where}: {exc}") from exc
     except Exception as exc:
@@ -423,23 +422,17 @@ def _build(variant: Variant, options: dict[str, Any] | None, where: str) -> Rule
 def _check(variant: Variant, where: str) -> None:
     """Build the variant's rules once: plugins, hooks and option presets must be sound."""
     bare = _build(variant, None, where)
-    declared = _declared(bare)
     for key, value in variant.options.items():
-        if key not in declared:
+        declared = bare.option_specs.get(key)
+        if declared is None:
             raise PluginError(f"{where}: option {key!r} is declared by no plugin of it "
-                              f"(known: {', '.join(sorted(declared)) or 'none'})")
-        default = bare.options[key]
-        if not _same_kind(value, default):
-            raise PluginError(f"{where}: option {key!r} (of plugin {declared[key]!r}) must be "
-                              f"{type(default).__name__} like its default {default!r}, not {value!r}")
+                              f"(known: {', '.join(sorted(bare.option_specs)) or 'none'})")
+        try:
+            declared.spec.check(value, what=f"declared by plugin {declared.plugin!r}")
+        except OptionError as exc:
+            raise PluginError(f"{where}: {exc}") from None
     rules = _build(variant, dict(variant.options), where)
     try:
         rules_hash(rules)
     except RuleError as exc:
         raise PluginError(f"{where}: {exc}") from None
-
-
-def _same_kind(value: object, default: object) -> bool:
-    if default is None or type(value) is type(default):
-        return True
-    return isinstance(default, float) and type(value) is int

@@ -39,10 +39,12 @@ class Variant:
     lobby_order: int = 100
     """Where the lobby lists this variant when no plugins.toml orders them
     (lowest first, then by name); the first is preselected."""
+    origin: str = ""
+    """Where it came from: an installed package's entry point, or a plugins.toml."""
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
         """A fresh ruleset (own plugin manager) for one table."""
-        return Rules(self.name, self.plugins(), {**self.options, **(options or {})})
+        return Rules(self.name, self.plugins(), {**self.options, **(options or {})}, self.title)
 
 
 def available_variants(config: str | os.PathLike[str] | Catalogue | None = None) -> dict[str, Variant]:

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from functools import cache
+from importlib.metadata import PackageNotFoundError, packages_distributions, version
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 import pluggy
 
 from core import hookspecs
-from core.actions import CORE_ACTIONS, Action
+from core.actions import CORE_ACTIONS, Action, KontraTarget
 from core.cards import Card
 from core.codec import Codec
+from core.context import TableContext
+from core.contracts import ContractSpec, Outcome, PremiumSpec
+from core.defaults import DataRules
+from core.facts import RuleFacts, VariantFacts
+from core.options import Declared, OptionError, OptionSpec, OptionValue, collect, resolve
 from core.phases import Phase
-from core.state import HandResult, HandState, Premium, Reason, Trick
+from core.settlement import Item, SettlementError, premium_items, settle
+from core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
 
 
 class RuleError(RuntimeError):
@@ -22,6 +31,25 @@ class RuleError(RuntimeError):
 
 def _plugin_name(plugin: object) -> str:
     return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
+
+
+@cache
+def _distributions() -> Mapping[str, list[str]]:
+    return packages_distributions()
+
+
+def plugin_version(plugin: object) -> str:
+    """The plugin's ``version``; else that of the package providing its module."""
+    ver = getattr(plugin, "version", None)
+    if isinstance(ver, str) and ver:
+        return ver
+    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+    for dist in _distributions().get(module.partition(".")[0], []):
+        try:
+            return f"{dist}=={version(dist)}"
+        except PackageNotFoundError:
+            continue
+    return "unversioned"
 
 
 def blame(pm: pluggy.PluginManager, exc: BaseException) -> str | None:
@@ -63,18 +91,23 @@ def _registration_error(pm: pluggy.PluginManager, name: str, exc: Exception) -> 
 def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
     """A positional caller for a first-result hook, same answers as ``caller``.
 
-    When no implementation is a wrapper, the implementations are called
-    directly in pluggy's order (last registered and ``tryfirst`` first),
-    skipping pluggy's per-call bookkeeping on the hot path; otherwise the
-    hook caller itself is used.
+    The implementations are called directly in pluggy's order (wrappers
+    first, then the last registered and ``tryfirst`` first), skipping
+    pluggy's per-call bookkeeping on the hot path.  New-style wrappers
+    (``wrapper=True``) are run as pluggy runs them: up to their ``yield``,
+    then sent the result (or thrown the exception) in reverse order; a
+    wrapper's return value replaces the result.  Old-style hookwrappers go
+    through pluggy itself.
     """
     impls = list(reversed(caller.get_hookimpls()))
-    if any(i.hookwrapper or i.wrapper for i in impls):
+    if any(i.hookwrapper for i in impls):
         def through_pluggy(*args: Any) -> Any:
             return caller(**dict(zip(argnames, args, strict=True)))
         return through_pluggy
-    plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls]
-    if len(plan) == 1 and plan[0][1] == tuple(range(len(argnames))):
+    Plan = list[tuple[Callable[..., Any], tuple[int, ...]]]
+    wrappers: Plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls if i.wrapper]
+    plan: Plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls if not i.wrapper]
+    if not wrappers and len(plan) == 1 and plan[0][1] == tuple(range(len(argnames))):
         return plan[0][0]
 
     def direct(*args: Any) -> Any:
@@ -83,30 +116,62 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
             if result is not None:
                 return result
         return None
-    return direct
+    if not wrappers:
+        return direct
+
+    def wrapped(*args: Any) -> Any:
+        running: list[Generator[Any, Any, Any]] = []
+        for function, positions in wrappers:
+            gen = function(*(args[p] for p in positions))
+            next(gen)
+            running.append(gen)
+        error: BaseException | None = None
+        result: Any = None
+        try:
+            result = direct(*args)
+        except BaseException as exc:
+            error = exc
+        for gen in reversed(running):
+            try:
+                if error is not None:
+                    gen.throw(error)
+                else:
+                    gen.send(result)
+                raise RuntimeError("a hook wrapper yielded twice")
+            except StopIteration as stop:
+                result, error = stop.value, None
+            except BaseException as exc:
+                error = exc
+        if error is not None:
+            raise error
+        return result
+    return wrapped
 
 
 class Rules:
-    """The rules of one table: a base variant and house rules, in order.
+    """The rules of one table: core's data rules, a base variant and house rules, in order.
 
-    ``plugins`` are registered in order, so later ones (house rules) are asked
-    first by first-result hooks.  ``options`` override the plugins' defaults;
-    an option no plugin declares is an error.
+    ``plugins`` are registered in order after core's :class:`~core.defaults.DataRules`,
+    so later ones (house rules) are asked first by first-result hooks.
+    ``options`` override the declared defaults; an unknown option or a
+    value of the wrong kind is a :class:`RuleError` naming the option.
     """
 
     def __init__(self, variant: str, plugins: Sequence[object],
-                 options: dict[str, Any] | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, title: str = "") -> None:
         self.variant = variant
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self.plugin_names: list[str] = []
-        for plugin in plugins:
+        self.plugin_versions: list[str] = []
+        for plugin in [DataRules(), *plugins]:
             name = _plugin_name(plugin)
             try:
                 self.pm.register(plugin, name=f"{len(self.plugin_names)}:{name}")
             except (ValueError, pluggy.PluginValidationError) as exc:
                 raise RuleError(_registration_error(self.pm, name, exc)) from exc
             self.plugin_names.append(name)
+            self.plugin_versions.append(plugin_version(plugin))
         for hook_name, caller in vars(self.pm.hook).items():
             if isinstance(caller, pluggy.HookCaller) and caller.spec is None:
                 for impl in caller.get_hookimpls():
@@ -114,79 +179,182 @@ class Rules:
                                     f"{hook_name!r}, which does not exist (a typo, or a plugin "
                                     "written for another version of tarock?)")
         self.hook = self.pm.hook
-        defaults: dict[str, Any] = {}
-        for part in reversed(self.hook.tarock_options()):
-            defaults.update(part)
-        unknown = set(options or {}) - set(defaults)
-        if unknown:
-            raise RuleError(f"unknown option(s) for {variant}: {', '.join(sorted(unknown))}"
-                            f" (known: {', '.join(sorted(defaults)) or 'none'})")
-        self.options: dict[str, Any] = {**defaults, **(options or {})}
+        self._callers: dict[str, Callable[..., Any]] = {}
+        try:
+            self.option_specs = self._declared_options()
+            self.options: Mapping[str, OptionValue] = MappingProxyType(
+                resolve(self.option_specs, options or {}, variant))
+        except OptionError as exc:
+            raise RuleError(str(exc)) from None
         actions: list[type[Action]] = list(CORE_ACTIONS)
         for part in reversed(self.hook.tarock_action_types()):
             actions.extend(part)
-        self.codec = Codec(actions)
-        self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", options=self.options))
-        self.hand_size, self.talon_piles = self._need("tarock_deal_layout", options=self.options)
-        self._phases: dict[str, Phase] = {}
+        try:
+            self.codec = Codec(actions)
+        except TypeError as exc:
+            raise RuleError(f"{variant}: {exc}") from None
+        self.deck: tuple[Card, ...] = tuple(self._need("tarock_deck", self.options))
+        self.hand_size, self.talon_piles = self._need("tarock_deal_layout", self.options)
         dealt = len(self.deck) - sum(self.talon_piles)
         if self.hand_size < 1 or dealt % self.hand_size:
             raise RuleError(f"{variant}: {len(self.deck)} cards do not deal into hands of "
                             f"{self.hand_size} and a talon of {list(self.talon_piles)}")
         self.players_per_hand = dealt // self.hand_size
         """How many seats play one hand (4 in every tarock game)."""
+        self.contracts: tuple[ContractSpec, ...] = self._contracts()
+        self._by_name = {c.name: c for c in self.contracts}
+        self.premium_specs: dict[str, PremiumSpec] = self._premium_specs()
+        facts = self._need("tarock_variant_facts", self.options)
+        if not isinstance(facts, VariantFacts):
+            raise RuleError(f"{variant}: tarock_variant_facts must answer a VariantFacts, not {facts!r}")
+        self.variant_facts: VariantFacts = facts
+        self.facts = RuleFacts(
+            variant=variant, title=title or variant, deck=self.deck, hand_size=self.hand_size,
+            talon_piles=tuple(self.talon_piles), players=self.players_per_hand, contracts=self.contracts,
+            premiums=tuple(self.premium_specs.values()), facts=facts, options=self.options,
+            plugins=tuple(zip(self.plugin_names, self.plugin_versions, strict=True)))
+        self._phases: dict[str, Phase] = {}
         # Hot-path hooks are resolved once: the plugin set of a table is fixed.
         self._legal_plays = _first_result_caller(self.hook.tarock_legal_plays, ("state", "seat"))
+        self.legal_plays_direct: Callable[[HandState, int], Sequence[Card] | None] = self._legal_plays
+        """``tarock_legal_plays`` resolved for this table (None when nobody answers)."""
         self._trick_winner = _first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))
         self._partner_revealed = _first_result_caller(
             self.hook.tarock_partner_revealed, ("state", "seat", "card"))
+        self._legal_discards = _first_result_caller(
+            self.hook.tarock_legal_discards, ("state", "seat", "count"))
 
-    def _need(self, hook: str, **kwargs: Any) -> Any:
-        result = getattr(self.hook, hook)(**kwargs)
+    # -- building ------------------------------------------------------------
+    def _declared_options(self) -> dict[str, Declared]:
+        declared: list[tuple[str, Sequence[OptionSpec]]] = []
+        for impl in self.hook.tarock_options.get_hookimpls():
+            answer = impl.function()
+            name = self._impl_plugin(impl)
+            if not isinstance(answer, Sequence) or isinstance(answer, str | Mapping):
+                raise OptionError(f"plugin {name!r}: tarock_options must answer a list of OptionSpec, "
+                                  f"not {answer!r}")
+            declared.append((name, answer))
+        defaults: list[tuple[str, Mapping[str, Any]]] = []
+        for impl in self.hook.tarock_option_defaults.get_hookimpls():
+            answer = impl.function()
+            name = self._impl_plugin(impl)
+            if not isinstance(answer, Mapping):
+                raise OptionError(f"plugin {name!r}: tarock_option_defaults must answer a mapping, "
+                                  f"not {answer!r}")
+            defaults.append((name, answer))
+        return collect(declared, defaults)
+
+    def _impl_plugin(self, impl: Any) -> str:
+        return self.plugin_names[int(str(impl.plugin_name).partition(":")[0])]
+
+    def _contracts(self) -> tuple[ContractSpec, ...]:
+        answer = self._ask("tarock_contracts", self.options)
+        if answer is None:
+            return ()
+        seen: set[str] = set()
+        for spec in answer:
+            if not isinstance(spec, ContractSpec):
+                raise RuleError(f"{self.variant}: tarock_contracts answered something that is not a "
+                                f"ContractSpec: {spec!r}")
+            if spec.name in seen:
+                raise RuleError(f"{self.variant}: two contracts are called {spec.name!r}")
+            seen.add(spec.name)
+        return tuple(sorted(answer, key=lambda c: c.rank))
+
+    def _premium_specs(self) -> dict[str, PremiumSpec]:
+        answer = self._ask("tarock_premium_specs", self.options) or ()
+        out: dict[str, PremiumSpec] = {}
+        for spec in answer:
+            if not isinstance(spec, PremiumSpec):
+                raise RuleError(f"{self.variant}: tarock_premium_specs answered something that is not a "
+                                f"PremiumSpec: {spec!r}")
+            if spec.name in out:
+                raise RuleError(f"{self.variant}: two premiums are called {spec.name!r}")
+            out[spec.name] = spec
+        return out
+
+    def _ask(self, hook: str, *args: Any) -> Any:
+        """A first-result hook's answer, the arguments in the hookspec's order.
+
+        The callers are resolved once per hook: the plugin set of a table is
+        fixed, so pluggy's per-call bookkeeping is skipped where no wrapper
+        needs it (:func:`_first_result_caller`).
+        """
+        call = self._callers.get(hook)
+        if call is None:
+            caller = getattr(self.hook, hook)
+            call = _first_result_caller(caller, tuple(caller.spec.argnames))
+            self._callers[hook] = call
+        return call(*args)
+
+    def _need(self, hook: str, *args: Any) -> Any:
+        result = self._ask(hook, *args)
         if result is None:
             raise RuleError(f"no plugin of {self.variant} answers the hook {hook}")
         return result
 
+    # -- data ----------------------------------------------------------------
+    def contract(self, name: str) -> ContractSpec | None:
+        """The contract called ``name``, or None."""
+        return self._by_name.get(name)
+
     # setup
     def redeal_reason(self, hands: Sequence[Sequence[Card]]) -> str | None:
-        reason: str | None = self.hook.tarock_redeal_reason(hands=hands, options=self.options)
+        reason: str | None = self._ask("tarock_redeal_reason", hands, self.options)
         return reason
 
     # flow
-    def phases(self, state: HandState) -> Sequence[str]:
-        result: Sequence[str] = self._need("tarock_phases", state=state)
+    def phases(self, state: HandState) -> Sequence[PhaseId]:
+        result: Sequence[PhaseId] = self._need("tarock_phases", state)
         return result
 
     def phase(self, name: str) -> Phase:
         handler = self._phases.get(name)
         if handler is None:
-            handler = self._need("tarock_phase", name=name)
+            handler = self._need("tarock_phase", name)
             if not isinstance(handler, Phase):
                 raise RuleError(f"the handler for phase {name!r} is not a Phase: {handler!r}")
             self._phases[name] = handler
         return handler
 
-    # talon and Kontra
+    # auction, announcements, Kontra
+    def bid_verdict(self, state: HandState, seat: int, contract: ContractSpec) -> Verdict | None:
+        verdict: Verdict | None = self._ask("tarock_bid_verdict", state, seat, contract)
+        return verdict
+
+    def callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card]:
+        cards: Sequence[Card] = self._ask("tarock_callable", state, seat, contract) or ()
+        return cards
+
+    def announce_verdict(self, state: HandState, seat: int, name: str,
+                         contract: ContractSpec | None = None) -> Verdict | None:
+        if contract is None:
+            assert state.contract is not None, "an announcement needs a contract"
+            contract = state.contract.spec
+        verdict: Verdict | None = self._ask("tarock_announce_verdict", state, seat, name, contract)
+        return verdict
+
+    def kontra_verdict(self, state: HandState, seat: int, target: KontraTarget) -> Verdict | None:
+        verdict: Verdict | None = self._ask("tarock_kontra_verdict", state, seat, target)
+        return verdict
+
+    def kontra_duty(self, state: HandState, seat: int) -> bool:
+        return bool(self._ask("tarock_kontra_duty", state, seat))
+
+    # talon
     def legal_discards(self, state: HandState, seat: int, count: int) -> Sequence[tuple[Card, ...]]:
-        result: Sequence[tuple[Card, ...]] = self._need(
-            "tarock_legal_discards", state=state, seat=seat, count=count)
+        result: Sequence[tuple[Card, ...]] | None = self._legal_discards(state, seat, count)
+        if result is None:
+            raise RuleError(f"no plugin of {self.variant} answers the hook tarock_legal_discards")
         return result
 
     def discard_reason(self, state: HandState, seat: int, cards: tuple[Card, ...]) -> Reason | None:
-        reason: Reason | None = self.hook.tarock_discard_reason(state=state, seat=seat, cards=cards)
-        return reason
-
-    def kontra_max_level(self, state: HandState) -> int:
-        level: int = self._need("tarock_kontra_max_level", state=state)
-        return level
-
-    def kontra_reason(self, state: HandState, seat: int) -> Reason | None:
-        reason: Reason | None = self.hook.tarock_kontra_reason(state=state, seat=seat)
+        reason: Reason | None = self._ask("tarock_discard_reason", state, seat, cards)
         return reason
 
     # play
     def first_leader(self, state: HandState) -> int:
-        seat: int = self._need("tarock_first_leader", state=state)
+        seat: int = self._need("tarock_first_leader", state)
         return seat
 
     def legal_plays(self, state: HandState, seat: int) -> Sequence[Card]:
@@ -196,7 +364,7 @@ class Rules:
         return cards
 
     def play_reason(self, state: HandState, seat: int, card: Card) -> Reason | None:
-        reason: Reason | None = self.hook.tarock_play_reason(state=state, seat=seat, card=card)
+        reason: Reason | None = self._ask("tarock_play_reason", state, seat, card)
         return reason
 
     def trick_winner(self, state: HandState, trick: Trick) -> int:
@@ -210,28 +378,57 @@ class Rules:
 
     # what every seat sees
     def talon_shown(self, state: HandState) -> Sequence[Sequence[Card]]:
-        piles: Sequence[Sequence[Card]] = self.hook.tarock_talon_shown(state=state) or ()
+        piles: Sequence[Sequence[Card]] = self._ask("tarock_talon_shown", state) or ()
         return piles
 
     def discards_shown(self, state: HandState) -> Sequence[Card]:
-        cards: Sequence[Card] = self.hook.tarock_discards_shown(state=state) or ()
+        cards: Sequence[Card] = self._ask("tarock_discards_shown", state) or ()
         return cards
 
     def open_hands(self, state: HandState) -> Sequence[int]:
-        seats: Sequence[int] = self.hook.tarock_open_hands(state=state) or ()
+        seats: Sequence[int] = self._ask("tarock_open_hands", state) or ()
         return seats
 
-    # counting
+    # counting and settlement
     def count(self, state: HandState, cards: Sequence[Card]) -> int:
-        points: int = self._need("tarock_count", state=state, cards=cards)
+        points: int = self._need("tarock_count", state, cards)
         return points
 
-    def premiums(self, state: HandState) -> Sequence[Premium]:
-        result: Sequence[Premium] = self.hook.tarock_premiums(state=state) or ()
+    def premium_outcomes(self, state: HandState) -> Mapping[str, Outcome]:
+        result: Mapping[str, Outcome] = self._ask("tarock_premium_outcomes", state) or {}
         return result
 
+    def premium_items(self, state: HandState, kontra_of: Mapping[str, int] | None = None) -> list[Item]:
+        """The premiums of the finished hand as settlement items, by the generic
+        premium model (:func:`core.settlement.premium_items`).
+
+        Without ``kontra_of`` the Kontra levels follow the variant's scope:
+        one chain on everything (each item at the game's level), or each
+        announcement's own chain (silent premiums without Kontra).
+        """
+        assert state.contract is not None
+        if kontra_of is None:
+            if self.variant_facts.kontra_scope == "game":
+                kontra_of = dict.fromkeys(self.premium_specs, state.kontra_level)
+            else:
+                kontra_of = {a.name: a.kontra for a in state.announcements}
+        return premium_items(self.premium_specs, state.contract.spec, self.premium_outcomes(state),
+                             state.announcements, state.declarer_party(), state.players, kontra_of)
+
     def score(self, state: HandState) -> HandResult:
-        result: HandResult = self._need("tarock_score", state=state, rules=self)
-        if sum(result.settlement) != 0:
-            raise RuleError(f"{self.variant}: settlement {result.settlement} does not sum to zero")
-        return result
+        score = self._need("tarock_score", state, self)
+        if not isinstance(score, Score):
+            raise RuleError(f"{self.variant}: tarock_score must answer a Score, not {score!r}")
+        try:
+            settlement = settle(score.items, state.seats)
+        except SettlementError as exc:
+            raise RuleError(f"{self.variant}: {exc}") from None
+        return HandResult.of(score, settlement)
+
+    def next_context(self, state: HandState, result: HandResult) -> TableContext:
+        """The table context of the deal after the finished ``state``."""
+        context = self._need("tarock_next_context", state.context, state, result)
+        if not isinstance(context, TableContext):
+            raise RuleError(f"{self.variant}: tarock_next_context must answer a TableContext, "
+                            f"not {context!r}")
+        return context

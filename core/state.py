@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import Any, NewType
 
 from core.actions import Action
-from core.cards import Card
+from core.cards import SUIT_LETTERS, TAROCK, Card
+from core.context import TableContext
+from core.contracts import ContractSpec
+from core.settlement import Item
+
+_ALL_SEATS = tuple(tuple(range(n)) for n in range(9))
+
+PhaseId = NewType("PhaseId", str)
+"""The name of a phase of a hand (``bidding``, ``play`` ...); variants add their own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,22 +31,62 @@ class Reason:
 
 
 @dataclass(frozen=True, slots=True)
-class Contract:
-    """What the auction decided; variants fill in the fields they use.
+class Verdict:
+    """A rule hook's decision: allowed, or denied with a reason.
 
-    ``value`` is the game value per opponent; ``solo`` means the declarer
-    plays alone from the start; ``trump`` names a suit letter for games with
-    a chosen trump suit, ``None`` when tarocks are trumps.
+    Rule-decision hooks answer a :class:`Verdict` or None for "no opinion",
+    so a house rule (asked first) can allow what its base forbids.
     """
 
-    name: str
-    value: int = 1
-    solo: bool = False
+    allowed: bool
+    reason: Reason | None = None
+
+    @staticmethod
+    def deny(code: str, message: str) -> Verdict:
+        """A denial with its reason (the same value for the same words: rules
+        deny often while legal actions are listed)."""
+        return _denial(code, message)
+
+
+ALLOW = Verdict(True)
+
+
+@lru_cache(maxsize=1024)
+def _denial(code: str, message: str) -> Verdict:
+    return Verdict(False, Reason(code, message))
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What the auction decided: the contract, a trump suit named for it, and
+    several declarers where others joined the game (Bei-games)."""
+
+    spec: ContractSpec
     trump: str | None = None
-    announcements: tuple[str, ...] = ()
+    """The suit letter named as trumps in a ``suit`` game, else None."""
     declarers: tuple[int, ...] = ()
     """Several declarers playing the same game at once, each for himself
     (Bei-games); empty when there is one declarer (``HandState.declarer``)."""
+    suit: int = field(init=False, repr=False, compare=False)
+    """The suit that trumps (``core.cards`` suit index; ``TAROCK`` unless a
+    ``suit`` game names one), kept for the hot path of trick play."""
+
+    def __post_init__(self) -> None:
+        named = self.trump is not None and self.spec.tricks.trump == "suit" and self.trump in SUIT_LETTERS
+        object.__setattr__(self, "suit", SUIT_LETTERS.index(self.trump) if named else TAROCK)  # type: ignore[arg-type]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def value(self) -> int:
+        return self.spec.value
+
+    @property
+    def solo(self) -> bool:
+        """Whether the declarer plays without a called partner."""
+        return self.spec.single
 
 
 @dataclass(slots=True)
@@ -47,21 +97,6 @@ class Trick:
     seats: list[int] = field(default_factory=list)
     cards: list[Card] = field(default_factory=list)
     winner: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Premium:
-    """A premium scored in a hand, from the declarer party's side.
-
-    ``value`` is signed: positive when the declarer party earns it.
-    """
-
-    name: str
-    value: int
-    announced: bool = False
-    kontra: int = 0
-    """The Kontra level on this premium alone (variants with a Kontra per
-    announcement); its factor ``2 ** kontra`` is already in ``value``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,23 +117,22 @@ class Announcement:
 
 
 @dataclass(frozen=True, slots=True)
-class HandResult:
-    """The outcome of a hand.
+class Score:
+    """A variant's scoring of a finished hand: everything but the settlement.
 
     ``points`` are the card points of the declarer party and of the
     opponents in the variant's unit (``unit`` units make one point: 3 for
-    thirds).  ``won`` is True, False or None (a draw).  ``settlement`` holds
-    one amount per seat and sums to zero.
+    thirds).  ``won`` is True, False or None (a draw, or each for himself).
+    ``items`` are the settlement's line items (:mod:`core.settlement`).
     """
 
     declarers: tuple[int, ...]
     points: tuple[int, int]
     unit: int
     won: bool | None
-    game: int
-    premiums: tuple[Premium, ...]
-    factor: int
-    settlement: tuple[int, ...]
+    items: tuple[Item, ...] = ()
+    passed_out: bool = False
+    """A deal nobody played: it is dealt again and is no round of the table."""
     note: str = ""
     seat_points: tuple[int, ...] = ()
     """Card points per seat where each plays for himself (Trischaken, Fahrer)."""
@@ -107,17 +141,47 @@ class HandResult:
     counts, e.g. 2 after a Fahrer; the table applies it, 1 means no effect."""
 
 
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome of a hand: its :class:`Score` and the settlement that
+    ``core`` computed from the items, one amount per seat, summing to zero."""
+
+    declarers: tuple[int, ...]
+    points: tuple[int, int]
+    unit: int
+    won: bool | None
+    items: tuple[Item, ...]
+    settlement: tuple[int, ...]
+    passed_out: bool = False
+    note: str = ""
+    seat_points: tuple[int, ...] = ()
+    next_round_factor: int = 1
+
+    @classmethod
+    def of(cls, score: Score, settlement: tuple[int, ...]) -> HandResult:
+        return cls(score.declarers, score.points, score.unit, score.won, score.items, settlement,
+                   score.passed_out, score.note, score.seat_points, score.next_round_factor)
+
+    @property
+    def game_items(self) -> tuple[Item, ...]:
+        return tuple(i for i in self.items if i.name == "game")
+
+    @property
+    def premium_items(self) -> tuple[Item, ...]:
+        return tuple(i for i in self.items if i.name != "game")
+
+
 @dataclass(slots=True)
 class HandState:
     """Everything about one hand.  Only :class:`core.engine.Hand` changes it."""
 
     variant: str
-    options: dict[str, Any]
+    options: Mapping[str, Any]
     seats: int
     dealer: int
     hands: list[list[Card]]
     talon: list[list[Card]]
-    phase: str = "bidding"
+    phase: PhaseId = PhaseId("bidding")
     to_move: int | None = None
     contract: Contract | None = None
     declarer: int | None = None
@@ -137,6 +201,10 @@ class HandState:
     """Private bookkeeping of phases and plugins, keyed by their name."""
     active: tuple[int, ...] = ()
     """The seats that take part in this hand (all seats when empty)."""
+    context: TableContext = field(default_factory=TableContext)
+    """What the table carried into this hand (round, memory of house rules)."""
+    passed_out: bool = False
+    """Set by the auction when nobody plays: the hand ends and is dealt again."""
 
     @property
     def forehand(self) -> int:
@@ -146,7 +214,7 @@ class HandState:
     @property
     def players(self) -> tuple[int, ...]:
         """The seats taking part, in seat order."""
-        return self.active or tuple(range(self.seats))
+        return self.active or _ALL_SEATS[self.seats]
 
     def next_seat(self, seat: int) -> int:
         """The next seat that takes part in this hand (seat + 1 onwards)."""

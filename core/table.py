@@ -23,10 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from core.context import TableContext, following
 from core.state import HandResult
-
-PASSED_OUT = "passed out"
-"""The ``HandResult.note`` of a deal that nobody played."""
 
 MAIN_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 """Main points (Hauptpunkte) for the first, second, third and fourth place."""
@@ -38,7 +36,7 @@ class TableOver(RuntimeError):
 
 def is_passed_out(result: HandResult) -> bool:
     """Whether ``result`` is a void deal: nobody declared, so it is dealt again."""
-    return result.note == PASSED_OUT and not result.declarers
+    return result.passed_out
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +89,12 @@ def standings(totals: Sequence[int], main_points: Sequence[int] = MAIN_POINTS) -
 
 @dataclass
 class Table:
-    """The state of a table between hands.
+    """The state of a table between hands: the score sheet and the table context.
 
-    Feed each finished hand's result to :meth:`add`.  ``dealer`` is who deals
-    next; ``over`` tells when all ``rounds`` are played.
+    Feed each finished hand's result to :meth:`add`, with the context of the
+    next deal as the rules compute it (``Rules.next_context``); ``context``
+    is what the next hand is played under, ``dealer`` who deals it, ``over``
+    tells when all ``rounds`` are played.
     """
 
     seats: int = 4
@@ -102,20 +102,17 @@ class Table:
     dealer: int = 0
     main_points: tuple[int, ...] = MAIN_POINTS
     rows: list[SheetRow] = field(default_factory=list)
-    passed_out: int = 0
-    """Passed-out deals in the round being played (reset when a round counts)."""
     deals: int = 0
     """All deals so far, passed-out ones included."""
-    factor: int = 1
-    """The multiplier of the rounds still to come in a raised series."""
-    raised_left: int = 0
-    """How many more rounds count ``factor`` times."""
+    context: TableContext = field(default_factory=TableContext)
 
     def __post_init__(self) -> None:
         if self.seats < 1 or self.rounds < 1:
             raise ValueError("a table needs at least one seat and one round")
         if not 0 <= self.dealer < self.seats:
             raise ValueError(f"the dealer must be a seat 0..{self.seats - 1}")
+        if self.context.dealer != self.dealer:
+            self.context = TableContext(round=len(self.rows) + 1, dealer=self.dealer)
 
     @property
     def round(self) -> int:
@@ -127,15 +124,32 @@ class Table:
         return len(self.rows) >= self.rounds
 
     @property
+    def passed_out(self) -> int:
+        """Passed-out deals in the round being played."""
+        return self.context.deal - 1
+
+    @property
+    def factor(self) -> int:
+        """The multiplier of the rounds still to come in a raised series."""
+        return self.context.factor
+
+    @property
+    def raised_left(self) -> int:
+        """How many more rounds count ``factor`` times."""
+        return self.context.raised
+
+    @property
     def totals(self) -> tuple[int, ...]:
         return self.rows[-1].totals if self.rows else (0,) * self.seats
 
-    def add(self, result: HandResult, contract: str = "") -> SheetRow | None:
-        """Enter a hand's result.
+    def add(self, result: HandResult, contract: str = "",
+            context: TableContext | None = None) -> SheetRow | None:
+        """Enter a hand's result; ``context`` is the next deal's (by default
+        :func:`core.context.following`, without house rules' memory).
 
         A passed-out deal returns None and leaves dealer and round as they
-        are; any other result becomes the next row of the sheet and passes
-        the deal on to the next seat.
+        are; any other result becomes the next row of the sheet, counted
+        with the round's multiplier, and passes the deal on.
         """
         if self.over:
             raise TableOver(f"the table has played all its {self.rounds} rounds")
@@ -143,23 +157,19 @@ class Table:
             raise ValueError(f"a settlement for {len(result.settlement)} seats at a table of {self.seats}")
         if sum(result.settlement) != 0:
             raise ValueError(f"the settlement {result.settlement} does not sum to zero")
+        nxt = context or following(self.context, self.seats, result.passed_out, result.next_round_factor)
+        now = self.context
         self.deals += 1
-        if is_passed_out(result):
-            self.passed_out += 1
+        self.context = nxt
+        self.dealer = nxt.dealer
+        if result.passed_out:
             return None
-        factor = self.factor if self.raised_left > 0 else 1
+        factor = now.multiplier
         settlement = tuple(s * factor for s in result.settlement)
         totals = tuple(t + s for t, s in zip(self.totals, settlement, strict=True))
-        row = SheetRow(len(self.rows) + 1, self.dealer, result.declarers, contract,
-                       settlement, totals, self.passed_out + 1, factor)
+        row = SheetRow(len(self.rows) + 1, now.dealer, result.declarers, contract,
+                       settlement, totals, now.deal, factor)
         self.rows.append(row)
-        self.passed_out = 0
-        self.dealer = (self.dealer + 1) % self.seats
-        if self.raised_left > 0:
-            self.raised_left -= 1
-        if result.next_round_factor > 1:
-            self.factor = result.next_round_factor
-            self.raised_left = self.seats
         return row
 
     def standings(self) -> list[Standing]:

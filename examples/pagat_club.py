@@ -14,53 +14,65 @@ behind an option (the defaults are the club's rules):
     Kaiserstich of seed 000's 40-card game, borrowed for 54 cards).
 
 The file lives outside the installed packages and is loaded by path from
-plugins.toml; it changes behaviour only through hooks, never by editing
-``core/`` or ``variants/``.
+plugins.toml; it changes the rules' data (a premium's values, the
+contracts' trick rules) and one outcome through hooks, never by editing
+``core/`` or ``variants/``, and never computes an amount itself: core's
+settlement applies the Kontra to the new values as to the old.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.cards import PAGAT, TRULL
+from core.cards import PAGAT
+from core.contracts import ContractSpec, Outcome, PremiumSpec
 from core.hookspecs import hookimpl
-from core.state import HandState, Premium, Trick
+from core.options import OptionSpec
+from core.state import HandState
 
 ULTIMO = "pagat-ultimo"
-LOST = "pagat-lost"
 
 
 class PagatClub:
     """Pagat Ultimo worth 2, a lost Pagat costs 1, Kaiserstich."""
 
     name = "pagat-club"
-    version = "1.0"
+    version = "2.0"
     applies_to = ("tarock54",)
 
     @hookimpl
-    def tarock_options(self) -> dict[str, Any]:
-        return {"pagat_ultimo": 2, "pagat_lost": 1, "kaiserstich": True}
-
-    @hookimpl(tryfirst=True)
-    def tarock_trick_winner(self, state: HandState, trick: Trick) -> int | None:
-        if state.options["kaiserstich"] and set(trick.cards) >= TRULL:
-            return trick.cards.index(PAGAT)
-        return None  # any other trick: the variant decides
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        return [
+            OptionSpec("pagat_ultimo", 2, "points for a Pagat Ultimo (the Pagat wins the last trick)",
+                       minimum=0),
+            OptionSpec("pagat_lost", 1, "points a Pagat played in the last trick and losing costs its party",
+                       minimum=0),
+            OptionSpec("kaiserstich", True, "the Pagat wins a trick holding Pagat, Mond and Sküs"),
+        ]
 
     @hookimpl(wrapper=True)
-    def tarock_premiums(self, state: HandState) -> Generator[None, Sequence[Premium] | None, list[Premium]]:
-        premiums = yield  # the variant's answer: Pagat Ultimo is worth +-1 there
-        factor = state.options["pagat_ultimo"]
-        out = [replace(p, value=p.value * factor) if p.name == ULTIMO else p for p in premiums or ()]
+    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Generator[None, Any, list[PremiumSpec]]:
+        premiums = yield  # the variant's: Pagat Ultimo is worth 1 there
+        return [replace(p, silent=options["pagat_ultimo"], silent_lost=options["pagat_lost"])
+                if p.name == ULTIMO else p for p in premiums]
+
+    @hookimpl(wrapper=True)
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
+        contracts = yield
+        if not options["kaiserstich"]:
+            return list(contracts)
+        return [replace(c, tricks=replace(c.tricks, trull_trick=True)) for c in contracts]
+
+    @hookimpl(wrapper=True)
+    def tarock_premium_outcomes(self, state: HandState) -> Generator[None, Any, dict[str, Outcome]]:
+        made = dict((yield) or {})
         last = state.tricks[-1]
-        cost = state.options["pagat_lost"]
-        if cost and PAGAT in last.cards:
+        if ULTIMO not in made and PAGAT in last.cards:
             seat = last.seats[last.cards.index(PAGAT)]
-            if last.winner != seat:
-                out.append(Premium(LOST, -cost if seat in state.declarer_party() else cost))
-        return out
+            made[ULTIMO] = Outcome(seat in state.declarer_party(), made=False)  # played last and lost
+        return made
 
 
 PLUGIN = PagatClub

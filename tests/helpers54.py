@@ -146,8 +146,13 @@ def random_game(seed: int, options: dict[str, Any] | None = None) -> Hand:
 
 
 def snapshot(hand: Hand) -> HandState:
-    """A deep copy of the state, to compare with ``==`` later."""
-    return copy.deepcopy(hand.state)
+    """A deep copy of the state, to compare with ``==`` later.
+
+    The options are a read-only mapping (not copyable, and nothing may change
+    them), so the copy shares them.
+    """
+    state = hand.state
+    return copy.deepcopy(state, {id(state.options): state.options})
 
 
 def replayed(hand: Hand, same_rules: bool = False) -> Hand:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -16,12 +17,14 @@ from bot_helpers import Deal, RandomCards, hidden_swaps, swapped
 
 from client.bots import BOT_KINDS, HeuristicBot, RandomBot, make_bot
 from client.bots.heuristic import KONTRA_AT, REKONTRA_AT, hand_strength
+from client.bots.knowledge import read
 from client.players import Player
 from core.actions import Action, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from core.cards import DECK54, PAGAT, parse_card
 from core.deal import deal
 from core.engine import Hand
 from core.observation import Observation, observe
+from core.plugins import load_plugins
 from core.registry import find_variant
 from core.rules import Rules
 
@@ -227,7 +230,7 @@ def test_heuristic_keeps_the_pagat_for_the_last_trick(named: str, seed: int) -> 
     assert last.cards[last.seats.index(0)] == PAGAT
     assert last.winner == 0
     assert hand.state.result is not None
-    assert "pagat-ultimo" in [p.name for p in hand.state.result.premiums]
+    assert "pagat-ultimo" in [i.name for i in hand.state.result.premium_items]
 
 
 # -- Kontra ------------------------------------------------------------------
@@ -320,3 +323,42 @@ def test_heuristic_card_play_beats_random_card_play(seats: tuple[int, int]) -> N
             totals[s] += hand.state.result.settlement[s]
     ours = sum(totals[s] for s in seats)
     assert ours > sum(totals) - ours
+
+
+# -- a house rule's trick rules ---------------------------------------------------------
+
+CLUB = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml").find("tarock54-club")
+TRULL_TRICK = {0: "XXI XX XIX XVIII XVII XVI XV hK hQ hC hJ h1",
+               1: "Sküs XIV XIII XII dK dQ dC dJ d1 d2 d3 d4",
+               3: "I V VI cK cQ cC cJ c10 sK sQ sC sJ"}
+
+
+def trull_trick_choice(rules: Rules) -> tuple[Action, Observation]:
+    """Seat 0 calls, lays away, leads the Mond; seat 1 must take it with the Sküs, seat 2
+    follows: what does seat 3, holding the Pagat and two small tarocks, play?"""
+    hand = Hand(rules, 3, *rigged(TRULL_TRICK, 7))
+    while hand.state.phase != "play":
+        seat = hand.state.to_move
+        assert seat is not None
+        legal = hand.legal(seat)
+        calls = [a for a in legal if isinstance(a, Call)]
+        passes = [a for a in legal if isinstance(a, Pass)]
+        hand.apply(calls[0] if calls and seat == 0 else (passes or legal)[0])
+    hand.apply(Play(0, parse_card("XXI")))
+    hand.apply(Play(1, parse_card("Sküs")))
+    hand.apply(min(hand.legal(2), key=lambda a: a.card if isinstance(a, Play) else 99))
+    obs = observe(hand, 3)
+    return make_bot("heuristic", 3).decide(obs), obs
+
+
+def test_a_house_rules_kaiserstich_is_known_to_the_bots() -> None:
+    """tarock54-club borrows seed 000's Kaiserstich ("Liegen Pagat, Mond und Sküs im selben
+    Stich, gewinnt der Pagat") for 54 cards: the bots read it from the contract's trick rules,
+    as they read the overtrump duty, so the club's Pagat takes the Trull trick; under tarock54
+    and with the club's option off the Pagat would lose there, and a small tarock goes."""
+    action, obs = trull_trick_choice(CLUB.rules())
+    assert obs.rules is not None and obs.rules.variant == "tarock54-club"
+    assert read(obs).kaiser and action == Play(3, PAGAT)
+    for rules in (rules54(), CLUB.rules({"kaiserstich": False})):
+        action, obs = trull_trick_choice(rules)
+        assert not read(obs).kaiser and isinstance(action, Play) and action.card != PAGAT

@@ -34,14 +34,14 @@ from client.human import (
 )
 from client.players import Player
 from client.session import Session, contract_text
-from core.actions import Action, Announce, Bid, Kontra, Pass, Play, Trump
+from core.actions import Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
 from core.cards import SUIT_LETTERS, SUIT_OF, TAROCK, Card
 from core.deal import deal
 from core.engine import Hand
 from core.observation import Observation, observe
 from core.record import load, replay
 from core.table import is_passed_out
-from variants.valat_check import valat_on_own
+from core.valat import valat_on_own
 
 VARIANTS = ("tarock40", "tarock40-online")
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,10 +52,13 @@ def seeded(variant: str, seed: int) -> Deal:
 
 
 def clears_some_valat_check(obs: Observation) -> bool:
-    """An independent bar: the hand wins a Valat on its own with some trump
-    (tarocks or any suit) from its place in the first trick."""
+    """An independent bar: the hand wins a Valat on its own in some game of the
+    table (tarocks or any suit trumping) from its place in the first trick."""
     place = (obs.seat - obs.forehand) % obs.seats
-    return any(valat_on_own(obs.hand, trump, place) for trump in (TAROCK, *range(4)))
+    assert obs.rules is not None
+    return any(valat_on_own(obs.hand, spec.tricks, trump, place)
+               for spec in obs.rules.contracts
+               for trump in ((TAROCK,) if spec.tricks.trump == "tarock" else range(4)))
 
 
 class Audit:
@@ -243,7 +246,7 @@ def test_bots_read_each_announcements_own_kontra_level(kind: str) -> None:
     hand = act(rigged(RUFSPIEL_KONTRA, dealer=3, variant="tarock40-online"),
                "0 bid rufspiel trull", "1 kontra trull", "2 kontra trull")  # seat 2 holds the XVI
     obs = observe(hand, 3)
-    assert obs.kontra_level == 0 and chain_level(obs, "trull") == 2
+    assert obs.kontra_level == 0 and chain_level(obs, KontraTarget("trull")) == 2
     assert Kontra(3, "trull") in obs.legal and Kontra(3, "") in obs.legal
     for seed in range(40):
         assert make_bot(kind, seed).decide(obs) != Kontra(3, "trull")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from bot_helpers import Deal, RandomCards, hidden_swaps, swapped
@@ -22,10 +22,12 @@ from core.cards import SUIT_OF, VALUE, Card
 from core.deal import deal
 from core.engine import Hand
 from core.observation import observe
+from core.plugins import load_plugins
 from variants.koenigrufen.actions import TakeTalon
 
 VARIANTS = (CLUB_NAME, COURSE_NAME)
-NEGATIVE = {g.name for d in koenig.DIALECTS for g in d.games if g.kind == "tricks"}
+NEGATIVE = {spec.name for v in VARIANTS for spec in rules_for(v).contracts if spec.goal.kind == "tricks"}
+CATALOGUE = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml")
 
 
 
@@ -182,7 +184,9 @@ def test_a_strong_positive_hand_never_bids_a_negative_game(variant: str, seat: i
         assert not (isinstance(action, Bid) and action.contract in NEGATIVE), (text, action)
         assert action.type != "bei"
     strong = bid_of(variant, STRONG, 1)
-    assert isinstance(strong, Bid) and chance(koenig.GAMES[strong.contract], cards(STRONG)) > 0.5
+    assert isinstance(strong, Bid)
+    spec = rules_for(variant).contract(strong.contract)
+    assert spec is not None and chance(spec, cards(STRONG)) > 0.5
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -318,16 +322,28 @@ def test_only_koenigrufen_hands_are_played_by_the_koenigrufen_rules() -> None:
             hand.apply(make_bot("heuristic", seat).decide(obs))
 
 
-def test_the_rule_text_is_read_from_the_auction_under_any_variant_name() -> None:
-    """A house rule over a dialect has its own name: the bot tells the club (seed 002, only its
-    forehand says "Vorhand!") from the course (seed 003, whose forehand opens with a game)."""
-    course = rigged(COURSE_NAME, [GOOD])
-    act(course, Bid(0, "rufer"), Pass(1), Pass(2), Pass(3))
-    club = rigged(CLUB_NAME, [GOOD])
-    act(club, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3), Bid(0, "rufer"))
-    for hand, dialect in ((course, COURSE_NAME), (club, CLUB_NAME)):
-        obs = replace(observe(hand, 1), variant="some-house-rules")
-        assert koenig.applies(obs) and koenig.dialect_of(obs).name == dialect
+def test_a_house_rule_over_a_dialect_gets_its_bots() -> None:
+    """A house rule has its own name and its own rules (koenigrufen-mondfang-club: Mondfang among
+    partners, the Trull at 15/30 cents over the club's rulebook): the bots read the rules, not
+    the name, so on the same deal they decide as at the club until the changed rules matter."""
+    house = CATALOGUE.find("koenigrufen-mondfang-club").rules()
+    club = CATALOGUE.find("koenigrufen-club").rules()
+    compared = 0
+    for seed in range(8):
+        hands, talon = deal(club, random.Random(4_000 + seed))
+        ours, theirs = Hand(house, seed % 4, hands, talon), Hand(club, seed % 4, hands, talon)
+        bots = [make_bot("heuristic", s) for s in range(4)]
+        while not ours.done and not ours.state.tricks:  # the auction, talon, discard, announcements
+            seat = ours.state.to_move
+            assert seat is not None
+            obs = observe(ours, seat)
+            assert koenig.applies(obs) and obs.variant == "koenigrufen-mondfang-club"
+            action = bots[seat].decide(obs)
+            assert action == bots[seat].decide(observe(theirs, seat)), (seed, obs.phase)
+            ours.apply(action)
+            theirs.apply(action)
+            compared += 1
+    assert compared > 40
 
 
 def test_several_besserrufer_the_first_names_the_bird_it_would_play() -> None:

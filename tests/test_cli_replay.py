@@ -64,8 +64,14 @@ def test_replay_json_agrees_with_the_engine(tmp_path: Path, capsys: pytest.Captu
         assert answer["declarers"] == list(result.declarers)
         assert answer["units"] == list(result.points)
         assert answer["won"] == result.won
-        assert answer["factor"] == result.factor
-        assert [p["name"] for p in answer["premiums"]] == [p.name for p in result.premiums]
+        assert answer["kontra"] == hand.state.kontra_level
+        # the settlement's line items, each with its party, outcome, Kontra and amount
+        assert answer["items"] == [
+            {"name": i.name, "side": list(i.side), "opposite": list(i.opposite), "base": i.base,
+             "for_side": i.for_side, "made": i.made, "announced": i.announced, "kontra": i.kontra,
+             "scale": i.scale, "amount": i.amount, "label": i.label} for i in result.items]
+        if result.declarers:
+            assert answer["items"][0]["name"] == "game"
         assert len(answer["tricks"]) == len(hand.state.tricks)
         if result.declarers:
             played += 1
@@ -81,6 +87,28 @@ def test_replay_text_shows_tricks_points_and_settlement(tmp_path: Path,
     assert main(["replay", str(write(tmp_path / "g.json", data))]) == 0
     out = capsys.readouterr().out
     assert "Trick 12:" in out and "Result:" in out and "points" in out and "Settlement:" in out
+
+
+def test_replay_text_breaks_the_settlement_down(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 7: "plain replay and the client print the breakdown (game, each premium, Kontra,
+    per player)": a line per item, the premium by its title, and what each seat gets."""
+    for seed in range(400):
+        hand = random_game(seed)
+        result = hand.state.result
+        if result is not None and result.premium_items and hand.state.kontra_level:
+            break
+    else:
+        raise AssertionError("no random hand with a premium under Kontra")
+    assert main(["replay", str(write(tmp_path / "k.json", record_of(hand).to_json()))]) == 0
+    out = capsys.readouterr().out
+    breakdown = out[out.index("Breakdown"):]
+    facts = hand.rules.facts
+    for item in result.premium_items:
+        premium = facts.premium(item.name)
+        assert premium is not None and premium.title in breakdown, (premium, breakdown)
+    assert facts.facts.kontra_words[hand.state.kontra_level - 1] in breakdown
+    [settlement] = [line for line in breakdown.splitlines() if "Settlement:" in line]
+    assert all(f"Seat {s}" in settlement for s in range(4))
 
 
 def illegal_at(data: dict[str, Any], k: int) -> dict[str, Any]:
@@ -148,15 +176,22 @@ def malformed(data: dict[str, Any]) -> dict[str, Any]:
         "duplicated-card": {**data, "hands": twice},
         "unknown-variant": {**data, "variant": "tarock99"},
         "not-an-object": [1, 2, 3],
+        "wrong-rules-hash": {**data, "rules": {**data["rules"], "hash": "0" * 64}},
+        "missing-plugin": {**data, "rules": {"hash": "0" * 64,
+                                             "plugins": [*data["rules"]["plugins"], ["pagat-club", "2.0"]]}},
+        "changed-option": {**data, "options": {"kontra": not data["options"]["kontra"]}},
     }
 
 
 EXPECTED = {
     "unknown-card": "'hX' is not a card",
-    "wrong-format": "not a tarock-record/1 record",
+    "wrong-format": "not a tarock-record/2 record",
     "duplicated-card": "dealt twice",
     "unknown-variant": "unknown variant 'tarock99'",
     "not-an-object": "must be a JSON object",
+    "wrong-rules-hash": "the record was played with other rules than tarock54 here",
+    "missing-plugin": "plugin 'pagat-club' 2.0 is missing here",
+    "changed-option": "the options or the table context differ",
 }
 
 

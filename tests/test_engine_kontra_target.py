@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from core.actions import Kontra
+from core.actions import Kontra, KontraTarget
 from core.deal import deal
 from core.engine import Hand, IllegalAction
 from core.registry import find_variant
@@ -31,10 +31,11 @@ def test_a_kontra_naming_a_target_is_refused_and_changes_nothing() -> None:
         if Kontra(seat) not in hand.legal(seat):
             continue
         before = len(hand.state.actions)
-        with pytest.raises(IllegalAction) as caught:
-            hand.apply(Kontra(seat, target="valat"))
-        assert caught.value.reason.code == "kontra-target"
-        assert len(hand.state.actions) == before and hand.state.kontra_level == 0
+        for target in (KontraTarget("valat"), KontraTarget(declarer=seat), KontraTarget(answer=0)):
+            with pytest.raises(IllegalAction) as caught:
+                hand.apply(Kontra(seat, target))
+            assert caught.value.reason.code == "kontra-target"
+            assert len(hand.state.actions) == before and hand.state.kontra_level == 0
         hand.apply(Kontra(seat))
         assert hand.state.kontra_level == 1
         return

@@ -22,7 +22,6 @@ from variants.koenigrufen.club import CLUB
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = load_plugins(ROOT / "plugins.toml")
-GAMES = {game.name: game for game in CLUB.games}
 
 
 def _play(rules: Rules, seed: int) -> tuple[Hand, list[Action]]:
@@ -45,13 +44,13 @@ def _again(rules: Rules, first: Hand, actions: list[Action]) -> HandResult:
 
 
 def _mond_to_partner(hand: Hand) -> bool:
-    """The Sküs took the Mond of its own party (declarer party or opponents)."""
+    """The Sküs took the trick with the Mond of its own party (declarer party or opponents)."""
     party = hand.state.declarer_party()
     for trick in hand.state.tricks:
         if MOND in trick.cards and SKUS in trick.cards:
             owner = trick.seats[trick.cards.index(MOND)]
             taker = trick.seats[trick.cards.index(SKUS)]
-            if owner != taker and (owner in party) == (taker in party):
+            if trick.winner == taker and owner != taker and (owner in party) == (taker in party):
                 return True
     return False
 
@@ -67,14 +66,18 @@ def test_trull_is_worth_15_silent_and_nothing_else_changes() -> None:
         assert base is not None
         mine = _again(house, first, actions)
         assert sum(mine.settlement) == 0
-        base_p = {p.name: p for p in base.premiums}
-        mine_p = {p.name: p for p in mine.premiums}
+        base_p = {p.name: p for p in base.premium_items}
+        mine_p = {p.name: p for p in mine.premium_items}
         if "trull" in base_p and not base_p["trull"].announced:
-            assert mine_p["trull"].value * 10 == base_p["trull"].value * 15
+            # the new value, with the same party, Kontra level and solo scale
+            assert mine_p["trull"].amount * 10 == base_p["trull"].amount * 15
+            assert mine_p["trull"].base == 15 and base_p["trull"].base == 10
+            assert (mine_p["trull"].kontra, mine_p["trull"].scale, mine_p["trull"].for_side) == (
+                base_p["trull"].kontra, base_p["trull"].scale, base_p["trull"].for_side)
             seen_trull += 1
         contract = first.state.contract
-        scored = contract is not None and "mondfang" in GAMES[contract.name].premiums
-        if _mond_to_partner(first) and scored and not any(p.name == "valat" for p in base.premiums):
+        scored = contract is not None and "mondfang" in contract.spec.premiums
+        if _mond_to_partner(first) and scored and "valat" not in base_p:
             assert "mondfang" in mine_p and mine_p.get("mondfang") != base_p.get("mondfang")
         if "trull" not in base_p and not _mond_to_partner(first):
             assert mine == base  # everything else is exactly the rulebook
@@ -96,15 +99,18 @@ def test_mondfang_among_partners_counts_against_the_monds_party() -> None:
         base = first.state.result
         assert base is not None
         mine = _again(house, first, actions)
-        assert "mondfang" not in {p.name for p in base.premiums}
+        assert "mondfang" not in {p.name for p in base.premium_items}
         mond_owner = next(t.seats[t.cards.index(MOND)] for t in first.state.tricks if MOND in t.cards)
-        [fang] = [p for p in mine.premiums if p.name == "mondfang"]
+        [fang] = [p for p in mine.premium_items if p.name == "mondfang"]
         against_declarers = mond_owner in first.state.declarer_party()
-        assert (fang.value < 0) == against_declarers
+        # counted for the other party: for the opponents when the declarers' Mond was caught
+        assert fang.for_side != against_declarers and fang.made is True and not fang.announced
+        assert (fang.amount < 0) == against_declarers
         contract = first.state.contract
         assert contract is not None
-        double = 2 if GAMES[contract.name].doubled else 1
-        assert abs(fang.value) == CLUB.premium_values["mondfang"][0] * double
+        double = 2 if "solo" in contract.name else 1  # "In Solospielen gelten alle Prämien doppelt."
+        assert fang.scale == double
+        assert abs(fang.amount) == CLUB.premium_values["mondfang"][0] * double
 
 
 def test_options_set_other_trull_values() -> None:
@@ -114,9 +120,9 @@ def test_options_set_other_trull_values() -> None:
         first, actions = _play(club, seed)
         base = first.state.result
         assert base is not None
-        trull = [p for p in base.premiums if p.name == "trull" and not p.announced]
+        trull = [p for p in base.premium_items if p.name == "trull" and not p.announced]
         if trull:
-            mine = [p for p in _again(house, first, actions).premiums if p.name == "trull"]
-            assert mine[0].value * 10 == trull[0].value * 25
+            mine = [p for p in _again(house, first, actions).premium_items if p.name == "trull"]
+            assert mine[0].amount * 10 == trull[0].amount * 25
             return
     raise AssertionError("no silent Trull in 1500 random hands")

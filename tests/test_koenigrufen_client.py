@@ -29,6 +29,7 @@ from core.actions import Announce, Bid, Call, Discard, Kontra, Pass
 from core.engine import Hand
 from core.observation import observe
 from core.record import load, replay
+from core.registry import find_variant
 from core.table import Table, standings
 from variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
 
@@ -38,7 +39,7 @@ FH = "cK sK hK I II XV XVI XVII XVIII XIX cQ d4"  # three Kings, Pagat and Uhu, 
 
 
 def terms(hand: Hand) -> Terms:
-    return Terms.of(hand.rules.options)
+    return Terms.of(hand.rules.variant_facts)
 
 
 def shown(hand: Hand, seat: int, phase: str = "") -> str:
@@ -55,12 +56,12 @@ def listed(hand: Hand, seat: int) -> str:
 
 def test_the_variants_declare_cents_and_re() -> None:
     """Seed 002: "Die Spiele (Werte in Cent)", "Kontra ist bis Re (4fach) möglich"; seed 003:
-    "Tarif (in Cent)".  The client reads the unit and the level names from the options."""
+    "Tarif (in Cent)".  The client reads the unit and the level names from the variant's facts."""
     for variant in (CLUB_NAME, COURSE_NAME):
         t = terms(rigged(variant, [FH]))
         assert t == Terms("ct", ("Kontra", "Re"))
         assert (t.amount(30), t.amount(-5), t.unit_name, t.kontra(2)) == ("+30 ct", "-5 ct", "cents", "Re")
-    plain = Terms.of({})
+    plain = Terms.of(find_variant("tarock54").rules().variant_facts)
     assert (plain.amount(3), plain.kontra(2), plain.kontra(3)) == ("+3", "Rekontra", "Subkontra")
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 
+from line_items import Line, lines
 from test_koenigrufen_random import CLUB_NAME, act, cards, check_hand, gut_all, play_out, rigged
 
-from core.actions import Announce, Bid, Call, Discard, Kontra, Pass, Play
+from core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass, Play
 from core.engine import Hand
 from core.observation import observe
 from variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
@@ -140,10 +141,10 @@ def test_up_to_three_bei_and_individual_kontra() -> None:
     s = hand.state
     assert s.contract is not None and s.contract.declarers == (0, 1, 2, 3)
     assert s.phase == "announce"
-    assert Kontra(0, "game@2") in hand.legal(0)
-    act(hand, Kontra(0, "game@2"), Pass(0), Pass(1))
-    assert Kontra(2, "re@0") in hand.legal(2)
-    act(hand, Kontra(2, "re@0"), Pass(2), Pass(3), Pass(0), Pass(1))
+    assert Kontra(0, KontraTarget(declarer=2)) in hand.legal(0)
+    act(hand, Kontra(0, KontraTarget(declarer=2)), Pass(0), Pass(1))
+    assert Kontra(2, KontraTarget(answer=0)) in hand.legal(2)
+    act(hand, Kontra(2, KontraTarget(answer=0)), Pass(2), Pass(3), Pass(0), Pass(1))
     assert s.phase == "play"
     play_out(hand, random.Random(1))
     check_hand(hand)
@@ -158,6 +159,9 @@ def test_up_to_three_bei_and_individual_kontra() -> None:
                 expected[d] += amount
                 expected[other] -= amount
     assert list(r.settlement) == expected
+    # one item per declarer and other player, the Kontra and Re of seats 0 and 2 on that pair only
+    assert sorted((i.side, i.opposite, i.made, i.kontra) for i in r.items) == sorted(
+        ((d,), (o,), ok[d], 2 if (d, o) == (2, 0) else 0) for d in range(4) for o in range(4) if o != d)
 
 
 def test_bei_leader_option() -> None:
@@ -310,19 +314,21 @@ def test_solorufer_king_in_the_talon_counts_at_the_end_and_no_kontra_counts() ->
     assert s.phase == "announce" and len(s.hands[0]) == 12 and s.talon_taken == []
     assert all(observe(hand, seat).talon_shown == () for seat in range(4))
     act(hand, Pass(0))
-    assert Kontra(1, "") in hand.legal(1)
-    act(hand, Kontra(1, ""), Pass(1), Pass(2), Pass(3))
-    assert Kontra(0, "") in hand.legal(0)  # the Re: he does not know that he is alone
-    act(hand, Kontra(0, ""), Pass(0), Pass(1), Pass(2), Pass(3))
+    assert Kontra(1) in hand.legal(1)
+    act(hand, Kontra(1), Pass(1), Pass(2), Pass(3))
+    assert Kontra(0) in hand.legal(0)  # the Re: he does not know that he is alone
+    act(hand, Kontra(0), Pass(0), Pass(1), Pass(2), Pass(3))
     assert s.phase == "play" and s.kontra_level == 2
     play_out(hand, random.Random(4))
     check_hand(hand)
     r = s.result
-    assert r is not None and r.declarers == (0,) and r.factor == 1
+    assert r is not None and r.declarers == (0,)
     ours = [c for t in s.tricks if t.winner == 0 for c in t.cards] + cards("s10 dK s8")
     assert r.points[0] == thirds(ours)
-    game = 20 if r.won else -20
-    assert r.game == game and r.settlement[0] == 3 * (game + sum(p.value for p in r.premiums))
+    game, *premiums = lines(r)
+    assert game == Line("game", "declarers", r.won, 20 if r.won else -20)
+    assert all(p.kontra == 0 for p in premiums)  # "Kontras zählen dann in keinem Fall"
+    assert r.settlement[0] == 3 * sum(i.amount for i in r.items)
 
 
 def test_sechserdreier_talon_taken_face_down_value_30_lost_60() -> None:
@@ -337,9 +343,9 @@ def test_sechserdreier_talon_taken_face_down_value_30_lost_60() -> None:
     play_out(hand, random.Random(5))
     check_hand(hand)
     r = s.result
-    assert r is not None
-    game = 30 if r.won else -60
-    assert r.game == game and r.settlement[0] == 3 * (game + sum(p.value for p in r.premiums))
+    game = lines(r)[0]
+    assert game == Line("game", "declarers", r.won, 30 if r.won else -60)
+    assert r is not None and r.settlement[0] == 3 * sum(i.amount for i in r.items)
 
 
 # -- Farbenspiele ------------------------------------------------------------------
@@ -442,8 +448,11 @@ def words(hand: Hand, seat: int) -> set[str]:
     return {a.announce[0] for a in hand.legal(seat) if isinstance(a, Announce)}
 
 
-def targets(hand: Hand, seat: int) -> set[str]:
+def targets(hand: Hand, seat: int) -> set[KontraTarget]:
     return {a.target for a in hand.legal(seat) if isinstance(a, Kontra)}
+
+
+TRULL = KontraTarget("trull")
 
 
 def test_announcement_rights_card_in_hand() -> None:
@@ -470,16 +479,30 @@ def test_grammopoi_brings_the_absolut_and_kontra_per_announcement() -> None:
     assert [(a.name, a.seat) for a in s.announcements] == [("grammopoi", 0), ("absolut", 0)]
     assert targets(hand, 1) == set()
     act(hand, Announce(1, ("trull",)), Pass(1))
-    assert targets(hand, 2) == {"", "grammopoi", "absolut", "trull"}
-    act(hand, Kontra(2, ""), Kontra(2, "trull"), Pass(2), Pass(3))
+    assert targets(hand, 2) == {GAME, KontraTarget("grammopoi"), KontraTarget("absolut"), TRULL}
+    act(hand, Kontra(2), Kontra(2, KontraTarget("trull")), Pass(2), Pass(3))
     assert s.kontra_level == 1
     # Re by the declarer on the game; the Re on the Trull is its announcer's (the declarer does not
     # know the Trull is his partner's)
-    assert targets(hand, 0) == {""}
-    act(hand, Kontra(0, ""), Pass(0))
-    assert s.kontra_level == 2 and "" not in targets(hand, 1) and "trull" in targets(hand, 1)
+    assert targets(hand, 0) == {GAME}
+    act(hand, Kontra(0), Pass(0))
+    assert s.kontra_level == 2 and GAME not in targets(hand, 1) and TRULL in targets(hand, 1)
     act(hand, Pass(1), Pass(2), Pass(3))
     assert s.phase == "play"  # "bis dreimal Gut! kommt"
+
+
+def test_grammopoi_on_top_of_the_own_partys_absolut() -> None:
+    # "Ansage/Gewinn des Grammopoi bedingt selbiges für den Absolut." -- the partner, who knows the
+    # Absolut is his side's, may raise it to a Grammopoi; an opponent may not build on it.
+    hand = announce_phase()
+    act(hand, Announce(0, ("absolut",)), Pass(0))
+    assert "grammopoi" in words(hand, 1)
+    act(hand, Announce(1, ("grammopoi",)), Pass(1))
+    assert [(a.name, a.seat) for a in hand.state.announcements] == [("absolut", 0), ("grammopoi", 1)]
+    other = announce_phase()
+    act(other, Announce(0, ("absolut",)), Pass(0), Pass(1))
+    assert "grammopoi" not in words(other, 2)
+    assert other.why_not(Announce(2, ("grammopoi",))).code == "absolut-taken"
 
 
 def test_reasons_for_kontras_that_are_not_open() -> None:
@@ -487,16 +510,16 @@ def test_reasons_for_kontras_that_are_not_open() -> None:
     # individuell." -- the partner knows his side: no Kontra on the declarer's game
     hand = announce_phase()
     act(hand, Pass(0))
-    assert hand.why_not(Kontra(1, "")).code == "own-side"
-    assert hand.why_not(Kontra(1, "valat")).code == "kontra-target"
-    act(hand, Pass(1), Kontra(2, ""))
-    assert hand.why_not(Kontra(2, "")).code == "re-not-yours"
+    assert hand.why_not(Kontra(1)).code == "own-side"
+    assert hand.why_not(Kontra(1, KontraTarget("valat"))).code == "kontra-target"
+    act(hand, Pass(1), Kontra(2))
+    assert hand.why_not(Kontra(2)).code == "re-not-yours"
     negative = rigged(CLUB_NAME, [FH, "", "", ""])
     act(negative, Bid(0, "bettler"), Bei(1, "bettler"), Pass(2), Pass(3))
-    assert negative.why_not(Kontra(0, "game@0")).code == "own-game"
-    assert negative.why_not(Kontra(0, "game@2")).code == "not-a-declarer"
-    assert negative.why_not(Kontra(0, "re@2")).code == "no-kontra-to-answer"
-    assert negative.why_not(Kontra(0, "")).code == "kontra-target"
+    assert negative.why_not(Kontra(0, KontraTarget(declarer=0))).code == "own-game"
+    assert negative.why_not(Kontra(0, KontraTarget(declarer=2))).code == "not-a-declarer"
+    assert negative.why_not(Kontra(0, KontraTarget(answer=2))).code == "no-kontra-to-answer"
+    assert negative.why_not(Kontra(0)).code == "kontra-target"
 
 
 def test_three_gut_end_the_announcements() -> None:
@@ -570,14 +593,14 @@ def test_a_kontra_between_unknowing_partners_does_not_count() -> None:
     # heraus, dass sich Partner unwissentlich kontriert haben, zählt dies nicht."
     hand = announce_phase()
     act(hand, Pass(0), Announce(1, ("trull",)), Pass(1), Pass(2), Pass(3))
-    assert "trull" in targets(hand, 0)
-    act(hand, Kontra(0, "trull"), Pass(0), Pass(1), Pass(2), Pass(3))
+    assert TRULL in targets(hand, 0)
+    act(hand, Kontra(0, KontraTarget("trull")), Pass(0), Pass(1), Pass(2), Pass(3))
     play_out(hand, random.Random(15))
     check_hand(hand)
     r = hand.state.result
     assert r is not None
-    trull = next(p for p in r.premiums if p.name == "trull")
-    assert trull.kontra == 0 and abs(trull.value) == 20
+    [trull] = [p for p in lines(r) if p.name == "trull"]
+    assert trull.party == "declarers" and trull.announced and trull.kontra == 0 and abs(trull.amount) == 20
 
 
 def test_every_deal_is_played() -> None:
@@ -598,8 +621,9 @@ def test_dreier_half_the_talon_alone_40() -> None:
     play_out(hand, random.Random(16))
     check_hand(hand)
     r = hand.state.result
-    assert r is not None and r.declarers == (0,) and r.game == (40 if r.won else -40)
-    assert r.settlement[0] == 3 * (r.game + sum(p.value for p in r.premiums))
+    assert r is not None and r.declarers == (0,)
+    assert lines(r)[0] == Line("game", "declarers", r.won, 40 if r.won else -40)
+    assert r.settlement[0] == 3 * sum(i.amount for i in r.items)
 
 
 def test_ouvert_all_hands_open_before_the_second_lead() -> None:
@@ -628,8 +652,8 @@ def test_kontra_in_a_game_alone_against_three() -> None:
     hand = rigged(CLUB_NAME, [FH], talon=["c10 c9 c8", "s10 s9 s8"])
     act(hand, Bid(0, "dreier"), Pass(1), Pass(2), Pass(3), TakeTalon(0, 0),
         Discard(0, tuple(sorted(cards("c10 c9 c8")))), Pass(0), Announce(1, ("trull",)), Pass(1))
-    assert targets(hand, 2) == {""}
+    assert targets(hand, 2) == {GAME}
     act(hand, Pass(2), Pass(3))
-    assert targets(hand, 0) == {"trull"}
-    act(hand, Kontra(0, "trull"), Pass(0), Pass(1))
-    assert targets(hand, 2) == {"", "trull"}
+    assert targets(hand, 0) == {TRULL}
+    act(hand, Kontra(0, KontraTarget("trull")), Pass(0), Pass(1))
+    assert targets(hand, 2) == {GAME, TRULL}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from line_items import Line, lines
 from test_koenigrufen_random import COURSE_NAME, act, cards, check_hand, gut_all, play_out, rigged
 
 from core.actions import Announce, Bid, Call, Discard, Kontra, Pass, Play
@@ -170,7 +171,8 @@ def test_einschauer_half_the_talon_alone_6_cents() -> None:
     check_hand(hand)
     r = hand.state.result
     assert r is not None and r.declarers == (1,)
-    assert r.settlement[1] == 3 * ((6 if r.won else -6) * r.factor + sum(p.value for p in r.premiums))
+    assert lines(r)[0] == Line("game", "declarers", r.won, 6 if r.won else -6)
+    assert r.settlement[1] == 3 * sum(i.amount for i in r.items)
 
 
 def test_sechser_whole_talon_six_away_lost_double() -> None:
@@ -185,7 +187,7 @@ def test_sechser_whole_talon_six_away_lost_double() -> None:
     play_out(hand, random.Random(10))
     check_hand(hand)
     r = hand.state.result
-    assert r is not None and r.game == (6 if r.won else -12)
+    assert lines(r)[0] == Line("game", "declarers", r.won, 6 if r.won else -12)
 
 
 # -- 3.2 Stichzwang, 4.3 negative Spiele ---------------------------------------------------
@@ -234,7 +236,11 @@ def test_ouvert_cards_open_after_the_first_trick() -> None:
     play_out(hand, random.Random(11))
     check_hand(hand)
     r = hand.state.result
-    assert r is not None and r.factor == 1 and abs(r.settlement[0]) == 3 * 8
+    assert r is not None and abs(r.settlement[0]) == 3 * 8
+    # the declarer against each other player: made or failed, no Kontra
+    made = sum(1 for t in hand.state.tricks if t.winner == 0) == 1
+    assert sorted((i.side, i.opposite, i.base, i.made, i.kontra) for i in r.items) == [
+        ((0,), (o,), 8, made, 0) for o in (1, 2, 3)]
 
 
 # -- 5. Die weiteren vier Spiele -------------------------------------------------------
@@ -252,7 +258,8 @@ def test_fahrer_kontra_pagat_last_talon_to_the_last_trick() -> None:
     assert cards("I")[0] not in plays(hand, 0)
     play_out(hand, random.Random(12))
     check_hand(hand)
-    assert s.result is not None and s.result.next_round_factor == 2 and s.result.factor == 4
+    assert s.result is not None and s.result.next_round_factor == 2
+    assert s.result.items and all(i.name == "fahrer" and i.kontra == 2 for i in s.result.items)
 
 
 def test_solo_rufer_talon_stays_covered() -> None:

@@ -2,8 +2,12 @@
 
 Checks on every hand: card conservation, 210 thirds (70 points) in all,
 zero-sum settlement, and replay identity (record -> JSON -> replay gives the
-same result).  Also at a five-seat table (seed 003, 2.6: "Der jeweilige
-Kartengeber spielt selbst nicht mit und setzt aus").  The helpers here are
+same result); and against the tariffs, goals and counting written here from
+the seed texts: each game's value, won or lost at 35/2 (seed 002) or 35/1
+(seed 003), a negative game's exact number of tricks settled with each other
+player, and where each plays for himself the points of each seat.  Also at
+a five-seat table (seed 003, 2.6: "Der jeweilige Kartengeber spielt selbst
+nicht mit und setzt aus").  The helpers here are
 shared by the other ``test_koenigrufen*`` modules.
 """
 
@@ -19,7 +23,7 @@ import pytest
 from core.actions import Action, Bid, Pass
 from core.cards import DECK54, MOND, Card, format_card, parse_card
 from core.deal import deal
-from core.engine import Hand
+from core.engine import DONE, Hand
 from core.observation import observe
 from core.record import record_of, replay
 from core.registry import find_variant
@@ -28,10 +32,91 @@ from core.state import Announcement, Contract, HandState, Trick
 from variants.koenigrufen.club import CLUB
 from variants.koenigrufen.context import KEY
 from variants.koenigrufen.course import COURSE
-from variants.koenigrufen.scoring import seat_piles, talon_rest
 
 CLUB_NAME = "koenigrufen-club"
 COURSE_NAME = "koenigrufen-course"
+
+# -- the seed texts' tariffs and goals, independent of the variants' data ------------------------
+
+TARIFF = {
+    # seed 002: "Rufer 10, Trischaken 10, Sechserdreier 30 (verloren 60)"; "Piccolo 15, Solorufer 20,
+    # Bettler 25, Besserrufer 10 + Vogel, Farbendreier 40, Dreier 40, Piccolo ouvert 45, Bettel ouvert
+    # 60, Farbensolodreier 80, Solodreier 80"
+    CLUB_NAME: {"rufer": (10, 10), "trischaken": (10, 10), "sechserdreier": (30, 60), "piccolo": (15, 15),
+                "solorufer": (20, 20), "bettler": (25, 25), "besserrufer": (10, 10), "farbendreier": (40, 40),
+                "dreier": (40, 40), "piccolo-ouvert": (45, 45), "bettel-ouvert": (60, 60),
+                "farbensolodreier": (80, 80), "solodreier": (80, 80)},
+    # seed 003, 6. Gesamtüberblick: "Fahrer 1, Vorhandrufer 2, Zwiccolo 3, Piccolo 4, Besserrufer 2,
+    # Solo-Rufer 4, Bettel 5, Einschauer 6, Sechser 6 (verloren 12), Farberl 6, Zwiccolo ouvert 6,
+    # Piccolo ouvert 8, Bettel ouvert 10, Solo eigen 10"
+    COURSE_NAME: {"fahrer": (1, 1), "rufer": (2, 2), "zwiccolo": (3, 3), "piccolo": (4, 4),
+                  "besserrufer": (2, 2), "solorufer": (4, 4), "bettel": (5, 5), "einschauer": (6, 6),
+                  "sechser": (6, 12), "farberl": (6, 6), "zwiccolo-ouvert": (6, 6), "piccolo-ouvert": (8, 8),
+                  "bettel-ouvert": (10, 10), "solo-eigen": (10, 10)},
+}
+TRICKS_GOAL = {"piccolo": 1, "piccolo-ouvert": 1, "bettler": 0, "bettel": 0, "bettel-ouvert": 0,
+               "zwiccolo": 2, "zwiccolo-ouvert": 2}
+"""Negative games: "exakt 2 Stiche" (Zwiccolo), "exakt 1 Stich" (Piccolo), "keinen Stich" (Bettel)."""
+WIN = {CLUB_NAME: 3 * 35 + 2, COURSE_NAME: 3 * 35 + 1}
+"""Seed 002: "Zum Gewinn eines positiven Spiels braucht man 35/2." Seed 003: "35 Punkte plus 1 Blatt"."""
+_POINTS = {"I": 5, "XXI": 5, "Sküs": 5, "cK": 5, "sK": 5, "hK": 5, "dK": 5,
+           "cQ": 4, "sQ": 4, "hQ": 4, "dQ": 4, "cC": 3, "sC": 3, "hC": 3, "dC": 3,
+           "cJ": 2, "sJ": 2, "hJ": 2, "dJ": 2}
+
+
+def thirds_of(cards_: Sequence[Card]) -> int:
+    """Seed 003: "Es werden zum Zählen immer 3 Karten auf einmal genommen. Wert der 3 Karten wird addiert.
+    Von der Summe werden 2 Punkte abgezogen" -- in thirds, each card its value less two thirds."""
+    return sum(3 * _POINTS.get(format_card(c), 1) - 2 for c in cards_)
+
+
+def check_against_the_texts(hand: Hand) -> None:
+    """The game's items and the seats' points as the seed texts have them."""
+    s, r = hand.state, hand.state.result
+    assert r is not None and s.contract is not None
+    name = s.contract.name
+    value, lost = TARIFF[s.variant][name]
+    games = r.game_items
+    if name in ("trischaken", "fahrer"):
+        # each for himself: a seat's tricks, and the talon "einzeln zu den ersten 6 Stichen" (002,
+        # Trischaken) or to "Der Spieler, der den letzten Stich macht" (003, Fahrer)
+        own: dict[int, list[Card]] = {x: [] for x in s.players}
+        for t in s.tricks:
+            assert t.winner is not None
+            own[t.winner].extend(t.cards)
+        rest = [c for p in s.talon for c in p]
+        if name == "trischaken":
+            for t, card in zip(s.tricks, rest, strict=False):
+                assert t.winner is not None
+                own[t.winner].append(card)
+        else:
+            assert s.tricks[-1].winner is not None
+            own[s.tricks[-1].winner].extend(rest)
+        assert r.seat_points == tuple(thirds_of(own.get(x, [])) for x in range(s.seats))
+        return
+    if name in TRICKS_GOAL:
+        declarers = s.contract.declarers or (s.declarer,)
+        want = []
+        for d in declarers:
+            made = sum(1 for t in s.tricks if t.winner == d) == TRICKS_GOAL[name]
+            want += [((d,), (o,), value, made) for o in s.players if o != d]
+        assert sorted((g.side, g.opposite, g.base, g.made) for g in games) == sorted(want)
+        return
+    if r.note == "given up":  # the declarer pays the game (a Besserrufer his smallest bird too)
+        [game] = games
+        assert game.made is False and game.side == (s.declarer,) and game.base >= value
+        return
+    if not games:  # seed 003: "Valat 6x" replaces the game
+        sides = {t.winner in s.declarer_party() for t in s.tricks}
+        assert s.variant == COURSE_NAME and len(sides) == 1
+        return
+    [game] = games
+    if r.note == "the called King lay in the talon":  # seed 003: "auf alle Fälle den einfachen Spielwert"
+        assert (game.base, game.made, game.kontra) == (value, False, 0)
+        return
+    won = r.points[0] >= WIN[s.variant]
+    assert game.made == won and r.won == won
+    assert game.base == (value if won else lost)
 
 
 def rules_for(variant: str, options: dict[str, Any] | None = None) -> Rules:
@@ -64,14 +149,17 @@ def finished(variant: str, contract: str, declarer: int, *, partner: int | None 
              talon: str = "", options: dict[str, Any] | None = None,
              announced: Sequence[tuple[str, int, int]] = (), kontra_by: dict[str, int] | None = None,
              game_kontra: int = 0, pairs: dict[tuple[int, int], int] | None = None,
-             declarers: tuple[int, ...] = (), data: dict[str, Any] | None = None) -> tuple[Rules, HandState]:
+             declarers: tuple[int, ...] = (), data: dict[str, Any] | None = None,
+             called_in_talon: bool = False) -> tuple[Rules, HandState]:
     """A finished hand built directly, for scoring tests (dealer 3, forehand 0).
 
     ``tricks``: index -> (leader, the four cards in play order, winner);
     ``won``: seat -> cards it won in other tricks (a multiple of four);
     ``rest``: the seat that won every card not named elsewhere.
     ``announced``: (premium, seat, Kontra level); ``kontra_by``: premium (or
-    "" for the game) -> the seat that said Kontra.  In the other tricks the
+    "" for the game) -> the seat that said Kontra.  ``data``: more of the
+    variant's bookkeeping; ``called_in_talon``: the called card lay in the
+    talon when it was called (core's call phase notes it).  In the other tricks the
     winner leads and plays the Mond himself; tricks holding a bird or the
     called card come first, so no silent premium arises unless written.
     """
@@ -87,9 +175,11 @@ def finished(variant: str, contract: str, declarer: int, *, partner: int | None 
         named += spare
     if rest is not None:
         piles.setdefault(rest, []).extend(c for c in DECK54 if c not in named)
-    state = HandState(variant, dict(rules.options), 4, 3, [[], [], [], []],
+    state = HandState(variant, rules.options, 4, 3, [[], [], [], []],
                       [cards(talon)[:3], cards(talon)[3:]])
-    state.contract = Contract(contract, declarers=declarers)
+    spec = rules.contract(contract)
+    assert spec is not None, f"{variant} has no game {contract!r}"
+    state.contract = Contract(spec, declarers=declarers)
     state.declarer = declarer
     state.partner = partner
     state.called = parse_card(called) if called else None
@@ -111,7 +201,9 @@ def finished(variant: str, contract: str, declarer: int, *, partner: int | None 
     assert not chunks and sorted(c for t in state.tricks for c in t.cards) == sorted(
         c for c in DECK54 if c not in state.discards and c not in cards(talon))
     state.data[KEY] = {"ann": {"kontra_by": kontra_by or {}, "pairs": pairs or {}}, **(data or {})}
-    state.phase = "done"
+    if called_in_talon:
+        state.data["called_in_talon"] = True
+    state.phase = DONE
     return rules, state
 
 
@@ -165,7 +257,7 @@ def check_hand(hand: Hand) -> None:
     assert hand.done and r is not None
     assert sum(r.settlement) == 0
     assert all(r.settlement[x] == 0 for x in range(s.seats) if x not in s.players)
-    everywhere = [c for t in s.tricks for c in t.cards] + list(s.discards) + talon_rest(s)
+    everywhere = [c for t in s.tricks for c in t.cards] + list(s.discards) + [c for p in s.talon for c in p]
     everywhere += [c for h in s.hands for c in h]
     assert sorted(everywhere) == list(DECK54)
     if r.note != "given up":
@@ -173,8 +265,7 @@ def check_hand(hand: Hand) -> None:
         assert sum(r.points) == 210
         if r.seat_points:
             assert sum(r.seat_points) == 210 and s.contract is not None
-            game = (CLUB if s.variant == CLUB_NAME else COURSE).game(s.contract.name)
-            assert sum(len(p) for p in seat_piles(s, game).values()) == 54
+    check_against_the_texts(hand)
     data = json.loads(json.dumps(record_of(hand).to_json()))
     again = replay(data)
     assert again.error_index is None, again.reason

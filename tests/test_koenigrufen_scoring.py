@@ -7,6 +7,7 @@ seat 2 is his partner (called Diamond King).
 
 from __future__ import annotations
 
+from line_items import Line, lines
 from test_koenigrufen_random import CLUB_NAME, COURSE_NAME, cards, finished
 
 from core.state import HandResult
@@ -33,7 +34,14 @@ def rufer(variant: str = CLUB_NAME, **kw: object) -> HandResult:
 
 
 def prem(result: HandResult) -> dict[str, int]:
-    return {p.name: p.value for p in result.premiums}
+    """Each premium's amount: what each opponent of the declarer party pays it."""
+    return {p.name: p.amount for p in lines(result) if p.name != "game"}
+
+
+def item(result: HandResult, name: str) -> Line:
+    """The line of the one item called ``name``."""
+    [found] = [p for p in lines(result) if p.name == name]
+    return found
 
 
 # -- points: thirds and the winning line -------------------------------------------
@@ -55,11 +63,13 @@ def test_club_needs_35_2_course_35_1() -> None:
     club = rufer(CLUB_NAME, **kw)
     assert club.won is False and club.points == (106, 104)
     # lost game 10, silent Trull 10 and 4 Könige 10 for the declarer's party
-    assert prem(club) == {"trull": 10, "kings": 10}
+    assert lines(club) == [Line("game", "declarers", False, -10), Line("trull", "declarers", True, 10),
+                           Line("kings", "declarers", True, 10)]
     assert club.settlement == (10, -10, 10, -10)
     course = rufer(COURSE_NAME, **kw)
     assert course.won is True
-    assert prem(course) == {"trull": 1}  # silent: half of "Trull 2"
+    # silent: half of "Trull 2"
+    assert lines(course) == [Line("game", "declarers", True, 2), Line("trull", "declarers", True, 1)]
     assert course.settlement == (3, -3, 3, -3)
     won = rufer(CLUB_NAME, discards="cJ sJ hJ", won={0: "cK sK hK dK I XXI Sküs dJ"}, rest=1)
     assert won.won is True and won.points[0] == 107
@@ -73,6 +83,7 @@ def test_absolut_from_45_2_grammopoi_from_55_2() -> None:
     theirs = "cK sK hK Sküs cJ " + ones(11, TALON)
     r = rufer(talon=TALON, won={1: theirs}, rest=0)
     assert r.points == (137, 73) and prem(r) == {"absolut": 5}
+    assert item(r, "absolut") == Line("absolut", "declarers", True, 5)
     assert r.settlement == (15, -15, 15, -15)
     r = rufer(talon=TALON, won={1: "cK sK hK Sküs XXI " + ones(3, TALON)}, rest=0)
     assert r.points == (136, 74) and prem(r) == {}
@@ -85,14 +96,17 @@ def test_kontra_on_absolut_carries_to_the_grammopoi() -> None:
     # selbiges für den Grammopoi."
     r = rufer(talon=TALON, won={1: "cK cQ " + ones(14, TALON)}, rest=0,
               announced=[("grammopoi", 0, 0), ("absolut", 0, 1)], kontra_by={"absolut": 1})
-    assert prem(r) == {"trull": 10, "absolut": 20, "grammopoi": 20}
-    assert {p.name: p.kontra for p in r.premiums if p.announced} == {"absolut": 1, "grammopoi": 1}
+    assert lines(r) == [Line("game", "declarers", True, 10), Line("trull", "declarers", True, 10),
+                        Line("absolut", "declarers", True, 20, announced=True, kontra=1),
+                        Line("grammopoi", "declarers", True, 20, announced=True, kontra=1)]
 
 
 def test_solo_games_double_the_premiums() -> None:
     # "In Solospielen gelten alle Prämien doppelt."
     r = score(CLUB_NAME, "solodreier", won={0: "cK sK hK dK I XXI Sküs dJ"}, rest=1)
-    assert r.won is False and prem(r) == {"trull": 20, "kings": 20}
+    assert r.won is False
+    assert lines(r) == [Line("game", "declarers", False, -80), Line("trull", "declarers", True, 20, scale=2),
+                        Line("kings", "declarers", True, 20, scale=2)]
     assert r.settlement == (-120, 40, 40, 40)
 
 
@@ -101,13 +115,16 @@ def test_kontra_counts_for_the_party_but_not_between_partners() -> None:
     # "Kontra ist bis Re (4fach) möglich"
     kw = {"discards": "cJ sJ hJ", "won": {0: "cK sK hK dK I XXI Sküs dJ"}, "rest": 1}
     opp = rufer(announced=[("trull", 2, 1)], kontra_by={"trull": 1}, **kw)
-    assert prem(opp)["trull"] == 40
+    assert item(opp, "trull") == Line("trull", "declarers", True, 40, announced=True, kontra=1)
+    assert item(opp, "game").kontra == 0  # a Kontra on the Trull is on the Trull alone
     re = rufer(announced=[("trull", 2, 2)], kontra_by={"trull": 3}, **kw)
-    assert prem(re)["trull"] == 80
+    assert item(re, "trull") == Line("trull", "declarers", True, 80, announced=True, kontra=2)
     partner = rufer(announced=[("trull", 2, 1)], kontra_by={"trull": 0}, **kw)
-    assert prem(partner)["trull"] == 20
+    assert item(partner, "trull") == Line("trull", "declarers", True, 20, announced=True, kontra=0)
     game = rufer(game_kontra=2, kontra_by={"": 1}, **kw)
-    assert game.factor == 4 and game.settlement == (60, -60, 60, -60)
+    assert lines(game) == [Line("game", "declarers", True, 40, kontra=2),
+                           Line("trull", "declarers", True, 10), Line("kings", "declarers", True, 10)]
+    assert game.settlement == (60, -60, 60, -60)
 
 
 def test_solorufer_king_in_the_talon_its_half_for_him_and_kontras_void() -> None:
@@ -115,24 +132,25 @@ def test_solorufer_king_in_the_talon_its_half_for_him_and_kontras_void() -> None
     # dem König. Kontras zählen dann in keinem Fall."  "In Solospielen gelten alle Prämien doppelt."
     r = score(CLUB_NAME, "solorufer", called="dK", talon="dK c9 c8 c7 s10 s9",
               won={0: "cK sK hK I XXI Sküs cQ sQ"}, rest=1, game_kontra=2,
-              announced=[("trull", 0, 1)], kontra_by={"": 1, "trull": 1}, data={"called_in_talon": True})
+              announced=[("trull", 0, 1)], kontra_by={"": 1, "trull": 1}, called_in_talon=True)
     assert thirds(cards("cK sK hK I XXI Sküs cQ sQ")) == 98
-    assert r.points == (113, 97) and r.won is True and r.factor == 1 and r.game == 20
-    assert prem(r) == {"trull": 40, "kings": 20}
-    assert all(p.kontra == 0 for p in r.premiums)
+    assert r.points == (113, 97) and r.won is True
+    assert lines(r) == [Line("game", "declarers", True, 20),
+                        Line("trull", "declarers", True, 40, announced=True, scale=2),
+                        Line("kings", "declarers", True, 20, scale=2)]
     assert r.settlement == (240, -80, -80, -80)
 
 
 def test_birds_silent_and_announced() -> None:
     # "Pagat Ultimo 10/20", "Uhu 15/30", "Kakadu (Kanari, Pelikan) 20/40"
     won = rufer(tricks={11: (1, "c10 I c9 c8", 2)}, rest=3)
-    assert prem(won)["pagat"] == 10
+    assert item(won, "pagat") == Line("pagat", "declarers", True, 10)
     lost = rufer(tricks={11: (1, "XX I c9 c8", 1)}, won={0: "h1 h2 h3 h4"}, rest=3)
-    assert prem(lost)["pagat"] == -10
+    assert item(lost, "pagat") == Line("pagat", "declarers", False, -10)
     opp = rufer(tricks={10: (1, "II c9 c8 c7", 1)}, won={0: "h1 h2 h3 h4"}, rest=3, announced=[("uhu", 1, 0)])
-    assert prem(opp)["uhu"] == -30
+    assert item(opp, "uhu") == Line("uhu", "opponents", True, -30, announced=True)
     failed = rufer(won={0: "h1 h2 h3 h4"}, rest=3, announced=[("kakadu", 0, 0)])
-    assert prem(failed)["kakadu"] == -40
+    assert item(failed, "kakadu") == Line("kakadu", "declarers", False, -40, announced=True)
     # "Marabu (Quapil, Wildsau) 25/50": the fourth-last trick
     marabu = rufer(tricks={8: (0, "IV c9 c8 c7", 0)}, rest=3)
     assert prem(marabu)["marabu"] == 25
@@ -148,24 +166,38 @@ def test_king_ultimo() -> None:
 def test_mondfang_between_parties_not_among_partners_by_default() -> None:
     # "Mondfang wird zwischen den Spielparteien abgerechnet. Mondfang unter Partnern zählt nicht."
     # and the remark "Und der Mondfang zählt sehr wohl auch bei den Spielpartnern" (option)
-    caught = rufer(tricks={0: (1, "XXI V VI VII", 0)}, rest=3)
-    assert prem(caught)["mondfang"] == 5
-    partners = rufer(tricks={0: (2, "XXI V VI VII", 0)}, rest=3)
+    # (RULES.md decision 14: the Sküs takes the trick holding the Mond)
+    caught = rufer(tricks={0: (1, "XXI V VI Sküs", 0)}, rest=3)
+    assert item(caught, "mondfang") == Line("mondfang", "declarers", True, 5)
+    partners = rufer(tricks={0: (2, "XXI V Sküs VI", 0)}, rest=3)
     assert "mondfang" not in prem(partners)
-    shame = rufer(tricks={0: (2, "XXI V VI VII", 0)}, rest=3, options={"mondfang_partners": True})
-    assert prem(shame)["mondfang"] == -5
+    shame = rufer(tricks={0: (2, "XXI V Sküs VI", 0)}, rest=3, options={"mondfang_partners": True})
+    assert item(shame, "mondfang") == Line("mondfang", "opponents", True, -5)
+
+
+def test_a_mond_the_skus_does_not_take_is_no_mondfang() -> None:
+    # RULES.md decision 14: "der Sküs sticht den Mond der anderen Partei" (seed 000); of the
+    # Märchenstich seed 002 says "Dies zählt, abgesehen von der gewonnenen Trull, nicht als Prämie":
+    # the Pagat taking the Trull trick is no Mondfang, though the Trull counts for its party.
+    maerchen = rufer(tricks={0: (1, "XXI Sküs V I", 0)}, rest=3)
+    assert "mondfang" not in prem(maerchen)
+    assert item(maerchen, "trull") == Line("trull", "declarers", True, 10)
+    # the opponents' Sküs in the trick, the Mond of the other party, but the Pagat wins it
+    theirs = rufer(tricks={0: (0, "XXI Sküs V I", 3)}, rest=2)
+    assert "mondfang" not in prem(theirs)
+    assert item(theirs, "trull") == Line("trull", "opponents", True, -10)
 
 
 def test_announced_mondfang_and_when_it_is_void() -> None:
     # "Mondfang 5/50" -- "Wird der Mondfang angesagt, obwohl der Partner ihn hält, ist die Ansage
     # hinfällig."
-    made = rufer(tricks={0: (1, "XXI V VI VII", 0)}, rest=3, announced=[("mondfang", 0, 0)],
+    made = rufer(tricks={0: (1, "XXI V VI Sküs", 0)}, rest=3, announced=[("mondfang", 0, 0)],
                  data={"mond_holder": 1})
-    assert prem(made)["mondfang"] == 50
+    assert item(made, "mondfang") == Line("mondfang", "declarers", True, 50, announced=True)
     failed = rufer(tricks={0: (1, "XXI V VI VII", 1)}, won={0: "h1 h2 h3 h4"}, rest=3,
                    announced=[("mondfang", 0, 0)],
                    data={"mond_holder": 1})
-    assert prem(failed)["mondfang"] == -50
+    assert item(failed, "mondfang") == Line("mondfang", "declarers", False, -50, announced=True)
     void = rufer(tricks={0: (2, "XXI V VI VII", 2)}, rest=3, announced=[("mondfang", 0, 0)],
                  data={"mond_holder": 2})
     assert "mondfang" not in prem(void)
@@ -174,16 +206,18 @@ def test_announced_mondfang_and_when_it_is_void() -> None:
 def test_valat_keeps_game_premiums_and_material_only_when_lost_or_kontra() -> None:
     # "Bei Valat zählen alle Spielprämien, Materialprämien aber nur, wenn für die Valatseite
     # verloren, oder wenn ein Kontra erfolgt ist."  "Valat 80/160"
-    kw = {"talon": TALON, "tricks": {0: (1, "XXI V VI VII", 0), 11: (1, "h1 I h2 h3", 2)}, "rest": 0}
+    kw = {"talon": TALON, "tricks": {0: (1, "XXI V VI Sküs", 0), 11: (1, "h1 I h2 h3", 2)}, "rest": 0}
     r = rufer(**kw)
-    assert prem(r) == {"pagat": 10, "mondfang": 5, "valat": 80}
-    assert r.game == 10 and r.settlement == (105, -105, 105, -105)
+    assert lines(r) == [Line("game", "declarers", True, 10), Line("pagat", "declarers", True, 10),
+                        Line("mondfang", "declarers", True, 5), Line("valat", "declarers", True, 80)]
+    assert r.settlement == (105, -105, 105, -105)
     gained = rufer(announced=[("trull", 1, 0)], **kw)
     assert "trull" not in prem(gained)
     kontra = rufer(announced=[("trull", 1, 1)], kontra_by={"trull": 0}, **kw)
-    assert prem(kontra)["trull"] == 40
-    lost = rufer(talon="Sküs c9 c8 c7 s10 s9", tricks=kw["tricks"], rest=0, announced=[("trull", 0, 0)])
-    assert prem(lost)["trull"] == -20
+    assert item(kontra, "trull") == Line("trull", "opponents", False, 40, announced=True, kontra=1)
+    lost = rufer(talon="Sküs c9 c8 c7 s10 s9", tricks={11: (1, "h1 I h2 h3", 2)}, rest=0,
+                 announced=[("trull", 0, 0)])
+    assert item(lost, "trull") == Line("trull", "declarers", False, -20, announced=True)
 
 
 def test_trischaken_ranks_and_payments() -> None:
@@ -215,10 +249,10 @@ def test_course_premium_tariffs() -> None:
 def test_course_valat_replaces_game_and_premiums() -> None:
     # "Valat 6x"
     silent = rufer(COURSE_NAME, talon=TALON, rest=0)
-    assert prem(silent) == {"valat": 6} and silent.game == 0
+    assert lines(silent) == [Line("valat", "declarers", True, 6)]  # no game item: the Valat replaces it
     assert silent.settlement == (6, -6, 6, -6)
     loud = rufer(COURSE_NAME, talon=TALON, rest=0, announced=[("valat", 0, 0), ("trull", 0, 0)])
-    assert prem(loud) == {"valat": 12}
+    assert lines(loud) == [Line("valat", "declarers", True, 12, announced=True)]
 
 
 def test_course_solo_rufer_doubles_and_the_king_in_the_talon() -> None:
@@ -232,9 +266,11 @@ def test_course_solo_rufer_doubles_and_the_king_in_the_talon() -> None:
     inside = score(COURSE_NAME, "solorufer", called="dK", talon="dK c9 c8 c7 s10 s9",
                    won={0: "cK sK hK I XXI Sküs cQ sQ hQ dQ cC sC hC dC cJ sJ hJ dJ h1 h2"
                         " V VI VII VIII"}, rest=1, game_kontra=1, kontra_by={"": 1},
-                   data={"called_in_talon": True})
-    assert inside.won is False and inside.factor == 1 and inside.game == -4
-    assert prem(inside) == {"trull": 2}
+                   called_in_talon=True)
+    assert inside.won is False
+    # the Kontra on the game does not count: "auf alle Fälle den einfachen Spielwert"
+    assert lines(inside) == [Line("game", "declarers", False, -4),
+                             Line("trull", "declarers", True, 2, scale=2)]
     assert inside.settlement == (-6, 2, 2, 2)
     assert inside.points[0] == thirds(cards("cK sK hK I XXI Sküs cQ sQ hQ dQ cC sC hC dC cJ sJ hJ dJ h1"
                                              " h2 V VI VII dK"))

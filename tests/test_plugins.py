@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from line_items import Line, lines
 
 from core import hookspecs
 from core.actions import Action, Call, Kontra, Pass, Play
@@ -34,7 +35,7 @@ from core.plugins import (
 from core.record import record_of, replay
 from core.registry import available_variants, find_variant
 from core.rules import RuleError, Rules
-from core.state import HandResult, Premium
+from core.state import HandResult
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "plugins_fixtures"
@@ -187,8 +188,9 @@ def test_pagat_ultimo_is_worth_two_for_the_club(tmp_path: Path) -> None:
     assert tricks(base) == tricks(ours)
     last = ours.state.tricks[-1]
     assert last.cards[0] == PAGAT and last.winner == 0 and result(ours).declarers == (0, 1)
-    assert result(base).premiums == (Premium("pagat-ultimo", 1),)
-    assert result(ours).premiums == (Premium("pagat-ultimo", 2),)
+    game = Line("game", "declarers", True, 1)
+    assert lines(result(base)) == [game, Line("pagat-ultimo", "declarers", True, 1)]
+    assert lines(result(ours)) == [game, Line("pagat-ultimo", "declarers", True, 2)]
     assert result(base).settlement == (2, 2, -2, -2)
     assert result(ours).settlement == (3, 3, -3, -3)
 
@@ -196,13 +198,13 @@ def test_pagat_ultimo_is_worth_two_for_the_club(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("options", "value"), [("{ pagat_ultimo = 3 }", 3), ("{ pagat_ultimo = 1 }", 1)])
 def test_the_value_is_an_option_set_in_plugins_toml(tmp_path: Path, options: str, value: int) -> None:
     ours = play(club(tmp_path, options).find("club").rules(), *ULTIMO_WON)
-    assert result(ours).premiums == (Premium("pagat-ultimo", value),)
+    assert lines(result(ours))[1:] == [Line("pagat-ultimo", "declarers", True, value)]
 
 
 def test_a_table_option_overrides_the_preset(tmp_path: Path) -> None:
     variant = club(tmp_path, "{ pagat_ultimo = 3 }").find("club")
-    assert result(play(variant.rules({"pagat_ultimo": 5}), *ULTIMO_WON)).premiums == (
-        Premium("pagat-ultimo", 5),)
+    assert lines(result(play(variant.rules({"pagat_ultimo": 5}), *ULTIMO_WON)))[1:] == [
+        Line("pagat-ultimo", "declarers", True, 5)]
 
 
 @pytest.mark.parametrize(("deal", "seat", "value"), [
@@ -218,16 +220,19 @@ def test_a_pagat_lost_in_the_last_trick_costs_its_party(
     assert tricks(base) == tricks(ours)
     last = ours.state.tricks[-1]
     assert last.seats[last.cards.index(PAGAT)] == seat and last.winner != seat
-    assert (seat in ours.state.declarer_party()) == (value < 0)
-    assert result(base).premiums == ()
-    assert result(ours).premiums == (Premium("pagat-lost", value),)
+    ours_party = seat in ours.state.declarer_party()
+    assert ours_party == (value < 0)
+    assert result(base).premium_items == ()
+    # the Pagat Ultimo attempted and failed: its party pays the club's charge
+    assert lines(result(ours))[1:] == [
+        Line("pagat-ultimo", "declarers" if ours_party else "opponents", False, value)]
     assert result(ours).settlement[0] == result(base).settlement[0] + value
     assert sum(result(ours).settlement) == 0
 
 
 def test_pagat_lost_zero_turns_the_charge_off(tmp_path: Path) -> None:
     ours = play(club(tmp_path, "{ pagat_lost = 0 }").find("club").rules(), *LOST_BY_DECLARERS)
-    assert result(ours).premiums == ()
+    assert result(ours).premium_items == ()
 
 
 def test_kaiserstich_the_pagat_takes_the_trull(tmp_path: Path) -> None:
@@ -281,7 +286,7 @@ plugins = [{{ path = '{FIXTURES / "valat_double.py"}' }}]
     variant = catalogue.find("club-valat")
     assert variant.lineage == ("club", "tarock54") and variant.title == "Club rules, Valat double"
     rules = variant.rules()
-    assert rules.plugin_names == ["tarock54", "pagat-club", "valat-double"]
+    assert rules.plugin_names == ["core", "tarock54", "pagat-club", "valat-double"]
     assert rules.options["pagat_ultimo"] == 3  # inherited preset
 
 
@@ -296,7 +301,7 @@ base = "tarock54"
 options = { kontra = false }
 """))
     rules = catalogue.find("no-kontra").rules()
-    assert rules.plugin_names == ["tarock54"] and rules.options == {"kontra": False}
+    assert rules.plugin_names == ["core", "tarock54"] and rules.options == {"kontra": False}
 
 
 # -- the rules hash --------------------------------------------------------------------------
@@ -312,7 +317,9 @@ def test_rules_hash_is_stable_for_the_same_setup(tmp_path: Path) -> None:
 def test_rules_hash_differs_when_the_rules_differ(tmp_path: Path) -> None:
     newer = tmp_path / "newer" / "pagat_club.py"
     newer.parent.mkdir()
-    newer.write_text(EXAMPLE.read_text().replace('version = "1.0"', 'version = "1.1"'))
+    text = EXAMPLE.read_text()
+    assert 'version = "2.0"' in text
+    newer.write_text(text.replace('version = "2.0"', 'version = "2.1"'))
     variant = club(tmp_path).find("club")
     hashes = {
         "club": rules_hash(variant.rules()),
@@ -325,8 +332,13 @@ def test_rules_hash_differs_when_the_rules_differ(tmp_path: Path) -> None:
 
 
 def test_plugins_without_a_version_hash_their_package_version() -> None:
+    class Unversioned:
+        name = "unversioned"
+
+    Unversioned.__module__ = "variants.tarock54"  # a plugin class shipped in the tarock package
+    assert re.fullmatch(r"tarock==\S+", plugin_version(Unversioned()))
     from variants.tarock54 import Tarock54
-    assert re.fullmatch(r"tarock==\S+", plugin_version(Tarock54()))
+    assert plugin_version(Tarock54()) == Tarock54.version
 
 
 # -- errors before a table starts ------------------------------------------------------------
@@ -359,7 +371,7 @@ name = "club"
 base = "tarock54"
 plugins = [{ path = "rules/club.py" }]
 """))
-    assert catalogue.find("club").rules().plugin_names == ["tarock54", "pagat-club"]
+    assert catalogue.find("club").rules().plugin_names == ["core", "tarock54", "pagat-club"]
 
 
 def test_a_plugin_file_that_does_not_parse(tmp_path: Path) -> None:
@@ -373,7 +385,7 @@ def test_a_plugin_file_that_does_not_parse(tmp_path: Path) -> None:
     ("import_error.py", r"import_error\.py failed to import: ModuleNotFoundError: .*tarock_no_such_module"),
     ("no_plugin.py", r"no_plugin\.py defines no PLUGIN"),
     ("no_version.py", r"plugin 'unversioned' .*set a version"),
-    ("no_hookimpl.py", r"plugin 'forgetful' .*hook 'tarock_premiums': the method lacks @hookimpl"),
+    ("no_hookimpl.py", r"plugin 'forgetful' .*hook 'tarock_premium_specs': the method lacks @hookimpl"),
     ("unknown_hook.py", r"plugin 'typo' implements the hook 'tarock_trick_winer', which does not exist"),
     ("wrong_args.py", r"plugin 'wrong-args', hook 'tarock_trick_winner': Argument\(s\) \{'cards'\}"
                       r".*the hook takes \(state, trick\)"),
@@ -395,8 +407,8 @@ def test_an_option_no_plugin_declares(tmp_path: Path) -> None:
 
 
 def test_an_option_of_the_wrong_kind_names_its_plugin(tmp_path: Path) -> None:
-    with pytest.raises(PluginError, match=r"option 'pagat_ultimo' \(of plugin 'pagat-club'\) must be int "
-                                          r"like its default 2, not 'two'"):
+    with pytest.raises(PluginError, match=r"option 'pagat_ultimo' \(declared by plugin 'pagat-club'\) "
+                                          r"must be an integer of at least 0, not \"two\""):
         club(tmp_path, '{ pagat_ultimo = "two" }')
 
 
@@ -425,7 +437,7 @@ def test_a_plugin_failing_during_play_is_named_with_its_hook(tmp_path: Path) -> 
     hand = Hand(rules, 3, [[parse_card(c) for c in h.split()] for h in ULTIMO_WON[0]],
                 [[parse_card(c) for c in p.split()] for p in ULTIMO_WON[1]])
     with pytest.raises(RuleError, match=r"the rules failed on play .* in plugin 'fails-late', "
-                                        r"hook 'tarock_premiums': KeyError\('bonus'\)"):
+                                        r"hook 'tarock_premium_outcomes': KeyError\('bonus'\)"):
         play_out(hand)
     # the last card of the hand was refused; the hand stands as before it
     assert not hand.done and len(hand.state.tricks) == 11
@@ -472,7 +484,7 @@ name = "valat-double"
 base = "tarock54"
 plugins = [{ entry_point = "valat-double" }]
 """))
-    assert catalogue.find("valat-double").rules().plugin_names == ["tarock54", "valat-double"]
+    assert catalogue.find("valat-double").rules().plugin_names == ["core", "tarock54", "valat-double"]
 
 
 def test_a_broken_installed_variant_only_matters_when_enabled(installed_package: Path) -> None:
@@ -504,18 +516,24 @@ def test_builtin_catalogue_enables_every_installed_variant() -> None:
 
 # -- docs/plugins.md ----------------------------------------------------------------------------
 
+HOOKS_DOC = REPO / "docs" / "hooks.md"
+
+
 def _sections() -> dict[str, str]:
-    parts = re.split(r"^### (tarock_\w+)\s*$", DOC.read_text(encoding="utf-8"), flags=re.M)
-    return {parts[i]: parts[i + 1].split("\n## ")[0] for i in range(1, len(parts), 2)}
+    parts = re.split(r"^## (tarock_\w+)\s*$", HOOKS_DOC.read_text(encoding="utf-8"), flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
 
 
 def test_the_guide_shows_every_hook_with_an_example() -> None:
+    """docs/plugins.md sends the reader to docs/hooks.md, where every hook has an example
+    implementing it (the signatures and kinds are checked by test_hooks_documented)."""
+    assert "(hooks.md)" in DOC.read_text(encoding="utf-8")
     hooks = {n for n in vars(hookspecs) if n.startswith("tarock_")}
     sections = _sections()
     assert set(sections) == hooks
     for name, body in sections.items():
-        assert f"def {name}(self" in body, f"docs/plugins.md: no example implementing {name}"
-        assert f"hooks.md#{name}" in body, f"docs/plugins.md: {name} does not link its reference"
+        examples = re.findall(r"```python\n(.*?)```", body, flags=re.S)
+        assert any(f"def {name}(self" in e for e in examples), f"docs/hooks.md: no example of {name}"
 
 
 def test_the_guides_code_is_valid() -> None:

@@ -20,6 +20,7 @@ import pytest
 from helpers54 import points_by_groups, replayed, rules54, won_cards
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from line_items import Line, lines
 
 from core.actions import Action, Call, Discard, Kontra, Pass, Play
 from core.cards import DECK54, Card, parse_card
@@ -168,7 +169,8 @@ def check_finished(hand: Hand) -> None:
     dealt, talon = hand.deal
     if state.declarer is None:
         assert len(state.actions) == 4 and all(isinstance(a, Pass) for a in state.actions)
-        assert result.settlement == (0, 0, 0, 0) and result.declarers == ()
+        assert result.settlement == (0, 0, 0, 0) and result.declarers == () and result.items == ()
+        assert state.passed_out and result.passed_out
         assert [a.seat for a in state.actions] == [(state.dealer + 1 + i) % 4 for i in range(4)]
         return
     declarer = state.declarer
@@ -219,7 +221,8 @@ def check_finished(hand: Hand) -> None:
     assert mine + other == 70
     assert result.points == (3 * mine, 3 * other)
     game = 1 if mine >= 36 else 0 if mine == 35 else -1
-    assert result.game == game and result.won == {1: True, 0: None, -1: False}[game]
+    assert not result.passed_out
+    assert result.won == {1: True, 0: None, -1: False}[game]
     party = state.declarer_party()
     premiums: list[tuple[str, int]] = []
     last = state.tricks[-1]
@@ -228,9 +231,14 @@ def check_finished(hand: Hand) -> None:
     sides = {t.winner in party for t in state.tricks}
     if len(sides) == 1:
         premiums.append(("valat", 12 if True in sides else -12))
-    assert sorted((p.name, p.value) for p in result.premiums) == sorted(premiums)
-    factor = 2 ** sum(isinstance(a, Kontra) for a in state.actions)
-    assert result.factor == factor
+    # "Wer Kontra sagt, verdoppelt den Spielwert samt allen Prämien": one level on every item
+    level = sum(isinstance(a, Kontra) for a in state.actions)
+    factor = 2 ** level
+    items = lines(result)
+    assert items[0] == Line("game", "declarers", result.won, game * factor, kontra=level)
+    assert sorted(items[1:]) == sorted(
+        Line(name, "declarers" if value > 0 else "opponents", True, value * factor, kontra=level)
+        for name, value in premiums)
     amount = (game + sum(v for _, v in premiums)) * factor
     expected = [-amount] * 4
     for seat in party:
@@ -315,14 +323,14 @@ def test_the_random_hands_cover_the_rules() -> None:
             hand.apply(rng.choice(hand.legal(hand.state.to_move or 0)))
         result = hand.state.result
         assert result is not None
-        if not result.declarers:
+        if result.passed_out:
             seen["passed out"] += 1
             continue
         seen["alone" if len(result.declarers) == 1 else "two"] += 1
         seen[{True: "won", False: "lost", None: "draw"}[result.won]] += 1
-        seen[f"factor {result.factor}"] += 1
-        for premium in result.premiums:
-            seen[f"{premium.name} {'+' if premium.value > 0 else '-'}"] += 1
+        seen[f"factor {2 ** result.game_items[0].kontra}"] += 1
+        for premium in result.premium_items:
+            seen[f"{premium.name} {'+' if premium.amount > 0 else '-'}"] += 1
         if any(c < 22 for c in hand.state.discards):
             seen["tarock discarded"] += 1
     for key in ("passed out", "alone", "two", "won", "lost", "draw", "factor 1", "factor 2",

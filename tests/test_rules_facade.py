@@ -6,11 +6,13 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 import pytest
+from helpers54 import random_hand, to_play
 
 from core.cards import Card, parse_card
 from core.hookspecs import hookimpl
+from core.options import OptionSpec
 from core.rules import RuleError
-from core.state import Trick
+from core.state import HandState, Trick
 from variants.tarock54 import Tarock54
 
 
@@ -51,23 +53,37 @@ def _trick(*names: str) -> Trick:
     return Trick(0, [0, 1, 2, 3], cards)
 
 
-def _hook_answer(rules: Any, trick: Trick) -> Any:
-    return rules.hook.tarock_trick_winner(state=None, trick=trick)
+def _playing(rules: Any) -> HandState:
+    """The state of a hand of ``rules`` whose Rufspiel is in the trick play
+    (the trick winner follows from the contract's trick rules)."""
+    from core.engine import Hand
+
+    dealt = random_hand(5)
+    hand = to_play(Hand(rules, dealt.state.dealer, *dealt.deal))
+    assert hand.state.phase == "play"
+    return hand.state
+
+
+def _hook_answer(rules: Any, state: HandState, trick: Trick) -> Any:
+    return rules.hook.tarock_trick_winner(state=state, trick=trick)
 
 
 @pytest.mark.parametrize("plugins", [(), (LowestWins(),), (Abstains(),), (LowestWins(), Abstains()),
                                      (DoublesIndex(),), (LowestWins(), DoublesIndex())])
 def test_fast_caller_answers_as_pluggy(plugins: Sequence[object]) -> None:
     rules = _rules(*plugins)
+    state = _playing(rules)
     for names in (("hK", "h1", "XX", "II"), ("c7", "cK", "s10", "d1"), ("I", "XXI", "Sküs", "hQ")):
         trick = _trick(*names)
-        assert rules.trick_winner(None, trick) == _hook_answer(rules, trick)
+        assert rules.trick_winner(state, trick) == _hook_answer(rules, state, trick)
 
 
 def test_house_rule_registered_later_answers_first() -> None:
     rules = _rules(LowestWins())
-    assert rules.trick_winner(None, _trick("hK", "h1", "XX", "II")) == 3  # the II, lowest id... of tarocks
-    assert _rules().trick_winner(None, _trick("hK", "h1", "XX", "II")) == 2  # the XX trumps
+    trick = _trick("hK", "h1", "XX", "II")
+    assert rules.trick_winner(_playing(rules), trick) == 3  # the II, lowest id... of tarocks
+    base = _rules()
+    assert base.trick_winner(_playing(base), trick) == 2  # the XX trumps
 
 
 def test_unknown_option_is_refused_with_the_known_ones() -> None:
@@ -94,8 +110,8 @@ def test_missing_answer_names_the_hook() -> None:
         name = "empty"
 
         @hookimpl
-        def tarock_options(self) -> dict[str, Any]:
-            return {}
+        def tarock_options(self) -> Sequence[OptionSpec]:
+            return []
 
     with pytest.raises(RuleError, match="tarock_deck"):
         Rules("empty", [Empty()])

@@ -13,21 +13,24 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from engine_players import random_players
 
-from client.bots import make_bot
-from client.human import number_text, sheet_lines, standings_lines
 from client.session import Session
 from core.actions import Action, Pass
 from core.observation import Observation
+from core.settlement import Item
 from core.state import HandResult
-from core.table import PASSED_OUT, Table, TableOver, is_passed_out, standings
+from core.table import Table, TableOver, is_passed_out, standings
 
 
 def played(settlement: tuple[int, ...], declarers: tuple[int, ...] = (0,)) -> HandResult:
-    return HandResult(declarers, (108, 102), 3, True, 1, (), 1, settlement)
+    """A result with one game item for the declarers (the table reads only the settlement)."""
+    others = tuple(s for s in range(4) if s not in declarers)
+    game = Item("game", declarers, others, 1)
+    return HandResult(declarers, (108, 102), 3, True, (game,), settlement)
 
 
-PASSED = HandResult((), (0, 0), 3, None, 0, (), 1, (0, 0, 0, 0), PASSED_OUT)
+PASSED = HandResult((), (0, 0), 3, None, (), (0, 0, 0, 0), passed_out=True)
 
 
 def test_a_table_plays_twelve_rounds_and_the_dealer_moves_on() -> None:
@@ -59,7 +62,7 @@ def test_a_passed_out_deal_is_dealt_again_by_the_same_dealer_and_not_counted() -
 
 def test_a_hand_without_declarer_that_is_not_passed_out_counts() -> None:
     # e.g. an each-for-self game: no declarer, but a real round with a settlement
-    each = HandResult((), (0, 0), 1, None, 0, (), 1, (2, 0, -1, -1), "ranking")
+    each = HandResult((), (0, 0), 1, None, (), (2, 0, -1, -1), note="ranking")
     table = Table()
     assert not is_passed_out(each)
     assert table.add(each) is not None
@@ -107,6 +110,8 @@ def test_ties_in_the_middle_and_at_the_bottom_share_their_places() -> None:
 
 
 def test_fractions_and_standings_print_nicely() -> None:
+    from client.human import number_text, standings_lines
+
     assert [number_text(x) for x in (Fraction(3), Fraction(3, 2), Fraction(7, 3), Fraction(7, 4),
                                      Fraction(-1, 2), Fraction(2, 7))] == ["3", "1½", "2⅓", "1¾", "-½", "2/7"]
     lines = standings_lines(standings((9, 0, 0, -9)), ["Ann", "Bo", "Cy", "Di"])
@@ -115,6 +120,8 @@ def test_fractions_and_standings_print_nicely() -> None:
 
 
 def test_the_printed_sheet_has_one_line_per_round() -> None:
+    from client.human import sheet_lines
+
     table = Table(rounds=2)
     table.add(played((1, 1, -1, -1), (0, 1)), "rufspiel XX")
     table.add(PASSED)
@@ -160,9 +167,8 @@ def test_a_session_redeals_passed_out_deals_with_the_same_dealer(tmp_path: Path)
     assert table.totals == tuple(sum(o.result.settlement[s] for o in outcomes) for s in range(4))
 
 
-def test_a_session_of_random_bots_plays_twelve_rounds() -> None:
-    players = [make_bot("random", 100 + s, f"r{s}") for s in range(4)]
-    table = Session("tarock54", players, seed=7).run()
+def test_a_session_of_random_players_plays_twelve_rounds() -> None:
+    table = Session("tarock54", random_players(4, seed=100), seed=7).run()
     assert len(table.rows) == 12 and table.over
     assert [row.dealer for row in table.rows] == [0, 1, 2, 3] * 3
     assert all(sum(row.settlement) == 0 for row in table.rows)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from engine_players import random_players
 
-from client.bots import make_bot
 from client.session import Session
 from core.deal import active_seats
 from core.registry import find_variant
@@ -14,7 +14,7 @@ from core.table import Table
 
 
 def _result(settlement: tuple[int, ...], factor: int = 1) -> HandResult:
-    return HandResult((0,), (0, 0), 3, True, 1, (), 1, settlement, next_round_factor=factor)
+    return HandResult((0,), (0, 0), 3, True, (), settlement, next_round_factor=factor)
 
 
 def test_the_round_after_a_fahrer_counts_double() -> None:
@@ -46,8 +46,7 @@ def test_five_at_a_table_the_dealer_sits_out() -> None:
 
 
 def test_a_five_seat_session_deals_around_the_dealer() -> None:
-    players = [make_bot("random", seat) for seat in range(5)]
-    session = Session("koenigrufen-course", players, seed=5, rounds=5)
+    session = Session("koenigrufen-course", random_players(5), seed=5, rounds=5)
     dealers = []
     while not session.table.over:
         outcome = session.play_hand()
@@ -62,7 +61,7 @@ def test_a_five_seat_session_deals_around_the_dealer() -> None:
 
 def test_a_table_of_six_is_refused_before_it_starts() -> None:
     with pytest.raises(RuleError, match="6 seats"):
-        Session("koenigrufen-course", [make_bot("random", s) for s in range(6)], seed=1)
+        Session("koenigrufen-course", random_players(6), seed=1)
 
 
 def test_every_variant_knows_its_players_per_hand() -> None:

@@ -6,20 +6,22 @@ plugin's shape (a house rule over ``tarock40`` that answers only what differs).
 from __future__ import annotations
 
 import inspect
+import random
 from pathlib import Path
 
 import pytest
+from line_items import Line, lines
 from test_tarock40_support import act, decode, finished, play, rigged, rules40
 
-from client.bots import make_bot
-from client.session import Session
-from core.actions import Announce, Bid, Kontra, Play
+from core.actions import GAME, Announce, Bid, Kontra, KontraTarget, Play
 from core.cards import PAGAT, parse_card
+from core.deal import deal
 from core.engine import Hand, IllegalAction
 from core.observation import observe
 from core.plugins import load_plugins
 from core.registry import find_variant
 from core.state import Announcement, HandState
+from core.table import Table
 from variants.tarock40 import Tarock40
 from variants.tarock40_online import Tarock40Online
 
@@ -38,7 +40,8 @@ def reason(hand: Hand, step: str) -> str:
 
 
 def premiums(state: HandState) -> dict[str, int]:
-    return {p.name: p.value for p in rules40(ONLINE).premiums(state)}
+    """Each premium's amount in the scored hand (what each opponent of the declarer party pays it)."""
+    return {p.name: p.amount for p in rules40(ONLINE).score(state).premium_items}
 
 
 # -- the plugin ------------------------------------------------------------------------
@@ -49,8 +52,11 @@ def test_a_plugin_over_tarock40_selected_in_plugins_toml() -> None:
     plugins = find_variant(ONLINE).plugins()
     assert [type(p) for p in plugins] == [Tarock40, Tarock40Online]
     hooks = {n for n, _ in inspect.getmembers(Tarock40Online) if n.startswith("tarock_")}
-    assert hooks == {"tarock_options", "tarock_phases", "tarock_phase", "tarock_legal_plays",
-                     "tarock_play_reason", "tarock_premiums", "tarock_score"}
+    # the games (narrowed, renamed), clockwise play, the phases and the open auction, the verdicts on
+    # additions and Kontras, the announced Pagat held back, silent Absolut for either party, the Valat
+    assert hooks == {"tarock_contracts", "tarock_variant_facts", "tarock_phases", "tarock_phase",
+                     "tarock_announce_verdict", "tarock_kontra_verdict", "tarock_legal_plays",
+                     "tarock_play_reason", "tarock_premium_outcomes", "tarock_score"}
     catalogue = load_plugins(ROOT / "plugins.toml")
     assert catalogue.find(ONLINE).name == ONLINE
     assert catalogue.enabled[0] == "tarock40"  # RULES.md decision 10: a new table plays 40 cards
@@ -59,8 +65,9 @@ def test_a_plugin_over_tarock40_selected_in_plugins_toml() -> None:
 def test_clockwise() -> None:
     """"Sobald sie dort losgelassen wurde, ist der nächste Spieler im
     Uhrzeigersinn an der Reihe.\" (RULES.md decision 6: a variant setting.)"""
-    assert rules40(ONLINE).options["direction"] == "clockwise"
-    assert rules40().options["direction"] == "counterclockwise"
+    assert rules40(ONLINE).facts.facts.direction == "clockwise"
+    assert rules40().facts.facts.direction == "counterclockwise"
+    assert "direction" not in rules40(ONLINE).options  # a fact of the variant, not a table option
     hand = act(online(), "0 bid solo", "1 pass", "2 pass", "3 pass")
     hand.apply(hand.legal(0)[0])
     assert hand.state.to_move == 1  # the engine still goes seat + 1; the client draws it
@@ -81,14 +88,22 @@ def test_the_rufer_must_bid() -> None:
 def test_the_rufer_rotates() -> None:
     """"In jeder weiteren Runde wird der nächste Spieler im Uhrzeigersinn zum
     Rufer.\" The Rufer is the forehand, who opens; no deal is passed out."""
-    bots = [make_bot("random", seed) for seed in range(4)]
-    session = Session(ONLINE, bots, seed=5, rounds=4)
+    rules = rules40(ONLINE)
+    rng = random.Random(5)
+    table = Table(rounds=4)
     openers = []
-    for _ in range(4):
-        outcome = session.play_hand()
-        first = outcome.hand.state.actions[0]
-        assert isinstance(first, Bid) and first.seat == (outcome.hand.state.dealer + 1) % 4
-        assert outcome.row is not None  # never passed out
+    while not table.over:
+        hand = Hand(rules, table.dealer, *deal(rules, rng), context=table.context)
+        while not hand.done:
+            seat = hand.state.to_move
+            assert seat is not None
+            hand.apply(rng.choice(hand.legal(seat)))
+        first = hand.state.actions[0]
+        assert isinstance(first, Bid) and first.seat == (hand.state.dealer + 1) % 4
+        result = hand.state.result
+        assert result is not None and not result.passed_out
+        row = table.add(result, first.contract, rules.next_context(hand.state, result))
+        assert row is not None  # never passed out
         openers.append(first.seat)
     assert openers == [1, 2, 3, 0]
 
@@ -160,17 +175,20 @@ def test_kontra_on_each_addition() -> None:
     """"Zuvor führen noch alle Kontras auf das Spiel sowie die Zusätze dazu, dass
     der jeweilige Wert verdoppelt wird.\""""
     hand = act(online(), "0 bid solo trull")
-    assert {a for a in hand.legal(1) if isinstance(a, Kontra)} == {Kontra(1, ""), Kontra(1, "trull")}
+    trull = KontraTarget("trull")
+    assert {a for a in hand.legal(1) if isinstance(a, Kontra)} == {Kontra(1, GAME), Kontra(1, trull)}
     act(hand, "1 kontra trull")
-    assert Kontra(2, "trull") not in hand.legal(2)  # Rekontra is the declarer's
+    assert Kontra(2, trull) not in hand.legal(2)  # Rekontra is the declarer's
     act(hand, "2 pass", "3 pass", "0 kontra trull")
     assert hand.state.announcements[0].kontra == 2 and hand.state.kontra_level == 0
     rules = rules40(ONLINE)
     tricks = [(0, "Sküs XXI IV V"), (0, "I hQ sQ cQ"), (1, "hK hC hJ h1")]
     state = finished(rules, "solo", 0, tricks, announcements=[Announcement("trull", 0, kontra=2)], kontra=1)
     result = rules.score(state)
-    assert {p.name: p.value for p in result.premiums}["trull"] == 2 * 2 * 4
-    assert result.game == -4 * 2 and result.factor == 1
+    # each with its own Kontra: the Trull's Rekontra, the game's Kontra
+    assert lines(result) == [Line("game", "declarers", False, -4 * 2, kontra=1),
+                             Line("trull", "declarers", True, 2 * 2 * 4, announced=True, kontra=2, scale=2),
+                             Line("mondfang", "declarers", True, 2, scale=2)]  # silent: no Kontra of its own
 
 
 def test_after_a_valat_only_its_kontra() -> None:
@@ -182,7 +200,7 @@ def test_after_a_valat_only_its_kontra() -> None:
     assert not any(isinstance(a, Announce) for a in legal)
     assert [a for a in legal if isinstance(a, Kontra)] == []  # the partner: nothing to raise
     act(hand, "1 pass")
-    assert [a for a in hand.legal(2) if isinstance(a, Kontra)] == [Kontra(2, "valat")]
+    assert [a for a in hand.legal(2) if isinstance(a, Kontra)] == [Kontra(2, KontraTarget("valat"))]
     assert reason(hand, "2 announce trull against") == "after-valat"
 
 
@@ -204,15 +222,17 @@ def test_valat_replaces_game_and_premiums() -> None:
     rules = rules40(ONLINE)
     tricks = [(0, "Sküs XXI I IV"), (0, "hK sK cK dK")]
     silent = rules.score(finished(rules, "rufspiel", 0, tricks, partner=2))
-    assert [(p.name, p.value) for p in silent.premiums] == [("valat", 6)] and silent.game == 0
+    assert lines(silent) == [Line("valat", "declarers", True, 6)]  # no game item
     assert silent.settlement == (6, -6, 6, -6)
     base = rules40().score(finished(rules40(), "rufspiel", 0, tricks, partner=2))
-    assert len(base.premiums) > 1 and base.game == -1  # tarock40: everything adds up (decision 13)
+    # tarock40: everything adds up (decision 13)
+    assert len(base.premium_items) > 1 and lines(base)[0] == Line("game", "declarers", False, -1)
     lost = [(0, "Sküs XXI I IV"), (1, "hK sK cK dK")]
     loud = rules.score(finished(rules, "solo", 0, lost, kontra=1,
                                 announcements=[Announcement("valat", 0, kontra=1),
                                                Announcement("trull", 0)]))
-    assert [(p.name, p.value) for p in loud.premiums] == [("valat", -12 * 2 * 2)] and loud.game == 0
+    # "nur mehr der Valat selbst mit seinen Kontras": not the game's Kontra, not the Trull
+    assert lines(loud) == [Line("valat", "declarers", False, -12 * 2 * 2, announced=True, kontra=1, scale=2)]
 
 
 def test_farbensolo_counts_the_kings_not_the_tarock_premiums() -> None:
@@ -224,8 +244,9 @@ def test_farbensolo_counts_the_kings_not_the_tarock_premiums() -> None:
     state = finished(rules, "faberl", 0, tricks, trump="d")
     got = premiums(state)
     assert got == {"kings": 2}
+    assert rules.contract("faberl").premiums == {"kings", "absolut", "valat"}  # type: ignore[union-attr]
     base = rules40()
-    names = {p.name for p in base.premiums(finished(base, "faberl", 0, tricks, trump="d"))}
+    names = {p.name for p in base.score(finished(base, "faberl", 0, tricks, trump="d")).premium_items}
     assert names == {"trull", "kings"}
     hand = online(["I XX"])
     assert reason(hand, "0 bid faberl pagat") == "not-in-farbensolo"
@@ -241,9 +262,11 @@ def test_silent_absolut_for_either_party() -> None:
     tricks = [(1, "hK hQ hC hJ"), (1, "sK sQ sC sJ"), (1, "cK cQ cC cJ"), (1, "Sküs XX XIX XVIII"),
               (1, "XXI XVII XVI XV"), (1, "dK dQ dC dJ"), (0, "I c10 s10 h1")]
     online_state = finished(rules40(ONLINE), "rufspiel", 0, tricks, partner=2)
-    assert premiums(online_state)["absolut"] == -1
+    assert [p for p in lines(rules40(ONLINE).score(online_state)) if p.name == "absolut"] == [
+        Line("absolut", "opponents", True, -1)]
     base = rules40()
-    assert "absolut" not in {p.name for p in base.premiums(finished(base, "rufspiel", 0, tricks, partner=2))}
+    base_result = base.score(finished(base, "rufspiel", 0, tricks, partner=2))
+    assert "absolut" not in {p.name for p in base_result.premium_items}
 
 
 def test_opponents_announcement_scores_for_them() -> None:
@@ -253,7 +276,9 @@ def test_opponents_announcement_scores_for_them() -> None:
     tricks = [(0, "hK hQ hC hJ"), (1, "I c10 s10 h1")]
     state = finished(rules, "rufspiel", 0, tricks, partner=2,
                      announcements=[Announcement("absolut", 1, True)])
-    assert premiums(state)["absolut"] == 2  # the opponents missed it: to the declarers
+    # the opponents missed it: to the declarers
+    assert [p for p in lines(rules.score(state)) if p.name == "absolut"] == [
+        Line("absolut", "opponents", False, 2, announced=True)]
 
 
 # -- the announced Pagat --------------------------------------------------------------------
@@ -280,7 +305,9 @@ def test_games_and_additions() -> None:
     hand = online(["I XX"])
     bids = [a for a in hand.legal(0) if isinstance(a, Bid)]
     assert {b.contract for b in bids} == {"rufspiel", "faberl", "solo"}
-    assert Bid(0, "rufspiel", ("absolut", "pagat", "trull", "valat")) in bids
+    offered = [(b.contract, set(b.announce)) for b in bids]
+    assert ("rufspiel", {"absolut", "pagat", "trull", "valat"}) in offered
+    assert hand.why_not(Bid(0, "rufspiel", ("absolut", "pagat", "trull", "valat"))) is None  # in any order
     assert reason(hand, "0 bid solo-absolut") == "unknown-contract"
 
 

@@ -6,7 +6,9 @@ played is checked against oracles written from seed 000's text without the
 engine's helpers (Farbzwang, Tarockzwang, Stichzwang; Faberl with its trump
 suit; the Kaiserstich), and every finished hand against: 10 tricks of four
 cards, 88 points counted card by card, the game won from 45 (56 absolut) on,
-the per-opponent zero-sum settlement, and a record that replays to the same
+every settlement item (the game and each premium: whose, made or not,
+announced, its Kontra level, the single-game doubling, the amount) and the
+per-opponent zero-sum settlement, and a record that replays to the same
 result.  Online hands are never passed out and end their auction with three
 passes in a row; an announced Pagat is played only when nothing else may be.
 """
@@ -18,9 +20,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+from line_items import Line, lines
 from test_tarock40_support import random_hand, replayed, rules40
 
-from core.actions import Action, Bid, Pass, Play
+from core.actions import Action, Announce, Bid, Kontra, Pass, Play
 from core.cards import DECK40, Card, parse_card
 from core.deal import deal
 from core.engine import Hand
@@ -46,6 +49,15 @@ for _suit in "cshd":
         POINTS[parse_card(_suit + _rank)] = _v
 TRULL = {parse_card(n) for n in ("I", "XXI", "Sküs")}
 PAGAT = parse_card("I")
+MOND = parse_card("XXI")
+SKUS = parse_card("Sküs")
+KINGS = {parse_card(s + "K") for s in "cshd"}
+CALLS = [parse_card(n) for n in ("XX", "XIX", "XVIII", "XVII", "XVI")]
+
+# Seed 000, 40 cards: "Pagat Ultimo ... 1; angesagt ... 2", "Trull ... 1; angesagt 2", "4 Könige ... 1",
+# "Mond fangen ... 1", "Absolut ... 1; bei Faberl oder Solo absolut (angesagt) 2", "Valat ... 6; angesagt 12"
+VALUES = {"pagat": (1, 2), "trull": (1, 2), "kings": (1, 0), "mondfang": (1, 0), "absolut": (1, 2),
+          "valat": (6, 12)}
 
 
 def points(cards: Sequence[Card]) -> int:
@@ -121,6 +133,108 @@ def play_checked(hand: Hand, rng: random.Random) -> Hand:
     return hand
 
 
+def achieved(state: HandState, party: set[int]) -> dict[str, bool]:
+    """Which party (True: the declarer party) achieved each premium, by seed 000's words."""
+    out: dict[str, bool] = {}
+    last = state.tricks[-1]
+    if PAGAT in last.cards and last.winner == last.seats[last.cards.index(PAGAT)]:
+        out["pagat"] = last.winner in party  # "der Pagat gewinnt den letzten Stich"
+    for name, group in (("trull", TRULL), ("kings", KINGS)):
+        for side in (True, False):
+            if all(any(c in t.cards for t in state.tricks if (t.winner in party) == side) for c in group):
+                out[name] = side  # "liegen in den Stichen einer Partei"
+    for t in state.tricks:  # "der Sküs sticht den Mond der anderen Partei"
+        if MOND in t.cards and SKUS in t.cards:
+            skus, mond = t.seats[t.cards.index(SKUS)], t.seats[t.cards.index(MOND)]
+            if t.winner == skus and (skus in party) != (mond in party):
+                out["mondfang"] = skus in party
+    ours = points([c for t in state.tricks if t.winner in party for c in t.cards])
+    if ours >= 56:
+        out["absolut"] = True
+    elif state.variant == "tarock40-online" and 88 - ours >= 56:
+        out["absolut"] = False  # seed 004: "Sollte eine Partei diese Punktezahl erreichen ..."
+    sides = {t.winner in party for t in state.tricks}
+    if len(sides) == 1:
+        out["valat"] = sides.pop()  # "eine Partei macht alle 10 Stiche"
+    return out
+
+
+def expected_lines(hand: Hand) -> tuple[int, set[int], list[Line]]:
+    """The declarer, his party and the settlement's lines, from the deal and
+    the actions as the seed texts describe them.
+
+    tarock40 (seed 000, RULES.md decision 13): the game (Rufspiel 1, the
+    others 4) and every premium that counts, single games doubling the
+    premiums, one Kontra chain doubling everything.  tarock40-online (seed
+    004, decision 5): a higher game wipes the additions and Kontras before
+    it; every addition has its own Kontra chain; Farbensolo counts no Pagat,
+    Trull or Mondfang; silent Absolut counts for either party; a Valat
+    replaces the game and every other premium.
+    """
+    state = hand.state
+    online = state.variant == "tarock40-online"
+    actions = state.actions
+    last_bid = max(i for i, a in enumerate(actions) if isinstance(a, Bid))
+    bid = actions[last_bid]
+    assert isinstance(bid, Bid)
+    declarer, game = bid.seat, bid.contract
+    party = {declarer}
+    if game == "rufspiel":  # "der höchste Tarock von XX bis XVI, den man nicht selbst hält"
+        called = next(c for c in CALLS if c not in hand.deal[0][declarer])
+        party.add(next(s for s in range(4) if called in hand.deal[0][s]))
+    single = game != "rufspiel"
+    scale = 2 if single else 1  # "im Einzelspiel (Faberl, Solo) zählen sie doppelt"
+    faberl = game.startswith("faberl")
+    counting = set(VALUES) - ({"pagat", "mondfang"} if faberl else set())
+    if online and faberl:
+        counting -= {"trull"}  # "Beim Farbensolo zählen die Prämien Pagat, Trull und Mondfang nicht"
+    after = actions[last_bid + 1:] if online else actions
+    kontras = [a for a in after if isinstance(a, Kontra)]
+    game_kontra = sum(1 for a in kontras if a.target.game)
+    implied = {"solo-pagat": ("pagat",), "solo-absolut": ("absolut",), "faberl-absolut": ("absolut",)}
+    announced: dict[str, int] = dict.fromkeys((*implied.get(game, ()), *bid.announce), declarer)
+    for a in after:
+        if isinstance(a, Announce):
+            announced.update(dict.fromkeys(a.announce, a.seat))
+    made = achieved(state, party)
+    value = 1 if game == "rufspiel" else 4
+    goal = 56 if game.endswith("absolut") else 45
+    won = points([c for t in state.tricks if t.winner in party for c in t.cards]) >= goal
+    out = [Line("game", "declarers", won, (value if won else -value) * 2 ** game_kontra, kontra=game_kontra)]
+    for name in sorted(counting):
+        silent, loud = VALUES[name]
+        level = sum(1 for a in kontras if a.target.name == name) if online else game_kontra
+        if name in announced:
+            ours = announced[name] in party
+            ok = made.get(name) == ours
+            amount = loud * scale * 2 ** level * (1 if ok == ours else -1)
+            out.append(Line(name, "declarers" if ours else "opponents", ok, amount, True, level, scale))
+        elif name in made:
+            level = game_kontra if not online else 0
+            amount = silent * scale * 2 ** level * (1 if made[name] else -1)
+            whose = "declarers" if made[name] else "opponents"
+            out.append(Line(name, whose, True, amount, False, level, scale))
+    if online and ("valat" in announced or "valat" in made):
+        out = [line for line in out if line.name == "valat"]  # "hebt alle anderen Prämien auf"
+    return declarer, party, out
+
+
+def check_settlement(hand: Hand) -> None:
+    """The result's items and the settlement against :func:`expected_lines`."""
+    result = hand.state.result
+    assert result is not None
+    declarer, party, want = expected_lines(hand)
+    assert result.declarers == tuple(sorted(party)) and hand.state.declarer == declarer
+    got = lines(result)
+    assert sorted(got) == sorted(want), (got, want)
+    amount = sum(line.amount for line in want)
+    for seat in range(4):
+        if seat not in party:
+            assert result.settlement[seat] == -amount
+        else:
+            assert result.settlement[seat] == (amount if len(party) == 2 else 3 * amount)
+
+
 def check_finished(hand: Hand) -> None:
     state = hand.state
     result = state.result
@@ -140,17 +254,7 @@ def check_finished(hand: Hand) -> None:
     assert state.contract is not None
     goal = 56 if state.contract.name.endswith("absolut") else 45
     assert result.won == (result.points[0] >= goal)
-    amount = (result.game + sum(p.value for p in result.premiums)) * result.factor
-    declarer = state.declarer
-    assert declarer is not None
-    if state.partner is None:
-        assert result.settlement[declarer] == 3 * amount
-    else:
-        assert state.contract.name == "rufspiel" and state.partner != declarer
-        assert result.settlement[declarer] == result.settlement[state.partner] == amount
-    for seat in range(4):
-        if seat not in party:
-            assert result.settlement[seat] == -amount
+    check_settlement(hand)
     if state.variant == "tarock40-online":
         bidding = [a for a in state.actions if not isinstance(a, Play)]
         if state.contract.trump is not None:
@@ -172,12 +276,16 @@ def test_random_hands(variant: str) -> None:
         state = hand.state
         seen[state.contract.name if state.contract else "passed out"] += 1
         if state.result is not None:
-            seen.update(p.name for p in state.result.premiums)
+            seen.update(p.name for p in state.result.premium_items)
+            seen.update(f"{p.name} announced" for p in state.result.premium_items if p.announced)
+            seen.update(f"{p.name} kontra" for p in state.result.items if p.kontra)
     games = {"rufspiel", "faberl", "solo"}
     if variant == "tarock40":
         games |= {"passed out", "faberl-absolut", "solo-absolut", "solo-pagat"}
     assert games <= set(seen), seen
-    assert {"trull", "kings", "valat"} <= set(seen), seen
+    assert {"trull", "kings", "valat", "game kontra", "valat announced", "trull announced"} <= set(seen), seen
+    if variant == "tarock40-online":
+        assert {"trull kontra", "absolut announced"} <= set(seen), seen
 
 
 def test_observations_hide_the_other_hands() -> None:

@@ -11,14 +11,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_tarock40_support import act, decode, play, rigged, rules40
+from line_items import Line, lines
+from test_tarock40_support import act, decode, finished, play, rigged, rules40
 
-from core.actions import Announce, Bid, Kontra, Pass, Play
+from core.actions import Announce, Bid, Kontra, KontraTarget, Pass, Play
 from core.cards import parse_card
 from core.deal import deal
 from core.engine import Hand, IllegalAction
 from core.observation import observe
 from core.record import record_of, replay
+from core.state import Announcement
 
 ONLINE = "tarock40-online"
 
@@ -106,7 +108,7 @@ def test_online_kontra_on_an_announced_valat_needs_a_strong_hand() -> None:
     one of the online platform's differences; its Valat Kontra is said in the
     auction, on the Valat's own chain.)"""
     hand = act(online(VALAT_DEAL), "0 bid solo valat")
-    assert Kontra(1, "valat") in hand.legal(1)  # XV and XIV among eight tarocks
+    assert Kontra(1, KontraTarget("valat")) in hand.legal(1)  # XV and XIV among eight tarocks
     act(hand, "1 pass")
     assert not any(isinstance(a, Kontra) for a in hand.legal(2))
     assert reason(hand, "2 kontra valat") == "valat-kontra-needs-strength"
@@ -120,7 +122,7 @@ def test_online_valat_of_the_opponents_may_be_kontrad() -> None:
     that the opponents announce "gegen das Spiel"."""
     hand = act(online(["XX", "XIX"]), "0 bid rufspiel", "1 pass", "2 announce valat against")
     act(hand, "3 pass")
-    assert Kontra(0, "valat") in hand.legal(0)
+    assert Kontra(0, KontraTarget("valat")) in hand.legal(0)
 
 
 # -- tarock40-online: the reasons name the rule that was broken ------------------------------
@@ -170,6 +172,54 @@ def test_tarock40_absolut_and_pagat_reasons_point_to_the_game() -> None:
     with pytest.raises(IllegalAction) as err:
         hand.apply(Bid(0, "solo", ("pagat",)))
     assert err.value.reason.code == "pagat-only-rufspiel" and "solo-pagat" in err.value.reason.message
+
+
+# -- the rule fixes of issue 7 -----------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", ["tarock40", ONLINE])
+def test_no_mondfang_when_the_pagat_takes_the_trull(variant: str) -> None:
+    """Seed 000: "Mond fangen: der Sküs sticht den Mond der anderen Partei" and
+    "Kaiserstich: Liegen Pagat, Mond und Sküs im selben Stich, gewinnt der Pagat"
+    (RULES.md decision 14): the Sküs did not take the Mond, so there is no
+    Mondfang; the Trull counts for the Pagat's party.  The Sküs taking the
+    other party's Mond is one."""
+    rules = rules40(variant)
+    kaiser = finished(rules, "solo", 0, [(1, "XXI Sküs IV I"), (1, "hK hQ hC hJ")])
+    assert kaiser.tricks[0].winner == 0  # the Pagat of seat 0
+    got = {p.name: p for p in lines(rules.score(kaiser))}
+    assert "mondfang" not in got
+    assert got["trull"] == Line("trull", "declarers", True, 2, scale=2)
+    caught = finished(rules, "solo", 0, [(1, "XXI IV V Sküs"), (1, "hK hQ hC hJ")])
+    assert caught.tricks[0].winner == 0
+    got = {p.name: p for p in lines(rules.score(caught))}
+    assert got["mondfang"] == Line("mondfang", "declarers", True, 2, scale=2)
+
+
+def test_online_absolut_announced_with_the_bid_counts_as_announced() -> None:
+    """Seed 004: "Bei einem angesagten Absolut muss die ansagende Partei mindestens
+    56 Punkte erreichen, um das Absolut zu gewinnen. Ansonsten gilt das Absolut als
+    verloren."  An Absolut announced with the bid is as announced as one added
+    later: it is in the game's announcements, cannot be added again, can be
+    Kontra'd, counts announced (2, doubled in a single game) and lifts the
+    Pflichtkontra ("solange der Rufer nichts zusätzlich angesagt hat")."""
+    hand = act(online(PFLICHT), "0 bid rufspiel absolut")
+    assert hand.state.announcements == [Announcement("absolut", 0)]
+    assert Pass(1) in hand.legal(1)  # the Rufer announced something: no Pflichtkontra
+    assert Kontra(1, KontraTarget("absolut")) in hand.legal(1)
+    assert reason(hand, "1 announce absolut against") == "already-announced"
+    act(hand, "1 kontra absolut", "2 pass", "3 pass", "0 pass")
+    assert hand.state.phase == "play" and hand.state.announcements[0].kontra == 1
+    while not hand.done:
+        seat = hand.state.to_move
+        assert seat is not None
+        hand.apply(hand.legal(seat)[0])
+    result = hand.state.result
+    assert result is not None
+    assert result.points[0] < 56 and "valat" not in {p.name for p in result.items}
+    [absolut] = [p for p in lines(result) if p.name == "absolut"]
+    assert absolut == Line("absolut", "declarers", False, -2 * 2, announced=True, kontra=1)
+    solo = act(online([]), "0 bid solo absolut", "1 pass", "2 pass", "3 pass")
+    assert solo.state.phase == "play" and solo.state.announcements == [Announcement("absolut", 0)]
 
 
 # -- observations ----------------------------------------------------------------------------

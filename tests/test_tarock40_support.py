@@ -15,15 +15,14 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from core.actions import Action, Announce, Bid, Kontra, Pass, Play, Trump
+from core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
 from core.cards import DECK40, Card, format_card, parse_card
 from core.deal import deal
-from core.engine import Hand
+from core.engine import DONE, Hand
 from core.record import record_of, replay
 from core.registry import find_variant
 from core.rules import Rules
 from core.state import Announcement, Contract, HandState, Trick
-from variants.tarock40 import GAMES
 
 Names = str | Sequence[str]
 Step = str | Mapping[str, Any] | Action
@@ -85,7 +84,7 @@ def decode(hand: Hand, step: Step) -> Action:
         if kind == "trump":
             return Trump(seat, rest[0])
         if kind == "kontra":
-            return Kontra(seat, rest[0] if rest else "")
+            return Kontra(seat, KontraTarget(rest[0]) if rest else GAME)
         if kind == "play":
             return Play(seat, parse_card(rest[0]))
         if kind == "announce":
@@ -117,22 +116,25 @@ def finished(rules: Rules, contract: str, declarer: int, tricks: Sequence[tuple[
              trump: str | None = None, kontra: int = 0, called: Card | None = None) -> HandState:
     """A finished hand built from its tricks (leader, cards in play order), for scoring tests.
 
-    The winners are asked from the rules, so the tricks need not follow each other.
+    The announcements the contract itself makes (an absolut game's Absolut)
+    come first, by the declarer, then ``announcements``.  The winners are
+    asked from the rules, so the tricks need not follow each other.
     """
-    game = GAMES[contract]
-    state = HandState(variant=rules.variant, options=dict(rules.options), seats=4, dealer=3,
+    spec = rules.contract(contract)
+    assert spec is not None, f"{rules.variant} has no contract {contract!r}"
+    state = HandState(variant=rules.variant, options=rules.options, seats=4, dealer=3,
                       hands=[[], [], [], []], talon=[])
-    state.contract = Contract(contract, value=game.value, solo=game.solo, trump=trump,
-                              announcements=tuple(a.name for a in announcements))
+    state.contract = Contract(spec, trump=trump)
     state.declarer, state.partner, state.called = declarer, partner, called
-    state.announcements = list(announcements)
+    implied = [Announcement(n, declarer) for n in spec.announces if all(a.name != n for a in announcements)]
+    state.announcements = implied + list(announcements)
     state.kontra_level = kontra
     for leader, names in tricks:
         played = cards(names)
         trick = Trick(leader, [(leader + i) % 4 for i in range(len(played))], played)
         trick.winner = trick.seats[rules.trick_winner(state, trick)]
         state.tricks.append(trick)
-    state.phase = "done"
+    state.phase = DONE
     return state
 
 

@@ -23,6 +23,7 @@ from helpers54 import (
     tricks,
     won_cards,
 )
+from line_items import Line, lines
 
 from core.actions import Call, Discard, Kontra, Pass, Play
 from core.cards import KING, PAGAT, TRULL, format_card, parse_card, rank_of
@@ -397,7 +398,8 @@ def test_alone_counts_triple() -> None:
     result = hand.state.result
     assert result is not None
     assert hand.state.partner is None
-    assert result.won is False and result.game == -1 and result.premiums == ()
+    assert result.won is False
+    assert lines(result) == [Line("game", "declarers", False, -1)]
     assert result.settlement == (1, -3, 1, 1)
 
 
@@ -591,10 +593,10 @@ def test_stichzwang() -> None:
 def test_trick_winner(played: str, winner: int) -> None:
     """"Den Stich gewinnt die höchste Karte der angespielten Farbe. Liegt ein Tarock im
     Stich, gewinnt der höchste Tarock (der Sküs schlägt alle)." """
-    rules = rules54()
-    hand = deal_f()
+    hand = to_play(deal_f())
+    assert hand.state.phase == "play" and hand.state.contract is not None
     trick = Trick(0, [0, 1, 2, 3], cards(played))
-    assert rules.trick_winner(hand.state, trick) == winner
+    assert hand.rules.trick_winner(hand.state, trick) == winner
 
 
 def test_twelve_tricks() -> None:
@@ -657,7 +659,8 @@ def test_36_wins_and_the_value_is_one() -> None:
     _check_points(hand)
     assert result.points == (36 * 3, 34 * 3)
     assert result.declarers == (1, 2)
-    assert result.won is True and result.game == 1 and result.premiums == ()
+    assert result.won is True
+    assert lines(result) == [Line("game", "declarers", True, 1)]
     assert result.settlement == (-1, 1, 1, -1)
 
 
@@ -669,7 +672,8 @@ def test_34_loses() -> None:
     _check_points(hand)
     assert result.points == (34 * 3, 36 * 3)
     assert result.declarers == (0, 2)
-    assert result.won is False and result.game == -1
+    assert result.won is False
+    assert lines(result) == [Line("game", "declarers", False, -1)]
     assert result.settlement == (-1, 1, -1, 1)
 
 
@@ -680,7 +684,8 @@ def test_35_35_is_a_draw() -> None:
     assert result is not None
     _check_points(hand)
     assert result.points == (105, 105)
-    assert result.won is None and result.game == 0 and result.premiums == ()
+    assert result.won is None
+    assert lines(result) == [Line("game", "declarers", None, 0)]
     assert result.settlement == (0, 0, 0, 0)
 
 
@@ -689,8 +694,8 @@ def test_draw_still_scores_premiums() -> None:
     hand = DRAW_35_PAGAT.play()
     result = hand.state.result
     assert result is not None
-    assert result.points == (105, 105) and result.won is None and result.game == 0
-    assert [(p.name, p.value) for p in result.premiums] == [("pagat-ultimo", -1)]
+    assert result.points == (105, 105) and result.won is None
+    assert lines(result) == [Line("game", "declarers", None, 0), Line("pagat-ultimo", "opponents", True, -1)]
     assert result.declarers == (0, 2)
     assert result.settlement == (-1, 1, -1, 1)
 
@@ -703,8 +708,8 @@ def test_pagat_ultimo_for_the_declarer_party() -> None:
     assert result is not None
     last = hand.state.tricks[-1]
     assert last.cards[0] == PAGAT and last.winner == 3 and 3 in result.declarers
-    assert result.won is True and result.game == 1
-    assert [(p.name, p.value, p.announced) for p in result.premiums] == [("pagat-ultimo", 1, False)]
+    assert result.won is True
+    assert lines(result) == [Line("game", "declarers", True, 1), Line("pagat-ultimo", "declarers", True, 1)]
     assert result.settlement == (-2, -2, 2, 2)
 
 
@@ -715,7 +720,8 @@ def test_pagat_ultimo_for_the_opponents() -> None:
     assert result is not None
     assert result.declarers == (1, 3)
     assert result.won is False
-    assert [(p.name, p.value) for p in result.premiums] == [("pagat-ultimo", -1)]
+    assert lines(result) == [Line("game", "declarers", False, -1),
+                             Line("pagat-ultimo", "opponents", True, -1)]
     assert result.settlement == (2, -2, 2, -2)
 
 
@@ -727,7 +733,7 @@ def test_pagat_not_led_but_winning_the_last_trick() -> None:
     assert last.cards.index(PAGAT) == 1 and last.winner == 3
     result = hand.state.result
     assert result is not None
-    assert [p.name for p in result.premiums] == ["pagat-ultimo"]
+    assert [p.name for p in result.premium_items] == ["pagat-ultimo"]
 
 
 def test_losing_pagat_in_the_last_trick_costs_nothing() -> None:
@@ -738,8 +744,9 @@ def test_losing_pagat_in_the_last_trick_costs_nothing() -> None:
     assert PAGAT in last.cards and last.winner != last.seats[last.cards.index(PAGAT)]
     result = hand.state.result
     assert result is not None
-    assert result.premiums == ()
+    assert result.premium_items == ()
     assert result.won is True
+    assert lines(result) == [Line("game", "declarers", True, 1)]
     assert result.settlement == (-1, -1, 1, 1)
 
 
@@ -752,7 +759,7 @@ def test_valat_alone() -> None:
     result = hand.state.result
     assert result is not None
     assert all(t.winner == 1 for t in hand.state.tricks)
-    assert [(p.name, p.value, p.announced) for p in result.premiums] == [("valat", 12, False)]
+    assert lines(result) == [Line("game", "declarers", True, 1), Line("valat", "declarers", True, 12)]
     # (1 + 12) from each of the three opponents.
     assert result.settlement == (-13, 39, -13, -13)
 
@@ -765,7 +772,7 @@ def test_valat_against_the_rufer() -> None:
     result = hand.state.result
     assert result is not None
     assert all(t.winner != 1 for t in hand.state.tricks)
-    assert [(p.name, p.value) for p in result.premiums] == [("valat", -12)]
+    assert lines(result) == [Line("game", "declarers", False, -1), Line("valat", "opponents", True, -12)]
     assert result.settlement == (13, -39, 13, 13)
 
 
@@ -843,9 +850,10 @@ def test_kontra_factor_and_skipping_a_level_ends_the_round(steps: list[str], fac
     game = WIN_36
     hand = game.play(game.steps[:2] + steps)
     result = hand.state.result
-    assert result is not None
-    assert result.factor == factor
-    assert result.settlement == tuple(factor * s for s in (-1, 1, 1, -1))
+    level = factor.bit_length() - 1
+    assert hand.state.kontra_level == level
+    assert lines(result) == [Line("game", "declarers", True, factor, kontra=level)]
+    assert result is not None and result.settlement == tuple(factor * s for s in (-1, 1, 1, -1))
 
 
 def test_kontra_factor_applies_to_premiums() -> None:
@@ -853,9 +861,9 @@ def test_kontra_factor_applies_to_premiums() -> None:
     game = PAGAT_OURS
     hand = game.play([*game.steps[:3], "1 kontra", "2 pass"])
     result = hand.state.result
-    assert result is not None
-    assert result.factor == 2
-    assert result.settlement == (-4, -4, 4, 4)
+    assert lines(result) == [Line("game", "declarers", True, 2, kontra=1),
+                             Line("pagat-ultimo", "declarers", True, 2, kontra=1)]
+    assert result is not None and result.settlement == (-4, -4, 4, 4)
 
 
 def test_kontra_factor_applies_to_valat() -> None:
@@ -865,9 +873,9 @@ def test_kontra_factor_applies_to_valat() -> None:
     act(hand, "1 call X", "1 discard c7 c8 c9", "2 pass", "3 kontra", "1 pass")
     play_out(hand)
     result = hand.state.result
-    assert result is not None
-    assert result.factor == 2
-    assert result.settlement == (-26, 78, -26, -26)
+    assert lines(result) == [Line("game", "declarers", True, 2, kontra=1),
+                             Line("valat", "declarers", True, 24, kontra=1)]
+    assert result is not None and result.settlement == (-26, 78, -26, -26)
 
 
 def test_without_the_kontra_option_there_is_no_kontra_round() -> None:

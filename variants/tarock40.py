@@ -19,9 +19,10 @@ Decisions where the text is silent (see also ../shared/RULES.md):
 - Faberl: tarocks keep their normal order (decision 4); option
   ``faberl_xx_high`` flips to the literal reading (XX high, Pagat low);
 - a Faberl Valat may be announced if the hand makes it on its own with some
-  trump suit (``variants.valat_check``); the suit named afterwards is free;
-- Mond fangen: the Sküs's party wins the trick holding the other party's Mond
-  (also when the Pagat of the Sküs's party takes it by the Kaiserstich);
+  trump suit (``core.valat``); the suit named afterwards is free;
+- Mond fangen: the Sküs takes the trick holding the other party's Mond; when
+  the Pagat takes the Trull by the Kaiserstich there is no Mondfang (RULES.md
+  decision 14);
 - a Kontra is on the whole game: a ``kontra`` naming an announcement is refused;
 - Kontra on an announced Valat (seed 000's tournament rule): the exceptions
   for Solo ("XVI und XV zu siebt, XV und XIV zu acht und so weiter") are read
@@ -29,49 +30,33 @@ Decisions where the text is silent (see also ../shared/RULES.md):
   Könige und der Mond zu siebt" as three Kings and seven tarocks with the Mond;
   these "Ausnahmen" are further ways to Kontra, next to "Sküs oder Mond zu
   neunt" and "XX zu zehnt", which hold in every game;
-- the amount per opponent is (game + premiums) x 2 ** Kontra level; the lone
-  declarer receives or pays it to each of the three others (decision 1).
+- one Kontra chain doubles the game with all its premiums (every settlement
+  item carries its level); the lone declarer receives or pays each amount to
+  each of the three others (decision 1);
+- the Pflichtkontra is a Kontra duty (``tarock_kontra_duty``) behind the
+  option ``pflichtkontra``, so a table or a one-line plugin can switch it off.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import combinations
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from core.actions import Action, Bid, Kontra, Pass, Trump
-from core.cards import (
-    DECK40,
-    MOND,
-    PAGAT,
-    SKUS,
-    SUIT_LETTERS,
-    TAROCK,
-    TRULL,
-    Card,
-    is_king,
-    tarock,
-)
+from core.auction import Auction, AuctionStyle
+from core.cards import DECK40, MOND, PAGAT, SKUS, TAROCK, TRULL, Card, is_king, tarock
+from core.contracts import CallRule, ContractSpec, Goal, Holding, Outcome, PremiumSpec, TrickRules
+from core.facts import VariantFacts
 from core.hookspecs import hookimpl
-from core.phases import KontraChain, Phase, TrickPlay
+from core.options import OptionSpec
+from core.phases import BIDDING, KONTRA, PLAY, TRUMP, KontraChain, Phase, TrickPlay, TrumpChoice
 from core.registry import Variant
 from core.rules import Rules
-from core.state import Announcement, Contract, HandResult, HandState, Premium, Reason, Trick
-from core.table import PASSED_OUT
-from variants.cards40 import (
-    count40,
-    faberl_legal,
-    faberl_reason,
-    faberl_strength,
-    faberl_winner,
-    kaiser_winner,
-    redeal_reason,
-    suit_index,
-)
-from variants.common import follow_reason, follow_with_overtrump, premium, settle
-from variants.valat_check import faberl_valat_on_own, valat_on_own
+from core.settlement import game_item
+from core.state import ALLOW, HandState, PhaseId, Score, Verdict
+from core.valat import valat_on_own, valat_on_own_any_suit
+from variants.cards40 import VALUE40, count40, redeal_reason
+
+VERSION: Final = "2.0"
 
 RUFSPIEL: Final = "rufspiel"
 FABERL: Final = "faberl"
@@ -82,8 +67,10 @@ SOLO_PAGAT: Final = "solo-pagat"
 
 PAGAT_ANN: Final = "pagat"
 TRULL_ANN: Final = "trull"
-VALAT_ANN: Final = "valat"
+KINGS: Final = "kings"
+MONDFANG: Final = "mondfang"
 ABSOLUT_ANN: Final = "absolut"
+VALAT_ANN: Final = "valat"
 
 WIN: Final = 45
 """Points the declarer party needs (seed 000: "braucht die Mehrheit der Augen, also 45")."""
@@ -92,51 +79,60 @@ ABSOLUT: Final = 56
 CALLABLE: Final = tuple(tarock(n) for n in range(20, 15, -1))
 """XX down to XVI: the cards a Rufspiel may call."""
 
+ALL_PREMIUMS: Final = frozenset({PAGAT_ANN, TRULL_ANN, KINGS, MONDFANG, ABSOLUT_ANN, VALAT_ANN})
+NOT_IN_FABERL: Final = frozenset({PAGAT_ANN, MONDFANG})
+"""Seed 000: Pagat Ultimo and Mond fangen "(nicht im Faberl)"."""
 
-@dataclass(frozen=True, slots=True)
-class Game:
-    """A contract of the 40-card ladder.
-
-    ``level`` orders the bids (equal levels do not outbid each other);
-    ``value`` is the game value; ``goal`` the points needed; ``implied`` the
-    announcements the bid itself makes (Absolut, Pagat).
-    """
-
-    name: str
-    title: str
-    level: int
-    value: int
-    solo: bool
-    faberl: bool = False
-    goal: int = WIN
-    implied: tuple[str, ...] = ()
-
-
-GAMES: Final = {g.name: g for g in (
-    Game(RUFSPIEL, "Rufspiel", 1, 1, solo=False),
-    Game(FABERL, "Faberl", 2, 4, solo=True, faberl=True),
-    Game(SOLO, "Solo", 3, 4, solo=True),
-    Game(FABERL_ABSOLUT, "Faberl absolut", 4, 4, solo=True, faberl=True, goal=ABSOLUT,
-         implied=(ABSOLUT_ANN,)),
-    Game(SOLO_ABSOLUT, "Solo absolut", 5, 4, solo=True, goal=ABSOLUT, implied=(ABSOLUT_ANN,)),
-    Game(SOLO_PAGAT, "Solo mit Pagat", 5, 4, solo=True, implied=(PAGAT_ANN,)),
-)}
-TOP_LEVEL: Final = max(g.level for g in GAMES.values())
-ANNOUNCEABLE: Final = (PAGAT_ANN, TRULL_ANN, VALAT_ANN)
-"""What may be announced with a bid ("Zusätzlich ansagen"), in canonical order."""
-
-_STRENGTH = {False: faberl_strength(False), True: faberl_strength(True)}
+PREMIUMS: Final = (
+    PremiumSpec(PAGAT_ANN, "Pagat Ultimo", 1, 2, description="the Pagat wins the last trick"),
+    PremiumSpec(TRULL_ANN, "Trull", 1, 2, material=True,
+                description="Pagat, Mond and Sküs in one party's tricks"),
+    PremiumSpec(KINGS, "Vier Könige", 1, material=True, description="all four Kings in one party's tricks"),
+    PremiumSpec(MONDFANG, "Mond fangen", 1,
+                description="the Sküs takes the trick with the other party's Mond"),
+    PremiumSpec(ABSOLUT_ANN, "Absolut", 1, 2, material=True,
+                description="the declarer party makes 56 points"),
+    PremiumSpec(VALAT_ANN, "Valat", 6, 12, description="one party makes all ten tricks"),
+)
+STYLE: Final = AuctionStyle(opening_pass=True, ends_at_top=True, additions=True)
+"""Seed 000: "Reihum, beginnend mit der Vorhand, sagt jeder ein höheres Spiel an
+als das bisherige Höchstgebot oder passt. Wer passt, ist draußen." A top bid ends it."""
 
 
-def game_of(state: HandState) -> Game:
-    """The :class:`Game` of the hand's contract."""
-    assert state.contract is not None
-    return GAMES[state.contract.name]
+def contracts(kontra: bool, xx_high: bool) -> list[ContractSpec]:
+    """The ladder of seed 000's 40-card game."""
+    tarock_play = TrickRules(overtrump=True, trull_trick=True)
+    faberl_play = TrickRules("suit", overtrump=True, xx_high=xx_high)
+    faberl_premiums = ALL_PREMIUMS - NOT_IN_FABERL
+    solo_kontra = 2 if kontra else 0  # "Bei Faberl und Solo ist nach dem Rekontra Schluss."
 
+    def single(name: str, title: str, rank: int, faberl: bool, goal: int = WIN,
+               announces: tuple[str, ...] = (), requires: tuple[Holding, ...] = (),
+               description: str = "") -> ContractSpec:
+        return ContractSpec(
+            name, title, rank=rank, value=4, description=description, partnership="alone",
+            requires=requires, tricks=faberl_play if faberl else tarock_play, goal=Goal("points", goal),
+            kontra=solo_kontra, premiums=faberl_premiums if faberl else ALL_PREMIUMS, premium_scale=2,
+            announces=announces)
 
-def card_to_call(hand: Sequence[Card]) -> Card | None:
-    """The highest of XX..XVI that ``hand`` does not hold (None: holds all five)."""
-    return next((c for c in CALLABLE if c not in hand), None)
+    return [
+        ContractSpec(RUFSPIEL, "Rufspiel", rank=1, value=1,
+                     description="call the highest of XX..XVI you do not hold; its holder is your partner",
+                     partnership="called", call=CallRule(CALLABLE, highest=True, when="end"),
+                     tricks=tarock_play, goal=Goal("points", WIN), kontra=4 if kontra else 0,
+                     premiums=ALL_PREMIUMS),
+        single(FABERL, "Faberl", 2, True,
+               description="alone; you name a trump suit, the tarocks are a plain suit"),
+        single(SOLO, "Solo", 3, False, description="alone against the three others"),
+        single(FABERL_ABSOLUT, "Faberl absolut", 4, True, ABSOLUT, (ABSOLUT_ANN,),
+               description="a Faberl in which you need 56 points"),
+        single(SOLO_ABSOLUT, "Solo absolut", 5, False, ABSOLUT, (ABSOLUT_ANN,),
+               description="a Solo in which you need 56 points"),
+        single(SOLO_PAGAT, "Solo mit Pagat", 5, False, announces=(PAGAT_ANN,),
+               requires=(Holding(frozenset({PAGAT}), 1, description="the Pagat in your hand",
+                                 code="pagat-not-held"),),
+               description="a Solo with the Pagat Ultimo announced"),
+    ]
 
 
 def position(state: HandState, seat: int) -> int:
@@ -145,171 +141,16 @@ def position(state: HandState, seat: int) -> int:
     return (players.index(seat) - players.index(state.forehand)) % len(players)
 
 
-def own_valat(state: HandState, seat: int, game: Game) -> bool:
+def own_valat(state: HandState, seat: int, spec: ContractSpec) -> bool:
     """Seed 000: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn
     das Blatt ihn aus eigener Kraft gewinnt."  Rufspiel: no check."""
-    if not game.solo:
+    if not spec.single:
         return True
     hand = state.hands[seat]
     pos = position(state, seat)
-    if game.faberl:
-        return faberl_valat_on_own(hand, pos, bool(state.options.get("faberl_xx_high")))
-    return valat_on_own(hand, TAROCK, pos)
-
-
-def announce_reason(state: HandState, seat: int, game: Game, name: str) -> Reason | None:
-    """Why ``seat`` may not announce ``name`` with a bid of ``game``."""
-    if name == ABSOLUT_ANN:
-        return Reason("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
-                      "solo-absolut (seed 000: \"sowie Absolut (Faberl oder Solo absolut)\")")
-    if name not in ANNOUNCEABLE:
-        return Reason("unknown-announcement",
-                      f"{name!r} cannot be announced (only {', '.join(ANNOUNCEABLE)})")
-    if name == PAGAT_ANN:
-        if game.name != RUFSPIEL:
-            return Reason("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
-                          "a Solo with the Pagat is the game solo-pagat")
-        if PAGAT not in state.hands[seat]:
-            return Reason("pagat-not-held", "you need the Pagat to announce it")
-    if name == VALAT_ANN and not own_valat(state, seat, game):
-        return Reason("valat-not-own-strength",
-                      "a Valat in a Solo or Faberl needs a hand that makes it on its own")
-    return None
-
-
-def game_reason(state: HandState, seat: int, game: Game, best: Game | None) -> Reason | None:
-    """Why ``seat`` may not bid ``game`` over the highest bid ``best``."""
-    if best is not None and game.level <= best.level:
-        return Reason("bid-too-low", f"{game.title} does not outbid {best.title}")
-    if game.name == RUFSPIEL and card_to_call(state.hands[seat]) is None:
-        return Reason("cannot-call", "you hold XX to XVI: there is no tarock to call")
-    if game.name == SOLO_PAGAT and PAGAT not in state.hands[seat]:
-        return Reason("pagat-not-held", "Solo mit Pagat needs the Pagat in your hand")
-    return None
-
-
-def bids_for(state: HandState, seat: int, best: Game | None) -> list[Action]:
-    """Every bid ``seat`` may make over ``best``, with every allowed set of announcements."""
-    out: list[Action] = []
-    for game in GAMES.values():
-        if game_reason(state, seat, game, best) is not None:
-            continue
-        names = [n for n in ANNOUNCEABLE if announce_reason(state, seat, game, n) is None]
-        for k in range(len(names) + 1):
-            out.extend(Bid(seat, game.name, combo) for combo in combinations(names, k))
-    return out
-
-
-def decide(state: HandState, seat: int, game: Game, announce: Sequence[str]) -> None:
-    """Make ``seat`` the declarer of ``game`` with its announcements."""
-    state.declarer = seat
-    explicit = tuple(n for n in ANNOUNCEABLE if n in announce)
-    state.contract = Contract(game.name, value=game.value, solo=game.solo, announcements=explicit)
-    state.announcements = [Announcement(n, seat) for n in (*game.implied, *explicit)]
-    state.called = state.partner = None
-    state.partner_known = False
-    if game.name == RUFSPIEL:
-        state.called = card_to_call(state.hands[seat])
-        state.partner = state.holder(state.called) if state.called is not None else None
-
-
-class OutBidding(Phase):
-    """Seed 000, 40 cards: "Hier wird überboten. Reihum, beginnend mit der
-    Vorhand, sagt jeder ein höheres Spiel an als das bisherige Höchstgebot
-    oder passt. Wer passt, ist draußen."
-
-    The bidding ends when all others have passed or a top-level bid is made;
-    four passes void the deal.  The highest bid so far is kept in
-    ``state.data["bidding"]``; contract, declarer and called card are set
-    when the bidding is decided.
-    """
-
-    name = "bidding"
-
-    def start(self, state: HandState, rules: Rules) -> None:
-        state.data["bidding"] = {"out": [], "best": None, "bidder": None, "announce": []}
-        state.to_move = state.forehand
-
-    @staticmethod
-    def best(state: HandState) -> Game | None:
-        name = state.data["bidding"]["best"]
-        return GAMES[name] if name is not None else None
-
-    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        if seat != state.to_move:
-            return []
-        return [Pass(seat), *bids_for(state, seat, self.best(state))]
-
-    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
-        if isinstance(action, Pass):
-            return None
-        if not isinstance(action, Bid):
-            return Reason("wrong-phase", f"bid or pass now, not {action.describe()}")
-        game = GAMES.get(action.contract)
-        if game is None:
-            return Reason("unknown-contract", f"there is no game {action.contract!r} "
-                          f"(games: {', '.join(GAMES)})")
-        reason = game_reason(state, action.seat, game, self.best(state))
-        if reason is not None:
-            return reason
-        if len(set(action.announce)) != len(action.announce):
-            return Reason("announced-twice", "each premium can be announced once")
-        for name in action.announce:
-            reason = announce_reason(state, action.seat, game, name)
-            if reason is not None:
-                return reason
-        return None
-
-    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
-        info = state.data["bidding"]
-        players = state.players
-        if isinstance(action, Bid):
-            info["best"], info["bidder"] = action.contract, action.seat
-            info["announce"] = list(action.announce)
-        else:
-            info["out"].append(action.seat)
-        bidder = info["bidder"]
-        inside = [s for s in players if s not in info["out"]]
-        if bidder is None and not inside:
-            state.data["passed_out"] = True
-            state.to_move = None
-            return
-        if bidder is not None and (inside == [bidder] or GAMES[info["best"]].level == TOP_LEVEL):
-            decide(state, bidder, GAMES[info["best"]], info["announce"])
-            state.to_move = None
-            return
-        seat = state.next_seat(action.seat)
-        while seat in info["out"]:
-            seat = state.next_seat(seat)
-        state.to_move = seat
-
-
-class TrumpChoice(Phase):
-    """Seed 000, Faberl: "Du spielst allein gegen die drei anderen und wählst
-    eine Trumpffarbe."  The declarer names it once the bidding is won."""
-
-    name = "trump"
-
-    def start(self, state: HandState, rules: Rules) -> None:
-        assert state.contract is not None
-        state.to_move = state.declarer if state.contract.trump is None else None
-
-    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        if seat != state.to_move:
-            return []
-        return [Trump(seat, letter) for letter in SUIT_LETTERS]
-
-    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
-        if not isinstance(action, Trump):
-            return Reason("wrong-phase", f"name the trump suit now, not {action.describe()}")
-        if action.suit not in SUIT_LETTERS or len(action.suit) != 1:
-            return Reason("no-such-suit", f"{action.suit!r} is not a suit: name c, s, h or d")
-        return None
-
-    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
-        assert isinstance(action, Trump) and state.contract is not None
-        state.contract = dataclasses.replace(state.contract, trump=action.suit)
-        state.to_move = None
+    if spec.tricks.trump == "suit":
+        return valat_on_own_any_suit(hand, spec.tricks, pos, DECK40)
+    return valat_on_own(hand, spec.tricks, TAROCK, pos, DECK40)
 
 
 def kontra_duty(state: HandState, seat: int) -> bool:
@@ -319,45 +160,12 @@ def kontra_duty(state: HandState, seat: int) -> bool:
     Only announcements for the declarer's party count (the opponents' own, in
     house rules that have them, do not lift the duty)."""
     return (state.kontra_level == 0 and state.contract is not None
-            and state.contract.name == RUFSPIEL
+            and state.contract.spec.partnership == "called"
             and not any(not a.against for a in state.announcements)
             and seat not in state.declarer_party() and set(state.hands[seat]) >= TRULL)
 
 
-PFLICHTKONTRA: Final = Reason("pflichtkontra", "with Pagat, Mond and Sküs against a Rufspiel "
-                              "without announcements you must say Kontra")
-
-
-def valat_kontra_reason(state: HandState, seat: int, leads: bool) -> Reason | None:
-    """Seed 000's "Kontra auf einen Valat": why ``seat`` may not be the first to
-    Kontra the declarer's party's announced Valat (None: a hand strong enough)."""
-    if may_kontra_valat(state.hands[seat], game_of(state), leads):
-        return None
-    return Reason("valat-kontra-needs-strength",
-                  "against an announced Valat only a very strong hand may say Kontra")
-
-
-class KontraRound(KontraChain):
-    """The Kontra chain of seed 000 with the Pflichtkontra: the bound seat
-    cannot say "Weiter".  A Kontra is on the whole game ("verdoppelt den
-    Spielwert samt allen Prämien"): one naming an announcement is refused."""
-
-    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        actions = super().legal(state, rules, seat)
-        if kontra_duty(state, seat):
-            return [a for a in actions if not isinstance(a, Pass)]
-        return actions
-
-    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
-        if isinstance(action, Pass) and kontra_duty(state, action.seat):
-            return PFLICHTKONTRA
-        if isinstance(action, Kontra) and action.target:
-            return Reason("kontra-target", "a Kontra here doubles the game with all its premiums: "
-                          f"say kontra without a target, not on {action.target!r}")
-        return super().check(state, rules, action)
-
-
-def may_kontra_valat(hand: Sequence[Card], game: Game, leads: bool) -> bool:
+def may_kontra_valat(hand: Sequence[Card], spec: ContractSpec, leads: bool) -> bool:
     """Seed 000: against an announced Valat an opponent may Kontra only "mit
     Sküs oder Mond zu neunt (die einzige Farbkarte darf kein König sein,
     außer er spielt aus) oder mit dem XX zu zehnt", in a Solo also "mit den
@@ -370,21 +178,24 @@ def may_kontra_valat(hand: Sequence[Card], game: Game, leads: bool) -> bool:
         return True
     if tarock(20) in hand and n >= 10:
         return True
-    if game.solo and not game.faberl:
+    faberl = spec.tricks.trump == "suit"
+    if spec.single and not faberl:
         for k in range(4):
             if tarock(16 - k) in hand and tarock(15 - k) in hand and n >= 7 + k:
                 return True
-    if game.faberl:
+    if faberl:
         return MOND in hand and n >= 7 and sum(1 for c in plain if is_king(c)) >= 3
     return False
 
 
-def trump_suit(state: HandState) -> int:
-    """The suit that trumps: ``TAROCK``, or the Faberl's chosen suit."""
-    contract = state.contract
-    if contract is None or contract.trump is None:
-        return TAROCK
-    return suit_index(contract.trump)
+def valat_kontra_verdict(state: HandState, seat: int) -> Verdict | None:
+    """Seed 000's "Kontra auf einen Valat": ``seat`` may be the first to Kontra
+    the declarer party's announced Valat only with a very strong hand."""
+    assert state.contract is not None
+    if may_kontra_valat(state.hands[seat], state.contract.spec, position(state, seat) == 0):
+        return None
+    return Verdict.deny("valat-kontra-needs-strength",
+                        "against an announced Valat only a very strong hand may say Kontra")
 
 
 def party_cards(state: HandState) -> tuple[list[Card], list[Card]]:
@@ -397,197 +208,153 @@ def party_cards(state: HandState) -> tuple[list[Card], list[Card]]:
     return ours, theirs
 
 
-def made_premiums(state: HandState, ours: Sequence[Card], theirs: Sequence[Card],
-                  points: tuple[int, int]) -> dict[str, bool | None]:
-    """Which party achieved each premium: True declarers, False opponents, None nobody.
+def outcomes(state: HandState) -> dict[str, Outcome]:
+    """Which party achieved each premium (seed 000, 40 cards).
 
     Absolut here is the declarer party's only (RULES.md decision 13); a house
-    rule may extend it.
+    rule may extend it.  Mond fangen: the Sküs takes the trick holding the
+    other party's Mond (not the Pagat's Kaiserstich: RULES.md decision 14).
     """
     party = state.declarer_party()
-    made: dict[str, bool | None] = dict.fromkeys(
-        ("pagat", "trull", "kings", "mondfang", "absolut", "valat"))
+    ours, theirs = party_cards(state)
+    made: dict[str, Outcome] = {}
     last = state.tricks[-1]
     if PAGAT in last.cards:
         who = last.seats[last.cards.index(PAGAT)]
         if last.winner == who:
-            made["pagat"] = who in party
-    for name, group in (("trull", TRULL), ("kings", {c for c in DECK40 if is_king(c)})):
+            made[PAGAT_ANN] = Outcome(who in party)
+    for name, group in ((TRULL_ANN, TRULL), (KINGS, {c for c in DECK40 if is_king(c)})):
         if group <= set(ours):
-            made[name] = True
+            made[name] = Outcome(True)
         elif group <= set(theirs):
-            made[name] = False
+            made[name] = Outcome(False)
     for trick in state.tricks:
         if MOND in trick.cards and SKUS in trick.cards:
-            skus = trick.seats[trick.cards.index(SKUS)] in party
-            mond = trick.seats[trick.cards.index(MOND)] in party
-            if skus != mond and (trick.winner in party) == skus:
-                made["mondfang"] = skus
-    if points[0] >= ABSOLUT:
-        made["absolut"] = True
+            skus = trick.seats[trick.cards.index(SKUS)]
+            mond = trick.seats[trick.cards.index(MOND)]
+            if trick.winner == skus and (skus in party) != (mond in party):
+                made[MONDFANG] = Outcome(skus in party)
+    if count40(ours) >= ABSOLUT:
+        made[ABSOLUT_ANN] = Outcome(True)
     sides = {t.winner in party for t in state.tricks}
     if len(sides) == 1:
-        made["valat"] = sides.pop()
+        made[VALAT_ANN] = Outcome(sides.pop())
     return made
 
 
-PREMIUMS: Final = (
-    # name, silent value, announced value (seed 000, 40 cards)
-    ("pagat", 1, 2),
-    ("trull", 1, 2),
-    ("kings", 1, 1),
-    ("mondfang", 1, 1),
-    ("absolut", 1, 2),
-    ("valat", 6, 12),
-)
-NOT_IN_FABERL: Final = frozenset({"pagat", "mondfang"})
-"""Seed 000: Pagat Ultimo and Mond fangen "(nicht im Faberl)"."""
-
-
-def premium_list(state: HandState, made: dict[str, bool | None],
-                 skip: frozenset[str] = frozenset()) -> list[Premium]:
-    """The premiums from what was made and what was announced (with each
-    announcement's own Kontra level); doubled in single games."""
-    party = state.declarer_party()
-    announced = {a.name: a for a in state.announcements}
-    scale = 2 if state.contract is not None and state.contract.solo else 1
-    out: list[Premium] = []
-    for name, silent, loud in PREMIUMS:
-        if name in skip:
-            continue
-        ann = announced.get(name)
-        by = None if ann is None else ann.seat in party
-        result = premium(name, made[name], by, silent, loud, scale, ann.kontra if ann else 0)
-        if result is not None:
-            out.append(result)
-    return out
-
-
-def passed_out_result(state: HandState) -> HandResult:
-    return HandResult((), (0, 0), 1, None, 0, (), 1, (0,) * state.seats, PASSED_OUT)
+def passed_out_score() -> Score:
+    return Score((), (0, 0), 1, None, passed_out=True, note="passed out")
 
 
 class Tarock40:
     """The hook implementations of ``tarock40``."""
 
     name = "tarock40"
+    version = VERSION
 
     def __init__(self) -> None:
         self.handlers: dict[str, Phase] = {
-            "bidding": OutBidding(),
-            "trump": TrumpChoice(),
-            "kontra": KontraRound(),
-            "play": TrickPlay(),
+            BIDDING: Auction(STYLE),
+            TRUMP: TrumpChoice(),
+            KONTRA: KontraChain(),
+            PLAY: TrickPlay(),
         }
 
     @hookimpl
-    def tarock_options(self) -> dict[str, Any]:
-        return {"kontra": True, "faberl_xx_high": False, "direction": "counterclockwise"}
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        return [
+            OptionSpec("kontra", True, "the Kontra round: Kontra, Rekontra (Rufspiel up to Re-Sub)"),
+            OptionSpec("faberl_xx_high", False, "Faberl: the XX is the tarocks' highest card, the Pagat "
+                       "their lowest (seed 000 read literally; RULES.md decision 4)"),
+            OptionSpec("pflichtkontra", True, "an opponent of a Rufspiel without announcements who holds "
+                       "Pagat, Mond and Sküs must say Kontra (seed 000's tournament rule)"),
+        ]
 
     @hookimpl
-    def tarock_deck(self, options: dict[str, Any]) -> Sequence[Card]:
+    def tarock_deck(self, options: Mapping[str, Any]) -> Sequence[Card]:
         return DECK40
 
     @hookimpl
-    def tarock_deal_layout(self, options: dict[str, Any]) -> tuple[int, tuple[int, ...]]:
+    def tarock_deal_layout(self, options: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
         return 10, ()
 
     @hookimpl
-    def tarock_redeal_reason(self, hands: Sequence[Sequence[Card]], options: dict[str, Any]) -> str | None:
+    def tarock_redeal_reason(self, hands: Sequence[Sequence[Card]], options: Mapping[str, Any]) -> str | None:
         return redeal_reason(hands)
 
     @hookimpl
-    def tarock_phases(self, state: HandState) -> Sequence[str]:
-        if state.data.get("passed_out"):
-            return ("bidding",)
-        phases = ["bidding"]
-        if state.contract is not None and GAMES[state.contract.name].faberl:
-            phases.append("trump")
-        if state.options.get("kontra"):
-            phases.append("kontra")
-        phases.append("play")
-        return phases
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Sequence[ContractSpec]:
+        return contracts(bool(options["kontra"]), bool(options["faberl_xx_high"]))
 
     @hookimpl
-    def tarock_phase(self, name: str) -> Phase | None:
+    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Sequence[PremiumSpec]:
+        return PREMIUMS
+
+    @hookimpl
+    def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
+        return VariantFacts(unit=1, card_values=VALUE40)
+
+    @hookimpl
+    def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
+        if state.contract is not None and state.contract.spec.tricks.trump == "suit":
+            return (BIDDING, TRUMP, KONTRA, PLAY)
+        return (BIDDING, KONTRA, PLAY)
+
+    @hookimpl
+    def tarock_phase(self, name: PhaseId) -> Phase | None:
         return self.handlers.get(name)
 
     @hookimpl
-    def tarock_kontra_max_level(self, state: HandState) -> int:
-        # Seed 000: "Beim Rufspiel geht es weiter ... Bei Faberl und Solo ist nach dem Rekontra Schluss."
-        return 4 if game_of(state).name == RUFSPIEL else 2
+    def tarock_announce_verdict(self, state: HandState, seat: int, name: str,
+                                contract: ContractSpec) -> Verdict | None:
+        if name == ABSOLUT_ANN:
+            return Verdict.deny("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
+                                "solo-absolut (seed 000: \"sowie Absolut (Faberl oder Solo absolut)\")")
+        if name == PAGAT_ANN:
+            if contract.name != RUFSPIEL:
+                return Verdict.deny("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
+                                    "a Solo with the Pagat is the game solo-pagat")
+            if PAGAT not in state.hands[seat]:
+                return Verdict.deny("pagat-not-held", "you need the Pagat to announce it")
+        if name == VALAT_ANN and not own_valat(state, seat, contract):
+            return Verdict.deny("valat-not-own-strength",
+                                "a Valat in a Solo or Faberl needs a hand that makes it on its own")
+        return ALLOW if name in (PAGAT_ANN, TRULL_ANN, VALAT_ANN) else None
 
     @hookimpl
-    def tarock_kontra_reason(self, state: HandState, seat: int) -> Reason | None:
+    def tarock_kontra_verdict(self, state: HandState, seat: int) -> Verdict | None:
         if state.kontra_level != 0:
             return None
         if seat == state.partner:
-            return Reason("partner-cannot-kontra", "the called partner cannot Kontra the declarer")
-        valat = any(a.name == VALAT_ANN and a.seat == state.declarer for a in state.announcements)
-        if valat:
-            return valat_kontra_reason(state, seat, position(state, seat) == 0)
+            return Verdict.deny("partner-cannot-kontra", "the called partner cannot Kontra the declarer")
+        if any(a.name == VALAT_ANN and a.seat == state.declarer for a in state.announcements):
+            return valat_kontra_verdict(state, seat)
         return None
 
     @hookimpl
-    def tarock_first_leader(self, state: HandState) -> int:
-        return state.forehand
-
-    def _strength(self, state: HandState) -> Sequence[int]:
-        return _STRENGTH[bool(state.options.get("faberl_xx_high"))]
-
-    @hookimpl
-    def tarock_legal_plays(self, state: HandState, seat: int) -> Sequence[Card]:
-        trick = state.trick.cards if state.trick else ()
-        trump = trump_suit(state)
-        if trump == TAROCK:
-            return follow_with_overtrump(state.hands[seat], trick)
-        return faberl_legal(state.hands[seat], trick, trump, self._strength(state))
-
-    @hookimpl
-    def tarock_play_reason(self, state: HandState, seat: int, card: Card) -> Reason | None:
-        assert state.trick is not None
-        trump = trump_suit(state)
-        if trump == TAROCK:
-            return follow_reason(state.hands[seat], state.trick.cards, card)
-        return faberl_reason(state.hands[seat], state.trick.cards, card, trump, self._strength(state))
-
-    @hookimpl
-    def tarock_trick_winner(self, state: HandState, trick: Trick) -> int:
-        trump = trump_suit(state)
-        if trump == TAROCK:
-            return kaiser_winner(trick.cards)
-        return faberl_winner(trick.cards, trump, self._strength(state))
-
-    @hookimpl
-    def tarock_partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:
-        return card == state.called
+    def tarock_kontra_duty(self, state: HandState, seat: int) -> bool | None:
+        return bool(state.options["pflichtkontra"]) and kontra_duty(state, seat)
 
     @hookimpl
     def tarock_count(self, state: HandState, cards: Sequence[Card]) -> int:
         return count40(cards)
 
     @hookimpl
-    def tarock_premiums(self, state: HandState) -> Sequence[Premium]:
-        ours, theirs = party_cards(state)
-        points = (count40(ours), count40(theirs))
-        made = made_premiums(state, ours, theirs, points)
-        return premium_list(state, made, NOT_IN_FABERL if game_of(state).faberl else frozenset())
+    def tarock_premium_outcomes(self, state: HandState) -> Mapping[str, Outcome]:
+        return outcomes(state)
 
     @hookimpl
-    def tarock_score(self, state: HandState, rules: Rules) -> HandResult:
-        if state.declarer is None:
-            return passed_out_result(state)
-        game = game_of(state)
+    def tarock_score(self, state: HandState, rules: Rules) -> Score:
+        if state.declarer is None or state.contract is None:
+            return passed_out_score()
+        spec = state.contract.spec
         ours, theirs = party_cards(state)
         points = (rules.count(state, ours), rules.count(state, theirs))
-        won = points[0] >= game.goal
-        value = game.value if won else -game.value
-        premiums = tuple(rules.premiums(state))
-        factor = 2 ** state.kontra_level
-        amount = (value + sum(p.value for p in premiums)) * factor
+        won = points[0] >= spec.goal.points
         declarers = tuple(sorted(state.declarer_party()))
-        return HandResult(declarers, points, 1, won, value, premiums, factor,
-                          settle(state.seats, state.players, declarers, amount))
+        opponents = tuple(s for s in state.players if s not in declarers)
+        items = [game_item(declarers, opponents, spec, won, state.kontra_level), *rules.premium_items(state)]
+        return Score(declarers, points, 1, won, tuple(items))
 
 
 VARIANT = Variant(

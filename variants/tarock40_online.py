@@ -25,8 +25,8 @@ registered below it):
   the four Kings (Königstrull) count;
 - Absolut counts silently for either party (56 points);
 - an announced Pagat is held to the last possible moment;
-- play goes clockwise (option ``direction``, for the client; seats still
-  follow seat + 1 in the engine).
+- play goes clockwise (the variant's fact ``direction``, for the client;
+  seats still follow seat + 1 in the engine).
 
 Seed 000's tournament rules hold here too, since RULES.md decision 5 names
 every way this game differs from ``tarock40`` and they are not among them
@@ -46,60 +46,58 @@ The called card of a Rufer is set, and shown to all, when the Rufer is bid
 (not when the auction ends as in ``tarock40``): the partner may add to the
 game and say Kontra during the auction, so he must know he is the partner.
 
-Settlement: the game value times ``2 **`` its Kontra level plus every
-premium times ``2 **`` its own Kontra level (already in ``Premium.value``);
-``HandResult.game`` includes the game's factor and ``HandResult.factor`` is 1.
+Settlement: every item carries its own Kontra level (the game its chain,
+each announced addition its own, silent premiums none): the variant's Kontra
+scope is ``each``.
+
+Everything here is data and hooks over ``tarock40``: the contracts are
+tarock40's, narrowed and renamed (a wrapper of ``tarock_contracts``); the
+auction is core's open auction; additions and Kontras say their verdicts
+explicitly for every name, so tarock40's own verdicts are not asked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from itertools import combinations
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
-from core.actions import Action, Announce, Bid, Kontra, Pass
+from core.actions import KontraTarget
 from core.cards import PAGAT, TAROCK, Card
+from core.contracts import CallRule, ContractSpec, Outcome
+from core.defaults import trump_suit
+from core.facts import VariantFacts
 from core.hookspecs import hookimpl
-from core.phases import Phase
+from core.open_auction import OpenAuction
+from core.phases import BIDDING, PLAY, TRUMP
 from core.registry import Variant
 from core.rules import Rules
-from core.state import Announcement, HandResult, HandState, Premium, Reason
-from variants.cards40 import count40
-from variants.common import follow_with_overtrump, settle
+from core.settlement import game_item
+from core.state import ALLOW, Announcement, HandState, PhaseId, Reason, Score, Verdict
+from core.tricks import legal
+from variants.cards40 import VALUE40, count40
 from variants.tarock40 import (
     ABSOLUT,
     ABSOLUT_ANN,
     FABERL,
-    GAMES,
+    MONDFANG,
     PAGAT_ANN,
-    PFLICHTKONTRA,
     RUFSPIEL,
     SOLO,
     TRULL_ANN,
     VALAT_ANN,
-    Game,
     Tarock40,
-    decide,
-    game_of,
-    game_reason,
-    kontra_duty,
-    made_premiums,
     own_valat,
     party_cards,
-    passed_out_result,
-    position,
-    premium_list,
-    trump_suit,
-    valat_kontra_reason,
+    passed_out_score,
+    valat_kontra_verdict,
 )
 
-ONLINE_GAMES: Final = {name: GAMES[name] for name in (RUFSPIEL, FABERL, SOLO)}
+VERSION: Final = "2.0"
 ADDITIONS: Final = (ABSOLUT_ANN, PAGAT_ANN, TRULL_ANN, VALAT_ANN)
-"""The additions (Zusätze), in canonical order."""
-PASSES_TO_END: Final = 3
-GAME: Final = ""
-"""The Kontra target of the game itself."""
-NO_TAROCK_PREMIUMS: Final = frozenset({"pagat", "trull", "mondfang"})
+"""The additions (Zusätze)."""
+TITLES: Final = {RUFSPIEL: "Rufer", FABERL: "Farbensolo", SOLO: "Solo"}
+NO_TAROCK_PREMIUMS: Final = frozenset({PAGAT_ANN, TRULL_ANN, MONDFANG})
 """Seed 004: "Beim Farbensolo zählen die Prämien Pagat, Trull und Mondfang nicht"."""
 
 
@@ -109,223 +107,6 @@ def announced(state: HandState, name: str) -> Announcement | None:
 
 def valat_announced(state: HandState) -> bool:
     return announced(state, VALAT_ANN) is not None
-
-
-def addition_reason(state: HandState, seat: int, game: Game, name: str,
-                    declarer_side: bool) -> Reason | None:
-    """Why ``seat`` may not add ``name`` to ``game`` (for its party)."""
-    if name not in ADDITIONS:
-        return Reason("unknown-addition", f"{name!r} is no addition (only {', '.join(ADDITIONS)})")
-    if game.faberl and name in (PAGAT_ANN, TRULL_ANN):
-        return Reason("not-in-farbensolo", f"{name} does not count in a Farbensolo")
-    if name == PAGAT_ANN and PAGAT not in state.hands[seat]:
-        return Reason("pagat-not-held", "only the holder of the Pagat can announce it")
-    if name == VALAT_ANN and declarer_side and seat == state.declarer and not own_valat(state, seat, game):
-        return Reason("valat-too-weak", "this hand is far too weak to announce a Valat")
-    return None
-
-
-class OnlineAuction(Phase):
-    """Seed 004: "beginnend bei der Vorhand, reihum höhere Spiele an und/oder
-    Zusätze zum angesagten Spiel. Sobald drei Spieler nacheinander 'weiter'
-    gesagt haben (nur der Rufer muss zumindest einmal etwas ansagen), ist die
-    Lizitation beendet."
-
-    The game in play is kept in the state as it stands (contract, declarer,
-    called card and partner, announcements, the game's Kontra level), so
-    observations show it while the auction runs.
-    """
-
-    name = "bidding"
-
-    def start(self, state: HandState, rules: Rules) -> None:
-        state.data["auction"] = {"passes": 0, "agreed": []}
-        state.to_move = state.forehand
-
-    # -- what may be said --------------------------------------------------
-    @staticmethod
-    def _game(state: HandState) -> Game | None:
-        return ONLINE_GAMES[state.contract.name] if state.contract is not None else None
-
-    def _bids(self, state: HandState, seat: int) -> list[Action]:
-        current = self._game(state)
-        if seat in state.data["auction"]["agreed"]:
-            return []
-        out: list[Action] = []
-        for game in ONLINE_GAMES.values():
-            if game_reason(state, seat, game, current) is not None:
-                continue
-            names = [n for n in ADDITIONS if self._bid_addition_reason(state, seat, game, n) is None]
-            for k in range(len(names) + 1):
-                out.extend(Bid(seat, game.name, combo) for combo in combinations(names, k))
-        return out
-
-    @staticmethod
-    def _bid_addition_reason(state: HandState, seat: int, game: Game, name: str) -> Reason | None:
-        if name not in ADDITIONS:
-            return Reason("unknown-addition", f"{name!r} is no addition (only {', '.join(ADDITIONS)})")
-        if game.faberl and name in (PAGAT_ANN, TRULL_ANN):
-            return Reason("not-in-farbensolo", f"{name} does not count in a Farbensolo")
-        if name == PAGAT_ANN and PAGAT not in state.hands[seat]:
-            return Reason("pagat-not-held", "only the holder of the Pagat can announce it")
-        if name == VALAT_ANN and not own_valat(state, seat, game):
-            return Reason("valat-too-weak", "this hand is far too weak to announce a Valat")
-        return None
-
-    @staticmethod
-    def _additions(state: HandState, seat: int) -> list[str]:
-        game = ONLINE_GAMES[state.contract.name] if state.contract is not None else None
-        if game is None or valat_announced(state):
-            return []
-        side = seat in state.declarer_party()
-        taken = {a.name for a in state.announcements}
-        return [n for n in ADDITIONS
-                if n not in taken and addition_reason(state, seat, game, n, side) is None]
-
-    @staticmethod
-    def _kontra_reason(state: HandState, rules: Rules, seat: int, target: str) -> Reason | None:
-        """Why ``seat`` may not raise the chain ``target`` (GAME: the game's) now."""
-        if not state.options.get("kontra"):
-            return Reason("kontra-off", "this table plays without Kontra")
-        party = state.declarer_party()
-        valat = valat_announced(state)
-        if target == GAME:
-            what, level, own = "the game", state.kontra_level, True
-        else:
-            ann = announced(state, target)
-            if ann is None:
-                return Reason("no-such-announcement", f"{target!r} is not announced: nothing to Kontra")
-            what, level, own = repr(target), ann.kontra, ann.seat in party
-        if valat and target != VALAT_ANN:
-            return Reason("after-valat", "after a Valat only the Kontras on the Valat count")
-        if level >= rules.kontra_max_level(state):
-            return Reason("kontra-max", f"the Kontra on {what} is at its highest level")
-        if ((seat in party) == own) != (level % 2 == 1):
-            who = "the other party" if level % 2 == 0 else "the party it is for"
-            return Reason("kontra-wrong-party", f"the next Kontra on {what} is said by {who}")
-        if target == VALAT_ANN and level == 0 and own:
-            return valat_kontra_reason(state, seat, position(state, seat) == 0)
-        return None
-
-    def _kontra_targets(self, state: HandState, rules: Rules, seat: int) -> list[str]:
-        if state.contract is None:
-            return []
-        targets = [GAME, *(a.name for a in state.announcements)]
-        return [t for t in targets if self._kontra_reason(state, rules, seat, t) is None]
-
-    def _bound(self, state: HandState, rules: Rules, seat: int) -> bool:
-        """Pflichtkontra (seed 000): ``seat`` must Kontra the game (or outbid it)."""
-        return kontra_duty(state, seat) and self._kontra_reason(state, rules, seat, GAME) is None
-
-    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        if seat != state.to_move:
-            return []
-        bids = self._bids(state, seat)
-        if state.contract is None:
-            return bids
-        if self._bound(state, rules, seat):
-            return [*bids, Kontra(seat, GAME)]
-        out: list[Action] = [Pass(seat), *bids]
-        names = self._additions(state, seat)
-        against = seat not in state.declarer_party()
-        for k in range(1, len(names) + 1):
-            out.extend(Announce(seat, combo, against) for combo in combinations(names, k))
-        out.extend(Kontra(seat, target) for target in self._kontra_targets(state, rules, seat))
-        return out
-
-    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
-        seat = action.seat
-        if isinstance(action, Pass):
-            if state.contract is None:
-                return Reason("rufer-must-bid", "the Rufer must announce a game first")
-            return PFLICHTKONTRA if self._bound(state, rules, seat) else None
-        if isinstance(action, Bid):
-            game = ONLINE_GAMES.get(action.contract)
-            if game is None:
-                return Reason("unknown-contract", f"there is no game {action.contract!r} "
-                              f"(games: {', '.join(ONLINE_GAMES)})")
-            if seat in state.data["auction"]["agreed"]:
-                return Reason("already-agreed", "you agreed to the game in play: "
-                              "only additions and Kontras are left to you")
-            reason = game_reason(state, seat, game, self._game(state))
-            if reason is not None:
-                return reason
-            if len(set(action.announce)) != len(action.announce):
-                return Reason("announced-twice", "each addition can be announced once")
-            for name in action.announce:
-                reason = self._bid_addition_reason(state, seat, game, name)
-                if reason is not None:
-                    return reason
-            return None
-        if state.contract is None:
-            return Reason("rufer-must-bid", "the Rufer must announce a game first")
-        if not isinstance(action, (Announce, Kontra)):
-            return Reason("wrong-phase", f"bid, add, kontra or pass now, not {action.describe()}")
-        if self._bound(state, rules, seat) and not (isinstance(action, Kontra) and action.target == GAME):
-            return PFLICHTKONTRA
-        if isinstance(action, Announce):
-            return self._check_announce(state, action)
-        return self._kontra_reason(state, rules, seat, action.target)
-
-    def _check_announce(self, state: HandState, action: Announce) -> Reason | None:
-        seat = action.seat
-        if not action.announce:
-            return Reason("nothing-announced", "name at least one addition")
-        if len(set(action.announce)) != len(action.announce):
-            return Reason("announced-twice", "each addition can be announced once")
-        if valat_announced(state):
-            return Reason("after-valat", "after a Valat no further additions can be announced")
-        side = seat in state.declarer_party()
-        if action.against == side:
-            return Reason("wrong-side", "say 'gegen das Spiel' exactly when you play against the game")
-        game = ONLINE_GAMES[state.contract.name] if state.contract is not None else None
-        assert game is not None
-        for name in action.announce:
-            if announced(state, name) is not None:
-                return Reason("already-announced", f"{name} is already announced")
-            reason = addition_reason(state, seat, game, name, side)
-            if reason is not None:
-                return reason
-        return None
-
-    # -- what it does ------------------------------------------------------
-    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
-        info = state.data["auction"]
-        seat = action.seat
-        if isinstance(action, Pass):
-            info["passes"] += 1
-            if seat not in info["agreed"]:
-                info["agreed"].append(seat)
-            if info["passes"] >= PASSES_TO_END:
-                state.to_move = None
-                return
-        else:
-            info["passes"] = 0
-            if isinstance(action, Bid):
-                decide(state, seat, ONLINE_GAMES[action.contract], action.announce)
-                state.kontra_level = 0
-                info["agreed"] = [seat]
-            else:
-                if isinstance(action, Announce):
-                    state.announcements.extend(
-                        Announcement(n, seat, action.against) for n in action.announce)
-                elif isinstance(action, Kontra):
-                    self._raise(state, action.target)
-                if seat not in info["agreed"]:
-                    info["agreed"].append(seat)
-                if seat == state.partner:
-                    state.partner_known = True
-        state.to_move = state.next_seat(seat)
-
-    @staticmethod
-    def _raise(state: HandState, target: str) -> None:
-        if target == GAME:
-            state.kontra_level += 1
-            return
-        state.announcements = [
-            Announcement(a.name, a.seat, a.against, a.kontra + 1) if a.name == target else a
-            for a in state.announcements
-        ]
 
 
 def pagat_held(state: HandState, seat: int) -> bool:
@@ -339,25 +120,70 @@ class Tarock40Online:
     """The hooks in which seed 004 differs from ``tarock40``."""
 
     name = "tarock40-online"
-    version = "1.0"
+    version = VERSION
     applies_to = ("tarock40",)
 
     def __init__(self) -> None:
-        self.auction = OnlineAuction()
+        self.auction = OpenAuction(passes=3)
+
+    @hookimpl(wrapper=True)
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
+        base: Sequence[ContractSpec] = yield
+        out = []
+        for spec in base:
+            if spec.name not in TITLES:
+                continue
+            spec = replace(spec, title=TITLES[spec.name])
+            if spec.call is not None:
+                # set, and shown to all, with the bid: the partner may add and Kontra in the auction
+                spec = replace(spec, call=CallRule(spec.call.cards, spec.call.highest, when="bid-auto"))
+            if spec.tricks.trump == "suit":
+                spec = replace(spec, premiums=spec.premiums - NO_TAROCK_PREMIUMS)
+            out.append(spec)
+        return out
 
     @hookimpl
-    def tarock_options(self) -> dict[str, Any]:
-        return {"direction": "clockwise"}
+    def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
+        return VariantFacts(unit=1, card_values=VALUE40, kontra_scope="each", direction="clockwise")
 
     @hookimpl
-    def tarock_phases(self, state: HandState) -> Sequence[str]:
-        if state.contract is not None and game_of(state).faberl:
-            return ("bidding", "trump", "play")
-        return ("bidding", "play")
+    def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
+        if state.contract is not None and state.contract.spec.tricks.trump == "suit":
+            return (BIDDING, TRUMP, PLAY)
+        return (BIDDING, PLAY)
 
     @hookimpl
-    def tarock_phase(self, name: str) -> Phase | None:
-        return self.auction if name == "bidding" else None
+    def tarock_phase(self, name: PhaseId) -> OpenAuction | None:
+        return self.auction if name == BIDDING else None
+
+    @hookimpl
+    def tarock_announce_verdict(self, state: HandState, seat: int, name: str,
+                                contract: ContractSpec) -> Verdict:
+        if name not in ADDITIONS:
+            return Verdict.deny("unknown-addition", f"{name!r} is no addition (only {', '.join(ADDITIONS)})")
+        bidding = state.contract is None or state.contract.spec is not contract
+        if not bidding and valat_announced(state):
+            return Verdict.deny("after-valat", "after a Valat no further additions can be announced")
+        if contract.tricks.trump == "suit" and name in (PAGAT_ANN, TRULL_ANN):
+            return Verdict.deny("not-in-farbensolo", f"{name} does not count in a Farbensolo")
+        if name == PAGAT_ANN and PAGAT not in state.hands[seat]:
+            return Verdict.deny("pagat-not-held", "only the holder of the Pagat can announce it")
+        if name == VALAT_ANN and (bidding or seat == state.declarer) and not own_valat(state, seat, contract):
+            return Verdict.deny("valat-too-weak", "this hand is far too weak to announce a Valat")
+        return ALLOW
+
+    @hookimpl
+    def tarock_kontra_verdict(self, state: HandState, seat: int, target: KontraTarget) -> Verdict:
+        if not state.options["kontra"]:
+            return Verdict.deny("kontra-off", "this table plays without Kontra")
+        if valat_announced(state) and target.name != VALAT_ANN:
+            return Verdict.deny("after-valat", "after a Valat only the Kontras on the Valat count")
+        if target.name == VALAT_ANN:
+            ann = announced(state, VALAT_ANN)
+            if ann is not None and ann.kontra == 0 and ann.seat in state.declarer_party() \
+                    and seat not in state.declarer_party():
+                return valat_kontra_verdict(state, seat) or ALLOW
+        return ALLOW
 
     @hookimpl(wrapper=True)
     def tarock_legal_plays(self, state: HandState, seat: int) -> Generator[None, Any, Sequence[Card]]:
@@ -371,38 +197,37 @@ class Tarock40Online:
         # Only a Pagat the base rules would allow is refused for being announced;
         # otherwise the base rules say why (Farbzwang, Tarockzwang, Stichzwang).
         if (card == PAGAT and pagat_held(state, seat) and state.trick is not None
-                and trump_suit(state) == TAROCK
-                and PAGAT in follow_with_overtrump(state.hands[seat], state.trick.cards)):
+                and state.contract is not None and trump_suit(state) == TAROCK
+                and PAGAT in legal(state.hands[seat], state.trick.cards, state.contract.spec.tricks)):
             return Reason("pagat-held", "you announced the Pagat: hold it to the last possible moment")
         return None
 
-    @hookimpl
-    def tarock_premiums(self, state: HandState) -> Sequence[Premium]:
-        ours, theirs = party_cards(state)
-        points = (count40(ours), count40(theirs))
-        made = made_premiums(state, ours, theirs, points)
-        if made["absolut"] is None and points[1] >= ABSOLUT:
-            made["absolut"] = False  # silent Absolut counts for either party
-        if valat_announced(state) or made["valat"] is not None:
-            return premium_list(state, made, frozenset(n for n in made if n != "valat"))
-        return premium_list(state, made, NO_TAROCK_PREMIUMS if game_of(state).faberl else frozenset())
+    @hookimpl(wrapper=True)
+    def tarock_premium_outcomes(self, state: HandState) -> Generator[None, Any, dict[str, Outcome]]:
+        made = dict((yield) or {})
+        if ABSOLUT_ANN not in made and count40(party_cards(state)[1]) >= ABSOLUT:
+            made[ABSOLUT_ANN] = Outcome(False)  # silent Absolut counts for either party
+        return made
 
     @hookimpl
-    def tarock_score(self, state: HandState, rules: Rules) -> HandResult:
-        if state.declarer is None:
-            return passed_out_result(state)
-        game = game_of(state)
+    def tarock_score(self, state: HandState, rules: Rules) -> Score:
+        if state.declarer is None or state.contract is None:
+            return passed_out_score()
+        spec = state.contract.spec
         ours, theirs = party_cards(state)
         points = (rules.count(state, ours), rules.count(state, theirs))
-        won = points[0] >= game.goal
-        premiums = tuple(rules.premiums(state))
-        valat = valat_announced(state) or len({t.winner in state.declarer_party() for t in state.tricks}) == 1
-        value = 0 if valat else (game.value if won else -game.value) * 2 ** state.kontra_level
-        amount = value + sum(p.value for p in premiums)
-        declarers = tuple(sorted(state.declarer_party()))
-        note = "the Valat replaces the game" if valat else ""
-        return HandResult(declarers, points, 1, won, value, premiums, 1,
-                          settle(state.seats, state.players, declarers, amount), note)
+        won = points[0] >= spec.goal.points
+        party = state.declarer_party()
+        declarers = tuple(sorted(party))
+        opponents = tuple(s for s in state.players if s not in party)
+        premiums = rules.premium_items(state)
+        valat = valat_announced(state) or len({t.winner in party for t in state.tricks}) == 1
+        if valat:
+            # "Valat ... ersetzt das Spiel und alle anderen Prämien"
+            items = [p for p in premiums if p.name == VALAT_ANN]
+            return Score(declarers, points, 1, won, tuple(items), note="the Valat replaces the game")
+        items = [game_item(declarers, opponents, spec, won, state.kontra_level), *premiums]
+        return Score(declarers, points, 1, won, tuple(items))
 
 
 VARIANT = Variant(

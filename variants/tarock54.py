@@ -16,121 +16,105 @@ Decisions where the text is silent (see also ../shared/RULES.md):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
-from core.actions import Action, Call, Pass
-from core.cards import DECK54, KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, format_card, rank_of, tarock
+from core.auction import Auction
+from core.cards import DECK54, KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, rank_of, tarock
+from core.contracts import CallRule, ContractSpec, Goal, Outcome, PremiumSpec, TrickRules
+from core.facts import VariantFacts
 from core.hookspecs import hookimpl
-from core.phases import DiscardPhase, KontraChain, Phase, TakeTalonPile, TrickPlay
+from core.options import OptionSpec
+from core.phases import (
+    BIDDING,
+    DISCARD,
+    KONTRA,
+    PLAY,
+    TALON,
+    DiscardPhase,
+    KontraChain,
+    Phase,
+    TakeTalonPile,
+    TrickPlay,
+)
 from core.registry import Variant
 from core.rules import Rules
-from core.state import Contract, HandResult, HandState, Premium, Reason, Trick
-from variants.common import follow_reason, follow_with_overtrump, settle, tarock_trick_winner, thirds
+from core.settlement import game_item
+from core.state import HandState, PhaseId, Reason, Score, Verdict
+from variants.common import thirds
 
-RUFSPIEL = "rufspiel"
-CALLABLE = tuple(tarock(n) for n in range(20, 0, -1))  # XX down to I
-WIN = 36 * 3  # thirds
-DRAW = 35 * 3
-
-
-def card_to_call(hand: Sequence[Card]) -> Card | None:
-    """The highest tarock from the XX down that ``hand`` does not hold."""
-    for card in CALLABLE:
-        if card not in hand:
-            return card
-    return None
+VERSION: Final = "2.0"
+CALLABLE: Final = tuple(tarock(n) for n in range(20, 0, -1))
+"""XX down to I: the tarocks that may be called, the highest missing one first."""
+WIN: Final = 36 * 3
+"""Thirds the declarer party needs (seed 000: "mindestens 36 Punkte")."""
+DRAW: Final = 35 * 3
 
 
-class CallBidding(Phase):
-    """In turn from the forehand: pass, or call the tarock to call.
+def rufspiel(kontra: bool) -> ContractSpec:
+    """Seed 000, 54 Blatt: the declarer calls the highest tarock from the XX down he does not hold."""
+    return ContractSpec(
+        "rufspiel", "Rufspiel (XX rufen)", rank=1, value=1,
+        description="call the highest tarock from the XX down you do not hold; its holder is your partner",
+        partnership="called", call=CallRule(CALLABLE, highest=True, when="bid"),
+        talon="pile", talon_pile=0, tricks=TrickRules(overtrump=True), goal=Goal("points", WIN, draw=DRAW),
+        kontra=4 if kontra else 0, premiums=frozenset({"pagat-ultimo", "valat"}))
 
-    The first call wins the bidding; passing is final; four passes void the deal.
-    """
 
-    name = "bidding"
-
-    def start(self, state: HandState, rules: Rules) -> None:
-        state.data["bidding"] = {"passes": 0}
-        state.to_move = state.forehand
-
-    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        if seat != state.to_move:
-            return []
-        out: list[Action] = [Pass(seat)]
-        card = card_to_call(state.hands[seat])
-        if card is not None:
-            out.append(Call(seat, card))
-        return out
-
-    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
-        if isinstance(action, Pass):
-            return None
-        if not isinstance(action, Call):
-            return Reason("wrong-phase", f"pass or call now, not {action.describe()}")
-        want = card_to_call(state.hands[action.seat])
-        if want is None:
-            return Reason("cannot-call", "you hold every tarock that may be called")
-        if action.card != want:
-            return Reason("must-call-highest", f"you must call {format_card(want)}, "
-                          "the highest tarock from the XX down you do not hold")
-        return None
-
-    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
-        if isinstance(action, Call):
-            state.declarer = action.seat
-            state.called = action.card
-            state.contract = Contract(RUFSPIEL, value=1)
-            holder = state.holder(action.card)
-            state.partner = holder if holder != action.seat else None
-            state.to_move = None
-            return
-        info = state.data["bidding"]
-        info["passes"] += 1
-        if info["passes"] == len(state.players):
-            state.data["passed_out"] = True
-            state.to_move = None
-        else:
-            state.to_move = state.next_seat(action.seat)
+PREMIUMS: Final = (
+    PremiumSpec("pagat-ultimo", "Pagat Ultimo", silent=1,
+                description="the Pagat is played in the last trick and wins it"),
+    PremiumSpec("valat", "Valat", silent=12, description="one party makes all twelve tricks"),
+)
+PHASES: Final = (BIDDING, TALON, DISCARD, KONTRA, PLAY)
 
 
 class Tarock54:
     """The hook implementations of ``tarock54``."""
 
     name = "tarock54"
+    version = VERSION
 
     def __init__(self) -> None:
         self.handlers: dict[str, Phase] = {
-            "bidding": CallBidding(),
-            "talon": TakeTalonPile(0),
-            "discard": DiscardPhase(),
-            "kontra": KontraChain(),
-            "play": TrickPlay(),
+            BIDDING: Auction(),
+            TALON: TakeTalonPile(),
+            DISCARD: DiscardPhase(),
+            KONTRA: KontraChain(),
+            PLAY: TrickPlay(),
         }
 
     @hookimpl
-    def tarock_options(self) -> dict[str, Any]:
-        return {"kontra": True}
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        return [OptionSpec("kontra", True, "the opponents may say Kontra, Rekontra, Subkontra and Re-Sub")]
 
     @hookimpl
-    def tarock_deck(self, options: dict[str, Any]) -> Sequence[Card]:
+    def tarock_deck(self, options: Mapping[str, Any]) -> Sequence[Card]:
         return DECK54
 
     @hookimpl
-    def tarock_deal_layout(self, options: dict[str, Any]) -> tuple[int, tuple[int, ...]]:
+    def tarock_deal_layout(self, options: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
         return 12, (3, 3)
 
     @hookimpl
-    def tarock_phases(self, state: HandState) -> Sequence[str]:
-        if state.data.get("passed_out"):
-            return ("bidding",)
-        if state.options.get("kontra"):
-            return ("bidding", "talon", "discard", "kontra", "play")
-        return ("bidding", "talon", "discard", "play")
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Sequence[ContractSpec]:
+        return [rufspiel(bool(options["kontra"]))]
 
     @hookimpl
-    def tarock_phase(self, name: str) -> Phase | None:
+    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Sequence[PremiumSpec]:
+        return PREMIUMS
+
+    @hookimpl
+    def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
+        return VariantFacts(unit=3)
+
+    @hookimpl
+    def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
+        return PHASES
+
+    @hookimpl
+    def tarock_phase(self, name: PhaseId) -> Phase | None:
         return self.handlers.get(name)
 
     @hookimpl
@@ -158,73 +142,44 @@ class Tarock54:
         return None
 
     @hookimpl
-    def tarock_kontra_max_level(self, state: HandState) -> int:
-        return 4
-
-    @hookimpl
-    def tarock_kontra_reason(self, state: HandState, seat: int) -> Reason | None:
+    def tarock_kontra_verdict(self, state: HandState, seat: int) -> Verdict | None:
         if state.kontra_level == 0 and seat == state.partner:
-            return Reason("partner-cannot-kontra", "the called partner cannot Kontra the declarer")
+            return Verdict.deny("partner-cannot-kontra", "the called partner cannot Kontra the declarer")
         return None
-
-    @hookimpl
-    def tarock_first_leader(self, state: HandState) -> int:
-        return state.forehand
-
-    @hookimpl
-    def tarock_legal_plays(self, state: HandState, seat: int) -> Sequence[Card]:
-        trick = state.trick
-        return follow_with_overtrump(state.hands[seat], trick.cards if trick else ())
-
-    @hookimpl
-    def tarock_play_reason(self, state: HandState, seat: int, card: Card) -> Reason | None:
-        assert state.trick is not None
-        return follow_reason(state.hands[seat], state.trick.cards, card)
-
-    @hookimpl
-    def tarock_trick_winner(self, state: HandState, trick: Trick) -> int:
-        return tarock_trick_winner(trick.cards)
-
-    @hookimpl
-    def tarock_partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:
-        return card == state.called
 
     @hookimpl
     def tarock_count(self, state: HandState, cards: Sequence[Card]) -> int:
         return thirds(cards)
 
     @hookimpl
-    def tarock_premiums(self, state: HandState) -> Sequence[Premium]:
+    def tarock_premium_outcomes(self, state: HandState) -> Mapping[str, Outcome]:
         party = state.declarer_party()
-        out: list[Premium] = []
+        out: dict[str, Outcome] = {}
         last = state.tricks[-1]
         if PAGAT in last.cards and last.winner == last.seats[last.cards.index(PAGAT)]:
-            out.append(Premium("pagat-ultimo", 1 if last.winner in party else -1))
-        winners = {t.winner in party for t in state.tricks}
-        if len(winners) == 1:
-            out.append(Premium("valat", 12 if True in winners else -12))
+            out["pagat-ultimo"] = Outcome(last.winner in party)
+        sides = {t.winner in party for t in state.tricks}
+        if len(sides) == 1:
+            out["valat"] = Outcome(sides.pop())
         return out
 
     @hookimpl
-    def tarock_score(self, state: HandState, rules: Rules) -> HandResult:
-        players = state.players
-        if state.declarer is None:
-            return HandResult((), (0, 0), 3, None, 0, (), 1, (0,) * state.seats, "passed out")
+    def tarock_score(self, state: HandState, rules: Rules) -> Score:
+        if state.declarer is None or state.contract is None:
+            return Score((), (0, 0), 3, None, passed_out=True, note="passed out")
         party = state.declarer_party()
         ours: list[Card] = list(state.discards)
         theirs: list[Card] = [c for pile in state.talon for c in pile]
         for trick in state.tricks:
             (ours if trick.winner in party else theirs).extend(trick.cards)
         points = (rules.count(state, ours), rules.count(state, theirs))
-        won: bool | None = True if points[0] >= WIN else None if points[0] == DRAW else False
-        assert state.contract is not None
-        game = 0 if won is None else state.contract.value * (1 if won else -1)
-        premiums = tuple(rules.premiums(state))
-        factor = 2 ** state.kontra_level
-        amount = (game + sum(p.value for p in premiums)) * factor
+        goal = state.contract.spec.goal
+        won: bool | None = True if points[0] >= goal.points else None if points[0] == goal.draw else False
         declarers = tuple(sorted(party))
-        return HandResult(declarers, points, 3, won, game, premiums, factor,
-                          settle(state.seats, players, declarers, amount))
+        opponents = tuple(s for s in state.players if s not in party)
+        items = [game_item(declarers, opponents, state.contract.spec, won, state.kontra_level),
+                 *rules.premium_items(state)]
+        return Score(declarers, points, 3, won, tuple(items))
 
 
 VARIANT = Variant(

@@ -1,4 +1,12 @@
-"""The heuristic's reading of the 40-card games (``tarock40``, ``tarock40-online``).
+"""The heuristic's reading of the 40-card ladder (seed 000's ``tarock40``,
+seed 004's house rules over it, and house rules over either).
+
+The games are recognised by their shape in the table's rule facts, never by
+a name (:func:`ladder_game`): a Rufspiel calls a partner and the tarocks
+trump; a Faberl is played alone with a named suit trumping; a Solo alone
+with the tarocks trumping; their absolut forms announce the Absolut with
+the bid and the Solo mit Pagat the Pagat.  The order of the bids is the
+contracts' rank.
 
 Everything here looks at the bot's own hand and the public auction only.
 
@@ -40,8 +48,9 @@ turns clearly positive (figures at each constant).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from client.bots.limits import chain_level
+from client.bots.limits import VALAT, chain_level
 from core.actions import Announce, Bid, Kontra
 from core.cards import (
     KING,
@@ -57,20 +66,13 @@ from core.cards import (
     rank_of,
     tarock,
 )
+from core.contracts import ContractSpec
 from core.observation import Observation
-from variants.tarock40 import (
-    ABSOLUT_ANN,
-    FABERL,
-    FABERL_ABSOLUT,
-    GAMES,
-    PAGAT_ANN,
-    RUFSPIEL,
-    SOLO,
-    SOLO_ABSOLUT,
-    SOLO_PAGAT,
-    TRULL_ANN,
-    VALAT_ANN,
-)
+
+PAGAT_ANN = "pagat"
+TRULL_ANN = "trull"
+ABSOLUT_ANN = "absolut"
+"""The names of the premiums the heuristic announces (record vocabulary)."""
 
 XX = tarock(20)
 XIX = tarock(19)
@@ -101,6 +103,68 @@ KONTRA_FABERL_TRUMPS = 3
 """Trumps (with King or Queen) for an opponent to say Kontra against a named Faberl."""
 REKONTRA_MARGIN = 12
 """Score above the game's bar for the declarer's party to answer with Rekontra."""
+
+
+@dataclass(frozen=True, slots=True)
+class LadderGame:
+    """What the heuristic reads off a contract of the ladder (:func:`ladder_game`)."""
+
+    spec: ContractSpec
+    faberl: bool
+    """A named suit trumps (the tarocks are a plain suit)."""
+    solo: bool
+    """Played alone (else a partner is called)."""
+    absolut: bool
+    """The bid announces the Absolut (56 points)."""
+    pagat: bool
+    """The bid announces the Pagat (Solo mit Pagat)."""
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def level(self) -> int:
+        return self.spec.rank
+
+    @property
+    def bar(self) -> int:
+        """The hand score from which the heuristic plays this game."""
+        if self.faberl:
+            return FABERL_ABSOLUT_AT if self.absolut else FABERL_AT
+        if not self.solo:
+            return RUF_AT
+        return ABSOLUT_AT if self.absolut else SOLO_AT
+
+
+def ladder_game(spec: ContractSpec) -> LadderGame | None:
+    """``spec`` as a game of the 40-card ladder, or None for a contract of
+    another shape (played for tricks or by rank, a colour game, a called
+    partner in a suit game, each for himself)."""
+    if spec.goal.kind != "points" or spec.tricks.trump == "colour":
+        return None
+    faberl = spec.tricks.trump == "suit"
+    if spec.partnership == "called":
+        if faberl or spec.announces:
+            return None
+        return LadderGame(spec, False, False, False, False)
+    if spec.partnership != "alone":
+        return None
+    absolut = ABSOLUT_ANN in spec.announces
+    pagat = PAGAT_ANN in spec.announces and not faberl
+    return LadderGame(spec, faberl, True, absolut, pagat)
+
+
+def _ladder(obs: Observation) -> list[LadderGame]:
+    """The table's ladder games, lowest rank first."""
+    rules = obs.rules
+    if rules is None:
+        return []
+    return [g for g in map(ladder_game, rules.contracts) if g is not None]
+
+
+def game_in_play(obs: Observation) -> LadderGame | None:
+    return ladder_game(obs.contract.spec) if obs.contract is not None else None
 
 
 def tarocks(hand: Sequence[Card]) -> list[Card]:
@@ -144,31 +208,30 @@ def _trull_hope(hand: Sequence[Card], single: bool) -> bool:
     return set(hand) >= TRULL and len(tarocks(hand)) >= TRULL_TAROCKS[single]
 
 
-def game_bars(hand: Sequence[Card]) -> dict[str, bool]:
-    """Which games of the 40-card ladder this hand would play."""
-    t = tarock_score(hand)
-    f = faberl_score(hand, faberl_suit(hand))
-    return {
-        RUFSPIEL: t >= RUF_AT,
-        FABERL: f >= FABERL_AT,
-        SOLO: t >= SOLO_AT,
-        FABERL_ABSOLUT: f >= FABERL_ABSOLUT_AT,
-        SOLO_ABSOLUT: t >= ABSOLUT_AT,
-        SOLO_PAGAT: t >= SOLO_AT and _pagat_hope(hand, True),
-    }
+def clears(hand: Sequence[Card], game: LadderGame) -> bool:
+    """Whether this hand would play ``game`` (its bar; a Solo mit Pagat also
+    needs the hope for the Ultimo)."""
+    if game.faberl:
+        return faberl_score(hand, faberl_suit(hand)) >= game.bar
+    score = tarock_score(hand)
+    return score >= game.bar and (not game.pagat or _pagat_hope(hand, True))
 
 
-def wanted_additions(hand: Sequence[Card], game: str) -> set[str]:
+def _absolut_bar(hand: Sequence[Card], faberl: bool) -> bool:
+    if faberl:
+        return faberl_score(hand, faberl_suit(hand)) >= FABERL_ABSOLUT_AT
+    return tarock_score(hand) >= ABSOLUT_AT
+
+
+def wanted_additions(hand: Sequence[Card], game: LadderGame) -> set[str]:
     """What the hand would announce for its own party in ``game`` (Valat aside)."""
     out: set[str] = set()
-    info = GAMES[game]
-    if not info.faberl:
-        if _trull_hope(hand, info.solo):
+    if not game.faberl:
+        if _trull_hope(hand, game.solo):
             out.add(TRULL_ANN)
-        if _pagat_hope(hand, info.solo):
+        if _pagat_hope(hand, game.solo):
             out.add(PAGAT_ANN)
-    bars = game_bars(hand)
-    if (bars[FABERL_ABSOLUT] if info.faberl else bars[SOLO_ABSOLUT]) and game != RUFSPIEL:
+    if game.solo and _absolut_bar(hand, game.faberl):
         out.add(ABSOLUT_ANN)
     return out
 
@@ -176,69 +239,65 @@ def wanted_additions(hand: Sequence[Card], game: str) -> set[str]:
 def choose_bid(obs: Observation, bids: Sequence[Bid], must: bool) -> Bid | None:
     """The bid to make among ``bids`` (Valat bids already limited), or None to pass."""
     named = {b.contract for b in bids}
-    offered = [g for g in GAMES if g in named]  # in ladder order
+    offered = [g for g in _ladder(obs) if g.name in named]  # in ladder order
     if not offered:
         return None
-    bars = game_bars(obs.hand)
-    fine = [g for g in offered if bars[g]]
+    fine = [g for g in offered if clears(obs.hand, g)]
     if not fine:
         if not must:
             return None
-        return next(b for b in bids if b.contract == offered[0] and not b.announce)
-    top = max(GAMES[g].level for g in fine)
-    best = [g for g in fine if GAMES[g].level == top]
-    game = SOLO_PAGAT if SOLO_PAGAT in best else best[0]
-    wanted = wanted_additions(obs.hand, game) | {VALAT_ANN}
-    options = [b for b in bids if b.contract == game and set(b.announce) <= wanted]
+        return next(b for b in bids if b.contract == offered[0].name and not b.announce)
+    top = max(g.level for g in fine)
+    best = [g for g in fine if g.level == top]
+    game = next((g for g in best if g.pagat), best[0])
+    wanted = wanted_additions(obs.hand, game) | {VALAT}
+    options = [b for b in bids if b.contract == game.name and set(b.announce) <= wanted]
     return max(options, key=lambda b: len(b.announce))
 
 
 def choose_addition(obs: Observation, announces: Sequence[Announce]) -> Announce | None:
     """An addition to announce in the online auction (for either party), or None."""
-    if obs.contract is None or obs.contract.name not in GAMES:
+    game = game_in_play(obs)
+    if game is None:
         return None
-    wanted = wanted_additions(obs.hand, obs.contract.name) - {ABSOLUT_ANN} | {VALAT_ANN}
+    wanted = wanted_additions(obs.hand, game) - {ABSOLUT_ANN} | {VALAT}
     if obs.seat == obs.declarer:
-        wanted |= wanted_additions(obs.hand, obs.contract.name)
+        wanted |= wanted_additions(obs.hand, game)
     fitting = [a for a in announces if set(a.announce) <= wanted]
     return max(fitting, key=lambda a: len(a.announce)) if fitting else None
 
 
-def _game_bar(game: str) -> int:
-    return {RUFSPIEL: RUF_AT, SOLO: SOLO_AT, SOLO_ABSOLUT: ABSOLUT_AT, SOLO_PAGAT: SOLO_AT,
-            FABERL: FABERL_AT, FABERL_ABSOLUT: FABERL_ABSOLUT_AT}[game]
-
-
 def wants_kontra(obs: Observation, kontra: Kontra, our_side: bool | None) -> bool:
     """Whether to raise the chain ``kontra.target`` names (level 0 or 1 only)."""
-    if obs.contract is None or obs.contract.name not in GAMES:
+    game = game_in_play(obs)
+    if game is None:
         return False
-    game = GAMES[obs.contract.name]
-    level = chain_level(obs, kontra.target)
+    target = kontra.target
+    level = chain_level(obs, target)
     hand = obs.hand
-    trump = obs.contract.trump
+    trump = obs.contract.trump if obs.contract is not None else None
     if our_side:
-        if level != 1 or kontra.target:
+        if level != 1 or not target.game:
             return False
         score = faberl_score(hand, SUIT_LETTERS.index(trump)) if game.faberl and trump else \
             tarock_score(hand)
-        return score >= _game_bar(game.name) + REKONTRA_MARGIN
+        return score >= game.bar + REKONTRA_MARGIN
     if level != 0:
         return False
-    if not kontra.target:
+    if target.game:
         if game.faberl:
             if trump is None:
                 return False
             suit = SUIT_LETTERS.index(trump)
             mine = [c for c in hand if SUIT_OF[c] == suit]
             return len(mine) >= KONTRA_FABERL_TRUMPS and rank_of(mine[0]) <= QUEEN
-        bar = KONTRA_RUF_AT if game.name == RUFSPIEL else KONTRA_SOLO_AT
+        bar = KONTRA_SOLO_AT if game.solo else KONTRA_RUF_AT
         return tarock_score(hand) >= bar
-    if kontra.target == TRULL_ANN:
+    if target.name == TRULL_ANN:
         return not game.faberl and SKUS in hand
-    if kontra.target == PAGAT_ANN:
+    if target.name == PAGAT_ANN:
         return (SKUS in hand or MOND in hand) and len(tarocks(hand)) >= 7
-    if kontra.target == VALAT_ANN:
+    if target.name == VALAT:
         if not game.faberl:
             return SKUS in hand
         return trump is not None and any(SUIT_OF[c] == SUIT_LETTERS.index(trump) and rank_of(c) == KING

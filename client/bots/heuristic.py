@@ -8,9 +8,11 @@ only when the hand clears the Valat check.  Then, by what is legal:
   call is legal it is considered before any Kontra (in the online 40-card
   auction one turn offers pass, bids, additions and Kontras together), then
   additions, then Kontra, else pass.
-- The 40-card games (``tarock40`` and its house rules) bid, announce, Kontra
-  and name the Faberl's trump by :mod:`client.bots.forty` (thresholds set by
-  self-play of forced contracts).
+- Which strategy plays a table is read off its rule facts once
+  (:mod:`client.bots.table`), never off a variant's name.  The 40-card
+  ladder (``tarock40``, ``tarock40-online`` and house rules over them) bids,
+  announces, Kontras and names the Faberl's trump by :mod:`client.bots.forty`
+  (thresholds set by self-play of forced contracts).
 - Other games (thresholds chosen by self-play of tarock54, see
   tests/test_bots.py): :func:`hand_strength` scores the hand (two per
   tarock, two more per tarock from the XVI up, Sküs +3, Mond +2, Pagat +2
@@ -26,22 +28,25 @@ only when the hand clears the Valat check.  Then, by what is legal:
   ``REKONTRA_AT`` (seed 000: "Bots wagen kein Subkontra und kein Re-Sub").
 - Play: the trump suit is the contract's (tarocks, or the Faberl's suit, the
   tarocks then being a plain suit); card points as the deck counts them (40
-  cards: a pip, the "Glatze", is worth nothing); the Kaiserstich where it
-  holds.  The Pagat is held back for the last trick while an Ultimo looks
-  possible or was announced (:func:`ultimo_hope`); otherwise it is cashed
-  when it wins safely.  The partner is read from the observation (declarer,
-  called card, public partner, holding the called card).  A trick safely won
-  by a friend gets points (schmieren); a trick is taken with the cheapest
-  card that cannot be beaten any more when it is worth it; otherwise the
+  cards: a pip, the "Glatze", is worth nothing); the Pagat taking the Trull
+  trick where the contract's trick rules say so (Kaiserstich, Märchenstich).
+  The Pagat is held back for the last trick while an Ultimo looks possible
+  or was announced (:func:`ultimo_hope`); otherwise it is cashed when it
+  wins safely.  The partner is read from the observation (declarer, called
+  card, public partner, holding the called card).  A trick safely won by a
+  friend gets points (schmieren); a trick is taken with the cheapest card
+  that cannot be beaten any more when it is worth it; otherwise the
   cheapest card is ducked.  A card counts as safe when no seat still to play
-  (known friends aside) may hold a better one, using the voids and the
-  Stichzwang caps shown so far (:mod:`client.bots.knowledge`).  The
-  declarer's party, and a Pagat holder hoping for the Ultimo, lead their top
-  trump while none outside can beat it, to pull the others' trumps (leading
-  low tarocks did not pay in self-play); once no foe can trump, the highest
-  card left of a suit is cashed; otherwise a safe suit card with points is
-  cashed, or a low card of a short suit without honours is led.
-- Königrufen (seeds 002 and 003): :mod:`client.bots.koenig` decides the
+  (known friends aside) may hold a better one, using the voids and, where
+  the contract's trick rules make trumps overtrump, the caps shown so far
+  (:mod:`client.bots.knowledge`).  The declarer's party, and a Pagat holder
+  hoping for the Ultimo, lead their top trump while none outside can beat
+  it, to pull the others' trumps (leading low tarocks did not pay in
+  self-play); once no foe can trump, the highest card left of a suit is
+  cashed; otherwise a safe suit card with points is cashed, or a low card
+  of a short suit without honours is led.
+- Königrufen (seeds 002 and 003; a table where a King is called):
+  :mod:`client.bots.koenig` decides the
   auction, the call, the talon, the discard, announcements and Kontras,
   and the cards of negative and each-for-self games; games played for
   points are played as above (no trump suit in colour games).
@@ -59,7 +64,8 @@ from dataclasses import replace
 
 from client.bots import forty, koenig
 from client.bots.knowledge import FRIEND, Knowledge, read, winning_index
-from client.bots.limits import NO_RAISE_FROM, valat_suit, within_limits
+from client.bots.limits import NO_RAISE_FROM, VALAT, valat_suit, within_limits
+from client.bots.table import table_facts
 from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from core.cards import (
     MOND,
@@ -77,7 +83,6 @@ from core.cards import (
     rank_of,
 )
 from core.observation import Observation
-from variants.tarock40 import GAMES, VALAT_ANN
 
 CALL_AT = 18
 """Hand strength to call (or bid) with."""
@@ -165,30 +170,32 @@ class HeuristicBot:
             return legal[0]
         if legal != obs.legal:
             obs = replace(obs, legal=legal)
+        strategy = table_facts(obs).strategy
         kinds = {type(a) for a in legal}
-        if Play not in kinds and koenig.applies(obs):
+        if Play in kinds:
+            return self._play(obs, strategy == "koenig")
+        if strategy == "koenig":
             choice = koenig.decide(obs)
             if choice is not None:
                 return choice
-        if Play in kinds:
-            return self._play(obs)
         if Discard in kinds:
             return _discard(obs)
+        forty_rules = strategy == "forty"
         if Trump in kinds:
-            return _trump(obs)
+            return _trump(obs, forty_rules)
         if Call in kinds or Bid in kinds or Announce in kinds:
-            choice = _auction(obs)
+            choice = _auction(obs, forty_rules)
             if choice is not None:
                 return choice
         if Kontra in kinds:
-            return _kontra(obs)
+            return _kontra(obs, forty_rules)
         return next((a for a in legal if isinstance(a, Pass)), legal[0])
 
     # -- card play -------------------------------------------------------
-    def _play(self, obs: Observation) -> Action:
+    def _play(self, obs: Observation, koenig_rules: bool) -> Action:
         k = read(obs)
         cards = [a.card for a in obs.legal if isinstance(a, Play)]
-        if koenig.applies(obs):
+        if koenig_rules:
             k = koenig.knowledge(obs, k)
             chosen = koenig.play(obs, k, cards)
             if chosen is not None:
@@ -203,23 +210,14 @@ class HeuristicBot:
         return Play(obs.seat, card)
 
 
-def _forty(obs: Observation) -> bool:
-    """A game of the 40-card ladder (``tarock40`` and its house rules)."""
-    names = [a.contract for a in obs.legal if isinstance(a, Bid)]
-    if obs.contract is not None:
-        names.append(obs.contract.name)
-    return bool(names) and all(n in GAMES for n in names) and \
-        sum(obs.hand_sizes) + sum(len(t.cards) for t in obs.tricks) == 40
-
-
-def _auction(obs: Observation) -> Action | None:
+def _auction(obs: Observation, forty_rules: bool) -> Action | None:
     """Bid, call or announce; None to leave the turn to Kontra or Pass."""
     legal = obs.legal
     bids = [a for a in legal if isinstance(a, Bid)]
     # Held to a Pflichtkontra (seed 000) a seat may bid or say Kontra, not pass:
     # that is no duty to bid.
     must = not any(isinstance(a, (Pass, Kontra)) for a in legal)
-    if _forty(obs):
+    if forty_rules:
         bid = forty.choose_bid(obs, bids, must) if bids else None
         if bid is not None:
             return bid
@@ -284,16 +282,16 @@ def _discard(obs: Observation) -> Action:
     return best if best is not None else obs.legal[0]
 
 
-def _kontra(obs: Observation) -> Action:
-    """Raise a Kontra chain or pass; the game's chain first (its target is "")."""
-    kontras = sorted((a for a in obs.legal if isinstance(a, Kontra)), key=lambda a: a.target != "")
+def _kontra(obs: Observation, forty_rules: bool) -> Action:
+    """Raise a Kontra chain or pass; the game's chain first."""
+    kontras = sorted((a for a in obs.legal if isinstance(a, Kontra)), key=lambda a: not a.target.game)
     passing = next((a for a in obs.legal if isinstance(a, Pass)), None)
     if passing is None:
         return kontras[0]
-    if _forty(obs):
+    if forty_rules:
         side = read(obs).declarer_side
         return next((a for a in kontras if forty.wants_kontra(obs, a, side)), passing)
-    game = next((a for a in kontras if not a.target), None)
+    game = next((a for a in kontras if a.target.game), None)
     if game is None:
         return passing
     level = obs.kontra_level
@@ -307,15 +305,15 @@ def _kontra(obs: Observation) -> Action:
     return passing
 
 
-def _trump(obs: Observation) -> Action:
+def _trump(obs: Observation, forty_rules: bool) -> Action:
     """Name the trump suit: in a 40-card Faberl the best-rated suit (the one
     that makes an announced Valat of the own party, if any); otherwise the
     longest suit, then the one with the most points."""
     trumps = [a for a in obs.legal if isinstance(a, Trump) and a.suit in SUIT_LETTERS]
     if not trumps:
         return obs.legal[0]
-    if _forty(obs):
-        valat = any(a.name == VALAT_ANN and not a.against for a in obs.announcements)
+    if forty_rules:
+        valat = any(a.name == VALAT and not a.against for a in obs.announcements)
         suit = valat_suit(obs) if valat else None
         letter = SUIT_LETTERS[suit if suit is not None else forty.faberl_suit(obs.hand)]
         return next((a for a in trumps if a.suit == letter), trumps[0])

@@ -1,7 +1,10 @@
 """What a bot can read off an observation: cards seen, voids, parties.
 
 Everything here is computed from an :class:`~core.observation.Observation`
-alone, so a bot built on it can never use hidden information.
+alone, so a bot built on it can never use hidden information.  The rules of
+the game come from the observation too: the deck and the card values from
+the table's rule facts, the trick rules (overtrump duty, Kaiserstich or
+Märchenstich) from the contract in play.
 """
 
 from __future__ import annotations
@@ -9,34 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.cards import (
-    DECK40,
-    DECK54,
-    MOND,
-    PAGAT,
-    SKUS,
-    STRENGTH,
-    SUIT_LETTERS,
-    SUIT_OF,
-    TAROCK,
-    VALUE,
-    Card,
-    Suit,
-)
+from client.bots.table import table_facts
+from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_LETTERS, SUIT_OF, TAROCK, Card, Suit
+from core.contracts import TrickRules
 from core.observation import Observation, TrickView
-from variants.cards40 import VALUE40
 
 FRIEND = 1
 FOE = -1
 UNKNOWN = 0
 
-OVERTRUMP_VARIANTS = frozenset({"tarock54", "tarock40", "tarock40-online"})
-"""Variants with Stichzwang on trumps (tarocks, or the Faberl's suit): a lower
-trump played onto a higher one shows the seat holds none above it."""
-
-KAISER_VARIANTS = frozenset({"tarock40", "tarock40-online"})
-"""Variants with the Kaiserstich whenever tarocks trump (seed 000, 40 cards:
-"Liegen Pagat, Mond und Sküs im selben Stich, gewinnt der Pagat (nicht im Faberl)")."""
+NO_CONTRACT = TrickRules()
+"""The trick rules read while no contract is decided (no trick is played then)."""
 
 NO_CAP = 21
 """A trump cap that bounds nothing (the Sküs's strength)."""
@@ -92,7 +78,8 @@ class Knowledge:
     values: tuple[int, ...]
     """Card points per card id as this deck counts them (40 cards: a pip is 0)."""
     kaiser: bool = False
-    """Whether the Kaiserstich holds in this game."""
+    """Whether the Pagat takes a trick holding the whole Trull (Kaiserstich,
+    Märchenstich) in this game, where the tarocks trump."""
 
     def holders_after(self) -> tuple[int, ...]:
         """The seats still to play to the current trick, in order."""
@@ -119,15 +106,6 @@ class Knowledge:
         if suit in self.void[seat]:
             return False
         return not (suit == self.trump and STRENGTH[card] > self.cap[seat])
-
-
-_DECK40 = frozenset(DECK40)
-_DECK54 = frozenset(DECK54)
-
-
-def _deck(obs: Observation, played: int) -> frozenset[Card]:
-    in_play = sum(obs.hand_sizes) + played
-    return _DECK40 if in_play <= 40 else _DECK54
 
 
 def _all_tricks(obs: Observation) -> list[TrickView]:
@@ -172,14 +150,17 @@ def _relations(obs: Observation, void: Sequence[frozenset[Suit]], played: frozen
 
 def read(obs: Observation) -> Knowledge:
     """Build the :class:`Knowledge` of ``obs.seat``."""
+    table = table_facts(obs)
+    rules = obs.contract.spec.tricks if obs.contract is not None else NO_CONTRACT
     trump = trump_suit(obs)
     tricks = _all_tricks(obs)
     played = frozenset(c for t in tricks for c in t.cards)
-    deck = _deck(obs, len(played))
-    unseen = deck.difference(played, obs.hand, obs.talon_seen, obs.discards)
+    unseen = table.deck.difference(played, obs.hand, obs.talon_seen, obs.discards)
     void: list[set[Suit]] = [set() for _ in range(obs.seats)]
     cap = [NO_CAP] * obs.seats
-    overtrump = obs.variant in OVERTRUMP_VARIANTS
+    # Stichzwang on trumps: a lower trump played onto a higher one shows the
+    # seat holds none above it.
+    overtrump = rules.overtrump and rules.trump != "colour"
     for trick in tricks:
         led = SUIT_OF[trick.cards[0]]
         top = STRENGTH[trick.cards[0]] if led == trump else -1
@@ -196,6 +177,7 @@ def read(obs: Observation) -> Knowledge:
                 top = max(top, STRENGTH[card])
     frozen_void = tuple(frozenset(v) for v in void)
     relation, side = _relations(obs, frozen_void, played)
-    values = VALUE40 if deck is _DECK40 else VALUE
-    kaiser = trump == TAROCK and obs.variant in KAISER_VARIANTS
-    return Knowledge(obs, trump, unseen, frozen_void, tuple(cap), relation, side, values, kaiser)
+    # the Trull trick where the tarocks trump; in a colour game the heuristic
+    # plays as if no suit trumped (see client.bots.koenig)
+    kaiser = rules.trull_trick and rules.trump == "tarock" and trump == TAROCK
+    return Knowledge(obs, trump, unseen, frozen_void, tuple(cap), relation, side, table.values, kaiser)

@@ -1,9 +1,11 @@
 """The heuristic in Königrufen (seeds 002 and 003, ``koenigrufen-club``,
 ``koenigrufen-course`` and house rules over them), from the observation only.
 
-The games are read from the dialects' data (:mod:`variants.koenigrufen`);
-a hand is recognised as Königrufen by its contract or the games in its
-auction (54 cards).  Hand ratings and thresholds are in
+The games are read from the table's rule facts: a table is played by
+these rules when one of its contracts calls a King
+(:mod:`client.bots.table`); each game's kind, value, talon, trick rules
+(Stichzwang, colour game, Märchenstich) and premiums come from its
+contract, the birds' values from the premiums.  Hand ratings and thresholds are in
 :mod:`client.bots.koenig_eval` (fitted on self-play, figures there); the
 card play of negative and each-for-self games in :mod:`client.bots.koenig_play`.
 
@@ -58,21 +60,24 @@ from client.bots import koenig_eval as ev
 from client.bots.knowledge import FOE, FRIEND, Knowledge
 from client.bots.koenig_play import each_play, negative_play
 from client.bots.limits import NO_RAISE_FROM, chain_level
-from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass
-from core.cards import VALUE, Card
+from client.bots.table import table_facts
+from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass
+from core.auction import VORHAND
+from core.cards import KAKADU, MARABU, PAGAT, UHU, VALUE, Card
+from core.contracts import ContractSpec
+from core.facts import RuleFacts
 from core.observation import Observation
-from variants.koenigrufen.club import CLUB
-from variants.koenigrufen.course import COURSE
-from variants.koenigrufen.games import BIRDS, VORHAND, Dialect, Game
+from core.phases import ANNOUNCE, KONTRA
 
-DIALECTS: tuple[Dialect, ...] = (CLUB, COURSE)
-GAMES: dict[str, Game] = {}
-for _dialect in DIALECTS:
-    for _game in _dialect.games:
-        GAMES.setdefault(_game.name, _game)
+BIRDS: dict[str, tuple[Card, int]] = {"pagat": (PAGAT, 1), "uhu": (UHU, 2), "kakadu": (KAKADU, 3),
+                                      "marabu": (MARABU, 4)}
+"""The bird premiums (record vocabulary) -> (card, its trick counted from the end: 1 = the last)."""
+BIRD_CARDS = frozenset(card for card, _ in BIRDS.values())
+BIRDS_PHASE = "birds"
+"""The phase in which several Besserrufer name their birds (docs/records.md)."""
 
 BID_MARGIN = 0.15
-"""A bid must promise more than this share of the dialect's smallest game value."""
+"""A bid must promise more than this share of the smallest game value."""
 GIVE_UP_BELOW = 0.12
 """Chance alone below which a declarer whose King lies in the talon gives up:
 playing on loses less on average even then, but the others see him alone
@@ -81,49 +86,18 @@ NO_COLOUR = -1
 """The knowledge's trump in colour games: no suit trumps."""
 
 
-def _contracts(obs: Observation) -> set[str]:
-    names = {str(getattr(a, "contract", "")) for a in (*obs.legal, *obs.history) if a.type in ("bid", "bei")}
-    if obs.contract is not None:
-        names.add(obs.contract.name)
-    names.discard("")
-    return names
-
-
 def applies(obs: Observation) -> bool:
-    """Whether ``obs`` is a hand of 54-card Königrufen."""
-    trick = obs.trick.cards if obs.trick is not None else ()
-    cards = sum(obs.hand_sizes) + sum(len(t.cards) for t in obs.tricks) + len(trick)
-    if cards <= 40:
-        return False
-    names = _contracts(obs)
-    return bool(names) and all(n in GAMES or n == VORHAND for n in names)
+    """Whether ``obs`` is a hand played by Königrufen's rules (a contract calls a King)."""
+    return obs.rules is not None and table_facts(obs).strategy == "koenig"
 
 
-def dialect_of(obs: Observation) -> Dialect:
-    """The rule text of this hand: by the variant's name, else by its auction --
-    only the club's forehand says "Vorhand!", only the course's opens with a
-    forehand game, and games only one text knows (the club's when unsure)."""
-    for d in DIALECTS:
-        if obs.variant == d.name:
-            return d
-    names = _contracts(obs)
-    if VORHAND in names:
-        return CLUB
-    opening = next((a for a in obs.history if isinstance(a, Bid)), None)
-    if opening is not None and any(g.name == opening.contract and g.forehand_only for g in COURSE.games):
-        return COURSE
-    for d in DIALECTS:
-        others = {g.name for o in DIALECTS if o is not d for g in o.games}
-        if any(g.name in names and g.name not in others for g in d.games):
-            return d
-    return CLUB
+def bird_game(spec: ContractSpec) -> bool:
+    """Besserrufer: the declarer must hold a bird (and announces it)."""
+    return any(h.at_least > 0 and h.cards and h.cards <= BIRD_CARDS for h in spec.requires)
 
 
-def game_of(obs: Observation) -> Game | None:
-    if obs.contract is None:
-        return None
-    d = dialect_of(obs)
-    return next((g for g in d.games if g.name == obs.contract.name), GAMES.get(obs.contract.name))
+def game_of(obs: Observation) -> ContractSpec | None:
+    return obs.contract.spec if obs.contract is not None else None
 
 
 def declarers(obs: Observation) -> tuple[int, ...]:
@@ -132,45 +106,55 @@ def declarers(obs: Observation) -> tuple[int, ...]:
     return (obs.declarer,) if obs.declarer is not None else ()
 
 
+def maerchenstich(spec: ContractSpec) -> bool:
+    """The Pagat takes a trick holding the whole Trull in this game (seed 002)."""
+    return spec.tricks.trull_trick
+
+
+def _rules(obs: Observation) -> RuleFacts:
+    return table_facts(obs).rules
+
+
 # -- decisions but card play ------------------------------------------------------------
 
 def decide(obs: Observation) -> Action | None:
     """A decision outside card play, or None where the generic heuristic decides."""
     legal = obs.legal
     kinds = {a.type for a in legal}
-    if obs.phase == "birds":
+    if obs.phase == BIRDS_PHASE:
         return _bird(obs)
-    if kinds & {"bid", "bei"}:
+    if kinds & {Bid.type, Join.type}:
         return _auction(obs)
-    if "call" in kinds:
+    if Call.type in kinds:
         return _call(obs)
     if kinds & {"talon", "give-up"}:
         return _talon(obs)
-    if "discard" in kinds:
+    if Discard.type in kinds:
         return _discard(obs)
-    if obs.phase == "announce":
+    if obs.phase == ANNOUNCE:
         return _announce(obs)
-    if obs.phase == "kontra" and "kontra" in kinds:
+    if obs.phase == KONTRA and Kontra.type in kinds:
         return _fahrer_kontra(obs)
     return None
 
 
-def _expected(obs: Observation, d: Dialect, name: str) -> float:
-    """The expected result of playing ``name`` with this hand, in cents per hand."""
-    game = next((g for g in d.games if g.name == name), GAMES[name])
-    if game.kind == "trischaken":
+def _expected(obs: Observation, game: ContractSpec) -> float:
+    """The expected result of playing ``game`` with this hand, in the table's unit per hand."""
+    k = ev.kind(game)
+    if k == "trischaken":
         return ev.trischaken_value(obs.hand) * game.value
-    if game.kind == "fahrer":
+    if k == "fahrer":
         return ev.fahrer_value(obs.hand) * game.value
-    p = ev.chance(game, obs.hand, d.maerchenstich)
-    per = 1 if game.call else len([s for s in range(obs.seats) if obs.hand_sizes[s] > 0]) - 1
+    p = ev.chance(game, obs.hand, maerchenstich(game))
+    per = 1 if game.call is not None else len([s for s in range(obs.seats) if obs.hand_sizes[s] > 0]) - 1
     result = per * (p * game.value - (1 - p) * (game.lost or game.value))
-    if game.bird:  # the bird it would announce, won or paid per opponent
+    if bird_game(game):  # the bird it would announce, won or paid per opponent
         bird = _bird_to_name(obs.hand)
-        if bird is None:
+        premium = _rules(obs).premium(bird) if bird is not None else None
+        if bird is None or premium is None:
             return result
         q = ev.bird_chance(bird, obs.hand)
-        result += per * (2 * q - 1) * d.premium_values[bird][1]
+        result += per * (2 * q - 1) * premium.announced
     return result
 
 
@@ -182,7 +166,7 @@ def _bird_to_name(hand: Sequence[Card]) -> str | None:
 
 
 def _auction(obs: Observation) -> Action:
-    d = dialect_of(obs)
+    rules = _rules(obs)
     options: list[tuple[float, Action]] = []
     passing: Action | None = None
     vorhand: Action | None = None
@@ -191,14 +175,14 @@ def _auction(obs: Observation) -> Action:
             passing = action
         elif isinstance(action, Bid) and action.contract == VORHAND:
             vorhand = action
-        elif isinstance(action, Bid) and not action.announce and action.contract in GAMES:
-            options.append((_expected(obs, d, action.contract), action))
-        elif action.type == "bei":
-            options.append((_expected(obs, d, str(getattr(action, "contract", ""))), action))
+        elif isinstance(action, (Bid, Join)) and not (isinstance(action, Bid) and action.announce):
+            game = rules.contract(action.contract)
+            if game is not None:  # "bei" joins a game like a bid of it
+                options.append((_expected(obs, game), action))
     best = max(options, key=lambda o: o[0], default=None)
-    floor = BID_MARGIN * min((g.value for g in d.games), default=1)
+    floor = BID_MARGIN * min((g.value for g in rules.contracts), default=1)
     if vorhand is not None:
-        later = max((_expected(obs, d, g.name) for g in d.games if g.forehand_only), default=0.0)
+        later = max((_expected(obs, g) for g in rules.contracts if g.forehand_only), default=0.0)
         if best is None or best[0] <= max(later, floor):
             return vorhand
     if best is not None and (best[0] > floor or passing is None):
@@ -211,7 +195,8 @@ def _bird(obs: Observation) -> Action:
     names = sorted((a for a in obs.legal if isinstance(a, Announce)),
                    key=lambda a: BIRDS[a.announce[0]][0] if a.announce[0] in BIRDS else 99)
     passing = next((a for a in obs.legal if isinstance(a, Pass)), None)
-    if passing is None or (names and _expected(obs, dialect_of(obs), "besserrufer") > 0):
+    game = game_of(obs) or next((g for g in _rules(obs).contracts if g.contest and bird_game(g)), None)
+    if passing is None or (names and game is not None and _expected(obs, game) > 0):
         return names[0] if names else obs.legal[0]
     return passing
 
@@ -226,7 +211,7 @@ def _talon(obs: Observation) -> Action:
     give_up = next((a for a in obs.legal if a.type == "give-up"), None)
     piles = obs.talon_shown
     game = game_of(obs)
-    colour = game is not None and game.colour
+    colour = game is not None and ev.colour_game(game)
 
     def worth(action: Action) -> float:
         pile = int(getattr(action, "pile", 0))
@@ -244,7 +229,7 @@ def _talon(obs: Observation) -> Action:
 
 def _discard(obs: Observation) -> Action:
     game = game_of(obs)
-    colour = game is not None and game.colour
+    colour = game is not None and ev.colour_game(game)
     discards = [a for a in obs.legal if isinstance(a, Discard)]
     if not discards:
         return obs.legal[0]
@@ -266,28 +251,28 @@ def _announce(obs: Observation) -> Action:
         for a in announces:
             if ev.premium_wanted(obs.hand, a.announce[0], game, obs.seat in declarers(obs)):
                 return a
-    for kontra in sorted((a for a in legal if isinstance(a, Kontra)), key=lambda a: a.target != ""):
+    for kontra in sorted((a for a in legal if isinstance(a, Kontra)), key=lambda a: not a.target.game):
         if chain_level(obs, kontra.target) < NO_RAISE_FROM and _wants_kontra(obs, kontra, game):
             return kontra
     return passing
 
 
-def _wants_kontra(obs: Observation, kontra: Kontra, game: Game | None) -> bool:
+def _wants_kontra(obs: Observation, kontra: Kontra, game: ContractSpec | None) -> bool:
     if game is None:
         return False
     target = kontra.target
     mine = obs.seat in declarers(obs)
-    if target.startswith("re@"):
-        return mine and ev.chance(game, obs.hand, dialect_of(obs).maerchenstich) >= ev.RE_AT
-    if target.startswith("game@"):
+    if target.answer is not None:  # the declarer's Re on one opponent's Kontra
+        return mine and ev.chance(game, obs.hand, maerchenstich(game)) >= ev.RE_AT
+    if target.declarer is not None:
         return False  # a negative game's Kontra needs more than the own hand shows
     level = chain_level(obs, target)
-    if not target:
+    if target.game:
         if level == 1:
             return mine and ev.chance(game, obs.hand) >= ev.RE_AT
         return level == 0 and not mine and obs.called not in obs.hand and ev.kontra_wanted(obs.hand, game)
-    owner = next((a.seat for a in obs.announcements if a.name == target), None)
-    if target in BIRDS and level == 0 and owner is not None and owner != obs.seat and not mine:
+    owner = next((a.seat for a in obs.announcements if a.name == target.name), None)
+    if target.name in BIRDS and level == 0 and owner is not None and owner != obs.seat and not mine:
         return obs.called not in obs.hand and ev.bird_kontra(obs.hand)
     return False
 
@@ -306,10 +291,8 @@ def knowledge(obs: Observation, k: Knowledge) -> Knowledge:
     """The heuristic's knowledge adjusted to Königrufen: no trump suit in colour
     games; a declarer whose called King lies open in the talon plays alone."""
     game = game_of(obs)
-    if game is not None and game.colour:
+    if game is not None and ev.colour_game(game):
         k = replace(k, trump=NO_COLOUR)
-    elif game is not None and dialect_of(obs).maerchenstich:
-        k = replace(k, kaiser=True)  # seed 002's Märchenstich: the Pagat takes the Trull
     called = obs.called
     if called is not None and obs.declarer is not None and any(called in p for p in obs.talon_shown):
         mine = obs.seat == obs.declarer
@@ -323,9 +306,9 @@ def play(obs: Observation, k: Knowledge, cards: Sequence[Card]) -> Card | None:
     game = game_of(obs)
     if game is None or len(cards) == 1:
         return cards[0] if len(cards) == 1 else None
-    if game.kind == "tricks":
-        return negative_play(obs, k, cards, game.tricks or 0, declarers(obs))
-    if game.kind in ("trischaken", "fahrer"):
-        return each_play(obs, k, cards, talon_last=game.kind == "fahrer")
+    kind = ev.kind(game)
+    if kind == "tricks":
+        return negative_play(obs, k, cards, game.goal.tricks, declarers(obs))
+    if kind in ("trischaken", "fahrer"):
+        return each_play(obs, k, cards, talon_last=game.talon == "last")
     return None
-

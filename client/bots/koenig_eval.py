@@ -18,7 +18,10 @@ points, logistic regression for won or lost.
 - :func:`chance` of making a game played for points: a logistic in the
   score per game (``POSITIVE``: the score at which half are won and the
   spread; e.g. the forehand's Rufer is won half the time at 13, a Dreier at
-  30, a Solodreier at 41.5).  Bettel: a logistic over the cards
+  30, a Solodreier at 41.5).  A game the fits do not name (a house rule's)
+  is rated as the fitted game of its shape (``POSITIVE_SHAPES``: partner
+  called or alone, tarocks trumping or a colour game, the talon taken), and
+  as hard as a solo without talon where no shape fits.  Bettel: a logistic over the cards
   (``BETTEL``: high tarocks, Kings and void suits make tricks).  Piccolo and
   Zwiccolo need one or two sure tricks and a Bettel in the rest: the best
   product of the winners' chances (:func:`sure`; the Sküs is less sure where the
@@ -32,8 +35,8 @@ points, logistic regression for won or lost.
 - Kontra on the game (``KONTRA_SCORE``): where the declarer's own hand gives
   him a chance of 60 % or more, his game fails in 60 % of the deals once an
   opponent's score reaches these bars (Rufer 34, Besserrufer 31, Solorufer
-  27, talon solos 35); against the solos without talon and the colour games
-  the bots never say Kontra.
+  27, talon solos 35; other games by their shape, ``KONTRA_SHAPES``); against
+  the solos without talon and the colour games the bots never say Kontra.
 - Announcements: with all three Trull cards the Trull was made in 87 % of
   the games with eight tarocks, 98 % with nine; the Pagat with Sküs and
   Mond in 71 % with eight tarocks, 85 % with nine (an announced premium
@@ -45,6 +48,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import Literal
 
 from core.cards import (
     CAVALL,
@@ -61,9 +65,37 @@ from core.cards import (
     rank_of,
     tarock,
 )
-from variants.koenigrufen.games import Game
+from core.contracts import ContractSpec
 
 XX = tarock(20)
+
+Kind = Literal["points", "tricks", "trischaken", "fahrer"]
+"""How a game is played and counted, read off its contract: ``points`` for
+a party, ``tricks`` an exact number of them (negative games); each for
+himself with the talon thrown into the tricks (``trischaken``) or going
+with the last trick (``fahrer``)."""
+
+
+def kind(spec: ContractSpec) -> Kind:
+    """The :data:`Kind` of a contract, from its goal and talon."""
+    if spec.goal.kind == "tricks":
+        return "tricks"
+    if spec.goal.kind == "ranking" or spec.partnership == "each":
+        return "fahrer" if spec.talon == "last" else "trischaken"
+    return "points"
+
+
+def colour_game(spec: ContractSpec) -> bool:
+    """Tarocks win only a trick led in tarock (Farbenspiele)."""
+    return spec.tricks.trump == "colour"
+
+
+Shape = tuple[str, str, str]
+
+
+def shape(spec: ContractSpec) -> Shape:
+    """Partnership, trump mode and talon use: what the fits below differ by."""
+    return spec.partnership, spec.tricks.trump, spec.talon
 
 # -- scores ------------------------------------------------------------------------------
 
@@ -139,8 +171,24 @@ POSITIVE: Mapping[str, tuple[float, float]] = {
     "farbendreier": (24.5, 5.8), "farbensolodreier": (29.7, 3.4), "farberl": (30.0, 3.4),
 }
 """Per game played for points: (score at which half are won, spread)."""
+POSITIVE_SHAPES: Mapping[Shape, tuple[float, float]] = {
+    ("called", "tarock", "half"): POSITIVE["rufer"],
+    ("called", "tarock", "none"): POSITIVE["solorufer"],
+    ("alone", "tarock", "half"): POSITIVE["dreier"],
+    ("alone", "tarock", "all"): POSITIVE["sechserdreier"],
+    ("alone", "tarock", "none"): POSITIVE["solodreier"],
+    ("alone", "colour", "half"): POSITIVE["farbendreier"],
+    ("alone", "colour", "none"): POSITIVE["farbensolodreier"],
+}
+"""Games the fits do not name, by their :func:`shape`: as the fitted game of that shape."""
 DEFAULT_POSITIVE = (41.5, 2.7)
-"""Games not in the table are taken as hard as a solo without talon."""
+"""Games of no fitted shape are taken as hard as a solo without talon."""
+
+
+def positive_fit(spec: ContractSpec) -> tuple[float, float]:
+    """The (half-won score, spread) of a game played for points."""
+    found = POSITIVE.get(spec.name)
+    return found if found is not None else POSITIVE_SHAPES.get(shape(spec), DEFAULT_POSITIVE)
 
 BETTEL: Mapping[bool, Mapping[str, float]] = {
     False: {"1": 2.35, "t_top": -2.9, "t_high": -1.32, "t_mid": -0.72, "t_low": -0.35, "pagat": -0.29,
@@ -195,16 +243,16 @@ def _tricks_chance(hand: Sequence[Card], need: int, ouvert: bool, maerchen: bool
     return _logistic(a + b * best)
 
 
-def chance(game: Game, hand: Sequence[Card], maerchen: bool = False) -> float:
+def chance(game: ContractSpec, hand: Sequence[Card], maerchen: bool = False) -> float:
     """The chance that ``hand`` makes ``game`` as its declarer (module docstring);
     ``maerchen``: the Märchenstich holds (the Sküs can be caught)."""
-    if game.kind == "tricks":
-        need = game.tricks or 0
+    if game.goal.kind == "tricks":
+        need = game.goal.tricks
         if need == 0:
             return min(MAX_CHANCE, bettel_chance(hand, game.ouvert))
         return min(MAX_CHANCE, _tricks_chance(hand, need, game.ouvert, maerchen))
-    mid, spread = POSITIVE.get(game.name, DEFAULT_POSITIVE)
-    score = colour_score(hand) if game.colour else tarock_score(hand)
+    mid, spread = positive_fit(game)
+    score = colour_score(hand) if colour_game(game) else tarock_score(hand)
     return min(MAX_CHANCE, _logistic((score - mid) / spread))
 
 
@@ -330,6 +378,13 @@ KONTRA_SCORE: Mapping[str, float] = {
     "sechserdreier": 35.0, "sechser": 35.0,
 }
 """An opponent's tarock score to say Kontra on the game (module docstring)."""
+KONTRA_SHAPES: Mapping[Shape, float] = {
+    ("called", "tarock", "half"): KONTRA_SCORE["rufer"],
+    ("called", "tarock", "none"): KONTRA_SCORE["solorufer"],
+    ("alone", "tarock", "half"): KONTRA_SCORE["dreier"],
+    ("alone", "tarock", "all"): KONTRA_SCORE["sechserdreier"],
+}
+"""Games the fits do not name, by their :func:`shape` (none for solos without talon)."""
 BIRD_KONTRA_TAROCKS = 7
 """Tarocks (two of them above the XVII) to Kontra an announced bird."""
 FAHRER_KONTRA_AT = 3.0
@@ -337,7 +392,7 @@ FAHRER_KONTRA_AT = 3.0
 that will hardly take the most points."""
 
 
-def premium_wanted(hand: Sequence[Card], name: str, game: Game, ours: bool) -> bool:
+def premium_wanted(hand: Sequence[Card], name: str, game: ContractSpec, ours: bool) -> bool:
     """Whether to announce ``name`` for the own party: only the Trull and the
     Pagat, with the cards in hand and many tarocks (module docstring)."""
     if not ours or name not in game.premiums:
@@ -350,10 +405,10 @@ def premium_wanted(hand: Sequence[Card], name: str, game: Game, ours: bool) -> b
     return False
 
 
-def kontra_wanted(hand: Sequence[Card], game: Game) -> bool:
+def kontra_wanted(hand: Sequence[Card], game: ContractSpec) -> bool:
     """Whether an opponent's own hand makes the declarer's game likely to fail."""
-    bar = KONTRA_SCORE.get(game.name)
-    return bar is not None and not game.colour and tarock_score(hand) >= bar
+    bar = KONTRA_SCORE.get(game.name, KONTRA_SHAPES.get(shape(game)))
+    return bar is not None and not colour_game(game) and tarock_score(hand) >= bar
 
 
 def bird_kontra(hand: Sequence[Card]) -> bool:

@@ -1,43 +1,46 @@
 """What every bot keeps to, whatever else it does.
 
 - No Subkontra, no Re-Sub, in any Kontra chain: the game's chain
-  (``Kontra(target="")``, level ``Observation.kontra_level``) and the chain
+  (``Kontra(target=GAME)``, level ``Observation.kontra_level``) and the chain
   of each announcement (level ``Announcement.kontra``).  Seed 000: "Bots
   wagen kein Subkontra und kein Re-Sub."
 - A Valat is announced only with a nearly unbeatable hand (seed 000: "Bots
   sagen nur einen Valat an, und nur mit einer nahezu unschlagbaren Hand";
-  RULES.md decision 8).  The bar is :mod:`variants.valat_check`: the bot's
-  own hand must make all ten tricks on its own.  The rules ask that check
-  only of a Solo or Faberl declarer; bots ask it of every Valat they
-  announce, the Rufspiel's too (the partner's help is not counted on) and
-  an opponent's "Gegen das Spiel" (his hand alone must make all tricks
-  against the declarer's trumps: against a Faberl whose suit is not named
-  yet, for every suit).  Where no check exists (a deck other than the 40
-  cards) bots never announce a Valat.
+  RULES.md decision 8).  The bar is :mod:`core.valat`: the bot's own hand
+  must make every trick on its own, played by the trick rules of the game
+  the Valat is announced in (from the observation's rule facts).  The rules
+  ask that check only of a Solo or Faberl declarer; bots ask it of every
+  Valat they announce, the Rufspiel's too (the partner's help is not
+  counted on) and an opponent's "Gegen das Spiel" (his hand alone must make
+  all tricks against the declarer's trumps: against a suit game whose suit
+  is not named yet, for every suit).  Where no check exists (a deck with a
+  talon, a colour game) bots never announce a Valat.
 
-The check uses the default card order (option ``faberl_xx_high`` is not in
-an observation), the seat's place in the first trick (the forehand leads)
-and a hand of ten cards; its answers are cached per hand.
+The check uses the seat's place in the first trick (the forehand leads) and
+a full hand; its answers are cached per hand.
 """
 
 from __future__ import annotations
 
-from core.actions import Action, Announce, Bid, Kontra
+from core.actions import Action, Announce, Bid, Kontra, KontraTarget
 from core.cards import SUIT_LETTERS, TAROCK
+from core.contracts import ContractSpec
 from core.observation import Observation
-from variants.tarock40 import GAMES, VALAT_ANN
-from variants.valat_check import faberl_valat_on_own, valat_on_own
+from core.valat import valat_on_own, valat_on_own_any_suit
 
 NO_RAISE_FROM = 2
 """Kontra level from which bots never raise a chain (no Subkontra, no Re-Sub)."""
 
+VALAT = "valat"
+"""The name of the Valat premium (all tricks) in the record vocabulary."""
 
-def chain_level(obs: Observation, target: str) -> int:
-    """The Kontra level of the chain ``target`` names: the game's for ``""``,
+
+def chain_level(obs: Observation, target: KontraTarget) -> int:
+    """The Kontra level of the chain ``target`` names: the game's for the game,
     else the announcement's own (the highest, if several share the name)."""
-    if not target:
+    if not target.name:
         return obs.kontra_level
-    levels = [a.kontra for a in obs.announcements if a.name == target]
+    levels = [a.kontra for a in obs.announcements if a.name == target.name]
     return max(levels) if levels else obs.kontra_level
 
 
@@ -48,7 +51,7 @@ def raises_too_far(obs: Observation, action: Action) -> bool:
 
 def says_valat(action: Action) -> bool:
     """Whether ``action`` announces a Valat (with a bid or on its own)."""
-    return isinstance(action, (Bid, Announce)) and VALAT_ANN in action.announce
+    return isinstance(action, (Bid, Announce)) and VALAT in action.announce
 
 
 def first_trick_place(obs: Observation) -> int:
@@ -56,41 +59,44 @@ def first_trick_place(obs: Observation) -> int:
     return (obs.seat - obs.forehand) % obs.seats
 
 
-def _forty(obs: Observation) -> bool:
-    return sum(obs.hand_sizes) + sum(len(t.cards) for t in obs.tricks) == 40 and len(obs.hand) == 10
-
-
 def valat_passes(obs: Observation, action: Action) -> bool:
     """Whether the bot's hand clears the Valat bar for ``action``'s game (see
     the module docstring).  Actions that announce no Valat pass trivially."""
     if not says_valat(action):
         return True
+    rules = obs.rules
+    spec: ContractSpec | None
     if isinstance(action, Bid):
-        name, suit, mine = action.contract, None, True
+        spec = rules.contract(action.contract) if rules is not None else None
+        suit, mine = None, True
     else:
         if obs.contract is None:
             return False
-        name, suit = obs.contract.name, obs.contract.trump
+        spec, suit = obs.contract.spec, obs.contract.trump
         mine = obs.declarer == obs.seat
-    game = GAMES.get(name)
-    if game is None or not _forty(obs):
+    if spec is None or rules is None or len(obs.hand) != rules.hand_size:
         return False
-    place = first_trick_place(obs)
-    if not game.faberl:
-        return valat_on_own(obs.hand, TAROCK, place)
+    hand, tricks, deck, place = obs.hand, spec.tricks, rules.deck, first_trick_place(obs)
+    if tricks.trump == "tarock":
+        return valat_on_own(hand, tricks, TAROCK, place, deck)
+    if tricks.trump != "suit":
+        return False
     if suit is not None:
-        return suit in SUIT_LETTERS and valat_on_own(obs.hand, SUIT_LETTERS.index(suit), place)
+        return suit in SUIT_LETTERS and valat_on_own(hand, tricks, SUIT_LETTERS.index(suit), place, deck)
     if mine:  # the declarer names the suit afterwards (see valat_suit)
-        return faberl_valat_on_own(obs.hand, place)
-    return all(valat_on_own(obs.hand, s, place) for s in range(4))
+        return valat_on_own_any_suit(hand, tricks, place, deck)
+    return all(valat_on_own(hand, tricks, s, place, deck) for s in range(len(SUIT_LETTERS)))
 
 
 def valat_suit(obs: Observation) -> int | None:
-    """A trump suit (0..3) with which the bot's hand makes a Valat on its own, if any."""
-    if not _forty(obs):
+    """A trump suit (0..3) with which the bot's hand makes a Valat on its own
+    in the suit game in play, if any."""
+    rules = obs.rules
+    if rules is None or obs.contract is None or len(obs.hand) != rules.hand_size:
         return None
-    place = first_trick_place(obs)
-    return next((s for s in range(4) if valat_on_own(obs.hand, s, place)), None)
+    tricks, place = obs.contract.spec.tricks, first_trick_place(obs)
+    return next((s for s in range(len(SUIT_LETTERS))
+                 if valat_on_own(obs.hand, tricks, s, place, rules.deck)), None)
 
 
 def valat_filter(obs: Observation) -> tuple[Action, ...]:

@@ -1,6 +1,9 @@
 """Broken: its option hook raises while a table's rules are built."""
 
+from collections.abc import Sequence
+
 from core.hookspecs import hookimpl
+from core.options import OptionSpec
 
 
 class FailsEarly:
@@ -8,8 +11,8 @@ class FailsEarly:
     version = "1.0"
 
     @hookimpl
-    def tarock_options(self) -> dict[str, object]:
-        return {"rate": 1 // 0}
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        return [OptionSpec("rate", 1 // 0, "a rate computed wrongly")]
 
 
 PLUGIN = FailsEarly

@@ -1,9 +1,11 @@
 """Broken at play time: reads an option it never declared when a hand is scored."""
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping
+from typing import Any
 
+from core.contracts import Outcome
 from core.hookspecs import hookimpl
-from core.state import HandState, Premium
+from core.state import HandState
 
 
 class FailsLate:
@@ -11,10 +13,11 @@ class FailsLate:
     version = "1.0"
 
     @hookimpl(wrapper=True)
-    def tarock_premiums(self, state: HandState) -> Generator[None, Sequence[Premium] | None, list[Premium]]:
-        premiums = yield
-        bonus = state.options["bonus"]  # KeyError: no plugin declares "bonus"
-        return [*(premiums or ()), Premium("bonus", bonus)]
+    def tarock_premium_outcomes(self, state: HandState) -> Generator[None, Any, Mapping[str, Outcome]]:
+        made = dict((yield) or {})
+        if state.options["bonus"]:  # KeyError: no plugin declares "bonus"
+            made["valat"] = Outcome(True)
+        return made
 
 
 PLUGIN = FailsLate

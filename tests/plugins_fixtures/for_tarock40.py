@@ -1,6 +1,9 @@
 """Incompatible over tarock54: written for the 40-card game."""
 
+from collections.abc import Sequence
+
 from core.hookspecs import hookimpl
+from core.options import OptionSpec
 
 
 class Forty:
@@ -9,8 +12,8 @@ class Forty:
     applies_to = ("tarock40",)
 
     @hookimpl
-    def tarock_options(self) -> dict[str, object]:
-        return {"forty_rule": True}
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        return [OptionSpec("forty_rule", True, "a rule of the 40-card game")]
 
 
 PLUGIN = Forty

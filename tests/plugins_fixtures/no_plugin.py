@@ -1,6 +1,9 @@
 """Broken: defines a plugin class but does not export it as PLUGIN."""
 
+from collections.abc import Sequence
+
 from core.hookspecs import hookimpl
+from core.options import OptionSpec
 
 
 class Forgotten:
@@ -8,5 +11,5 @@ class Forgotten:
     version = "1.0"
 
     @hookimpl
-    def tarock_options(self) -> dict[str, object]:
-        return {}
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        return []

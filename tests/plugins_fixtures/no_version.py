@@ -1,14 +1,17 @@
 """Broken: no version, so the rules hash could not tell its releases apart."""
 
+from collections.abc import Sequence
+
 from core.hookspecs import hookimpl
+from core.options import OptionSpec
 
 
 class Unversioned:
     name = "unversioned"
 
     @hookimpl
-    def tarock_options(self) -> dict[str, object]:
-        return {}
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        return []
 
 
 PLUGIN = Unversioned

@@ -1,10 +1,11 @@
-"""A sound house rule for any variant: a Valat counts double."""
+"""A sound house rule for any variant: a Valat counts double (silent and announced)."""
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
+from core.contracts import PremiumSpec
 from core.hookspecs import hookimpl
-from core.state import HandState, Premium
 
 
 class ValatDouble:
@@ -12,9 +13,10 @@ class ValatDouble:
     version = "1.0"
 
     @hookimpl(wrapper=True)
-    def tarock_premiums(self, state: HandState) -> Generator[None, Sequence[Premium] | None, list[Premium]]:
-        premiums = yield
-        return [replace(p, value=2 * p.value) if p.name == "valat" else p for p in premiums or ()]
+    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Generator[None, Any, Sequence[PremiumSpec]]:
+        premiums: Sequence[PremiumSpec] = (yield) or ()
+        return [replace(p, silent=2 * p.silent, announced=2 * p.announced) if p.name == "valat" else p
+                for p in premiums]
 
 
 PLUGIN = ValatDouble

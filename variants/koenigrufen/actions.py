@@ -1,8 +1,9 @@
 """Action types Königrufen adds to the record vocabulary (see docs/records.md).
 
 The core actions are used where they fit: ``bid`` (also "Vorhand!" as the
-contract ``vorhand``), ``pass`` ("Weiter!" in the auction, "Gut!" in the
-announcements), ``call``, ``discard``, ``announce``, ``kontra`` and ``play``.
+contract ``vorhand``), ``bei`` (core's :class:`~core.actions.Join`), ``pass``
+("Weiter!" in the auction, "Gut!" in the announcements), ``call``,
+``discard``, ``announce``, ``kontra`` and ``play``.
 """
 
 from __future__ import annotations
@@ -10,18 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from core.actions import Action
+from core.actions import Action, Join
 
-
-@dataclass(frozen=True, slots=True)
-class Bei(Action):
-    """Join a negative game another player bid: play it too ("Piccolo bei")."""
-
-    contract: str = ""
-    type: ClassVar[str] = "bei"
-
-    def describe(self) -> str:
-        return f"{self.contract} bei"
+Bei = Join
+"""Join a negative game another player bid ("Piccolo bei"): core's ``bei`` action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,4 +38,4 @@ class GiveUp(Action):
         return "give up"
 
 
-KOENIGRUFEN_ACTIONS: tuple[type[Action], ...] = (Bei, TakeTalon, GiveUp)
+KOENIGRUFEN_ACTIONS: tuple[type[Action], ...] = (TakeTalon, GiveUp)

@@ -15,6 +15,11 @@ welcher Seite sie erfolgt"), a Kontra that turns out to be on a partner's
 announcement does not count (scoring).  In negative games Kontra counts
 individually: target ``game@D`` (Kontra on declarer D's game, from the
 acting seat) and ``re@X`` (the declarer's Re on the Kontra of seat X).
+
+The phase lists what may be said and asks every decision from the rules'
+verdict hooks (``tarock_announce_verdict``, ``tarock_kontra_verdict``),
+which :func:`announce_verdict` and :func:`kontra_verdict` answer for
+Königrufen, so a house rule can allow what the rulebook forbids.
 """
 
 from __future__ import annotations
@@ -22,12 +27,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from core.actions import Action, Announce, Kontra, Pass
+from core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass
 from core.cards import MOND, is_king
-from core.phases import Phase
+from core.phases import ANNOUNCE, KONTRA, Phase
 from core.rules import Rules
-from core.state import Announcement, HandState, Reason
-from variants.koenigrufen.context import declarers, game_of, kr
+from core.state import ALLOW, Announcement, HandState, Reason, Verdict
+from variants.koenigrufen.context import alone, declarers, game_of, kr
 from variants.koenigrufen.games import (
     ABSOLUT,
     BIRDS,
@@ -36,6 +41,8 @@ from variants.koenigrufen.games import (
     MONDFANG,
     PREMIUM_ORDER,
     Dialect,
+    announce_at_once,
+    kind,
 )
 from variants.koenigrufen.talon import bird_keepers
 
@@ -57,17 +64,105 @@ def knows_same_side(state: HandState, seat: int, owner: int, public: bool) -> bo
     return False
 
 
-def kontra_allowed(state: HandState, dialect: Dialect) -> bool:
-    game = game_of(state, dialect)
+def public_sides(state: HandState) -> bool:
+    """Whether everybody knows the parties (no secret partner)."""
+    game = game_of(state)
+    return game is None or game.call is None or alone(state)
+
+
+def bird_pending(state: HandState, dialect: Dialect, seat: int) -> bool:
+    """Whether the Besserrufer must still announce his bird (and can)."""
+    game = game_of(state)
+    return game is not None and bool(bird_keepers(state, dialect, game, seat))
+
+
+def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -> Verdict:
+    """The rulebooks' answer: may ``seat`` announce ``name`` now?"""
+    game = game_of(state)
+    assert game is not None
+    hand = state.hands[seat]
+    info = kr(state).get("ann", {})
+    if announce_at_once(game) and seat in declarers(state) and seat in info.get("spoken", ()):
+        return Verdict.deny("announce-at-once",
+                            "in this game the declarer announces at once, in his first turn")
+    if name in BIRDS:
+        card = BIRDS[name][0]
+        if card not in hand:
+            return Verdict.deny("bird-not-in-hand",
+                                f"you may announce {name} only with the card in your hand")
+        if (dialect.bird_before_talon and bird_pending(state, dialect, seat)
+                and card not in kr(state).get("pre_talon", hand)):
+            return Verdict.deny("bird-from-talon",
+                                "the Besserrufer's bird must have been in your hand before the talon")
+    called = state.called
+    if name == KING_ULTIMO and not (called is not None and is_king(called) and called in hand):
+        return Verdict.deny("king-not-in-hand", "you may announce König Ultimo only holding the called King")
+    if name == MONDFANG and MOND in hand:
+        return Verdict.deny("mondfang-own-mond", "you may not announce Mondfang holding the Mond")
+    if name == GRAMMOPOI:
+        public = public_sides(state)
+        for a in state.announcements:
+            # "Ansage/Gewinn des Grammopoi bedingt selbiges für den Absolut": on top of one's
+            # own party's Absolut it may be said; another party's Absolut rules it out
+            if a.name == ABSOLUT and not knows_same_side(state, seat, a.seat, public):
+                return Verdict.deny("absolut-taken",
+                                    "Grammopoi includes the Absolut, which the other party announced")
+    return ALLOW
+
+
+def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict:
+    """The rulebooks' answer: may ``seat`` raise the chain on ``target`` now?"""
+    game = game_of(state)
+    assert game is not None and state.declarer is not None
     # seed 002, Solorufer with the King in the talon: "Kontras zählen dann in keinem Fall" -- they
     # may be said (nobody knows where the King is) and are void at the end (scoring)
-    return game is not None and game.kontra
+    if game.kontra == 0:
+        return Verdict.deny("no-kontra", "there is no Kontra in this game")
+    if kind(game) == "tricks":
+        pairs: dict[tuple[int, int], int] = kr(state).get("ann", {}).get("pairs", {})
+        if target.declarer is not None:
+            other = target.declarer
+            if other not in declarers(state):
+                return Verdict.deny("not-a-declarer", f"seat {other} plays no game here")
+            if other == seat:
+                return Verdict.deny("own-game", "you cannot say Kontra on your own game")
+            if (other, seat) in pairs:
+                return Verdict.deny("kontra-said", f"you said Kontra on seat {other}'s game already")
+            return ALLOW
+        if target.answer is not None:
+            other = target.answer
+            if seat not in declarers(state) or pairs.get((seat, other)) is None:
+                return Verdict.deny("no-kontra-to-answer", f"seat {other} said no Kontra on your game")
+            if pairs[(seat, other)] >= 2:
+                return Verdict.deny("re-said", f"you answered seat {other}'s Kontra already")
+            return ALLOW
+        return Verdict.deny("kontra-target", "in this game say kontra game@N (on declarer N) or re@N")
+    if target.declarer is not None or target.answer is not None:
+        return Verdict.deny("kontra-target", "kontra the game or an announced premium")
+    what = f"the {target.name} announcement" if target.name else "the game"
+    if target.game:
+        owner, level = state.declarer, state.kontra_level
+    else:
+        ann = next((a for a in state.announcements if a.name == target.name), None)
+        if ann is None:
+            return Verdict.deny("kontra-target",
+                                f"{target.name!r} was not announced: kontra the game or a premium")
+        owner, level = ann.seat, ann.kontra
+    same = knows_same_side(state, seat, owner, public_sides(state))
+    if level >= 2:
+        return Verdict.deny("kontra-max", f"{what} stands at Re already, the highest level")
+    if level == 0 and same:
+        return Verdict.deny("own-side", f"you know {what} is your own side's: no Kontra on it")
+    if level == 1 and not same:
+        return Verdict.deny("re-not-yours",
+                            f"only the side of {what}, as far as it knows it, answers with Re")
+    return ALLOW
 
 
 class Announcing(Phase):
     """Premiums, Kontra and Re until three "Gut!"."""
 
-    name = "announce"
+    name = ANNOUNCE
 
     def __init__(self, dialect: Dialect) -> None:
         self.d = dialect
@@ -77,82 +172,60 @@ class Announcing(Phase):
         state.to_move = state.declarer
 
     # -- what a seat may say -------------------------------------------------
-    def _bird_pending(self, state: HandState, seat: int) -> bool:
-        """Whether the Besserrufer must still announce his bird (and can)."""
-        game = game_of(state, self.d)
-        return game is not None and bool(bird_keepers(state, self.d, game, seat))
-
-    def announce_reason(self, state: HandState, seat: int, name: str) -> Reason | None:
-        """Why ``seat`` may not announce ``name`` now, or None."""
-        game = game_of(state, self.d)
+    def announce_reason(self, state: HandState, rules: Rules, seat: int, name: str,
+                        said: frozenset[str] | None = None) -> Reason | None:
+        """Why ``seat`` may not announce ``name`` now, or None (``said``: the names
+        announced so far, when the caller has them)."""
+        game = game_of(state)
         assert game is not None
-        info = kr(state)["ann"]
-        hand = state.hands[seat]
-        if name not in PREMIUM_ORDER:
-            known = ", ".join(PREMIUM_ORDER)
+        if name not in rules.premium_specs:
+            known = ", ".join(rules.premium_specs)
             return Reason("unknown-premium", f"there is no premium {name!r}; premiums: {known}")
         if name not in game.premiums:
             return Reason("premium-not-in-game", f"{name} cannot be announced in this game")
-        if any(a.name == name for a in state.announcements):
+        if name in (said if said is not None else {a.name for a in state.announcements}):
             return Reason("already-announced", f"{name} has been announced already")
-        if game.announce_at_once and seat in declarers(state) and seat in info["spoken"]:
-            return Reason("announce-at-once",
-                          "in this game the declarer announces at once, in his first turn")
-        if name in BIRDS:
-            card = BIRDS[name][0]
-            if card not in hand:
-                return Reason("bird-not-in-hand", f"you may announce {name} only with the card in your hand")
-            if (self.d.bird_before_talon and self._bird_pending(state, seat)
-                    and card not in kr(state).get("pre_talon", hand)):
-                return Reason("bird-from-talon",
-                              "the Besserrufer's bird must have been in your hand before the talon")
-        if name == KING_ULTIMO and not (state.called is not None and is_king(state.called)
-                                        and state.called in hand):
-            return Reason("king-not-in-hand", "you may announce König Ultimo only holding the called King")
-        if name == MONDFANG and MOND in hand:
-            return Reason("mondfang-own-mond", "you may not announce Mondfang holding the Mond")
-        if name == GRAMMOPOI and any(a.name == ABSOLUT and a.seat != seat for a in state.announcements):
-            return Reason("absolut-taken", "Grammopoi includes the Absolut, which another player announced")
+        verdict = rules.announce_verdict(state, seat, name)
+        if verdict is not None and not verdict.allowed:
+            return verdict.reason or Reason("announce-not-allowed", f"{name} cannot be announced now")
         return None
 
-    def kontras(self, state: HandState, seat: int) -> list[Action]:
-        if not kontra_allowed(state, self.d):
-            return []
-        game = game_of(state, self.d)
-        assert game is not None and state.declarer is not None
-        out: list[Action] = []
-        if game.kind == "tricks":
+    def _targets(self, state: HandState, seat: int) -> list[KontraTarget]:
+        game = game_of(state)
+        assert game is not None
+        if kind(game) == "tricks":
             pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
-            for d in declarers(state):
-                if d != seat and (d, seat) not in pairs:
-                    out.append(Kontra(seat, f"game@{d}"))
-            for (d, x), level in pairs.items():
-                if d == seat and level == 1:
-                    out.append(Kontra(seat, f"re@{x}"))
+            out = [KontraTarget(declarer=d) for d in declarers(state)]
+            out += [KontraTarget(answer=x) for (d, x) in pairs if d == seat]
             return out
-        public = not game.call or bool(kr(state).get("alone"))
-        items = [("", state.declarer, state.kontra_level)]
-        items += [(a.name, a.seat, a.kontra) for a in state.announcements]
-        for target, owner, level in items:
-            same = knows_same_side(state, seat, owner, public)
-            if (level == 0 and not same) or (level == 1 and same):
+        return [GAME, *(KontraTarget(a.name) for a in state.announcements)]
+
+    def kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        out: list[Action] = []
+        for target in self._targets(state, seat):
+            verdict = rules.kontra_verdict(state, seat, target)
+            if verdict is not None and verdict.allowed:
                 out.append(Kontra(seat, target))
         return out
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
             return []
-        out: list[Action] = [] if self._bird_pending(state, seat) else [Pass(seat)]
+        out: list[Action] = [] if bird_pending(state, self.d, seat) else [Pass(seat)]
+        game = game_of(state)
+        assert game is not None
+        said = frozenset(a.name for a in state.announcements)
         for name in PREMIUM_ORDER:
-            if self.announce_reason(state, seat, name) is None:
+            if (name in rules.premium_specs and name in game.premiums and name not in said
+                    and self.announce_reason(state, rules, seat, name, said) is None):
                 out.append(Announce(seat, (name,)))
-        out.extend(self.kontras(state, seat))
+        out.extend(self.kontras(state, rules, seat))
         return out
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         seat = action.seat
         if isinstance(action, Pass):
-            if self._bird_pending(state, seat):
+            if bird_pending(state, self.d, seat):
                 return Reason("besserrufer-bird", "as Besserrufer announce your bird first")
             return None
         if isinstance(action, Announce):
@@ -161,46 +234,16 @@ class Announcing(Phase):
             if not action.announce or len(set(action.announce)) != len(action.announce):
                 return Reason("announce-what", "name one or more different premiums")
             for name in action.announce:
-                reason = self.announce_reason(state, seat, name)
+                reason = self.announce_reason(state, rules, seat, name)
                 if reason is not None:
                     return reason
             return None
         if isinstance(action, Kontra):
-            if action in self.kontras(state, seat):
+            verdict = rules.kontra_verdict(state, seat, action.target)
+            if verdict is None or verdict.allowed:
                 return None
-            if not kontra_allowed(state, self.d):
-                return Reason("no-kontra", "there is no Kontra in this game")
-            return self.kontra_reason(state, seat, action.target)
+            return verdict.reason or Reason("kontra-not-allowed", "you may not say Kontra on that now")
         return Reason("wrong-phase", f"announce, kontra or say Gut (pass) now, not {action.describe()}")
-
-    def kontra_reason(self, state: HandState, seat: int, target: str) -> Reason:
-        """Why ``seat`` may not say Kontra (or Re) on ``target`` (not among :meth:`kontras`)."""
-        game = game_of(state, self.d)
-        assert game is not None
-        what = f"the {target} announcement" if target else "the game"
-        if game.kind == "tricks":
-            pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
-            kind, _, who = target.partition("@")
-            if kind not in ("game", "re") or not who.isdigit():
-                return Reason("kontra-target", "in this game say kontra game@N (on declarer N) or re@N")
-            other = int(who)
-            if kind == "game":
-                if other not in declarers(state):
-                    return Reason("not-a-declarer", f"seat {other} plays no game here")
-                if other == seat:
-                    return Reason("own-game", "you cannot say Kontra on your own game")
-                return Reason("kontra-said", f"you said Kontra on seat {other}'s game already")
-            if seat not in declarers(state) or (seat, other) not in pairs:
-                return Reason("no-kontra-to-answer", f"seat {other} said no Kontra on your game")
-            return Reason("re-said", f"you answered seat {other}'s Kontra already")
-        levels = {"": state.kontra_level} | {a.name: a.kontra for a in state.announcements}
-        if target not in levels:
-            return Reason("kontra-target", f"{target!r} was not announced: kontra the game or a premium")
-        if levels[target] >= 2:
-            return Reason("kontra-max", f"{what} stands at Re already, the highest level")
-        if levels[target] == 0:
-            return Reason("own-side", f"you know {what} is your own side's: no Kontra on it")
-        return Reason("re-not-yours", f"only the side of {what}, as far as it knows it, answers with Re")
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         info: dict[str, Any] = kr(state)["ann"]
@@ -214,7 +257,7 @@ class Announcing(Phase):
                 state.announcements.append(Announcement(name, seat))
                 if name == MONDFANG:
                     kr(state)["mond_holder"] = state.holder(MOND)
-                if name in BIRDS and self._bird_pending(state, seat):
+                if name in BIRDS and bird_pending(state, self.d, seat):
                     kr(state)["bird_done"] = name
             info["acted"] = True
             return
@@ -232,21 +275,21 @@ class Announcing(Phase):
             state.to_move = state.next_seat(seat)
 
     @staticmethod
-    def _raise(state: HandState, info: dict[str, Any], seat: int, target: str) -> None:
-        if target.startswith("game@"):
-            info["pairs"][(int(target[5:]), seat)] = 1
-        elif target.startswith("re@"):
-            info["pairs"][(seat, int(target[3:]))] = 2
-        elif target == "":
+    def _raise(state: HandState, info: dict[str, Any], seat: int, target: KontraTarget) -> None:
+        if target.declarer is not None:
+            info["pairs"][(target.declarer, seat)] = 1
+        elif target.answer is not None:
+            info["pairs"][(seat, target.answer)] = 2
+        elif target.game:
             state.kontra_level += 1
             if state.kontra_level == 1:
                 info["kontra_by"][""] = seat
             return
         else:
-            i = next(i for i, a in enumerate(state.announcements) if a.name == target)
+            i = next(i for i, a in enumerate(state.announcements) if a.name == target.name)
             state.announcements[i] = replace(state.announcements[i], kontra=state.announcements[i].kontra + 1)
             if state.announcements[i].kontra == 1:
-                info["kontra_by"][target] = seat
+                info["kontra_by"][target.name] = seat
             return
         state.kontra_level = max(info["pairs"].values())
 
@@ -255,7 +298,7 @@ class FahrerKontra(Phase):
     """Seed 003, Fahrer: "Jeder Spieler außer der Vorhand darf das Spiel
     kontrieren" -- one round, each may say Kontra once (target ``""``)."""
 
-    name = "kontra"
+    name = KONTRA
 
     def start(self, state: HandState, rules: Rules) -> None:
         order = [s for s in state.players if s != state.forehand]

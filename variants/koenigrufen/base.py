@@ -1,36 +1,53 @@
 """The Königrufen base: the hook implementations both dialects share.
 
-One plugin class, :class:`Koenigrufen`, interprets a :class:`Dialect` (the
-games as data and the points where the texts differ); the club and course
-modules only build their dialects.  Phases of a hand::
+One plugin class, :class:`Koenigrufen`, declares a :class:`Dialect`'s games
+as contracts and its premiums as data, and answers what data cannot say;
+the club and course modules only build their dialects.  Phases of a hand::
 
     bidding -> [birds] -> [call] -> [talon -> discard] -> announce | kontra -> play
 
-``birds``: several Besserrufer name their birds (seed 002); ``call``: calling
-games; ``talon``/``discard``: games with the talon; ``announce``: premiums and
-Kontra until three "Gut!" (not in Trischaken); ``kontra``: the Fahrer's round
-of Kontras (seed 003).  A game given up ends after ``talon``.
+``bidding``: core's auction in the dialect's style; ``birds``: several
+Besserrufer name their birds (seed 002); ``call``: core's call of a King in
+calling games; ``talon``/``discard``: games with the talon; ``announce``:
+premiums and Kontra until three "Gut!" (not in Trischaken); ``kontra``: the
+Fahrer's round of Kontras (seed 003).  A game given up ends after ``talon``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
-from core.actions import Action
+from core.actions import Action, KontraTarget
+from core.auction import VORHAND, Auction, auction_info
 from core.cards import DECK54, KAKADU, MARABU, PAGAT, UHU, Card
+from core.contracts import ContractSpec, Outcome, PremiumSpec
+from core.facts import VariantFacts
 from core.hookspecs import hookimpl
-from core.phases import DiscardPhase, Phase, TrickPlay
-from core.rules import Rules
-from core.state import HandResult, HandState, Premium, Reason, Trick
-from variants.koenigrufen import cardplay, scoring
-from variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
-from variants.koenigrufen.announce import Announcing, FahrerKontra
-from variants.koenigrufen.bidding import Auction, BirdContest
-from variants.koenigrufen.context import declarers, game_of, kr
-from variants.koenigrufen.games import BIRDS, KING_ULTIMO, VORHAND, Dialect, Game
-from variants.koenigrufen.talon import (
+from core.options import OptionSpec
+from core.phases import (
+    ANNOUNCE,
+    BIDDING,
+    CALL,
+    DISCARD,
+    KONTRA,
+    PLAY,
+    TALON,
     CallPhase,
+    DiscardPhase,
+    Phase,
+    TrickPlay,
+)
+from core.rules import Rules
+from core.state import HandState, PhaseId, Reason, Score, Verdict
+from variants.koenigrufen import scoring
+from variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
+from variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
+from variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, contest_seats, style
+from variants.koenigrufen.cardplay import thirds
+from variants.koenigrufen.context import callable_cards, declarers, game_of, kr
+from variants.koenigrufen.games import BIRDS, KING_ULTIMO, MATERIAL, PREMIUM_ORDER, Dialect, kind
+from variants.koenigrufen.talon import (
     TalonPhase,
     discard_reason,
     keep_duties,
@@ -38,8 +55,16 @@ from variants.koenigrufen.talon import (
     needs_talon_phase,
 )
 
+VERSION = "2.0"
 BIRD_ORDER = (MARABU, KAKADU, UHU, PAGAT)
 """Seed 002: "Wenn ein Vogel geopfert werden muss, sind die höheren zuerst aufzugeben"."""
+
+TITLES = {
+    "trull": "Trull", "kings": "Vier Könige", "absolut": "Absolut", "grammopoi": "Grammopoi",
+    "king": "König Ultimo", "pagat": "Pagat Ultimo", "uhu": "Uhu", "kakadu": "Kakadu", "marabu": "Marabu",
+    "mondfang": "Mondfang", "valat": "Valat",
+}
+"""The premiums' names as the rulebooks write them."""
 
 
 def obligations(state: HandState, seat: int) -> dict[Card, int]:
@@ -83,72 +108,116 @@ def restrict(cands: list[Card], due: dict[Card, int], trick_no: int) -> list[Car
 class Koenigrufen:
     """Hook implementations of one Königrufen dialect."""
 
+    version = VERSION
+
     def __init__(self, dialect: Dialect) -> None:
         self.d = dialect
         self.name = dialect.name
+        self.contracts = dialect.contracts()
         self.handlers: dict[str, Phase] = {
-            "bidding": Auction(dialect),
-            "birds": BirdContest(dialect),
-            "call": CallPhase(),
-            "talon": TalonPhase(dialect),
-            "discard": DiscardPhase(),
-            "announce": Announcing(dialect),
-            "kontra": FahrerKontra(),
-            "play": TrickPlay(),
+            BIDDING: Auction(style(dialect)),
+            BIRDS_PHASE: BirdContest(dialect),
+            CALL: CallPhase(),
+            TALON: TalonPhase(dialect),
+            DISCARD: DiscardPhase(),
+            ANNOUNCE: Announcing(dialect),
+            KONTRA: FahrerKontra(),
+            PLAY: TrickPlay(),
         }
 
-    def game(self, state: HandState) -> Game:
-        game = game_of(state, self.d)
+    def game(self, state: HandState) -> ContractSpec:
+        game = game_of(state)
         assert game is not None, "no game decided yet"
         return game
 
     # -- setup ---------------------------------------------------------------
     @hookimpl
-    def tarock_options(self) -> dict[str, Any]:
-        # for the client: amounts are cents (both texts: "Werte in Cent", "Tarif (in Cent)"),
-        # and the second Kontra level is called Re ("Kontra ist bis Re (4fach) möglich")
-        return {"money_unit": "ct", "kontra_words": ["Kontra", "Re"], **self.d.options}
+    def tarock_options(self) -> Sequence[OptionSpec]:
+        out = [OptionSpec("four_kings", self.d.options["four_kings"],
+                          "what a declarer holding all four Kings may call: a Queen, an own King "
+                          "(playing alone), or nothing", choices=("queen", "self", "none"))]
+        if "mondfang_partners" in self.d.options:
+            out.append(OptionSpec("mondfang_partners", self.d.options["mondfang_partners"],
+                                  "a Mond caught by the own partner's Sküs counts against the Mond's party"))
+        if "bei_leader" in self.d.options:
+            out.append(OptionSpec("bei_leader", self.d.options["bei_leader"],
+                                  "who leads a Bei-game: the first declarer or the first to bid "
+                                  "a negative game",
+                                  choices=("first-declarer", "first-negative-bidder")))
+        return out
 
     @hookimpl
     def tarock_action_types(self) -> Sequence[type[Action]]:
         return KOENIGRUFEN_ACTIONS
 
     @hookimpl
-    def tarock_deck(self, options: dict[str, Any]) -> Sequence[Card]:
+    def tarock_deck(self, options: Mapping[str, Any]) -> Sequence[Card]:
         return DECK54
 
     @hookimpl
-    def tarock_deal_layout(self, options: dict[str, Any]) -> tuple[int, tuple[int, ...]]:
+    def tarock_deal_layout(self, options: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
         return 12, (3, 3)
+
+    @hookimpl
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Sequence[ContractSpec]:
+        return self.contracts
+
+    @hookimpl
+    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Sequence[PremiumSpec]:
+        return [PremiumSpec(name, TITLES[name], *self.d.premium_values[name], material=name in MATERIAL)
+                for name in PREMIUM_ORDER if name in self.d.premium_values]
+
+    @hookimpl
+    def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
+        # both texts: "Werte in Cent", "Tarif (in Cent)"; "Kontra ist bis Re (4fach) möglich";
+        # "Gespielt wird gegen den Uhrzeigersinn"
+        return VariantFacts(unit=3, kontra_scope="each", money="ct", kontra_words=("Kontra", "Re"),
+                            direction="counterclockwise")
 
     # -- flow ----------------------------------------------------------------
     @hookimpl
-    def tarock_phases(self, state: HandState) -> Sequence[str]:
-        seq = ["bidding"]
-        if "contest" in kr(state):
-            seq.append("birds")
-        game = game_of(state, self.d)
+    def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
+        seq = [BIDDING]
+        if contest_seats(state):
+            seq.append(BIRDS_PHASE)
+        game = game_of(state)
         if game is None:
             return seq
-        if game.call:
-            seq.append("call")
+        if game.call is not None:
+            seq.append(CALL)
             if state.called is None:
                 return seq
         if needs_talon_phase(state, game):
-            seq.append("talon")
+            seq.append(TALON)
             if kr(state).get("gave_up"):
                 return seq
-            seq.append("discard")
-        if game.kind == "fahrer":
-            seq.append("kontra")
-        elif game.kind != "trischaken":
-            seq.append("announce")
-        seq.append("play")
+            seq.append(DISCARD)
+        if kind(game) == "fahrer":
+            seq.append(KONTRA)
+        elif kind(game) != "trischaken":
+            seq.append(ANNOUNCE)
+        seq.append(PLAY)
         return seq
 
     @hookimpl
-    def tarock_phase(self, name: str) -> Phase | None:
+    def tarock_phase(self, name: PhaseId) -> Phase | None:
         return self.handlers.get(name)
+
+    @hookimpl
+    def tarock_callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card] | None:
+        if contract.call is None:
+            return None
+        return callable_cards(state.hands[seat], str(state.options["four_kings"]))
+
+    @hookimpl
+    def tarock_announce_verdict(self, state: HandState, seat: int, name: str) -> Verdict:
+        return announce_verdict(state, self.d, seat, name)
+
+    @hookimpl
+    def tarock_kontra_verdict(self, state: HandState, seat: int, target: KontraTarget) -> Verdict | None:
+        if state.phase != ANNOUNCE:
+            return None
+        return kontra_verdict(state, seat, target)
 
     # -- talon ---------------------------------------------------------------
     @hookimpl
@@ -164,11 +233,6 @@ class Koenigrufen:
         return discard_reason(self.d, game, state.hands[seat], cards)
 
     # -- play ----------------------------------------------------------------
-    def _rules(self, state: HandState) -> dict[str, bool]:
-        game = self.game(state)
-        return {"colour": game.colour, "stichzwang": game.stichzwang, "maerchen": self.d.maerchenstich,
-                "pagat_last": game.pagat_last}
-
     @hookimpl
     def tarock_first_leader(self, state: HandState) -> int:
         game = self.game(state)
@@ -177,45 +241,39 @@ class Koenigrufen:
         decl = declarers(state)
         if len(decl) > 1 and state.options.get("bei_leader") == "first-negative-bidder":
             # the remark at the end of seed 002: "derjenige, der als erster ein Negativspiel angesagt hat"
-            for seat, name in kr(state)["auction"]["log"]:
-                if seat in decl and name != VORHAND and self.d.game(name).kind == "tricks":
+            for seat, name in auction_info(state)["log"]:
+                if seat in decl and name != VORHAND and kind(self.d.game(name)) == "tricks":
                     return int(seat)
         return decl[0]  # "Der erste Spielersteher spielt aus."
 
-    @hookimpl
-    def tarock_legal_plays(self, state: HandState, seat: int) -> Sequence[Card]:
+    @hookimpl(wrapper=True)
+    def tarock_legal_plays(self, state: HandState, seat: int) -> Generator[None, Any, Sequence[Card]]:
+        cands: Sequence[Card] = yield
+        return restrict(list(cands), obligations(state, seat), len(state.tricks))
+
+    @hookimpl(wrapper=True)
+    def tarock_play_reason(self, state: HandState, seat: int,
+                           card: Card) -> Generator[None, Any, Reason | None]:
+        base: Reason | None = yield
+        assert state.contract is not None
+        from core.tricks import legal
+
         trick = state.trick.cards if state.trick else []
-        cands = cardplay.legal_cards(state.hands[seat], trick, **self._rules(state))
-        return restrict(cands, obligations(state, seat), len(state.tricks))
-
-    @hookimpl
-    def tarock_play_reason(self, state: HandState, seat: int, card: Card) -> Reason:
-        trick = state.trick.cards if state.trick else []
-        flags = self._rules(state)
-        cands = cardplay.legal_cards(state.hands[seat], trick, **flags)
-        if card in cands:
-            due = obligations(state, seat)
-            now = len(state.tricks)
-            if any(index == now and c in cands for c, index in due.items()):
-                return Reason("announced-card-due", "this trick is the one of your announced card: play it")
-            if any(c not in due or due[c] <= now for c in cands):
-                return Reason("announced-card", "an announced card must be kept for its trick")
-            return Reason("bird-sacrifice", "an announced bird must be given up: the higher ones first")
-        return cardplay.play_reason(state.hands[seat], trick, card, **flags)
-
-    @hookimpl
-    def tarock_trick_winner(self, state: HandState, trick: Trick) -> int:
-        game = self.game(state)
-        return cardplay.trick_winner(trick.cards, game.colour, self.d.maerchenstich)
-
-    @hookimpl
-    def tarock_partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:
-        return card == state.called
+        cands = legal(state.hands[seat], trick, state.contract.spec.tricks)
+        if card not in cands:
+            return base
+        due = obligations(state, seat)
+        now = len(state.tricks)
+        if any(index == now and c in cands for c, index in due.items()):
+            return Reason("announced-card-due", "this trick is the one of your announced card: play it")
+        if any(c not in due or due[c] <= now for c in cands):
+            return Reason("announced-card", "an announced card must be kept for its trick")
+        return Reason("bird-sacrifice", "an announced bird must be given up: the higher ones first")
 
     # -- what everyone sees --------------------------------------------------
     @hookimpl
     def tarock_talon_shown(self, state: HandState) -> Sequence[Sequence[Card]] | None:
-        game = game_of(state, self.d)
+        game = game_of(state)
         if game is None:
             return None
         if game.talon == "trick":  # thrown into the first six tricks, one by one
@@ -232,15 +290,15 @@ class Koenigrufen:
 
     @hookimpl
     def tarock_discards_shown(self, state: HandState) -> Sequence[Card] | None:
-        if not self.d.open_discards or game_of(state, self.d) is None:
+        if not self.d.open_discards or game_of(state) is None:
             return None
         # seed 002: "andere Tarock nur offen (außer bei Farbenspielen)", "Farbkarten aber offen"
-        colour = self.game(state).colour
+        colour = self.game(state).tricks.trump == "colour"
         return [c for c in state.discards if (c >= 22) == colour]
 
     @hookimpl
     def tarock_open_hands(self, state: HandState) -> Sequence[int] | None:
-        game = game_of(state, self.d)
+        game = game_of(state)
         if game is None or not game.ouvert or not state.tricks:
             return None
         return list(state.players) if self.d.ouvert_all else list(declarers(state))
@@ -248,28 +306,29 @@ class Koenigrufen:
     # -- counting and settlement ---------------------------------------------
     @hookimpl
     def tarock_count(self, state: HandState, cards: Sequence[Card]) -> int:
-        return cardplay.thirds(cards)
+        return thirds(cards)
 
     @hookimpl
-    def tarock_premiums(self, state: HandState) -> Sequence[Premium]:
+    def tarock_premium_outcomes(self, state: HandState) -> Mapping[str, Outcome]:
         game = self.game(state)
-        if game.kind != "points" or kr(state).get("gave_up"):
-            return []
-        return scoring.premiums(state, self.d, game)
+        if kind(game) != "points" or kr(state).get("gave_up") or not state.tricks:
+            return {}
+        return scoring.outcomes(state, game, bool(state.options.get("mondfang_partners")))
 
     @hookimpl
-    def tarock_score(self, state: HandState, rules: Rules) -> HandResult:
+    def tarock_score(self, state: HandState, rules: Rules) -> Score:
         game = self.game(state)
         if kr(state).get("gave_up"):
-            return scoring.score_given_up(state, self.d, game)
+            return scoring.score_given_up(state, self.d, game, rules.premium_specs)
         every = [c for t in state.tricks for c in t.cards] + list(state.discards) + scoring.talon_rest(state)
         total = rules.count(state, every)
-        if game.kind == "trischaken":
+        if kind(game) == "trischaken":
             return scoring.score_trischaken(state, game)
-        if game.kind == "fahrer":
+        if kind(game) == "fahrer":
             return scoring.score_fahrer(state, game)
-        if game.kind == "tricks":
+        if kind(game) == "tricks":
             return scoring.score_tricks_game(state, game, total)
         ours, _ = scoring.party_piles(state, game)
-        return scoring.score_points_game(state, self.d, game, total, rules.count(state, ours),
-                                         rules.premiums(state))
+        made = rules.premium_outcomes(state)
+        premiums = scoring.premium_items(state, self.d, game, rules.premium_specs, made)
+        return scoring.score_points_game(state, self.d, game, total, rules.count(state, ours), premiums)

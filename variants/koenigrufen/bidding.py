@@ -1,204 +1,42 @@
-"""The auction (Lizit) and the Besserrufer birds.
+"""The auction's style per dialect, and the Besserrufer birds.
 
-Both texts: the forehand speaks first and cannot pass then ("Abgeben der
-Vorhand ist unzulässig", 002; "Er muss als erster ein Spiel melden", 003);
-the others, in turn, bid a higher game or pass, and passing is final
-("Wer ... einmal Weiter! gesagt hat, kann kein Spiel mehr lizitieren"); a
-player whose bid was overbid may bid again, nobody overbids himself (his
-turn is skipped while he holds the highest bid).  The auction ends when all
-players still in hold the highest bid (one player, or a Bei / Besserrufer
-group of seed 002).
-
-Seed 002 adds: "Vorhand!" (a bid below every Lizitspiel; if all others pass,
-the forehand chooses any game, the forehand games included), Bei-games whose
-values add up in the auction, and several Besserrufer who then name their
-birds (:class:`BirdContest`).  Seed 003: forehand-only games may be bid by
-the forehand at any of his turns.
+The auction itself is core's (:class:`core.auction.Auction`), driven by the
+games' data.  Both texts: the forehand speaks first and cannot pass then
+("Abgeben der Vorhand ist unzulässig", 002; "Er muss als erster ein Spiel
+melden", 003); passing is final ("Wer ... einmal Weiter! gesagt hat, kann
+kein Spiel mehr lizitieren"); a player whose bid was overbid may bid again;
+the auction ends when all players still in hold the highest bid.  Seed 002
+adds "Vorhand!", Bei-games whose values add up, and several Besserrufer who
+then name their birds (:class:`BirdContest`).  Seed 003: forehand-only
+games may be bid by the forehand at any of his turns.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.actions import Action, Announce, Bid, Pass
+from core.actions import Action, Announce, Pass
+from core.auction import AuctionStyle, declare
 from core.cards import format_card
 from core.phases import Phase
 from core.rules import Rules
-from core.state import Announcement, HandState, Reason
-from variants.koenigrufen.actions import Bei
-from variants.koenigrufen.context import callable_cards, holds_bird, kr, set_contract, tarock_count
-from variants.koenigrufen.games import BIRD_NAME, BIRDS, VORHAND, Dialect, Game
+from core.state import Announcement, HandState, PhaseId, Reason
+from variants.koenigrufen.context import kr
+from variants.koenigrufen.games import BIRD_NAME, BIRDS, Dialect, is_bird_game
 
-Key = tuple[int, int]
-
-
-def may_play(game: Game, hand: list[int], options: dict[str, Any]) -> bool:
-    """Whether a player holding ``hand`` may bid ``game`` at all.
-
-    Besserrufer needs a bird, a colour game of seed 002 at most six tarocks,
-    a calling game a card to call (decision 7 of RULES.md: what would be a
-    Renonce is not offered).
-    """
-    if game.bird and not holds_bird(hand):
-        return False
-    if game.max_tarocks is not None and tarock_count(hand) > game.max_tarocks:
-        return False
-    return not (game.call and not callable_cards(hand, options["four_kings"]))
+BIRDS_PHASE = PhaseId("birds")
 
 
-def cannot_play(game: Game, hand: list[int]) -> Reason:
-    """Why a player holding ``hand`` may not bid ``game`` (see :func:`may_play`)."""
-    if game.bird and not holds_bird(hand):
-        return Reason("no-bird", f"{game.title} needs a bird (I, II, III or IIII) in your hand")
-    if game.max_tarocks is not None and tarock_count(hand) > game.max_tarocks:
-        return Reason("too-many-tarocks", f"{game.title}: at most {game.max_tarocks} tarocks in your hand")
-    return Reason("nothing-to-call", f"{game.title}: there is no card you may call")
+def style(dialect: Dialect) -> AuctionStyle:
+    """The auction of one rule text: the forehand must open; the others are asked
+    to the end (nobody's bid ends it at once); seed 002's Vorhand! and Bei."""
+    return AuctionStyle(opening_pass=False, ends_at_top=False, vorhand=dialect.vorhand_call,
+                        max_joiners=dialect.bei_max)
 
 
-class Auction(Phase):
-    """The Lizit of one dialect."""
-
-    name = "bidding"
-
-    def __init__(self, dialect: Dialect) -> None:
-        self.d = dialect
-
-    # -- helpers -----------------------------------------------------------
-    def key(self, name: str, n: int = 1) -> Key:
-        if name == VORHAND:
-            return (0, -1)
-        game = self.d.game(name)
-        index = self.d.index(name)
-        if self.d.vorhand_call:
-            return (game.auction * (n if game.bei else 1), index)
-        return (index, 0)
-
-    @staticmethod
-    def groups(info: dict[str, Any]) -> dict[str, list[int]]:
-        """Current bids: game -> the seats still in that bid it, in bidding order."""
-        out: dict[str, list[int]] = {}
-        for seat, name in info["log"]:
-            if info["bids"].get(seat) == name and seat not in out.get(name, []):
-                out.setdefault(name, []).append(seat)
-        return out
-
-    def top(self, info: dict[str, Any]) -> tuple[str, list[int]] | None:
-        best: tuple[Key, str, list[int]] | None = None
-        for name, seats in self.groups(info).items():
-            k = self.key(name, len(seats))
-            if best is None or k > best[0]:
-                best = (k, name, seats)
-        return (best[1], best[2]) if best else None
-
-    # -- phase -------------------------------------------------------------
-    def start(self, state: HandState, rules: Rules) -> None:
-        kr(state)["auction"] = {"bids": {}, "passed": [], "log": [], "choosing": False}
-        state.to_move = state.forehand
-
-    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        if seat != state.to_move:
-            return []
-        info = kr(state)["auction"]
-        hand = state.hands[seat]
-        d = self.d
-        if info["choosing"]:
-            return [Bid(seat, g.name) for g in d.games if may_play(g, hand, state.options)]
-        out: list[Action] = []
-        if info["log"]:
-            out.append(Pass(seat))
-        elif d.vorhand_call:
-            out.append(Bid(seat, VORHAND))
-        top = self.top(info)
-        top_key = self.key(top[0], len(top[1])) if top else None
-        for g in d.games:
-            if g.forehand_only and (d.vorhand_call or seat != state.forehand):
-                continue
-            if not may_play(g, hand, state.options):
-                continue
-            if top_key is None or self.key(g.name) > top_key:
-                out.append(Bid(seat, g.name))
-            elif top is not None and d.multi_besserrufer and g.bird and top[0] == g.name:
-                out.append(Bid(seat, g.name))  # "mehrere Besserrufer"
-        if d.bei_max and top_key is not None:
-            for name, seats in self.groups(info).items():
-                joined = d.game(name) if name != VORHAND else None
-                if (joined is not None and joined.bei and seat not in seats and len(seats) <= d.bei_max
-                        and self.key(name, len(seats) + 1) > top_key
-                        and may_play(joined, hand, state.options)):
-                    out.append(Bei(seat, name))
-        return out
-
-    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
-        if action in self.legal(state, rules, action.seat):
-            return None
-        info = kr(state)["auction"]
-        if isinstance(action, Pass):
-            if info["choosing"]:
-                return Reason("must-choose", "all others said Weiter: choose the game you play")
-            opening = "say Vorhand! or bid a game" if self.d.vorhand_call else "bid a game"
-            return Reason("must-bid", f"the forehand must open: {opening}")
-        if not isinstance(action, Bid | Bei):
-            return Reason("wrong-phase", f"bid or pass now, not {action.describe()}")
-        names = [g.name for g in self.d.games] + ([VORHAND] if self.d.vorhand_call else [])
-        if action.contract not in names:
-            return Reason("unknown-game", f"there is no game {action.contract!r}; games: {', '.join(names)}")
-        if action.contract == VORHAND:
-            return Reason("vorhand-opening", "only the forehand says Vorhand!, as his opening word")
-        game = self.d.game(action.contract)
-        hand = state.hands[action.seat]
-        if not may_play(game, hand, state.options):
-            return cannot_play(game, hand)
-        if isinstance(action, Bei):
-            seats = self.groups(info).get(action.contract, [])
-            if action.seat in seats:
-                return Reason("bei-own", "you cannot join your own game: bid a higher one or pass")
-            if not game.bei or not seats:
-                return Reason("no-bei", f"nobody plays {action.contract} now that you could join")
-            if len(seats) > self.d.bei_max:
-                return Reason("bei-full", f"{action.contract} is played by {len(seats)} already")
-        if info["choosing"]:
-            return Reason("cannot-play", f"you cannot play {action.contract} with this hand")
-        if game.forehand_only and action.seat != state.forehand:
-            return Reason("forehand-game", f"only the forehand may play {game.title}")
-        if game.forehand_only and self.d.vorhand_call:
-            return Reason("forehand-game",
-                          f"{game.title} is a Vorhandspiel: after Vorhand! and three Weiter! only")
-        return Reason("bid-too-low",
-                      f"{action.describe()} is not allowed now: bid a higher game you may play")
-
-    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
-        info = kr(state)["auction"]
-        seat = action.seat
-        if isinstance(action, Pass):
-            info["passed"].append(seat)
-            info["bids"].pop(seat, None)
-        else:
-            assert isinstance(action, Bid | Bei)
-            if info["choosing"]:
-                self.finish(state, self.d.game(action.contract), [seat])
-                return
-            info["bids"][seat] = action.contract
-            info["log"].append((seat, action.contract))
-        top = self.top(info)
-        assert top is not None
-        nxt = state.next_seat(seat)
-        for _ in range(len(state.players)):
-            if nxt not in info["passed"] and nxt not in top[1]:
-                state.to_move = nxt
-                return
-            nxt = state.next_seat(nxt)
-        if top[0] == VORHAND:
-            info["choosing"] = True
-            state.to_move = state.forehand
-            return
-        self.finish(state, self.d.game(top[0]), top[1])
-
-    def finish(self, state: HandState, game: Game, seats: list[int]) -> None:
-        state.to_move = None
-        if game.bird and len(seats) > 1:
-            kr(state)["contest"] = list(seats)
-            return
-        set_contract(state, game, seats)
+def contest_seats(state: HandState) -> list[int]:
+    """The Besserrufer who bid together and name their birds (empty: none)."""
+    info = state.data.get("auction", {})
+    seats: list[int] = info.get("contest", [])
+    return seats
 
 
 class BirdContest(Phase):
@@ -210,15 +48,14 @@ class BirdContest(Phase):
     with his bird announced.
     """
 
-    name = "birds"
+    name = BIRDS_PHASE
 
     def __init__(self, dialect: Dialect) -> None:
         self.d = dialect
 
     def start(self, state: HandState, rules: Rules) -> None:
-        order = kr(state)["contest"]
         kr(state)["birds"] = {"i": 0, "best": None, "seat": None}
-        state.to_move = order[0]
+        state.to_move = contest_seats(state)[0]
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
@@ -241,7 +78,7 @@ class BirdContest(Phase):
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         info = kr(state)["birds"]
-        order = kr(state)["contest"]
+        order = contest_seats(state)
         if isinstance(action, Announce):
             info["best"] = BIRDS[action.announce[0]][0]
             info["seat"] = action.seat
@@ -251,7 +88,8 @@ class BirdContest(Phase):
             return
         state.to_move = None
         seat = info["seat"]
-        set_contract(state, next(g for g in self.d.games if g.bird), [seat])
+        spec = next(g for g in rules.contracts if is_bird_game(g))
+        declare(state, rules, spec, [seat])
         bird = BIRD_NAME[info["best"]]
         state.announcements.append(Announcement(bird, seat))
         kr(state)["bird_done"] = bird

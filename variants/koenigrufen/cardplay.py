@@ -1,91 +1,45 @@
-"""Play rules of Königrufen: who wins a trick and which cards may be played.
+"""Play rules of Königrufen as trick-rule data, and exact counting in thirds.
 
-Pure functions of cards, so they are fast and easy to test.
+Trick play is core's (:mod:`core.tricks`), driven by each game's
+:class:`~core.contracts.TrickRules`: tarocks trump, except in colour games
+where they win only a trick led in tarock and may be led only without suit
+cards; Stichzwang in negative games; the Pagat only as the last tarock where
+the game says so; with the Märchenstich (seed 002) the Pagat wins a trick
+holding all three Trull cards (in colour games only when tarock was led).
+The wrappers here take those rules as flags.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.cards import MOND, PAGAT, SKUS, SUIT_NAMES, SUIT_OF, TAROCK, VALUE, Card, format_card
+from core.cards import VALUE, Card
+from core.contracts import TrickRules
 from core.state import Reason
-from variants.common import tarock_trick_winner
+from core.tricks import legal, refusal, winner
+
+
+def trick_rules(colour: bool, stichzwang: bool, maerchen: bool, pagat_last: bool = False) -> TrickRules:
+    """The trick rules of a Königrufen game from its flags."""
+    return TrickRules("colour" if colour else "tarock", must_win=stichzwang, pagat_last=pagat_last,
+                      trull_trick=maerchen)
 
 
 def trick_winner(cards: Sequence[Card], colour: bool, maerchen: bool) -> int:
-    """Index of the winning card.
-
-    Tarocks trump, except in colour games where they win only a trick led in
-    tarock.  With ``maerchen`` (seed 002, Märchenstich) the Pagat wins a trick
-    holding all three Trull cards (in colour games only when tarock was led).
-    """
-    led = SUIT_OF[cards[0]]
-    if maerchen and PAGAT in cards and MOND in cards and SKUS in cards and (not colour or led == TAROCK):
-        return list(cards).index(PAGAT)
-    if colour and led != TAROCK:
-        best = 0
-        for i in range(1, len(cards)):
-            if SUIT_OF[cards[i]] == led and cards[i] < cards[best]:  # lower id: higher rank
-                best = i
-        return best
-    return tarock_trick_winner(cards)
-
-
-def beats(trick: Sequence[Card], card: Card, colour: bool, maerchen: bool) -> bool:
-    """Whether ``card`` added to ``trick`` would win it so far."""
-    return trick_winner([*trick, card], colour, maerchen) == len(trick)
+    """Index of the winning card."""
+    return winner(cards, trick_rules(colour, False, maerchen))
 
 
 def legal_cards(hand: Sequence[Card], trick: Sequence[Card], *, colour: bool, stichzwang: bool,
                 maerchen: bool, pagat_last: bool) -> list[Card]:
-    """The cards of ``hand`` that may go to ``trick``.
-
-    Follow suit, else play a tarock, else anything (Farbzwang, Tarockzwang);
-    in colour games a tarock may be led only without suit cards; with
-    ``stichzwang`` a card that wins the trick so far must be played if there
-    is one; with ``pagat_last`` the Pagat only as the last tarock, unless it
-    is the one card that must beat the trick (Märchenstich).
-    """
-    if not trick:
-        cands = list(hand)
-        if colour:
-            suits = [c for c in hand if c >= 22]
-            if suits:
-                cands = suits
-    else:
-        led = SUIT_OF[trick[0]]
-        cands = [c for c in hand if SUIT_OF[c] == led]
-        if not cands:
-            cands = [c for c in hand if c < 22] or list(hand)
-        if stichzwang:
-            winning = [c for c in cands if beats(trick, c, colour, maerchen)]
-            if winning:
-                cands = winning
-    if pagat_last and PAGAT in cands and len(cands) > 1 and any(0 < c < 22 for c in hand):
-        cands.remove(PAGAT)
-    return cands
+    """The cards of ``hand`` that may go to ``trick`` (announcements aside)."""
+    return legal(hand, trick, trick_rules(colour, stichzwang, maerchen, pagat_last))
 
 
 def play_reason(hand: Sequence[Card], trick: Sequence[Card], card: Card, *, colour: bool,
                 stichzwang: bool, maerchen: bool, pagat_last: bool) -> Reason:
     """Why ``card`` is not among :func:`legal_cards` (announcements aside)."""
-    if not trick:
-        if colour and card < 22 and any(c >= 22 for c in hand):
-            return Reason("colour-tarock-lead", "tarocks may be led only when you hold no suit card")
-    else:
-        led = SUIT_OF[trick[0]]
-        same = [c for c in hand if SUIT_OF[c] == led]
-        if same and SUIT_OF[card] != led:
-            return Reason("must-follow-suit", f"you must follow suit ({SUIT_NAMES[led]})")
-        if not same and card >= 22 and any(c < 22 for c in hand):
-            return Reason("must-play-tarock", "you cannot follow suit, so you must play a tarock")
-        followers = same or [c for c in hand if c < 22] or list(hand)
-        if (stichzwang and not beats(trick, card, colour, maerchen)
-                and any(beats(trick, c, colour, maerchen) for c in followers)):
-            return Reason("must-beat", "Stichzwang: you must beat the trick if you can")
-    if pagat_last and card == PAGAT:
-        return Reason("pagat-last", "the Pagat may be played only as your last tarock")
-    return Reason("not-allowed", f"{format_card(card)} may not be played to this trick")
+    return refusal(hand, trick, card, trick_rules(colour, stichzwang, maerchen, pagat_last))
 
 
 def thirds(cards: Sequence[Card]) -> int:

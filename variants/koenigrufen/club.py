@@ -52,6 +52,7 @@ rulebook's reading is the default):
 
 from __future__ import annotations
 
+from core.contracts import ContractSpec
 from core.registry import Variant
 from variants.koenigrufen.base import Koenigrufen
 from variants.koenigrufen.games import (
@@ -68,7 +69,7 @@ from variants.koenigrufen.games import (
     UHU_P,
     VALAT,
     Dialect,
-    Game,
+    game,
 )
 
 ALL = frozenset(PREMIUM_ORDER)
@@ -76,34 +77,34 @@ SOLO = ALL - {KING_ULTIMO}
 COLOUR = frozenset({VALAT, ABSOLUT, GRAMMOPOI})
 
 
-def negative(name: str, title: str, value: int, tricks: int, ouvert: bool = False) -> Game:
+def negative(name: str, title: str, value: int, tricks: int, ouvert: bool = False) -> ContractSpec:
     """Seed 002, "Negativspiele": "Es gilt Stichzwang", "Der Pagat darf nur als letztes Tarock
     gespielt werden", the declarer leads ("bei negativen der Spielersteher"), up to three Bei."""
-    return Game(name, title, value, kind="tricks", tricks=tricks, stichzwang=True, pagat_last=True,
+    return game(name, title, value, kind="tricks", tricks=tricks, stichzwang=True, pagat_last=True,
                 leader="declarer", bei=True, ouvert=ouvert, auction=value)
 
 
 GAMES = (
-    Game("rufer", "Rufer", 10, call=True, talon="half", king_in_talon="choose", forehand_only=True,
+    game("rufer", "Rufer", 10, call=True, talon="half", king_in_talon="choose", forehand_only=True,
          premiums=ALL),
-    Game("trischaken", "Trischaken", 10, kind="trischaken", talon="trick", stichzwang=True,
+    game("trischaken", "Trischaken", 10, kind="trischaken", talon="trick", stichzwang=True,
          pagat_last=True, forehand_only=True, kontra=False),
-    Game("sechserdreier", "Sechserdreier", 30, lost=60, talon="all", talon_open=False,
+    game("sechserdreier", "Sechserdreier", 30, lost=60, talon="all", talon_open=False,
          forehand_only=True, premiums=SOLO),
     negative("piccolo", "Piccolo", 15, tricks=1),
-    Game("solorufer", "Solorufer", 20, call=True, king_in_talon="half-at-end", premiums=ALL, doubled=True,
+    game("solorufer", "Solorufer", 20, call=True, king_in_talon="half-at-end", premiums=ALL, doubled=True,
          auction=20),
     negative("bettler", "Bettler", 25, tricks=0),
-    Game("besserrufer", "Besserrufer", 10, call=True, talon="half", king_in_talon="choose", bird=True,
+    game("besserrufer", "Besserrufer", 10, call=True, talon="half", king_in_talon="choose", bird=True,
          premiums=ALL, auction=30),
-    Game("farbendreier", "Farbendreier", 40, talon="half", colour=True, max_tarocks=6, premiums=COLOUR,
+    game("farbendreier", "Farbendreier", 40, talon="half", colour=True, max_tarocks=6, premiums=COLOUR,
          auction=40),
-    Game("dreier", "Dreier", 40, talon="half", premiums=SOLO, auction=40),
+    game("dreier", "Dreier", 40, talon="half", premiums=SOLO, auction=40),
     negative("piccolo-ouvert", "Piccolo ouvert", 45, tricks=1, ouvert=True),
     negative("bettel-ouvert", "Bettel ouvert", 60, tricks=0, ouvert=True),
-    Game("farbensolodreier", "Farbensolodreier", 80, colour=True, max_tarocks=6, premiums=COLOUR,
+    game("farbensolodreier", "Farbensolodreier", 80, colour=True, max_tarocks=6, premiums=COLOUR,
          doubled=True, auction=80),
-    Game("solodreier", "Solodreier", 80, premiums=SOLO, doubled=True, auction=80),
+    game("solodreier", "Solodreier", 80, premiums=SOLO, doubled=True, auction=80),
 )
 
 CLUB = Dialect(
@@ -118,9 +119,7 @@ CLUB = Dialect(
         KING_ULTIMO: (10, 20), PAGAT_ULTIMO: (10, 20), UHU_P: (15, 30), KAKADU_P: (20, 40),
         MARABU_P: (25, 50), MONDFANG: (5, 50), VALAT: (80, 160),
     },
-    # "Gespielt wird gegen den Uhrzeigersinn." (``direction`` tells the client how to draw the table)
-    options={"four_kings": "queen", "mondfang_partners": False, "bei_leader": "first-declarer",
-             "direction": "counterclockwise"},
+    options={"four_kings": "queen", "mondfang_partners": False, "bei_leader": "first-declarer"},
     vorhand_call=True,
     bei_max=3,
     multi_besserrufer=True,

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from core.cards import KING, QUEEN, Card, suit_card
-from core.state import Contract, HandState
-from variants.koenigrufen.games import BIRDS, Dialect, Game
+from core.contracts import ContractSpec
+from core.state import HandState
+from variants.koenigrufen.games import BIRDS
 
 KEY = "koenigrufen"
 
@@ -21,9 +22,9 @@ def kr(state: HandState) -> dict[str, Any]:
     return data
 
 
-def game_of(state: HandState, dialect: Dialect) -> Game | None:
+def game_of(state: HandState) -> ContractSpec | None:
     """The game being played, once the auction has decided it."""
-    return dialect.game(state.contract.name) if state.contract is not None else None
+    return state.contract.spec if state.contract is not None else None
 
 
 def declarers(state: HandState) -> tuple[int, ...]:
@@ -33,15 +34,9 @@ def declarers(state: HandState) -> tuple[int, ...]:
     return (state.declarer,) if state.declarer is not None else ()
 
 
-def set_contract(state: HandState, game: Game, seats: list[int]) -> None:
-    """The auction is decided: ``seats`` play ``game`` (several in a Bei-game)."""
-    state.declarer = seats[0]
-    state.contract = Contract(game.name, value=game.value, solo=not game.call,
-                              declarers=tuple(seats) if len(seats) > 1 else ())
-
-
 def called_in_talon(state: HandState) -> bool:
-    return bool(kr(state).get("called_in_talon"))
+    """Whether the called King lay in the talon when it was called."""
+    return bool(state.data.get("called_in_talon"))
 
 
 def alone(state: HandState) -> bool:

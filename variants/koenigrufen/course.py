@@ -33,6 +33,7 @@ Decisions where the course is silent (see also RULES.md):
 
 from __future__ import annotations
 
+from core.contracts import ContractSpec
 from core.registry import Variant
 from variants.koenigrufen.base import Koenigrufen
 from variants.koenigrufen.games import (
@@ -44,38 +45,38 @@ from variants.koenigrufen.games import (
     UHU_P,
     VALAT,
     Dialect,
-    Game,
+    game,
 )
 
 ALL = frozenset({KING_ULTIMO, PAGAT_ULTIMO, UHU_P, KAKADU_P, MARABU_P, TRULL_P, VALAT})
 SOLO = ALL - {KING_ULTIMO}  # "Alle Ansagen außer König möglich"
 
 
-def negative(name: str, title: str, value: int, tricks: int, ouvert: bool = False) -> Game:
+def negative(name: str, title: str, value: int, tricks: int, ouvert: bool = False) -> ContractSpec:
     """3.2/4.3: "bei allen negativen Spielen Stichzwang", "Spieler spielt aus", no talon."""
-    return Game(name, title, value, kind="tricks", tricks=tricks, stichzwang=True, leader="declarer",
+    return game(name, title, value, kind="tricks", tricks=tricks, stichzwang=True, leader="declarer",
                 ouvert=ouvert)
 
 
 GAMES = (
-    Game("fahrer", "Fahrer", 1, kind="fahrer", talon="last", stichzwang=True, pagat_last=True,
+    game("fahrer", "Fahrer", 1, kind="fahrer", talon="last", stichzwang=True, pagat_last=True,
          forehand_only=True),
-    Game("rufer", "Vorhandrufer", 2, call=True, talon="half", king_in_talon="choose", forehand_only=True,
+    game("rufer", "Vorhandrufer", 2, call=True, talon="half", king_in_talon="choose", forehand_only=True,
          premiums=ALL),
     negative("zwiccolo", "Zwiccolo", 3, tricks=2),
     negative("piccolo", "Piccolo", 4, tricks=1),
-    Game("besserrufer", "Besserrufer (A-Rufer)", 2, call=True, talon="half", king_in_talon="choose",
+    game("besserrufer", "Besserrufer (A-Rufer)", 2, call=True, talon="half", king_in_talon="choose",
          bird=True, premiums=ALL),
-    Game("solorufer", "Solo-Rufer", 4, call=True, king_in_talon="at-end", premiums=ALL, doubled=True),
+    game("solorufer", "Solo-Rufer", 4, call=True, king_in_talon="at-end", premiums=ALL, doubled=True),
     negative("bettel", "Bettel", 5, tricks=0),
-    Game("einschauer", "Einschauer", 6, talon="half", premiums=SOLO),
-    Game("sechser", "Sechser", 6, lost=12, talon="all", forehand_only=True, premiums=SOLO),
-    Game("farberl", "Farberl", 6, colour=True, stichzwang=True, leader="declarer",
+    game("einschauer", "Einschauer", 6, talon="half", premiums=SOLO),
+    game("sechser", "Sechser", 6, lost=12, talon="all", forehand_only=True, premiums=SOLO),
+    game("farberl", "Farberl", 6, colour=True, stichzwang=True, leader="declarer",
          premiums=frozenset({VALAT})),
     negative("zwiccolo-ouvert", "Zwiccolo ouvert", 6, tricks=2, ouvert=True),
     negative("piccolo-ouvert", "Piccolo ouvert", 8, tricks=1, ouvert=True),
     negative("bettel-ouvert", "Bettel ouvert", 10, tricks=0, ouvert=True),
-    Game("solo-eigen", "Solo eigen", 10, premiums=SOLO, doubled=True, announce_at_once=True),
+    game("solo-eigen", "Solo eigen", 10, premiums=SOLO, doubled=True, announce_at_once=True),
 )
 
 COURSE = Dialect(
@@ -89,8 +90,7 @@ COURSE = Dialect(
         KING_ULTIMO: (1, 2), PAGAT_ULTIMO: (1, 2), UHU_P: (2, 4), KAKADU_P: (3, 6), MARABU_P: (4, 8),
         TRULL_P: (1, 2), VALAT: (3, 6),
     },
-    # 2.2: "Die Kartenabgabe wechselt gegen den Uhrzeigersinn." (for the client's drawing)
-    options={"four_kings": "self", "direction": "counterclockwise"},
+    options={"four_kings": "self"},
     valat_multiplies=True,
     tarocks_only_without_suits=True,
 )

@@ -1,19 +1,21 @@
 """The games and premiums of 54-card Königrufen, as data.
 
-A :class:`Game` says declaratively who may bid it, how the parties form, what
-happens with the talon, who leads, the play rules, the goal and the value;
-the phases and hooks of :mod:`variants.koenigrufen.base` interpret it.  A
-:class:`Dialect` is one rule text: its ladder of games, premium tariffs and
-the points where the texts differ.
+:func:`game` makes one game a :class:`~core.contracts.ContractSpec`: who may
+bid it, how the parties form, what happens with the talon, who leads, the
+play rules, the goal and the value; core's generic mechanisms and the hooks
+of :mod:`variants.koenigrufen.base` interpret it (what core does not read is
+in the contract's ``extra``).  A :class:`Dialect` is one rule text: its ladder
+of games, premium tariffs and the points where the texts differ.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from core.cards import KAKADU, MARABU, PAGAT, UHU, Card
+from core.cards import KAKADU, KING, MARABU, PAGAT, UHU, Card, suit_card
+from core.contracts import CallRule, ContractSpec, Goal, Holding, TrickRules
 
 Kind = Literal["points", "tricks", "trischaken", "fahrer"]
 """``points``: 35 1/3 or 35 2/3 to win; ``tricks``: an exact number of tricks
@@ -32,8 +34,6 @@ knowing it, the talon pile with the King counts for him at the end and no
 Kontra counts (seed 002, Solorufer); ``at-end``: he gets the King at the end
 for a blank card and loses the simple game value (seed 003, Solo-Rufer)."""
 
-VORHAND = "vorhand"
-"""The pseudo-contract of the forehand's "Vorhand!" (seed 002)."""
 
 # premium names (also the words of the ``announce`` action)
 PAGAT_ULTIMO = "pagat"
@@ -66,45 +66,79 @@ GRAMMOPOI_THIRDS = 3 * 55 + 2
 """Seed 002: "Grammopoi (ab 55/2)"."""
 
 
-@dataclass(frozen=True)
-class Game:
-    """One game of a dialect's ladder."""
+TAROCKS: frozenset[Card] = frozenset(range(22))
+BIRD_SET: frozenset[Card] = frozenset({PAGAT, UHU, KAKADU, MARABU})
+KINGS: tuple[Card, ...] = tuple(suit_card(s, KING) for s in range(4))
 
-    name: str
-    title: str
-    value: int
-    """Cents per opponent (decision 1 of RULES.md)."""
-    kind: Kind = "points"
-    lost: int | None = None
-    """Cents per opponent when lost, where the text says it differs."""
-    call: bool = False
-    talon: TalonUse = "none"
-    talon_open: bool = True
-    """Whether the talon is turned up for all (``half``/``all``)."""
-    king_in_talon: KingInTalon = "none"
-    colour: bool = False
-    """Tarocks do not win a trick led in a suit and may be led only without suit cards."""
-    stichzwang: bool = False
-    tricks: int | None = None
-    forehand_only: bool = False
-    ouvert: bool = False
-    leader: Literal["forehand", "declarer"] = "forehand"
-    premiums: frozenset[str] = frozenset()
-    doubled: bool = False
-    """Premiums count double (solo games)."""
-    bird: bool = False
-    """Besserrufer: the declarer must hold and announce a bird."""
-    bei: bool = False
-    """Other players may join ("bei") and play it too (seed 002)."""
-    pagat_last: bool = False
-    """The Pagat may be played only as the last tarock."""
-    max_tarocks: int | None = None
-    """At most this many tarocks before and after the talon (seed 002 colour games)."""
-    announce_at_once: bool = False
-    """The declarer's announcements must be made in his first turn (seed 003, Solo eigen)."""
-    auction: int = 0
-    """Value in the auction where Bei-games add up (seed 002); 0: the ladder alone decides."""
-    kontra: bool = True
+
+def game(name: str, title: str, value: int, *, kind: Kind = "points", lost: int | None = None,
+         call: bool = False, talon: TalonUse = "none", talon_open: bool = True,
+         king_in_talon: KingInTalon = "none", colour: bool = False, stichzwang: bool = False,
+         tricks: int | None = None, forehand_only: bool = False, ouvert: bool = False,
+         leader: Literal["forehand", "declarer"] = "forehand", premiums: frozenset[str] = frozenset(),
+         doubled: bool = False, bird: bool = False, bei: bool = False, pagat_last: bool = False,
+         max_tarocks: int | None = None, announce_at_once: bool = False, auction: int = 0,
+         kontra: bool = True, description: str = "") -> ContractSpec:
+    """One game of a dialect's ladder, as a contract (rank and the dialect's
+    Märchenstich and contest are set when the dialect is built).
+
+    ``kind``: ``points`` (35 1/3 or 35 2/3 to win), ``tricks`` (exactly
+    ``tricks`` tricks, negative games), ``trischaken`` / ``fahrer`` (each for
+    himself).  ``king_in_talon``: what happens when the called King lies in
+    the talon (:data:`KingInTalon`).  ``bird``: the Besserrufer must hold and
+    announce a bird.  ``bei``: others may join.  ``max_tarocks``: at most this
+    many tarocks before and after the talon (seed 002's colour games).
+    ``announce_at_once``: the declarer's announcements in his first turn only.
+    ``auction``: the value in an auction where joined games add up.
+    """
+    requires = []
+    if bird:
+        requires.append(Holding(BIRD_SET, 1, description="a bird (I, II, III or IIII) in your hand",
+                                code="no-bird"))
+    if max_tarocks is not None:
+        requires.append(Holding(TAROCKS, 0, max_tarocks, code="too-many-tarocks",
+                                description=f"at most {max_tarocks} tarocks in your hand"))
+    if kind == "tricks":
+        goal = Goal("tricks", tricks=tricks or 0)
+    elif kind == "points":
+        goal = Goal("points")
+    else:
+        goal = Goal("ranking")
+    return ContractSpec(
+        name, title, rank=0, value=value, lost=lost, description=description,
+        forehand_only=forehand_only, requires=tuple(requires),
+        partnership="called" if call else "each" if kind in ("trischaken", "fahrer") else "alone",
+        call=CallRule(KINGS, highest=False, when="after") if call else None,
+        joinable=bei, auction_value=auction, talon=talon, talon_open=talon_open, leader=leader,
+        tricks=TrickRules("colour" if colour else "tarock", must_win=stichzwang, pagat_last=pagat_last),
+        goal=goal, kontra=2 if kontra else 0, premiums=premiums, premium_scale=2 if doubled else 1,
+        ouvert=ouvert,
+        extra={"kind": kind, "king_in_talon": king_in_talon, "bird": bird, "max_tarocks": max_tarocks,
+               "announce_at_once": announce_at_once})
+
+
+def kind(spec: ContractSpec) -> Kind:
+    """How the game is played and counted: points, tricks, trischaken, fahrer."""
+    k: Kind = spec.extra.get("kind", "points")
+    return k
+
+
+def king_in_talon(spec: ContractSpec) -> KingInTalon:
+    k: KingInTalon = spec.extra.get("king_in_talon", "none")
+    return k
+
+
+def is_bird_game(spec: ContractSpec) -> bool:
+    return bool(spec.extra.get("bird"))
+
+
+def max_tarocks(spec: ContractSpec) -> int | None:
+    n: int | None = spec.extra.get("max_tarocks")
+    return n
+
+
+def announce_at_once(spec: ContractSpec) -> bool:
+    return bool(spec.extra.get("announce_at_once"))
 
 
 @dataclass(frozen=True)
@@ -114,8 +148,8 @@ class Dialect:
     name: str
     title: str
     description: str
-    games: tuple[Game, ...]
-    """The ladder from the lowest to the highest game."""
+    games: tuple[ContractSpec, ...]
+    """The ladder from the lowest to the highest game (as :func:`game` builds them)."""
     win: int
     """Thirds a party needs to win a positive game."""
     premium_values: Mapping[str, tuple[int, int]]
@@ -142,11 +176,19 @@ class Dialect:
     ouvert_all: bool = False
     """Seed 002: in ouvert games every hand is opened; otherwise the declarer's."""
 
-    def game(self, name: str) -> Game:
-        for g in self.games:
+    def contracts(self) -> tuple[ContractSpec, ...]:
+        """The games as the table's contracts: ranked in ladder order, with the
+        dialect's winning points, Märchenstich and (several Besserrufer) contest."""
+        out = []
+        for rank, spec in enumerate(self.games, start=1):
+            tricks = replace(spec.tricks, trull_trick=self.maerchenstich)
+            goal = replace(spec.goal, points=self.win) if spec.goal.kind == "points" else spec.goal
+            out.append(replace(spec, rank=rank, tricks=tricks, goal=goal,
+                               contest=self.multi_besserrufer and is_bird_game(spec)))
+        return tuple(out)
+
+    def game(self, name: str) -> ContractSpec:
+        for g in self.contracts():
             if g.name == name:
                 return g
         raise KeyError(f"{self.name} has no game {name!r}")
-
-    def index(self, name: str) -> int:
-        return [g.name for g in self.games].index(name)

@@ -1,18 +1,20 @@
-"""Counting, premiums and settlement in cents.
+"""Counting, premiums and the settlement's items, in cents.
 
-Settlement is zero-sum and per opponent (RULES.md, decision 1): in 2 v 2
-each loser pays one winner, a lone player receives from or pays each of the
-others; in negative games and Bei-games each declarer settles with each
-other player separately, Kontra counting for that pair only.
+Settlement is zero-sum and per opponent (RULES.md, decision 1), computed by
+core from the items here (:mod:`core.settlement`): in 2 v 2 each loser pays
+one winner, a lone player receives from or pays each of the others; in
+negative games and Bei-games each declarer settles with each other player
+separately (one item per pair), Kontra counting for that pair only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 
-from core.cards import MOND, TRULL, Card, is_king
-from core.state import HandResult, HandState, Premium
-from variants.common import settle
+from core.cards import MOND, SKUS, TRULL, Card, is_king
+from core.contracts import ContractSpec, Outcome, PremiumSpec
+from core.settlement import Item
+from core.state import HandState, Score
 from variants.koenigrufen.cardplay import thirds
 from variants.koenigrufen.context import KINGS, called_in_talon, declarers, kr
 from variants.koenigrufen.games import (
@@ -29,7 +31,7 @@ from variants.koenigrufen.games import (
     TRULL_P,
     VALAT,
     Dialect,
-    Game,
+    king_in_talon,
 )
 
 UNDER = 3 * 17 + 1
@@ -48,7 +50,7 @@ def talon_rest(state: HandState) -> list[Card]:
     return [c for pile in state.talon for c in pile]
 
 
-def party_piles(state: HandState, game: Game) -> tuple[list[Card], list[Card]]:
+def party_piles(state: HandState, game: ContractSpec) -> tuple[list[Card], list[Card]]:
     """The cards of the declarer party (tricks and discards) and of the
     opponents (tricks and the talon left over)."""
     ours: list[Card] = list(state.discards)
@@ -56,14 +58,14 @@ def party_piles(state: HandState, game: Game) -> tuple[list[Card], list[Card]]:
     members = party(state)
     for trick in state.tricks:
         (ours if trick.winner in members else theirs).extend(trick.cards)
-    if game.king_in_talon == "half-at-end" and called_in_talon(state):
+    if king_in_talon(game) == "half-at-end" and called_in_talon(state):
         # seed 002: "erhält der Solospieler die Talonhälfte mit dem König"
         for pile in state.talon:
             if state.called in pile:
                 for card in pile:
                     theirs.remove(card)
                 ours.extend(pile)
-    if game.king_in_talon == "at-end" and called_in_talon(state) and state.called in theirs:
+    if king_in_talon(game) == "at-end" and called_in_talon(state) and state.called in theirs:
         # seed 003: "erhält ihn der Rufer am Ende des Spieles und muss dafür ein leeres Blatt abgeben"
         theirs.remove(state.called)
         blanks = sorted((c for c in ours if c >= 22 and (c - 22) % 8 >= 4), reverse=True) or \
@@ -75,7 +77,7 @@ def party_piles(state: HandState, game: Game) -> tuple[list[Card], list[Card]]:
     return ours, theirs
 
 
-def seat_piles(state: HandState, game: Game) -> dict[int, list[Card]]:
+def seat_piles(state: HandState, game: ContractSpec) -> dict[int, list[Card]]:
     """Each seat's cards where each plays for himself: tricks, plus the talon
     card thrown into each of the first six tricks (Trischaken) or the talon
     for the winner of the last trick (Fahrer)."""
@@ -109,88 +111,107 @@ def _bird_outcome(state: HandState, card: Card, from_end: int) -> tuple[int, boo
     return seat, trick.winner == seat
 
 
-def _achieved(state: HandState, name: str, ours: Sequence[Card], theirs: Sequence[Card],
-              mondfang_partners: bool) -> int:
-    """+1 if the declarer party made ``name``, -1 if the opponents did, 0 if nobody."""
+def outcomes(state: HandState, game: ContractSpec, mondfang_partners: bool) -> dict[str, Outcome]:
+    """Which party made (or, for birds and König Ultimo played in their trick and
+    losing it, attempted and failed) each premium of a finished game for points.
+
+    Mondfang: the Sküs takes the trick holding the other party's Mond; with
+    ``mondfang_partners`` also a partner's Mond, which then counts against the
+    Mond's party; a Trull trick the Pagat takes (Märchenstich) is no Mondfang
+    ("Dies zählt, abgesehen von der gewonnenen Trull, nicht als Prämie").
+    """
     members = party(state)
+    ours, theirs = party_piles(state, game)
+    out: dict[str, Outcome] = {}
+    for name in PREMIUM_ORDER:
+        if name in BIRDS or name == KING_ULTIMO:
+            if name == KING_ULTIMO:
+                if state.called is None or not is_king(state.called):
+                    continue
+                played = _bird_outcome(state, state.called, 1)
+            else:
+                played = _bird_outcome(state, *BIRDS[name])
+            if played is not None:
+                seat, won = played
+                out[name] = Outcome(seat in members, made=won)
+        elif name in (TRULL_P, KINGS_P):
+            cards = TRULL if name == TRULL_P else frozenset(KINGS)
+            if cards <= set(ours):
+                out[name] = Outcome(True)
+            elif cards <= set(theirs):
+                out[name] = Outcome(False)
+        elif name in (ABSOLUT, GRAMMOPOI):
+            need = ABSOLUT_THIRDS if name == ABSOLUT else GRAMMOPOI_THIRDS
+            if thirds(ours) >= need:
+                out[name] = Outcome(True)
+            elif thirds(theirs) >= need:
+                out[name] = Outcome(False)
+        elif name == VALAT:
+            sides = {t.winner in members for t in state.tricks}
+            if len(sides) == 1:
+                out[name] = Outcome(sides.pop())
+        elif name == MONDFANG:
+            for trick in state.tricks:
+                if MOND in trick.cards and SKUS in trick.cards:
+                    owner = trick.seats[trick.cards.index(MOND)]
+                    catcher = trick.seats[trick.cards.index(SKUS)]
+                    if trick.winner != catcher or owner == catcher:
+                        continue
+                    if (owner in members) != (catcher in members):
+                        out[name] = Outcome(catcher in members)
+                    elif mondfang_partners:
+                        out[name] = Outcome(owner not in members)
+    return out
 
-    def side(seat: int) -> int:
-        return 1 if seat in members else -1
 
-    if name in BIRDS or name == KING_ULTIMO:
-        if name == KING_ULTIMO:
-            if state.called is None or not is_king(state.called):
-                return 0
-            outcome = _bird_outcome(state, state.called, 1)
-        else:
-            outcome = _bird_outcome(state, *BIRDS[name])
-        if outcome is None:
-            return 0
-        seat, won = outcome
-        return side(seat) if won else -side(seat)
-    if name in (TRULL_P, KINGS_P):
-        cards = TRULL if name == TRULL_P else frozenset(KINGS)
-        return 1 if cards <= set(ours) else -1 if cards <= set(theirs) else 0
-    if name in (ABSOLUT, GRAMMOPOI):
-        need = ABSOLUT_THIRDS if name == ABSOLUT else GRAMMOPOI_THIRDS
-        return 1 if thirds(ours) >= need else -1 if thirds(theirs) >= need else 0
-    if name == VALAT:
-        winners = {t.winner in members for t in state.tricks}
-        return 0 if len(winners) != 1 else 1 if True in winners else -1
-    if name == MONDFANG:
-        for trick in state.tricks:
-            if MOND in trick.cards:
-                owner = trick.seats[trick.cards.index(MOND)]
-                assert trick.winner is not None
-                if side(owner) != side(trick.winner):
-                    return side(trick.winner)
-                if mondfang_partners and owner != trick.winner:
-                    return -side(owner)
-        return 0
-    raise KeyError(name)
-
-
-def kontras_void(state: HandState, game: Game) -> bool:
+def kontras_void(state: HandState, game: ContractSpec) -> bool:
     """Seed 002, Solorufer with the called King in the talon: "Kontras zählen
     dann in keinem Fall" (on the game and on every announcement)."""
-    return game.king_in_talon == "half-at-end" and called_in_talon(state)
+    return king_in_talon(game) == "half-at-end" and called_in_talon(state)
 
 
-def _factor(state: HandState, game: Game, target: str, owner: int, level: int) -> int:
-    """2 ** level when the Kontra came from the other party, else 1 (seed 002:
-    "Ein Kontra auf eine Prämienansage des Partners zählt nicht")."""
+def _level(state: HandState, game: ContractSpec, target: str, owner: int, level: int) -> int:
+    """The Kontra level that counts: ``level`` when the Kontra came from the other
+    party, else 0 (seed 002: "Ein Kontra auf eine Prämienansage des Partners zählt nicht")."""
     if level == 0 or kontras_void(state, game):
-        return 1
+        return 0
     by = kr(state).get("ann", {}).get("kontra_by", {}).get(target)
     members = party(state)
     if by is None or (by in members) == (owner in members):
-        return 1
-    return int(2 ** level)
+        return 0
+    return level
 
 
 def valat_side(state: HandState) -> int:
     """+1/-1 if the declarer party / the opponents won every trick, else 0."""
-    return _achieved(state, VALAT, (), (), False)
+    members = party(state)
+    sides = {t.winner in members for t in state.tricks}
+    return 0 if len(sides) != 1 else 1 if True in sides else -1
 
 
-def premiums(state: HandState, dialect: Dialect, game: Game) -> list[Premium]:
-    """The premiums of a finished game played for points, signed from the
-    declarer party's side, Kontra and solo doubling applied."""
+def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs: Mapping[str, PremiumSpec],
+                  made: Mapping[str, Outcome]) -> list[Item]:
+    """The premiums of a finished game played for points as items of the
+    declarer side's settlement, with their counting Kontra and the solo scale.
+
+    ``specs`` are the table's premium values (a house rule may change them),
+    ``made`` the premiums' outcomes.
+    """
     if not game.premiums or not state.tricks:
         return []
-    ours, theirs = party_piles(state, game)
     members = party(state)
+    side = tuple(sorted(members))
+    opposite = tuple(s for s in state.players if s not in members)
     announced = {a.name: a for a in state.announcements}
-    double = 2 if game.doubled else 1
-    mondfang_partners = bool(state.options.get("mondfang_partners"))
-    out: list[Premium] = []
+    out: list[Item] = []
     for name in PREMIUM_ORDER:
-        if name not in game.premiums:
+        spec = specs.get(name)
+        if name not in game.premiums or spec is None:
             continue
-        silent, loud = dialect.premium_values[name]
+        silent, loud = spec.silent, spec.announced
         if dialect.valat_multiplies and name == VALAT:
             silent, loud = silent * game.value, loud * game.value
-        achieved = _achieved(state, name, ours, theirs, mondfang_partners)
+        outcome = made.get(name)
         a = announced.get(name)
         if a is not None and name == MONDFANG:
             holder = kr(state).get("mond_holder")
@@ -198,21 +219,22 @@ def premiums(state: HandState, dialect: Dialect, game: Game) -> list[Premium]:
                 # "Wird der Mondfang angesagt, obwohl der Partner ihn hält, ist die Ansage hinfällig"
                 a = None
         if a is not None:
-            side = 1 if a.seat in members else -1
-            factor = _factor(state, game, name, a.seat, a.kontra)
+            ours = a.seat in members
+            kontra = _level(state, game, name, a.seat, a.kontra)
             if name == GRAMMOPOI and ABSOLUT in announced:  # "Kontra auf Absolut bedingt selbiges"
                 ab = announced[ABSOLUT]
-                factor = max(factor, _factor(state, game, ABSOLUT, ab.seat, ab.kontra))
-            sign = side if achieved == side else -side
-            kontra = factor.bit_length() - 1  # the level that counts
-            out.append(Premium(name, sign * loud * factor * double, True, kontra))
-        elif achieved:
-            out.append(Premium(name, achieved * silent * double))
+                kontra = max(kontra, _level(state, game, ABSOLUT, ab.seat, ab.kontra))
+            won = outcome is not None and outcome.made and outcome.declarers == ours
+            out.append(Item(name, side, opposite, loud, for_side=ours, made=won, announced=True,
+                            kontra=kontra, scale=game.premium_scale))
+        elif outcome is not None and silent:
+            out.append(Item(name, side, opposite, silent, for_side=outcome.declarers, made=outcome.made,
+                            scale=game.premium_scale))
     v = valat_side(state)
     if v and not dialect.valat_multiplies:
         # seed 002: "Bei Valat zählen alle Spielprämien, Materialprämien aber nur, wenn für die
         # Valatseite verloren, oder wenn ein Kontra erfolgt ist."
-        out = [p for p in out if p.name not in MATERIAL or p.value * v < 0 or p.kontra > 0]
+        out = [p for p in out if p.name not in MATERIAL or p.amount * v < 0 or p.kontra > 0]
     if v and dialect.valat_multiplies:
         out = [p for p in out if p.name == VALAT]  # the Valat replaces every other premium
     return out
@@ -220,70 +242,68 @@ def premiums(state: HandState, dialect: Dialect, game: Game) -> list[Premium]:
 
 # -- settlement --------------------------------------------------------------
 
-def score_points_game(state: HandState, dialect: Dialect, game: Game, count: int, ours_pts: int,
-                      prem: Sequence[Premium]) -> HandResult:
-    """Result of a game played for points (2 v 2 or 1 v 3)."""
+def score_points_game(state: HandState, dialect: Dialect, game: ContractSpec, count: int, ours_pts: int,
+                      premiums: list[Item]) -> Score:
+    """Score of a game played for points (2 v 2 or 1 v 3)."""
     assert state.declarer is not None
     members = party(state)
+    side = tuple(sorted(members))
+    opposite = tuple(s for s in state.players if s not in members)
     won = ours_pts >= dialect.win
-    factor = _factor(state, game, "", state.declarer, state.kontra_level)
-    game_amount = game.value if won else -(game.lost or game.value)
+    kontra = _level(state, game, "", state.declarer, state.kontra_level)
+    base = game.value if won else game.lost_value()
     note = ""
-    if game.king_in_talon == "at-end" and called_in_talon(state):
+    if king_in_talon(game) == "at-end" and called_in_talon(state):
         # seed 003: "muss der Spieler auf alle Fälle den einfachen Spielwert bezahlen, auch wenn
         # das Spiel kontriert wurde"
-        won, factor, game_amount = False, 1, -game.value
+        won, kontra, base = False, 0, game.value
         note = "the called King lay in the talon"
+    items = [Item("game", side, opposite, base, made=won, kontra=kontra)]
     if dialect.valat_multiplies and valat_side(state):
-        game_amount, note = 0, "Valat: it replaces the game and the other premiums"
-    amount = game_amount * factor + sum(p.value for p in prem)
-    decl = tuple(sorted(members))
-    return HandResult(decl, (ours_pts, count - ours_pts), 3, won, game_amount, tuple(prem), factor,
-                      settle(state.seats, state.players, decl, amount), note)
+        items, note = [], "Valat: it replaces the game and the other premiums"
+    return Score(side, (ours_pts, count - ours_pts), 3, won, (*items, *premiums), note=note)
 
 
-def score_given_up(state: HandState, dialect: Dialect, game: Game) -> HandResult:
+def score_given_up(state: HandState, dialect: Dialect, game: ContractSpec,
+                   specs: Mapping[str, PremiumSpec]) -> Score:
     """The declarer gave up: he pays the game to each of the three others
     (seed 002 Besserrufer: "ist ... der kleinste Vogel im Blatt zu zahlen")."""
     assert state.declarer is not None
     amount = game.value
-    if game.bird and dialect.giveup_pays_bird:
+    if game.extra.get("bird") and dialect.giveup_pays_bird:
         held = kr(state).get("pre_talon", state.hands[state.declarer])
         birds = [name for name, (card, _) in BIRDS.items() if card in held]
-        if birds:
-            amount += dialect.premium_values[birds[0]][1]
-    decl = (state.declarer,)
-    return HandResult(decl, (0, 0), 3, False, -amount, (), 1,
-                      settle(state.seats, state.players, decl, -amount), "given up")
+        if birds and birds[0] in specs:
+            amount += specs[birds[0]].announced
+    side = (state.declarer,)
+    opposite = tuple(s for s in state.players if s != state.declarer)
+    return Score(side, (0, 0), 3, False, (Item("game", side, opposite, amount, made=False),), note="given up")
 
 
-def score_tricks_game(state: HandState, game: Game, count: int) -> HandResult:
+def score_tricks_game(state: HandState, game: ContractSpec, count: int) -> Score:
     """Negative games (and their Bei-games): each declarer needs exactly
-    ``game.tricks`` tricks; he settles with every other player, Kontra
+    ``game.goal.tricks`` tricks; he settles with every other player, Kontra
     counting individually."""
     pairs: dict[tuple[int, int], int] = kr(state).get("ann", {}).get("pairs", {})
     decl = declarers(state)
-    out = [0] * state.seats
+    items: list[Item] = []
     results = []
     for d in decl:
         made = sum(1 for t in state.tricks if t.winner == d)
-        ok = made == game.tricks
+        ok = made == game.goal.tricks
         results.append(ok)
-        amount = game.value if ok else -game.value
         for other in state.players:
             if other != d:
-                f = 2 ** pairs.get((d, other), 0)
-                out[d] += amount * f
-                out[other] -= amount * f
+                items.append(Item("game", (d,), (other,), game.value, made=ok,
+                                  kontra=pairs.get((d, other), 0), label=f"seat {d}'s game"))
     ours = [c for t in state.tricks if t.winner in decl for c in t.cards]
     pts = thirds(ours)
     won: bool | None = all(results) if len(set(results)) == 1 else None
-    factor = max((2 ** level for level in pairs.values()), default=1)
     note = ", ".join(f"seat {d}: {'made' if ok else 'failed'}" for d, ok in zip(decl, results, strict=True))
-    return HandResult(tuple(decl), (pts, count - pts), 3, won, game.value, (), factor, tuple(out), note)
+    return Score(tuple(decl), (pts, count - pts), 3, won, tuple(items), note=note)
 
 
-def score_trischaken(state: HandState, game: Game) -> HandResult:
+def score_trischaken(state: HandState, game: ContractSpec) -> Score:
     """Seed 002: Jungfrau (no trick), Unterwertiger (at most 17/1),
     Oberwertiger (17/2 to 35/1), Bürgermeister (35/2 and more); each pays
     every lower one 10 cents per step."""
@@ -292,18 +312,14 @@ def score_trischaken(state: HandState, game: Game) -> HandResult:
     tricks = {s: sum(1 for t in state.tricks if t.winner == s) for s in state.players}
     rank = {s: 0 if tricks[s] == 0 else 1 if pts[s] <= UNDER else 2 if pts[s] <= OVER else 3
             for s in state.players}
-    out = [0] * state.seats
-    for a in state.players:
-        for b in state.players:
-            if rank[a] > rank[b]:
-                out[a] -= game.value * (rank[a] - rank[b])
-                out[b] += game.value * (rank[a] - rank[b])
+    items = [Item("trischaken", (b,), (a,), game.value * (rank[a] - rank[b]))
+             for a in state.players for b in state.players if rank[a] > rank[b]]
     names = ("Jungfrau", "Unterwertiger", "Oberwertiger", "Bürgermeister")
     note = ", ".join(f"seat {s}: {names[rank[s]]}" for s in state.players)
-    return _each_result(state, pts, out, note)
+    return _each_score(state, pts, items, note)
 
 
-def score_fahrer(state: HandState, game: Game) -> HandResult:
+def score_fahrer(state: HandState, game: ContractSpec) -> Score:
     """Seed 003, Fahrer: the player with the most points pays each other the
     game value, double above 35/1, double again if he is the forehand; a
     Jungfrau receives the whole sum; each Kontra doubles; the next round
@@ -315,24 +331,23 @@ def score_fahrer(state: HandState, game: Game) -> HandResult:
     losers = [s for s in state.players if pts[s] == most]
     others = [s for s in state.players if s not in losers]
     virgins = [s for s in others if tricks[s] == 0]
-    kontra = 2 ** len(kr(state).get("fahrer", {}).get("by", []))
-    out = [0] * state.seats
+    kontra = len(kr(state).get("fahrer", {}).get("by", []))
+    items = []
     for loser in losers:
-        each = game.value * kontra * (2 if pts[loser] > OVER else 1) * (2 if loser == state.forehand else 1)
+        each = game.value * (2 if pts[loser] > OVER else 1) * (2 if loser == state.forehand else 1)
         for s in virgins or others:
             amount = each * len(others) if virgins else each
-            out[loser] -= amount
-            out[s] += amount
+            items.append(Item("fahrer", (s,), (loser,), amount, kontra=kontra))
     note = f"loser: {', '.join(f'seat {s}' for s in losers)}"
     if virgins:
         note += f"; Jungfrau: {', '.join(f'seat {s}' for s in virgins)}"
-    result = _each_result(state, pts, out, note)
-    return HandResult(result.declarers, result.points, 3, None, game.value, (), kontra, result.settlement,
-                      note, result.seat_points, next_round_factor=2)
+    score = _each_score(state, pts, items, note)
+    return Score(score.declarers, score.points, 3, None, score.items, note=note,
+                 seat_points=score.seat_points, next_round_factor=2)
 
 
-def _each_result(state: HandState, pts: dict[int, int], out: list[int], note: str) -> HandResult:
+def _each_score(state: HandState, pts: dict[int, int], items: list[Item], note: str) -> Score:
     seat_points = tuple(pts.get(s, 0) for s in range(state.seats))
     fh = state.forehand
     rest = sum(v for s, v in pts.items() if s != fh)
-    return HandResult((fh,), (pts[fh], rest), 3, None, 0, (), 1, tuple(out), note, seat_points)
+    return Score((fh,), (pts[fh], rest), 3, None, tuple(items), note=note, seat_points=seat_points)

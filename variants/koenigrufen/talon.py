@@ -1,55 +1,22 @@
-"""Calling a King, the talon and what may be laid away."""
+"""The talon and what may be laid away (calling a King is core's :class:`~core.phases.CallPhase`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
 
-from core.actions import Action, Call
+from core.actions import Action
 from core.cards import TRULL, Card, is_king
-from core.phases import Phase
+from core.contracts import ContractSpec
+from core.phases import TALON, Phase
 from core.rules import Rules
 from core.state import HandState, Reason
 from variants.koenigrufen.actions import GiveUp, TakeTalon
-from variants.koenigrufen.context import BIRD_CARDS, callable_cards, game_of, kr, tarock_count
-from variants.koenigrufen.games import BIRDS, Dialect, Game
+from variants.koenigrufen.context import BIRD_CARDS, called_in_talon, game_of, kr, tarock_count
+from variants.koenigrufen.games import BIRDS, Dialect, is_bird_game, king_in_talon, max_tarocks
 
 
-class CallPhase(Phase):
-    """The declarer of a calling game calls a King (or a Queen, see
-    :func:`~variants.koenigrufen.context.callable_cards`); its holder is his
-    secret partner."""
-
-    name = "call"
-
-    def start(self, state: HandState, rules: Rules) -> None:
-        state.to_move = state.declarer
-
-    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        if seat != state.to_move:
-            return []
-        return [Call(seat, c) for c in callable_cards(state.hands[seat], state.options["four_kings"])]
-
-    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
-        if action in self.legal(state, rules, action.seat):
-            return None
-        if not isinstance(action, Call):
-            return Reason("wrong-phase", f"call a King now, not {action.describe()}")
-        if action.card in state.hands[action.seat]:
-            return Reason("self-call", "you may not call a card you hold")
-        return Reason("not-callable", "call a King you do not hold (with all four Kings see the rules)")
-
-    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
-        assert isinstance(action, Call)
-        state.called = action.card
-        holder = state.holder(action.card)
-        state.partner = holder if holder is not None and holder != action.seat else None
-        in_talon = any(action.card in pile for pile in state.talon)
-        kr(state)["called_in_talon"] = in_talon
-        state.to_move = None
-
-
-def needs_talon_phase(state: HandState, game: Game) -> bool:
+def needs_talon_phase(state: HandState, game: ContractSpec) -> bool:
     """Whether the hand has a talon step: one half or all six.  Games without
     the talon never look into it, not even for a called King (seed 002
     Solorufer, seed 003 Solo-Rufer: the King in the talon counts at the end)."""
@@ -65,7 +32,7 @@ class TalonPhase(Phase):
     (``Game.talon_open``).
     """
 
-    name = "talon"
+    name = TALON
 
     def __init__(self, dialect: Dialect) -> None:
         self.d = dialect
@@ -78,11 +45,11 @@ class TalonPhase(Phase):
             state.talon[i] = []
         state.talon_taken = taken
         state.hands[state.declarer].extend(taken)
-        if kr(state).get("called_in_talon"):
+        if called_in_talon(state):
             kr(state)["alone"] = True
 
     def start(self, state: HandState, rules: Rules) -> None:
-        game = game_of(state, self.d)
+        game = game_of(state)
         assert game is not None and state.declarer is not None
         kr(state)["pre_talon"] = list(state.hands[state.declarer])
         kr(state)["talon_dealt"] = [list(p) for p in state.talon]
@@ -98,8 +65,8 @@ class TalonPhase(Phase):
         if seat != state.to_move:
             return []
         out: list[Action] = [TakeTalon(seat, i) for i in range(len(state.talon))]
-        game = game_of(state, self.d)
-        if game is not None and game.king_in_talon == "choose" and kr(state).get("called_in_talon"):
+        game = game_of(state)
+        if game is not None and king_in_talon(game) == "choose" and called_in_talon(state):
             out.append(GiveUp(seat))
         return out
 
@@ -122,7 +89,8 @@ class TalonPhase(Phase):
         state.to_move = None
 
 
-def legal_discards(dialect: Dialect, game: Game, hand: Sequence[Card], count: int) -> list[tuple[Card, ...]]:
+def legal_discards(dialect: Dialect, game: ContractSpec, hand: Sequence[Card],
+                   count: int) -> list[tuple[Card, ...]]:
     """Every set of ``count`` cards that may be laid away.
 
     Never Kings or Trull cards (both texts).  Seed 003: tarocks only when no
@@ -138,23 +106,24 @@ def legal_discards(dialect: Dialect, game: Game, hand: Sequence[Card], count: in
         tarocks = [c for c in allowed if c < 22]
         return [tuple(sorted(plain + list(extra))) for extra in combinations(tarocks, count - len(plain))]
     out = list(combinations(allowed, count))
-    if game.max_tarocks is not None:
+    most = max_tarocks(game)
+    if most is not None:
         held = tarock_count(list(hand))
-        out = [cs for cs in out if held - tarock_count(list(cs)) <= game.max_tarocks]
+        out = [cs for cs in out if held - tarock_count(list(cs)) <= most]
     return out
 
 
-def bird_keepers(state: HandState, dialect: Dialect, game: Game, seat: int) -> frozenset[Card]:
+def bird_keepers(state: HandState, dialect: Dialect, game: ContractSpec, seat: int) -> frozenset[Card]:
     """The birds a Besserrufer may still name as his game's bird (empty when
     he named it already or the game is no Besserrufer)."""
-    if not game.bird or seat != state.declarer or kr(state).get("bird_done"):
+    if not is_bird_game(game) or seat != state.declarer or kr(state).get("bird_done"):
         return frozenset()
     hand = state.hands[seat]
     pre = kr(state).get("pre_talon", hand) if dialect.bird_before_talon else hand
     return frozenset(c for c in BIRD_CARDS if c in hand and c in pre)
 
 
-def keep_duties(state: HandState, dialect: Dialect, game: Game, seat: int,
+def keep_duties(state: HandState, dialect: Dialect, game: ContractSpec, seat: int,
                 options: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
     """Discards that keep announced cards (a bird named in the Besserrufer
     contest) and at least one bird the Besserrufer may still name; the
@@ -167,7 +136,8 @@ def keep_duties(state: HandState, dialect: Dialect, game: Game, seat: int,
     return kept or options
 
 
-def discard_reason(dialect: Dialect, game: Game, hand: Sequence[Card], cards: Sequence[Card]) -> Reason:
+def discard_reason(dialect: Dialect, game: ContractSpec, hand: Sequence[Card],
+                   cards: Sequence[Card]) -> Reason:
     """Why ``cards`` are not among :func:`legal_discards`."""
     if any(is_king(c) for c in cards):
         return Reason("discard-king", "Kings may not be laid away")
@@ -175,6 +145,7 @@ def discard_reason(dialect: Dialect, game: Game, hand: Sequence[Card], cards: Se
         return Reason("discard-trull", "Pagat, Mond and Sküs may not be laid away")
     if dialect.tarocks_only_without_suits and any(c < 22 for c in cards):
         return Reason("discard-tarock", "tarocks may be laid away only when no other suit card is left")
-    if game.max_tarocks is not None:
-        return Reason("too-many-tarocks", f"at most {game.max_tarocks} tarocks may stay in a colour game")
+    most = max_tarocks(game)
+    if most is not None:
+        return Reason("too-many-tarocks", f"at most {most} tarocks may stay in a colour game")
     return Reason("discard-not-allowed", "these cards may not be laid away")

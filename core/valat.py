@@ -1,17 +1,25 @@
-"""Valat aus eigener Kraft: does a hand make all ten tricks on its own?
+"""Valat aus eigener Kraft: does a hand make every trick on its own?
 
 Seed 000, 40 cards: "Beim Solo und Faberl darf ein Valat nur angesagt werden,
 wenn das Blatt ihn aus eigener Kraft gewinnt ... Die App spielt dein Blatt
 dazu gegen viele Verteilungen durch und lässt den Valat zu, wenn er praktisch
 immer gelingt."  RULES.md decision 8 leaves the sample to us:
 
-- ``DEALS`` = 200 random distributions of the 30 unseen cards to the three
-  opponents, drawn from a generator seeded by the hand, the trump and the
-  seat (so the answer is the same on every machine and in every replay);
+- ``DEALS`` = 200 random distributions of the unseen cards to the three
+  opponents, drawn from a generator seeded by the hand, the trump, the
+  seat and the card order (so the answer is the same on every machine and
+  in every replay);
 - the Valat is allowed when the hand makes every trick in at least 198 of
   them (99 %); the check stops at the third failure.  A hand without the
-  highest trump (Sküs; the King of the Faberl's trump suit) fails at once:
+  highest trump (Sküs; the King of the named trump suit) fails at once:
   whoever holds it takes the trick he plays it to.
+
+The play follows a contract's :class:`~core.contracts.TrickRules` through
+:mod:`core.tricks` (legal cards, winner, card order, the Kaiserstich), so
+the variants that ask this of a declarer and the bots that ask it of
+themselves share one check.  It covers games where the tarocks trump or a
+named suit does (``colour`` games have no such check) and decks that deal
+out completely to four players (no talon: the 40-card games).
 
 Each distribution is played out with all hands open: the opponents see the
 declarer's cards and act together.  Whenever the declarer leads he must
@@ -28,11 +36,11 @@ Näherung; wer nicht ausspielt, braucht dafür mehr als der Ausspieler").
 
 Cost (measured on the development machine, 2 cores): a hand that passes
 plays all 200 deals in about 40-80 ms when it leads and 190-230 ms when an
-opponent leads the first trick (that trick is searched in full); a Faberl
-tries only the suits whose King it holds.  Over 1,500 random and strong
-hands the mean was 9 ms (Solo) and 0.5 ms (Faberl, all suits), the slowest
-check 263 ms.  Answers are cached per hand.  ``python -m
-variants.valat_check`` prints the figures on this machine.
+opponent leads the first trick (that trick is searched in full); a hand
+without the top trump of a suit is refused at once.  Over 1,500 random and
+strong hands the mean was 9 ms (Solo) and 0.5 ms (Faberl, all suits), the
+slowest check 263 ms.  Answers are cached per hand.  ``python -m
+core.valat`` prints the figures on this machine.
 """
 
 from __future__ import annotations
@@ -44,14 +52,21 @@ from functools import lru_cache
 from typing import Final
 
 from core.cards import DECK40, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit, format_cards
-from variants.cards40 import faberl_legal, faberl_strength, faberl_winner, kaiser_winner
-from variants.common import follow_with_overtrump
+from core.contracts import TrickRules
+from core.tricks import legal, strength_order, winner
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
 
 MAX_FAILURES: Final = 2
 """Distributions the hand may lose and still be allowed (198 of 200 = 99 %)."""
+
+SEATS: Final = 4
+"""The declarer and three opponents."""
+
+SOLO: Final = TrickRules(overtrump=True, trull_trick=True)
+"""The trick rules of seed 000's 40-card Solo (tarocks trump, Stichzwang on
+tarocks, Kaiserstich): what ``python -m core.valat`` measures."""
 
 Legal = Callable[[Sequence[Card], Sequence[Card]], list[Card]]
 Winner = Callable[[Sequence[Card]], int]
@@ -72,23 +87,24 @@ class ValatEstimate:
 class _Game:
     """The rules one simulation plays by: trump suit, card order, legal plays, winner."""
 
-    def __init__(self, trump: Suit, xx_high: bool) -> None:
+    def __init__(self, rules: TrickRules, trump: Suit) -> None:
         self.trump = trump
-        if trump == TAROCK:
-            self.strength: Sequence[int] = STRENGTH
-            self.legal: Legal = follow_with_overtrump
-            self.winner: Winner = kaiser_winner
-            self.kaiser = True
-        else:
-            strength = faberl_strength(xx_high)
-            self.strength = strength
-            self.legal = lambda hand, trick: faberl_legal(hand, trick, trump, strength)
-            self.winner = lambda cards: faberl_winner(cards, trump, strength)
-            self.kaiser = False
+        self.kaiser = rules.trull_trick and trump == TAROCK
+        self.strength: Sequence[int] = STRENGTH if trump == TAROCK else strength_order(rules.xx_high)
+        self.legal: Legal = lambda hand, trick: legal(hand, trick, rules, trump)
+        self.winner: Winner = lambda cards: winner(cards, rules, trump)
 
     def low_key(self, card: Card) -> tuple[bool, int]:
         """Cheapest first: plain cards before trumps, low before high."""
         return SUIT_OF[card] == self.trump, self.strength[card]
+
+
+def checkable(rules: TrickRules, trump: Suit) -> bool:
+    """Whether the check covers a game with these rules and this trump suit:
+    tarocks trumping (``tarock``), or a suit named in a ``suit`` game."""
+    if rules.trump == "tarock":
+        return trump == TAROCK
+    return rules.trump == "suit" and 0 <= trump < TAROCK
 
 
 def _safe_leads(game: _Game, mine: Sequence[Card], opps: Sequence[Sequence[Card]]) -> list[Card]:
@@ -145,7 +161,7 @@ def _cheapest_winner(game: _Game, hands: list[list[Card]], order: Sequence[int],
 
 def _first_trick_led_by_opponent(game: _Game, hands: list[list[Card]], me: int) -> list[Card] | None:
     """Play the first trick when an opponent leads; None if the opponents can take it."""
-    order = (0, 1, 2, 3)
+    order = tuple(range(SEATS))
     if _opponents_can_win(game, hands, order, me, [], 0):
         return None
     best: tuple[tuple[bool, int], list[Card]] | None = None
@@ -161,7 +177,7 @@ def _first_trick_led_by_opponent(game: _Game, hands: list[list[Card]], me: int) 
             best = (cost, [*trick, answer])
     assert best is not None
     trick = best[1]
-    for seat in range(me + 1, 4):
+    for seat in range(me + 1, SEATS):
         trick.append(min(game.legal(hands[seat], trick), key=game.low_key))
     return trick
 
@@ -174,7 +190,7 @@ def _makes_valat(game: _Game, hands: list[list[Card]], me: int) -> bool:
             return False
         for seat, card in enumerate(trick):
             hands[seat].remove(card)
-    opps = [hands[s] for s in range(4) if s != me]
+    opps = [hands[s] for s in range(SEATS) if s != me]
     mine = hands[me]
     trump = game.trump
     while mine:
@@ -185,35 +201,42 @@ def _makes_valat(game: _Game, hands: list[list[Card]], me: int) -> bool:
         trumps = [c for c in safe if SUIT_OF[c] == trump]
         lead = min(trumps, key=game.low_key) if opp_trumps and trumps else min(safe, key=game.low_key)
         trick = [lead]
-        for offset in range(1, 4):
-            hand = hands[(me + offset) % 4]
+        for offset in range(1, SEATS):
+            hand = hands[(me + offset) % SEATS]
             trick.append(min(game.legal(hand, trick), key=game.low_key))
         if game.winner(trick) != 0:
             return False
         for offset, card in enumerate(trick):
-            hands[(me + offset) % 4].remove(card)
+            hands[(me + offset) % SEATS].remove(card)
     return True
 
 
-def simulate(hand: Sequence[Card], trump: Suit = TAROCK, position: int = 0, *,
-             deals: int = DEALS, stop_after: int | None = None, xx_high: bool = False,
+def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0, *,
+             deck: Sequence[Card] = DECK40, deals: int = DEALS, stop_after: int | None = None,
              seed: str | None = None) -> ValatEstimate:
-    """Play ``hand`` against ``deals`` random distributions of the other 30 cards.
+    """Play ``hand`` against ``deals`` random distributions of the other cards of ``deck``.
 
-    ``trump`` is ``TAROCK`` for the tarock games (Solo) or the Faberl's trump
-    suit; ``position`` is the declarer's place in the first trick (0 = he
-    leads).  Stops early after ``stop_after`` failures.
+    ``rules`` are the contract's trick rules and ``trump`` the suit that
+    trumps (``TAROCK`` where the tarocks do, else the named suit);
+    ``position`` is the declarer's place in the first trick (0 = he leads).
+    The cards of ``deck`` not in ``hand`` go to three opponents, as many
+    each as ``hand`` holds.  Stops early after ``stop_after`` failures.
     """
-    game = _Game(trump, xx_high)
+    if not checkable(rules, trump):
+        raise ValueError(f"no Valat check for trump mode {rules.trump!r} with trump suit {trump}")
+    game = _Game(rules, trump)
     mine = sorted(hand)
-    unseen = [c for c in DECK40 if c not in mine]
+    size = len(mine)
+    unseen = [c for c in deck if c not in mine]
+    if len(unseen) != (SEATS - 1) * size:
+        raise ValueError(f"{len(deck)} cards do not deal {size} to each of {SEATS} players")
     rng = random.Random(seed if seed is not None else
-                        f"valat|{' '.join(format_cards(mine))}|{trump}|{position}|{xx_high}")
+                        f"valat|{' '.join(format_cards(mine))}|{trump}|{position}|{rules.xx_high}")
     made = failed = played = 0
     for _ in range(deals):
         rng.shuffle(unseen)
-        others = [unseen[0:10], unseen[10:20], unseen[20:30]]
-        hands = [others.pop(0) if seat != position else list(mine) for seat in range(4)]
+        others = [unseen[k * size:(k + 1) * size] for k in range(SEATS - 1)]
+        hands = [others.pop(0) if seat != position else list(mine) for seat in range(SEATS)]
         played += 1
         if _makes_valat(game, hands, position):
             made += 1
@@ -224,35 +247,37 @@ def simulate(hand: Sequence[Card], trump: Suit = TAROCK, position: int = 0, *,
     return ValatEstimate(played, made)
 
 
-def _top_trump(trump: Suit, xx_high: bool) -> Card:
+def _top_trump(game: _Game, deck: Sequence[Card]) -> Card:
     """The trump that wins every trick it is played to (no Kaiserstich in a
-    Faberl; in a Solo the Pagat can only beat the Sküs with the Mond of
-    another player in the trick, which open-handed opponents avoid)."""
-    if trump == TAROCK:
-        return SKUS
-    order = faberl_strength(xx_high)
-    return max((c for c in DECK40 if SUIT_OF[c] == trump), key=lambda c: order[c])
+    suit game; where the tarocks trump, the Pagat can only beat the Sküs with
+    the Mond of another player in the trick, which open-handed opponents avoid)."""
+    return max((c for c in deck if SUIT_OF[c] == game.trump), key=lambda c: game.strength[c])
 
 
 @lru_cache(maxsize=4096)
-def _allowed(hand: tuple[Card, ...], trump: Suit, position: int, xx_high: bool) -> bool:
-    if _top_trump(trump, xx_high) not in hand:
+def _allowed(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
+             deck: tuple[Card, ...]) -> bool:
+    if _top_trump(_Game(rules, trump), deck) not in hand:
         return False  # an opponent takes the trick he plays it to
-    estimate = simulate(hand, trump, position, stop_after=MAX_FAILURES + 1, xx_high=xx_high)
+    estimate = simulate(hand, rules, trump, position, deck=deck, stop_after=MAX_FAILURES + 1)
     return estimate.deals == DEALS and estimate.made >= DEALS - MAX_FAILURES
 
 
-def valat_on_own(hand: Sequence[Card], trump: Suit = TAROCK, position: int = 0,
-                 xx_high: bool = False) -> bool:
-    """Whether ``hand`` wins a Valat on its own (made in >= 99 % of 200 deals)."""
-    if len(hand) != 10:
+def valat_on_own(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0,
+                 deck: Sequence[Card] = DECK40) -> bool:
+    """Whether ``hand`` wins a Valat on its own (made in >= 99 % of 200 deals)
+    in a game with ``rules`` and ``trump``; False where no check exists
+    (:func:`checkable`, or a deck that does not deal out to four hands like it)."""
+    if not checkable(rules, trump) or len(deck) != SEATS * len(hand) or not set(hand) <= set(deck):
         return False
-    return _allowed(tuple(sorted(hand)), trump, position, xx_high)
+    return _allowed(tuple(sorted(hand)), rules, trump, position, tuple(deck))
 
 
-def faberl_valat_on_own(hand: Sequence[Card], position: int = 0, xx_high: bool = False) -> bool:
-    """Whether some choice of trump suit makes ``hand`` a Valat on its own."""
-    return any(valat_on_own(hand, suit, position, xx_high) for suit in range(4))
+def valat_on_own_any_suit(hand: Sequence[Card], rules: TrickRules, position: int = 0,
+                          deck: Sequence[Card] = DECK40) -> bool:
+    """Whether some choice of trump suit makes ``hand`` a Valat on its own (a
+    ``suit`` game whose suit the declarer names after the bid: the Faberl)."""
+    return any(valat_on_own(hand, rules, suit, position, deck) for suit in range(TAROCK))
 
 
 def _bench() -> None:  # pragma: no cover - a measurement, run by hand
@@ -263,22 +288,23 @@ def _bench() -> None:  # pragma: no cover - a measurement, run by hand
     def cards(text: str) -> tuple[Card, ...]:
         return parse_cards(text.split(" "))
 
+    faberl = TrickRules("suit", overtrump=True)
     cases = {
         "solo, 7 top tarocks, 2 small, a King, leading":
-            (cards("Sküs XXI XX XIX XVIII XVII XVI V IV hK"), TAROCK, 0),
-        "same hand, third to play": (cards("Sküs XXI XX XIX XVIII XVII XVI V IV hK"), TAROCK, 2),
+            (cards("Sküs XXI XX XIX XVIII XVII XVI V IV hK"), SOLO, TAROCK, 0),
+        "same hand, third to play": (cards("Sküs XXI XX XIX XVIII XVII XVI V IV hK"), SOLO, TAROCK, 2),
         "faberl hearts, all five trumps and three Kings":
-            (cards("hK hQ hC hJ h1 cK sK dK Sküs XXI"), 2, 0),
-        "weak hand": (cards("XV X V IV hK hQ c10 cJ sC d1"), TAROCK, 0),
+            (cards("hK hQ hC hJ h1 cK sK dK Sküs XXI"), faberl, 2, 0),
+        "weak hand": (cards("XV X V IV hK hQ c10 cJ sC d1"), SOLO, TAROCK, 0),
     }
-    for name, (hand, trump, pos) in cases.items():
+    for name, (hand, rules, trump, pos) in cases.items():
         start = time.perf_counter()
-        estimate = simulate(hand, trump, pos, stop_after=MAX_FAILURES + 1)
+        estimate = simulate(hand, rules, trump, pos, stop_after=MAX_FAILURES + 1)
         took = time.perf_counter() - start
         print(f"{name}: {estimate.made}/{estimate.deals} made, {took * 1000:.0f} ms")
     hand = cards("hK hQ hC hJ h1 cK sK dK Sküs XXI")
     start = time.perf_counter()
-    faberl_valat_on_own(hand, 1)
+    valat_on_own_any_suit(hand, faberl, 1)
     print(f"faberl check over all four suits, second to play: {(time.perf_counter() - start) * 1000:.0f} ms")
 
 

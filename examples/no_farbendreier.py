@@ -1,0 +1,24 @@
+"""A Königrufen club that does not play the Farbendreier (seed 002 without one game)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+from typing import Any
+
+from core.contracts import ContractSpec
+from core.hookspecs import hookimpl
+
+
+class NoFarbendreier:
+    """Removes the Farbendreier from the rulebook's games."""
+
+    name = "no-farbendreier"
+    version = "1.0"
+    applies_to = ("koenigrufen-club",)
+
+    @hookimpl(wrapper=True)
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
+        return [c for c in (yield) if c.name != "farbendreier"]
+
+
+PLUGIN = NoFarbendreier

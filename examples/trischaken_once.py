@@ -1,0 +1,49 @@
+"""The forehand may not choose Trischaken twice in a row (a club's rule over seed 002).
+
+A rule that spans hands lives in the table context: after every hand this plugin remembers,
+per seat, whether that seat chose Trischaken the last time it was the forehand
+(``tarock_next_context``); in the auction it refuses Trischaken to a forehand who did
+(``tarock_bid_verdict``).  The memory is part of every record, so ``tarock replay`` refuses a
+record that breaks the rule at the very bid that breaks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from core.context import TableContext
+from core.contracts import ContractSpec
+from core.hookspecs import hookimpl
+from core.state import HandResult, HandState, Verdict
+
+NAME = "trischaken-once"
+
+
+class TrischakenOnce:
+    """No Trischaken from a forehand whose last forehand game was Trischaken."""
+
+    name = NAME
+    version = "1.0"
+    applies_to = ("koenigrufen-club",)
+
+    @hookimpl
+    def tarock_bid_verdict(self, state: HandState, seat: int, contract: ContractSpec) -> Verdict | None:
+        chose = state.context.recalled(NAME, {})
+        if contract.name == "trischaken" and chose.get(str(seat)):
+            return Verdict.deny("trischaken-twice", "you chose Trischaken the last time you were forehand: "
+                                "not twice in a row")
+        return None
+
+    @hookimpl(wrapper=True)
+    def tarock_next_context(self, context: TableContext, state: HandState,
+                            result: HandResult) -> Generator[None, Any, TableContext]:
+        following: TableContext = yield
+        if result.passed_out:
+            return following
+        chose = dict(context.recalled(NAME, {}))
+        chose[str(state.forehand)] = state.contract is not None and state.contract.name == "trischaken"
+        return following.remember(NAME, chose)
+
+
+PLUGIN = TrischakenOnce
