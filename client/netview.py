@@ -50,8 +50,8 @@ class Roster:
         for s in event.roster:
             names[s.seat] = s.name
         self.names = names
-        self.terms = Terms.of(event.info.options)
-        self.direction = str(event.info.options.get("direction", "counterclockwise"))
+        self.terms = Terms.of(event.facts)
+        self.direction = event.facts.direction
         self.seat = event.seat
         self.table_name = event.info.name
         self.host = next((s.name for s in event.roster if s.node == event.host), event.host[:8])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from core.facts import VariantFacts
 from core.observation import Observation, TrickView
 from core.table import SheetRow, Table
 from net.protocol.messages import Body, SeatInfo, TableInfo
@@ -84,6 +85,8 @@ class Joined:
     seat: int | None
     epoch: int
     host: str
+    facts: VariantFacts
+    """What a screen needs of the rules (money unit, Kontra words, direction of play)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -259,7 +259,11 @@ class SeatCore:
             self.run = None  # the deal of an older host; the new one voids and deals again
         if not self.watch:
             self._save_table()
-        return [Show(Joined(body.table, body.roster, body.seat, body.epoch, body.host))] if changed else []
+        if not changed:
+            return []
+        assert self.game is not None
+        facts = self.game.rules.variant_facts
+        return [Show(Joined(body.table, body.roster, body.seat, body.epoch, body.host, facts))]
 
     def _current(self, epoch: int, deal: int) -> SeatRun | None:
         run = self.run
