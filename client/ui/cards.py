@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from client.i18n import p_
+from client.i18n import NP_, p_
 from core.cards import (
     MOND,
     PAGAT,
@@ -30,6 +30,8 @@ from core.contracts import TrickRules
 
 Fragments = list[tuple[str, str]]
 
+RANKS: tuple[str, ...] = (NP_("card", "K"), NP_("card", "Q"), NP_("card", "C"), NP_("card", "J"))
+"""King, Queen, Cavall, Jack: their letters (German K D C B)."""
 COURT_STYLES: tuple[str, ...] = ("class:court.king", "class:court.queen", "class:court.cavall", "class:court.jack")
 """The style classes of King, Queen, Cavall and Jack (colours in :mod:`client.ui.style`)."""
 
@@ -38,7 +40,7 @@ def rank_text(card: Card) -> str:
     """The rank as shown: ``K``/``D``/``C``/``B`` (German) for court cards, the pip's number."""
     rank = rank_of(card)
     if rank < 4:
-        return p_("card", ("K", "Q", "C", "J")[rank])
+        return p_("card", RANKS[rank])
     return format_card(card)[1:]
 
 

@@ -21,6 +21,7 @@ from typing import Literal
 from client.bots.limits import chain_level
 from client.i18n import _
 from client.ui.cards import card_text
+from client.ui.rules_page import summary
 from client.ui.texts import (
     game_description,
     game_title,
@@ -179,7 +180,8 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
     for name in sorted(bids, key=lambda n: order.index(n) if n in order else len(order)):
         spec = specs.get(name)
         group = tuple(bids[name])
-        out.append(Option("bid", game_title(spec, name), game_description(spec) if spec else "",
+        detail = (game_description(spec) or summary(spec, rules)) if spec is not None and rules is not None else ""
+        out.append(Option("bid", game_title(spec, name), detail,
                           tariff_text(spec, rules) if spec else "", actions=group,
                           toggles=any(_additions(a) for a in group)))
     for action in obs.legal:

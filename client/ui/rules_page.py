@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterator, Mapping
 
-from client.i18n import _, p_
+from client.i18n import _, n_, p_
 from client.ui.cards import cards_text
 from client.ui.texts import amount_text, game_description, game_title, kontra_word, points_text, premium_title
 from core.contracts import ContractSpec, PremiumSpec, TrickRules
@@ -60,8 +60,16 @@ def _goal(spec: ContractSpec, facts: RuleFacts) -> str:
             need += " " + _("({points} is a draw)").format(points=points_text(goal.draw, unit))
         return need
     if goal.kind == "tricks":
-        return _("exactly {n} tricks").format(n=goal.tricks)
+        return n_("exactly {n} trick", "exactly {n} tricks", goal.tricks).format(n=goal.tricks)
     return _("each for himself, settled by rank")
+
+
+def summary(spec: ContractSpec, facts: RuleFacts) -> str:
+    """A game in a few words from its data, for a game whose rules give no description."""
+    parts = [_partnership(spec), _talon(spec), _goal(spec, facts)]
+    if spec.tricks.trump != "tarock":
+        parts.insert(2, play_rules(TrickRules(trump=spec.tricks.trump)))
+    return "; ".join(parts)
 
 
 def contract_lines(spec: ContractSpec, facts: RuleFacts) -> Iterator[str]:
@@ -111,7 +119,7 @@ def premium_line(premium: PremiumSpec, facts: RuleFacts) -> str:
             value=amount_text(premium.silent_lost, facts, sign=False)))
     text = f"  {premium_title(premium.name, facts)}: {', '.join(parts)}"
     if premium.description:
-        text += " – " + p_("premium", premium.description)
+        text += " – " + p_("premium-description", premium.description)
     return text
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from client.bots.limits import chain_level
-from client.i18n import _, n_, p_
+from client.i18n import NP_, _, n_, p_
 from client.ui.cards import card_text, cards_text
 from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, KontraTarget, Pass, Play, Trump
 from core.auction import VORHAND
@@ -99,7 +99,14 @@ def game_title(spec: ContractSpec | None, name: str = "") -> str:
 
 
 def game_description(spec: ContractSpec) -> str:
-    return p_("game", spec.description) if spec.description else ""
+    return p_("game-description", spec.description) if spec.description else ""
+
+
+def variant_description(text: str) -> str:
+    """A variant's description; a house-rule variant's is its base's and the house rules' names."""
+    base, sep, rules = text.partition(" House rules: ")
+    out = p_("variant-description", base)
+    return out + " " + _("House rules: {names}").format(names=rules.rstrip(".")) if sep else out
 
 
 def tariff_text(spec: ContractSpec, rules: RuleFacts | None) -> str:
@@ -118,7 +125,7 @@ def premium_title(name: str, rules: RuleFacts | None) -> str:
 
 def premium_description(name: str, rules: RuleFacts | None) -> str:
     spec = rules.premium(name) if rules is not None else None
-    return p_("premium", spec.description) if spec is not None and spec.description else ""
+    return p_("premium-description", spec.description) if spec is not None and spec.description else ""
 
 
 def premium_values(name: str, rules: RuleFacts | None) -> str:
@@ -165,6 +172,12 @@ def reason_text(reason: Reason | None) -> str:
 
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
+NOTES = (NP_("note", "{seat}: made"), NP_("note", "{seat}: failed"), NP_("note", "loser: {seat}"),
+         NP_("note", "Jungfrau: {seat}"), NP_("note", "{seat}: Jungfrau"), NP_("note", "{seat}: Unterwertiger"),
+         NP_("note", "{seat}: Oberwertiger"), NP_("note", "{seat}: Bürgermeister"), NP_("note", "{seat}"),
+         NP_("note", "{seat}'s game"), NP_("note", "the called King lay in the talon"),
+         NP_("note", "Valat: it replaces the game and the other premiums"))
+"""The parts of the notes results carry (with ``seat N`` as ``{seat}``), for the catalogue."""
 
 
 def note_text(note: str, names: Sequence[str]) -> str:
