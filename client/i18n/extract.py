@@ -156,13 +156,18 @@ def key(m: Message) -> tuple[str, str]:
 
 
 def update(lang: str, messages: Iterable[Message]) -> list[Message]:
-    """Add the ``messages`` missing from ``lang``'s catalogue; return those added."""
+    """Add the ``messages`` missing from ``lang``'s catalogue and drop those no
+    longer asked for; return those added."""
+    messages = list(messages)
     path = po_path(lang)
     po = polib.pofile(str(path)) if path.exists() else polib.POFile()
     if not path.exists():
         po.metadata = {"Project-Id-Version": "tarock", "Language": lang, "MIME-Version": "1.0",
                        "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
                        "Plural-Forms": "nplurals=2; plural=(n != 1);"}
+    wanted_keys = {key(m) for m in messages}
+    for entry in [e for e in po if (e.msgctxt or "", e.msgid) not in wanted_keys]:
+        po.remove(entry)  # no longer asked for anywhere
     have = {(e.msgctxt or "", e.msgid) for e in po}
     added: list[Message] = []
     for m in sorted(set(messages), key=key):

@@ -97,8 +97,10 @@ async def run_table(model: TableModel, drive: Callable[[TableModel], Awaitable[o
 
 
 async def play_local(setup: TableSetup, catalogue: Catalogue, save: SavedTable | None,
-                     records_dir: Path | None = None, pace: float = 0.0, resume: bool = False) -> Outcome:
-    """A table against bots in this process (resumed from ``save`` if ``resume``)."""
+                     records_dir: Path | None = None, pace: float = 0.0, resume: bool = False,
+                     seen: Callable[[LocalTable, TableModel], None] | None = None) -> Outcome:
+    """A table against bots in this process (resumed from ``save`` if ``resume``);
+    ``seen`` is told the table and the model (tests look at the engine through it)."""
     table = LocalTable(setup, catalogue, save, records_dir, pace)
     if resume and save is not None:
         _setup, finished, current = save.read()
@@ -109,6 +111,8 @@ async def play_local(setup: TableSetup, catalogue: Catalogue, save: SavedTable |
                        option_specs=dict(table.rules.option_specs))
     for obs, row in table.restored_rounds():
         model.add_round(obs, row)
+    if seen is not None:
+        seen(table, model)
 
     def end() -> None:
         table.stop()

@@ -23,7 +23,7 @@ from client.ui.cards import card_text, hand_order
 from client.ui.decisions import Decision, decision_of
 from client.ui.hint import Hint, HintFn
 from client.ui.texts import action_text, cards_points, game_title, reason_text, settlement_lines, trick_line
-from core.actions import Action, Discard, Play
+from core.actions import Action, Announce, Bid, Discard, Play
 from core.cards import Card
 from core.facts import RuleFacts
 from core.observation import Observation, TrickView
@@ -498,10 +498,16 @@ class TableModel:
             self.lifted = action.card
             hand = self.hand()
             self.cursor = hand.index(action.card) if action.card in hand else self.cursor
+        elif d.kind == "discard" and isinstance(action, Discard):
+            self.chosen = set(action.cards)
         elif d.kind == "dialog":
             for i, option in enumerate(d.options):
                 if action in option.actions:
                     self.stage = Stage(row=i)
+                    if option.toggles and option.additions_possible():
+                        chosen = frozenset(action.announce) if isinstance(action, Bid | Announce) else frozenset()
+                        names = [a.name for a in d.additions if a.name in option.additions_possible()]
+                        self.stage = Stage(option=i, additions=True, row=len(names), chosen=chosen)
                     break
 
     # -- what is counted ---------------------------------------------------------------------
