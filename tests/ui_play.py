@@ -43,6 +43,7 @@ class Seen:
     discard_reasons: list[str] = field(default_factory=list)
     settlements: list[str] = field(default_factory=list)
     court_colours: set[tuple[int, str]] = field(default_factory=set)
+    screens: list[str] = field(default_factory=list)
 
 
 async def until(test: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
@@ -67,13 +68,13 @@ def hand_tokens(term: Terminal, row: int) -> list[tuple[str, int]]:
 
 def check_hand(term: Terminal, obs: Observation, model: TableModel, seen: Seen) -> None:
     """Every card shown; the ones that may not be played dimmed, the others not."""
-    rows = term.rows
-    shown = {w: c for w, c in hand_tokens(term, rows - 4)} | {w: c for w, c in hand_tokens(term, rows - 5)}
+    rows = term.rows  # from the bottom: keys, message (2), the keys of the cards, the cards, the lifted card
+    shown = {w: c for w, c in hand_tokens(term, rows - 5)} | {w: c for w, c in hand_tokens(term, rows - 6)}
     texts = {card_text(c): c for c in obs.hand}
-    assert set(texts) <= set(shown), f"hand {sorted(texts)} not all on the screen row: {term.line(rows - 4)!r}"
+    assert set(texts) <= set(shown), f"hand {sorted(texts)} not all on the screen row: {term.line(rows - 5)!r}"
     legal = model.decision.playable if model.decision is not None else frozenset()
     for text, card in texts.items():
-        row = rows - 5 if model.lifted == card else rows - 4
+        row = rows - 6 if model.lifted == card else rows - 5
         col = shown[text]
         cell = term.cell(row, col + (len(text) - 1))
         dimmed = cell.fg == DIM
@@ -119,6 +120,7 @@ async def play_hand(d: Driver, ref: dict[str, object], seen: Seen, timeout: floa
             return check_settlement(d, model, seen)
         decision = model.decision
         assert decision is not None
+        seen.screens.append(d.term.text())
         if decision.kind == "dialog":
             check_dialog(d.term, obs, model, seen)
         elif decision.kind == "play":
@@ -128,14 +130,14 @@ async def play_hand(d: Driver, ref: dict[str, object], seen: Seen, timeout: floa
             await check_discard(d, obs, model, seen)
         d.press("h")
         hint = _("Hint: {action} — {reason}").split("{")[0]
-        await d.wait_for(hint)
+        seen.screens.append(await d.wait_for(hint))
         if decision.kind == "play":
             lifted = model.lifted
             assert lifted is not None
             await d.settle(0.05)
-            words = dict(hand_tokens(d.term, d.term.rows - 5))
+            words = dict(hand_tokens(d.term, d.term.rows - 6))
             assert card_text(lifted) in words, f"the lifted {card_text(lifted)} is not raised"
-            assert d.term.cell(d.term.rows - 5, words[card_text(lifted)]).reverse
+            assert d.term.cell(d.term.rows - 6, words[card_text(lifted)]).reverse
             seen.lifted += 1
         before = len(obs.history)
         d.press("enter")
@@ -178,4 +180,5 @@ def check_settlement(d: Driver, model: TableModel, seen: Seen) -> Observation:
         title = item_title(item, model.names, obs.rules, game)
         assert " ".join(title.split()) in flat, f"item {title!r} not in the settlement:\n{text}"
     seen.settlements.append(text)
+    seen.screens.append(text)
     return obs

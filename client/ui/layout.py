@@ -90,9 +90,12 @@ def roles(model: TableModel, seat: int) -> Fragments:
     declarers = contract.declarers if contract is not None and contract.declarers else \
         ((obs.declarer,) if obs.declarer is not None else ())
     if seat in declarers and contract is not None:
-        alone = contract.spec.partnership == "alone" or (
-            contract.spec.partnership == "called" and obs.partner == seat and obs.called is not None)
-        out.append(("class:seat.role", _("plays alone") if alone else _("declarer")))
+        spec = contract.spec
+        called_away = obs.called is not None and any(obs.called in pile for pile in obs.talon_shown)
+        if spec.partnership == "alone" or (spec.partnership == "called" and called_away):
+            out.append(("class:seat.role", _("plays alone")))
+        else:
+            out.append(("class:seat.role", _("caller") if spec.partnership == "called" else _("declarer")))
     elif obs.partner is not None and seat == obs.partner and obs.declarer is not None:
         out.append(("class:seat.role", _("partner")))
     if obs.to_move == seat and obs.result is None:
@@ -316,8 +319,11 @@ def draw_message(model: TableModel, w: int, h: int) -> Canvas:
             text = _("Your turn: play a card (the lit ones may be played).")
         elif d.kind == "discard":
             text = _("Lay {n} cards away: {k} chosen.").format(n=d.discard_count, k=len(model.chosen))
-    if text:
-        canvas.put(0, 1, clip([("class:message", text)], w - 2))
+            obs = model.obs
+            if obs is not None and obs.talon_seen:
+                text += " " + _("From the talon: {cards}").format(cards=cards_text(obs.talon_seen))
+    for i, line in enumerate(textwrap.wrap(text, max(10, w - 2))[:h]):
+        canvas.put(i, 1, clip([("class:message", line)], w - 2))
     return canvas
 
 
@@ -452,10 +458,11 @@ def sheet_lines(model: TableModel, w: int) -> Lines:
     """The score sheet: per round the game, who declared and who was the partner, each seat's amount."""
     names = model.names
     col = max(9, *(len(n) + 1 for n in names))
-    head = f"{_('Rd'):>3} {_('Game'):<14} {_('Declarer (partner)'):<20}" + "".join(f"{n:>{col}}" for n in names)
+    game_w = max([14] + [min(24, len(r.game)) for r in model.sheet])
+    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)'):<20}" + "".join(f"{n:>{col}}" for n in names)
     out: Lines = [[("class:overlay.head", head)]]
     for row in model.sheet:
-        out.append([("class:overlay", _sheet_row(model, row, col))])
+        out.append([("class:overlay", _sheet_row(model, row, col, game_w))])
     if not model.sheet:
         out.append([("class:overlay", "  " + _("(no rounds played yet)"))])
     unit = model.rules.facts.money if model.rules is not None else ""
@@ -467,7 +474,7 @@ def sheet_lines(model: TableModel, w: int) -> Lines:
     return out
 
 
-def _sheet_row(model: TableModel, row: RoundInfo, col: int) -> str:
+def _sheet_row(model: TableModel, row: RoundInfo, col: int, game_w: int) -> str:
     names = model.names
     who = names[row.declarer] if row.declarer is not None else "–"
     if row.partners:
@@ -475,7 +482,7 @@ def _sheet_row(model: TableModel, row: RoundInfo, col: int) -> str:
     cells = "".join(f"{amount_text(a, None)}({amount_text(t, None)})".rjust(col)
                     for a, t in zip(row.settlement, row.totals, strict=True))
     factor = f"  ×{row.factor}" if row.factor != 1 else ""
-    return f"{row.number:>3} {row.game[:14]:<14} {who[:20]:<20}{cells}{factor}"
+    return f"{row.number:>3} {row.game[:game_w]:<{game_w}} {who[:20]:<20}{cells}{factor}"
 
 
 def standings_lines(model: TableModel) -> Lines:
@@ -584,7 +591,7 @@ def overlay_size(model: TableModel) -> tuple[int, int]:
     size = _screen()
     w = min(size[0] - 2, 110)
     _title, lines = overlay_content(model, w)
-    return w, min(size[1] - 2, len(lines) + 4)
+    return w, min(size[1] - 2, len(lines) + 2)
 
 
 def draw_overlay(model: TableModel, w: int, h: int) -> Canvas:
@@ -644,7 +651,7 @@ def table_layout(model: TableModel, click: Callable[[Hashable], None]) -> Layout
         _window(lambda w, h: draw_info(model, w, h), 2),
         _window(lambda w, h: draw_log(model, w, h), 4),
         _window(lambda w, h: draw_hand(model, w, h), 4, click),
-        _window(lambda w, h: draw_message(model, w, h), 1),
+        _window(lambda w, h: draw_message(model, w, h), 2),
         _window(lambda w, h: draw_status(model, w, h), 1),
     ])
     dialog = Float(ConditionalContainer(

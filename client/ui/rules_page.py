@@ -133,8 +133,9 @@ def _value(value: object) -> str:
 
 def option_line(name: str, declared: Declared, value: object) -> str:
     spec = declared.spec
-    return _("  {description}: {value} (option {name}, default {default})").format(
-        description=p_("option", spec.description), value=_value(value), name=name, default=_value(spec.default))
+    return _("  {option}: {value} (default {default}) – {description}").format(
+        option=p_("option-name", name), description=p_("option", spec.description), value=_value(value),
+        default=_value(spec.default))
 
 
 def rules_page(facts: RuleFacts, options: Mapping[str, Declared] | None = None) -> list[str]:
@@ -162,7 +163,7 @@ def rules_page(facts: RuleFacts, options: Mapping[str, Declared] | None = None) 
         lines += [option_line(n, d, facts.options.get(n, d.spec.default)) for n, d in options.items()]
     elif facts.options:
         lines += ["", _("Options:")]
-        lines += [f"  {name}: {_value(value)}" for name, value in facts.options.items()]
+        lines += [f"  {p_('option-name', name)}: {_value(value)}" for name, value in facts.options.items()]
     lines += ["", _("Plugins: {list}").format(list=", ".join(f"{n} {v}" for n, v in facts.plugins))]
     return lines
 

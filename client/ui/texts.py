@@ -324,7 +324,7 @@ def item_title(item: Item, names: Sequence[str], rules: RuleFacts | None, game: 
     if item.name == "game":
         if label:
             return label
-        return _("Game ({game})").format(game=game) if game else _("Game")
+        return game or _("Game")
     spec = rules.premium(item.name) if rules is not None else None
     if spec is None and not item.announced:
         return label or p_("item", item.name)
