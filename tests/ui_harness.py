@@ -167,3 +167,101 @@ def run(main: Callable[[], Awaitable[object]], script: Callable[[Driver], Awaita
 
 def rows_with(text: str, pattern: str) -> list[str]:
     return [line for line in text.splitlines() if re.search(pattern, line)]
+
+
+class PtyProgram:
+    """The real ``tarock`` program on a pseudo-terminal, its screen in a pyte emulator."""
+
+    def __init__(self, args: list[str], cols: int = 100, rows: int = 32, env: dict[str, str] | None = None,
+                 cwd: str | None = None) -> None:
+        import fcntl
+        import os
+        import pty
+        import struct
+        import subprocess
+        import sys
+        import termios
+        import threading
+
+        self.cols, self.rows = cols, rows
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.lock = threading.Lock()
+        self.raw = bytearray()
+        main, child = pty.openpty()
+        fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.fd = main
+        self.proc = subprocess.Popen([sys.executable, "-m", "client.cli", *args], stdin=child, stdout=child,
+                                     stderr=child, env={**os.environ, **(env or {}), "TERM": "xterm-256color"},
+                                     cwd=cwd, close_fds=True, start_new_session=True)
+        os.close(child)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        import os
+
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self.lock:
+                self.raw.extend(chunk)
+                self.stream.feed(chunk)
+
+    def text(self) -> str:
+        with self.lock:
+            return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def send(self, *keys: str) -> None:
+        import os
+
+        for key in keys:
+            os.write(self.fd, KEYS.get(key, key).encode())
+            time.sleep(0.05)
+
+    def wait_for(self, needle: str | Callable[[str], bool], timeout: float = 30.0) -> str:
+        test = (lambda t: needle in t) if isinstance(needle, str) else needle
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.text()
+            if test(text):
+                return text
+            if self.proc.poll() is not None and not test(self.text()):
+                raise AssertionError(f"the program ended ({self.proc.returncode}) before {needle!r}:\n{text}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the screen never showed {needle!r}; it shows:\n{text}")
+            time.sleep(0.05)
+
+    def resize(self, cols: int, rows: int) -> None:
+        import fcntl
+        import signal
+        import struct
+        import termios
+
+        self.cols, self.rows = cols, rows
+        with self.lock:
+            self.screen.resize(rows, cols)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.proc.send_signal(signal.SIGWINCH)
+
+    def wait(self, timeout: float = 30.0) -> int:
+        return self.proc.wait(timeout=timeout)
+
+    def output(self) -> str:
+        with self.lock:
+            return self.raw.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        import os
+
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
