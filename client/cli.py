@@ -366,10 +366,10 @@ def _screen_args(p: argparse.ArgumentParser, sub: bool = False) -> None:
     """The full-screen client's options (``tarock`` and ``tarock play``); a
     subcommand's do not overwrite those given before it (``tarock --lang en play``)."""
     keep = {"default": argparse.SUPPRESS} if sub else {}
-    p.add_argument("--plain", action="store_true", help="the line-based client (for scripts and screen readers)",
-                   **keep)  # type: ignore[arg-type]
-    p.add_argument("--lang", metavar="LANG", help="de or en (default: English where the locale is, else German)",
-                   **keep)  # type: ignore[arg-type]
+    p.add_argument("--plain", action="store_true",
+                   help="the line-based client (for scripts and screen readers)", **keep)  # type: ignore[arg-type]
+    p.add_argument("--lang", metavar="LANG", help="de or en (default: English where the locale is, "
+                   "else German)", **keep)  # type: ignore[arg-type]
     p.add_argument("--name", metavar="NAME", help="your name at the table", **keep)  # type: ignore[arg-type]
     p.add_argument("--state", metavar="DIR", help="where the saved table is kept (default: $TAROCK_STATE or "
                    "the user's state folder)", **keep)  # type: ignore[arg-type]
@@ -405,8 +405,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed of the deals (default: random, printed)")
     play.add_argument("--rounds", type=_positive, default=12, help="rounds of the table (default: 12)")
     _screen_args(play, sub=True)
-    play.add_argument("--new", action="store_true", help="start a new table instead of going on with the saved one")
-    play.add_argument("--pace", type=float, metavar="S", help="seconds a bot waits before its move (default: 0.6)")
+    play.add_argument("--new", action="store_true",
+                      help="start a new table instead of going on with the saved one")
+    play.add_argument("--pace", type=float, metavar="S",
+                      help="seconds a bot waits before its move (default: 0.6)")
     play.set_defaults(func=cmd_play)
 
     selfplay = sub.add_parser("selfplay", help="let four bots play a table")

@@ -45,15 +45,21 @@ def _translated(e: polib.POEntry) -> bool:
 
 def test_every_message_has_a_german_translation() -> None:
     de = _entries("de")
-    missing = sorted(f"{m.context}|{m.msgid} ({m.where})" for m in wanted()
-                     if key(m) not in de or not _translated(de[key(m)]))
+    missing = sorted(
+        f"{m.context}|{m.msgid} ({m.where})"
+        for m in wanted()
+        if key(m) not in de or not _translated(de[key(m)])
+    )
     assert not missing, "run python -m client.i18n.extract and translate:\n" + "\n".join(missing)
 
 
 def test_the_german_names_have_an_english_translation() -> None:
     en = _entries("en")
-    missing = sorted(f"{m.context}|{m.msgid}" for m in wanted() if m.context in GERMAN_SOURCES
-                     and (key(m) not in en or not _translated(en[key(m)])))
+    missing = sorted(
+        f"{m.context}|{m.msgid}"
+        for m in wanted()
+        if m.context in GERMAN_SOURCES and (key(m) not in en or not _translated(en[key(m)]))
+    )
     assert not missing, "\n".join(missing)
 
 
@@ -142,8 +148,12 @@ def test_no_string_on_screen_bypasses_the_catalogue(variant: str, seed: int, tmp
             ref["plugins"] = [n for n, _v in obs.rules.plugins] if obs.rules is not None else []
             d.press("enter")
 
-        run(lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None, seen=keep),
-            script, cols=100, rows=36)
+        run(
+            lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None, seen=keep),
+            script,
+            cols=100,
+            rows=36,
+        )
         # names, and names cut by a dialog drawn over them; the plugins' names
         allowed = {n[:k] for n in names for k in range(2, len(n) + 1)} | {str(p) for p in ref["plugins"]}  # type: ignore[attr-defined]
         for screen in seen.screens:

@@ -24,11 +24,13 @@ from client.ui.bridge import GuestError, Portal, trio_guest
 def _run(coro: object) -> object:
     async def bounded() -> object:
         return await asyncio.wait_for(coro, 30)  # type: ignore[arg-type]
+
     return asyncio.run(bounded())
 
 
 def test_trio_drives_the_screen_and_a_key_starts_trio_work() -> None:
     state = {"ticks": 0, "answer": ""}
+    tasks: set[asyncio.Future[None]] = set()
 
     async def ticker(app: Application[None]) -> None:
         while True:
@@ -44,15 +46,21 @@ def test_trio_drives_the_screen_and_a_key_starts_trio_work() -> None:
         with session(60, 5) as d:
             kb = KeyBindings()
             app: Application[None] = Application(
-                layout=Layout(Window(FormattedTextControl(lambda: f"ticks {state['ticks']} answer {state['answer']}"))),
-                key_bindings=kb, full_screen=True)
+                layout=Layout(
+                    Window(FormattedTextControl(lambda: f"ticks {state['ticks']} answer {state['answer']}"))
+                ),
+                key_bindings=kb,
+                full_screen=True,
+            )
             async with trio_guest() as portal:
+
                 @kb.add("x")
                 def _x(event: KeyPressEvent) -> None:
                     async def ask() -> None:
                         state["answer"] = str(await portal.run(slow_double, 21))
                         app.invalidate()
-                    asyncio.ensure_future(ask())
+
+                    tasks.add(asyncio.ensure_future(ask()))
 
                 @kb.add("q")
                 def _q(event: KeyPressEvent) -> None:

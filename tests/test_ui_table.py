@@ -35,7 +35,9 @@ def german() -> object:
     set_language("de")
 
 
-def _table(variant: str, seed: int, rounds: int, tmp: Path) -> tuple[TableSetup, SavedTable, dict[str, object]]:
+def _table(
+    variant: str, seed: int, rounds: int, tmp: Path
+) -> tuple[TableSetup, SavedTable, dict[str, object]]:
     setup = TableSetup(variant, {}, list(NAMES), ["", "heuristic", "heuristic", "heuristic"], rounds, seed)
     return setup, SavedTable(tmp / "table.json"), {}
 
@@ -43,6 +45,7 @@ def _table(variant: str, seed: int, rounds: int, tmp: Path) -> tuple[TableSetup,
 def _seen(ref: dict[str, object]) -> object:
     def keep(table: LocalTable, model: TableModel) -> None:
         ref["table"], ref["model"] = table, model
+
     return keep
 
 
@@ -81,8 +84,12 @@ def test_a_hand_through_the_screen(variant: str, seed: int, tmp_path: Path) -> N
         result["obs"] = obs
         result["screens"] = await _sheet_and_leave(d, ref)
 
-    outcome = run(lambda: play_local(setup, load_plugins(None), save, tmp_path / "records", seen=_seen(ref)),
-                  script, cols=100, rows=36)
+    outcome = run(
+        lambda: play_local(setup, load_plugins(None), save, tmp_path / "records", seen=_seen(ref)),
+        script,
+        cols=100,
+        rows=36,
+    )
     assert outcome == "ended"
     obs = result["obs"]
     screens = str(result["screens"])
@@ -91,7 +98,9 @@ def test_a_hand_through_the_screen(variant: str, seed: int, tmp_path: Path) -> N
     assert seen.settlements
     # the sheet names the round's declarer (and the partner in brackets where there was one)
     declarer = NAMES[obs.declarer] if obs.declarer is not None else "–"
-    assert any(line.strip("│ ").startswith("1 ") and declarer in line for line in screens.splitlines()), screens
+    assert any(line.strip("│ ").startswith("1 ") and declarer in line for line in screens.splitlines()), (
+        screens
+    )
     assert _("The table ended after {n} of {rounds} rounds.").format(n=1, rounds=2) in screens
     assert "HP" in screens and "SP" in screens
     # the records folder has the finished hand; the save is gone with the table
@@ -118,8 +127,14 @@ def test_court_cards_have_their_colours(tmp_path: Path) -> None:
             await d.wait_for(_("Final standings"))
             d.press("enter")
 
-        run(lambda setup=setup, save=save, ref=ref: play_local(setup, load_plugins(None), save, None,
-                                                                seen=_seen(ref)), script, cols=100, rows=36)
+        run(
+            lambda setup=setup, save=save, ref=ref: play_local(
+                setup, load_plugins(None), save, None, seen=_seen(ref)
+            ),
+            script,
+            cols=100,
+            rows=36,
+        )
         seen_all |= seen.court_colours
     for rank, fg in seen_all:
         assert fg == colours[rank].lstrip("#"), (rank, fg)

@@ -22,8 +22,21 @@ def _hand_line(text: str) -> str:
 
 
 def test_play_closes_and_goes_on_with_the_same_hand(tmp_path: Path) -> None:
-    args = ["--lang", "en", "play", "--variant", "tarock40", "--seed", "4", "--pace", "0",
-            "--state", str(tmp_path / "state"), "--records", str(tmp_path / "records")]
+    args = [
+        "--lang",
+        "en",
+        "play",
+        "--variant",
+        "tarock40",
+        "--seed",
+        "4",
+        "--pace",
+        "0",
+        "--state",
+        str(tmp_path / "state"),
+        "--records",
+        str(tmp_path / "records"),
+    ]
     first = PtyProgram(args, env={"LANG": "de_AT.UTF-8"}, cwd=str(ROOT))
     try:
         text = first.wait_for("Your bid")
@@ -59,8 +72,9 @@ def test_play_closes_and_goes_on_with_the_same_hand(tmp_path: Path) -> None:
 
 
 def test_the_lobby_is_german_by_default(tmp_path: Path) -> None:
-    lobby = PtyProgram(["--state", str(tmp_path)], env={"LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": ""},
-                       cwd=str(ROOT))
+    lobby = PtyProgram(
+        ["--state", str(tmp_path)], env={"LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": ""}, cwd=str(ROOT)
+    )
     try:
         text = lobby.wait_for("Gegen Bots spielen")
         assert "Regeln" in text and "Beenden" in text

@@ -9,6 +9,7 @@ reverse.  Every wait is bounded.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 import time
@@ -23,9 +24,22 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-KEYS = {"enter": "\r", "esc": "\x1b", "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
-        "space": " ", "tab": "\t", "f1": "\x1bOP", "f2": "\x1bOQ", "backspace": "\x7f", "c-c": "\x03",
-        "pgdn": "\x1b[6~", "pgup": "\x1b[5~"}
+KEYS = {
+    "enter": "\r",
+    "esc": "\x1b",
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "right": "\x1b[C",
+    "left": "\x1b[D",
+    "space": " ",
+    "tab": "\t",
+    "f1": "\x1bOP",
+    "f2": "\x1bOQ",
+    "backspace": "\x7f",
+    "c-c": "\x03",
+    "pgdn": "\x1b[6~",
+    "pgup": "\x1b[5~",
+}
 
 
 class _Sink(io.StringIO):
@@ -65,8 +79,12 @@ class Terminal:
         self.cols, self.rows = cols, rows
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.Stream(self.screen)
-        self.output = Vt100_Output(_Sink(self), lambda: Size(rows=self.rows, columns=self.cols),
-                                   term="xterm-256color", default_color_depth=ColorDepth.DEPTH_24_BIT)
+        self.output = Vt100_Output(
+            _Sink(self),
+            lambda: Size(rows=self.rows, columns=self.cols),
+            term="xterm-256color",
+            default_color_depth=ColorDepth.DEPTH_24_BIT,
+        )
 
     def resize(self, cols: int, rows: int) -> None:
         self.cols, self.rows = cols, rows
@@ -143,12 +161,18 @@ def session(cols: int = 100, rows: int = 32) -> Iterator[Driver]:
         yield Driver(term, pipe)
 
 
-def run(main: Callable[[], Awaitable[object]], script: Callable[[Driver], Awaitable[None]],
-        cols: int = 100, rows: int = 32, timeout: float = 240.0) -> object:
+def run(
+    main: Callable[[], Awaitable[object]],
+    script: Callable[[Driver], Awaitable[None]],
+    cols: int = 100,
+    rows: int = 32,
+    timeout: float = 240.0,
+) -> object:
     """Run the application coroutine ``main`` while ``script`` drives it; bounded by ``timeout``.
 
     Returns what ``main`` returned.  A failing script stops the application.
     """
+
     async def both() -> object:
         with session(cols, rows) as driver:
             app = asyncio.ensure_future(main())
@@ -158,10 +182,9 @@ def run(main: Callable[[], Awaitable[object]], script: Callable[[Driver], Awaita
             finally:
                 if not app.done():
                     app.cancel()
-                    try:
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
                         await asyncio.wait_for(app, 10)
-                    except (asyncio.CancelledError, Exception):
-                        pass
+
     return asyncio.run(both())
 
 
@@ -172,8 +195,14 @@ def rows_with(text: str, pattern: str) -> list[str]:
 class PtyProgram:
     """The real ``tarock`` program on a pseudo-terminal, its screen in a pyte emulator."""
 
-    def __init__(self, args: list[str], cols: int = 100, rows: int = 32, env: dict[str, str] | None = None,
-                 cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        cols: int = 100,
+        rows: int = 32,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> None:
         import fcntl
         import os
         import pty
@@ -191,9 +220,16 @@ class PtyProgram:
         main, child = pty.openpty()
         fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.fd = main
-        self.proc = subprocess.Popen([sys.executable, "-m", "client.cli", *args], stdin=child, stdout=child,
-                                     stderr=child, env={**os.environ, **(env or {}), "TERM": "xterm-256color"},
-                                     cwd=cwd, close_fds=True, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "client.cli", *args],
+            stdin=child,
+            stdout=child,
+            stderr=child,
+            env={**os.environ, **(env or {}), "TERM": "xterm-256color"},
+            cwd=cwd,
+            close_fds=True,
+            start_new_session=True,
+        )
         os.close(child)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -261,7 +297,5 @@ class PtyProgram:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
-        try:
+        with contextlib.suppress(OSError):
             os.close(self.fd)
-        except OSError:
-            pass

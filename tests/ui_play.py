@@ -71,7 +71,9 @@ def check_hand(term: Terminal, obs: Observation, model: TableModel, seen: Seen) 
     rows = term.rows  # from the bottom: keys, message (2), the keys of the cards, the cards, the lifted card
     shown = {w: c for w, c in hand_tokens(term, rows - 5)} | {w: c for w, c in hand_tokens(term, rows - 6)}
     texts = {card_text(c): c for c in obs.hand}
-    assert set(texts) <= set(shown), f"hand {sorted(texts)} not all on the screen row: {term.line(rows - 5)!r}"
+    assert set(texts) <= set(shown), (
+        f"hand {sorted(texts)} not all on the screen row: {term.line(rows - 5)!r}"
+    )
     legal = model.decision.playable if model.decision is not None else frozenset()
     for text, card in texts.items():
         row = rows - 6 if model.lifted == card else rows - 5
@@ -89,8 +91,8 @@ def dialog_text(term: Terminal) -> str:
     top = next(i for i, line in enumerate(lines) if "┌─" in line)
     left = lines[top].index("┌")
     right = lines[top].index("┐", left)
-    bottom = next(i for i in range(top + 1, len(lines)) if lines[i][left:left + 1] == "└")
-    return "\n".join(line[left:right + 1] for line in lines[top:bottom + 1])
+    bottom = next(i for i in range(top + 1, len(lines)) if lines[i][left : left + 1] == "└")
+    return "\n".join(line[left : right + 1] for line in lines[top : bottom + 1])
 
 
 def check_dialog(term: Terminal, obs: Observation, model: TableModel, seen: Seen) -> None:
@@ -112,7 +114,9 @@ async def play_hand(d: Driver, ref: dict[str, object], seen: Seen, timeout: floa
     assert isinstance(model, TableModel)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        await until(lambda: model.waiting or model.overlay == "settlement", what="a decision or the settlement")
+        await until(
+            lambda: model.waiting or model.overlay == "settlement", what="a decision or the settlement"
+        )
         await d.settle(0.08)
         obs = model.obs
         assert obs is not None
@@ -141,9 +145,17 @@ async def play_hand(d: Driver, ref: dict[str, object], seen: Seen, timeout: floa
             seen.lifted += 1
         before = len(obs.history)
         d.press("enter")
-        await until(lambda: model.obs is not None and (len(model.obs.history) > before or model.obs.result is not None
-                                                      or model.overlay == "settlement"),
-                    what="the action to be taken")
+        await until(
+            lambda before=before: (  # type: ignore[misc]
+                model.obs is not None
+                and (
+                    len(model.obs.history) > before
+                    or model.obs.result is not None
+                    or model.overlay == "settlement"
+                )
+            ),
+            what="the action to be taken",
+        )
     raise AssertionError("the hand did not end in time")
 
 
@@ -157,10 +169,14 @@ async def check_discard(d: Driver, obs: Observation, model: TableModel, seen: Se
     seen.discards += 1
     if forbidden and hand.index(forbidden[0]) < 10:
         d.press("1234567890"[hand.index(forbidden[0])])
-        text = await d.wait_for(card_text(forbidden[0]) + " " + _("{card} may not be laid away: {reason}")
-                                .split("{card} ")[1].split("{")[0])
-        seen.discard_reasons.append(next(line for line in text.splitlines() if card_text(forbidden[0]) + " " in line
-                                         and ":" in line))
+        text = await d.wait_for(
+            card_text(forbidden[0])
+            + " "
+            + _("{card} may not be laid away: {reason}").split("{card} ")[1].split("{")[0]
+        )
+        seen.discard_reasons.append(
+            next(line for line in text.splitlines() if card_text(forbidden[0]) + " " in line and ":" in line)
+        )
         assert not model.chosen
 
 

@@ -42,13 +42,15 @@ HERE = Path(__file__).resolve().parent
 _FIELD = re.compile(r"(\{[^{}]*\})")
 _PSEUDO_MAP = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-    "ÅƁÇĐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽåƀçđéƒĝĥîĵķļṁñöþǫŕšţûṽŵẋýž")
+    "ÅƁÇĐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽåƀçđéƒĝĥîĵķļṁñöþǫŕšţûṽŵẋýž",
+)
 
 
 def pseudo(text: str) -> str:
     """``text`` in look-alike letters, its ``{fields}`` kept."""
-    return "".join(part if _FIELD.fullmatch(part) else part.translate(_PSEUDO_MAP)
-                   for part in _FIELD.split(text))
+    return "".join(
+        part if _FIELD.fullmatch(part) else part.translate(_PSEUDO_MAP) for part in _FIELD.split(text)
+    )
 
 
 Key = tuple[str, str]

@@ -162,9 +162,14 @@ def update(lang: str, messages: Iterable[Message]) -> list[Message]:
     path = po_path(lang)
     po = polib.pofile(str(path)) if path.exists() else polib.POFile()
     if not path.exists():
-        po.metadata = {"Project-Id-Version": "tarock", "Language": lang, "MIME-Version": "1.0",
-                       "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
-                       "Plural-Forms": "nplurals=2; plural=(n != 1);"}
+        po.metadata = {
+            "Project-Id-Version": "tarock",
+            "Language": lang,
+            "MIME-Version": "1.0",
+            "Content-Type": "text/plain; charset=UTF-8",
+            "Content-Transfer-Encoding": "8bit",
+            "Plural-Forms": "nplurals=2; plural=(n != 1);",
+        }
     wanted_keys = {key(m) for m in messages}
     for entry in [e for e in po if (e.msgctxt or "", e.msgid) not in wanted_keys]:
         po.remove(entry)  # no longer asked for anywhere
@@ -174,8 +179,12 @@ def update(lang: str, messages: Iterable[Message]) -> list[Message]:
         if key(m) in have:
             continue
         have.add(key(m))
-        entry = polib.POEntry(msgctxt=m.context or None, msgid=m.msgid, msgstr="",
-                              occurrences=[(m.where, "")] if m.where else [])
+        entry = polib.POEntry(
+            msgctxt=m.context or None,
+            msgid=m.msgid,
+            msgstr="",
+            occurrences=[(m.where, "")] if m.where else [],
+        )
         if m.plural:
             entry.msgid_plural = m.plural
             entry.msgstr_plural = {0: "", 1: ""}

@@ -33,13 +33,17 @@ def table_application(model: TableModel, commands: Commands) -> Application[Outc
     app: Application[Outcome] = Application(
         layout=table_layout(model, click_handler(model, commands)),
         key_bindings=load_table_bindings(model, commands),
-        style=STYLE, full_screen=True, mouse_support=True)
+        style=STYLE,
+        full_screen=True,
+        mouse_support=True,
+    )
     model.on_change = app.invalidate
     return app
 
 
-async def run_table(model: TableModel, drive: Callable[[TableModel], Awaitable[object]],
-                    end: Callable[[], None] | None = None) -> Outcome:
+async def run_table(
+    model: TableModel, drive: Callable[[TableModel], Awaitable[object]], end: Callable[[], None] | None = None
+) -> Outcome:
     """Show ``model`` while ``drive(model)`` plays the table; return how the screen was left.
 
     Closing (``Q`` then "close", or Ctrl-C) stops the driver and leaves what
@@ -96,9 +100,15 @@ async def run_table(model: TableModel, drive: Callable[[TableModel], Awaitable[o
     return outcome
 
 
-async def play_local(setup: TableSetup, catalogue: Catalogue, save: SavedTable | None,
-                     records_dir: Path | None = None, pace: float = 0.0, resume: bool = False,
-                     seen: Callable[[LocalTable, TableModel], None] | None = None) -> Outcome:
+async def play_local(
+    setup: TableSetup,
+    catalogue: Catalogue,
+    save: SavedTable | None,
+    records_dir: Path | None = None,
+    pace: float = 0.0,
+    resume: bool = False,
+    seen: Callable[[LocalTable, TableModel], None] | None = None,
+) -> Outcome:
     """A table against bots in this process (resumed from ``save`` if ``resume``);
     ``seen`` is told the table and the model (tests look at the engine through it)."""
     table = LocalTable(setup, catalogue, save, records_dir, pace)
@@ -106,9 +116,15 @@ async def play_local(setup: TableSetup, catalogue: Catalogue, save: SavedTable |
         _setup, finished, current = save.read()
         table.restore(finished, current)
     strength = next((b for b in setup.bots if b), "heuristic")
-    model = TableModel(seat=setup.human, names=list(setup.names), title=p_("variant", table.variant.title),
-                       rounds=setup.rounds, hint_fn=HINT, hint_strength=strength,
-                       option_specs=dict(table.rules.option_specs))
+    model = TableModel(
+        seat=setup.human,
+        names=list(setup.names),
+        title=p_("variant", table.variant.title),
+        rounds=setup.rounds,
+        hint_fn=HINT,
+        hint_strength=strength,
+        option_specs=dict(table.rules.option_specs),
+    )
     for obs, row in table.restored_rounds():
         model.add_round(obs, row)
     if seen is not None:

@@ -51,9 +51,11 @@ class Portal:
 
     def start_soon(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         """Start the trio task ``fn(*args)``; an error in it ends the guest (and is raised on leaving)."""
+
         def start() -> None:
             assert self.nursery is not None
             self.nursery.start_soon(fn, *args)
+
         self._call_in_trio(start)
 
     async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
@@ -112,6 +114,11 @@ class Portal:
         return task.result()
 
 
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
 @contextlib.asynccontextmanager
 async def trio_guest(close_timeout: float = CLOSE_TIMEOUT) -> AsyncIterator[Portal]:
     """Run trio as a guest of the running asyncio loop while the block runs (module docstring)."""
@@ -124,7 +131,7 @@ async def trio_guest(close_timeout: float = CLOSE_TIMEOUT) -> AsyncIterator[Port
         portal.token = trio.lowlevel.current_trio_token()
         async with trio.open_nursery() as nursery:
             portal.nursery = nursery
-            loop.call_soon_threadsafe(lambda: ready.done() or ready.set_result(None))
+            loop.call_soon_threadsafe(_resolve, ready)
             await trio.sleep_forever()
 
     def done(result: Outcome[None]) -> None:
@@ -133,8 +140,12 @@ async def trio_guest(close_timeout: float = CLOSE_TIMEOUT) -> AsyncIterator[Port
         if not ready.done():
             ready.set_result(None)
 
-    trio.lowlevel.start_guest_run(main, run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-                                  done_callback=done, host_uses_signal_set_wakeup_fd=True)
+    trio.lowlevel.start_guest_run(
+        main,
+        run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+        done_callback=done,
+        host_uses_signal_set_wakeup_fd=True,
+    )
     await ready
     if finished.done():
         finished.result().unwrap()

@@ -72,8 +72,14 @@ class Canvas:
                 x += w
         return x
 
-    def center(self, row: int, fragments: Fragments, tag: Hashable | None = None, left: int = 0,
-               right: int | None = None) -> int:
+    def center(
+        self,
+        row: int,
+        fragments: Fragments,
+        tag: Hashable | None = None,
+        left: int = 0,
+        right: int | None = None,
+    ) -> int:
         """Write ``fragments`` centred between columns ``left`` and ``right``."""
         right = self.width if right is None else right
         w = text_width(fragments)
@@ -137,8 +143,9 @@ class CanvasControl(UIControl):
         lines = [canvas.line(r) for r in range(canvas.height)]
         return UIContent(get_line=lambda i: lines[i] if 0 <= i < len(lines) else [], line_count=len(lines))
 
-    def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
-                         get_line_prefix: object) -> int | None:
+    def preferred_height(
+        self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: object
+    ) -> int | None:
         return None
 
     def mouse_handler(self, mouse_event: MouseEvent) -> object:

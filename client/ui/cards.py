@@ -32,7 +32,12 @@ Fragments = list[tuple[str, str]]
 
 RANKS: tuple[str, ...] = (NP_("card", "K"), NP_("card", "Q"), NP_("card", "C"), NP_("card", "J"))
 """King, Queen, Cavall, Jack: their letters (German K D C B)."""
-COURT_STYLES: tuple[str, ...] = ("class:court.king", "class:court.queen", "class:court.cavall", "class:court.jack")
+COURT_STYLES: tuple[str, ...] = (
+    "class:court.king",
+    "class:court.queen",
+    "class:court.cavall",
+    "class:court.jack",
+)
 """The style classes of King, Queen, Cavall and Jack (colours in :mod:`client.ui.style`)."""
 
 
@@ -90,13 +95,17 @@ def trump_suit(tricks: TrickRules | None, suit: Suit | None) -> Suit | None:
     return TAROCK
 
 
-def hand_order(cards: Sequence[Card], tricks: TrickRules | None = None, suit: Suit | None = None) -> list[Card]:
+def hand_order(
+    cards: Sequence[Card], tricks: TrickRules | None = None, suit: Suit | None = None
+) -> list[Card]:
     """``cards`` sorted for the hand: the game's trumps first, high to low."""
     if tricks is not None and tricks.trump == "suit" and suit is not None and suit != TAROCK:
+
         def key(card: Card) -> tuple[int, int, int]:
             s = SUIT_OF[card]
             group = 0 if s == suit else 2 if s == TAROCK else 1
             return (group, s, -card if s == TAROCK else rank_of(card))
+
         return sorted(cards, key=key)
     if tricks is not None and tricks.trump == "colour":
         return sorted(cards, key=lambda c: (1 if c < 22 else 0, *sort_key(c)))

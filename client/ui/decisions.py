@@ -149,7 +149,9 @@ def decision_of(obs: Observation, names: Sequence[str]) -> Decision:
     """The decision ``obs.legal`` asks of ``obs.seat``."""
     legal = obs.legal
     if legal and all(isinstance(a, Play) for a in legal):
-        return Decision("play", _("Play a card"), playable=frozenset(a.card for a in legal if isinstance(a, Play)))
+        return Decision(
+            "play", _("Play a card"), playable=frozenset(a.card for a in legal if isinstance(a, Play))
+        )
     if legal and all(isinstance(a, Discard) for a in legal):
         sets = tuple(frozenset(a.cards) for a in legal if isinstance(a, Discard))
         return Decision("discard", _("Lay cards away"), discard_count=len(next(iter(sets))), discards=sets)
@@ -173,48 +175,86 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
     if passes:
         out.append(Option("pass", pass_word(obs.phase), _pass_detail(obs), actions=(passes[0],)))
     if VORHAND in bids:
-        out.append(Option("bid", _("Vorhand!"), _("keep the forehand's games unless someone bids a game"),
-                          actions=tuple(bids.pop(VORHAND))))
+        out.append(
+            Option(
+                "bid",
+                _("Vorhand!"),
+                _("keep the forehand's games unless someone bids a game"),
+                actions=tuple(bids.pop(VORHAND)),
+            )
+        )
     specs = {s.name: s for s in rules.contracts} if rules is not None else {}
     order = [s.name for s in rules.contracts] if rules is not None else []
     for name in sorted(bids, key=lambda n: order.index(n) if n in order else len(order)):
         spec = specs.get(name)
         group = tuple(bids[name])
-        detail = (game_description(spec) or summary(spec, rules)) if spec is not None and rules is not None else ""
-        out.append(Option("bid", game_title(spec, name), detail,
-                          tariff_text(spec, rules) if spec else "", actions=group,
-                          toggles=any(_additions(a) for a in group)))
+        detail = (
+            (game_description(spec) or summary(spec, rules)) if spec is not None and rules is not None else ""
+        )
+        out.append(
+            Option(
+                "bid",
+                game_title(spec, name),
+                detail,
+                tariff_text(spec, rules) if spec else "",
+                actions=group,
+                toggles=any(_additions(a) for a in group),
+            )
+        )
     for action in obs.legal:
         if isinstance(action, Join):
             spec = specs.get(action.contract)
-            out.append(Option("bei", _("{game} too (bei)").format(game=game_title(spec, action.contract)),
-                              _("play that game too, each for himself"),
-                              tariff_text(spec, rules) if spec else "", actions=(action,)))
+            out.append(
+                Option(
+                    "bei",
+                    _("{game} too (bei)").format(game=game_title(spec, action.contract)),
+                    _("play that game too, each for himself"),
+                    tariff_text(spec, rules) if spec else "",
+                    actions=(action,),
+                )
+            )
     out.extend(_announce_options(obs, announces))
     for action in obs.legal:
         if isinstance(action, Kontra):
             level = chain_level(obs, action.target) + 1
             label = kontra_label(obs, action.target, names, level)
-            factor = f"×{2 ** level}" if action.target.declarer is None and action.target.answer is None else "×2"
+            factor = (
+                f"×{2**level}" if action.target.declarer is None and action.target.answer is None else "×2"
+            )
             out.append(Option("kontra", label, _kontra_detail(obs, action, names), factor, actions=(action,)))
     calls = sorted((a for a in obs.legal if isinstance(a, Call)), key=lambda a: sort_key(a.card))
     for action in calls:
-        out.append(Option("call", _("Call {card}").format(card=card_text(action.card)),
-                          _("its holder is your partner (secretly, until the card is played)"),
-                          cards=(action.card,), actions=(action,)))
+        out.append(
+            Option(
+                "call",
+                _("Call {card}").format(card=card_text(action.card)),
+                _("its holder is your partner (secretly, until the card is played)"),
+                cards=(action.card,),
+                actions=(action,),
+            )
+        )
     for action in obs.legal:
         if isinstance(action, Trump):
-            out.append(Option("trump", suit_text(action.suit), _("this suit trumps; the tarocks are a plain suit"),
-                              actions=(action,)))
+            out.append(
+                Option(
+                    "trump",
+                    suit_text(action.suit),
+                    _("this suit trumps; the tarocks are a plain suit"),
+                    actions=(action,),
+                )
+            )
     for action in obs.legal:
         if action.type == "talon":
             pile = int(getattr(action, "pile", 0))
             shown = obs.talon_shown[pile] if pile < len(obs.talon_shown) else ()
-            out.append(Option("talon", _("Talon half {n}").format(n=pile + 1), cards=tuple(shown),
-                              actions=(action,)))
+            out.append(
+                Option("talon", _("Talon half {n}").format(n=pile + 1), cards=tuple(shown), actions=(action,))
+            )
     for action in obs.legal:
         if action.type == "give-up":
-            out.append(Option("give-up", _("Give up"), _("pay the game without playing it"), actions=(action,)))
+            out.append(
+                Option("give-up", _("Give up"), _("pay the game without playing it"), actions=(action,))
+            )
     known = (Pass, Bid, Announce, Kontra, Call, Trump, Join, Play, Discard)
     for action in obs.legal:
         if not isinstance(action, known) and action.type not in ("talon", "give-up"):
@@ -223,14 +263,26 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
     return out
 
 
-_RANK = {"pass": 0, "bid": 1, "bei": 2, "announce": 3, "kontra": 4, "call": 5, "trump": 6, "talon": 7,
-         "give-up": 8, "other": 9}
+_RANK = {
+    "pass": 0,
+    "bid": 1,
+    "bei": 2,
+    "announce": 3,
+    "kontra": 4,
+    "call": 5,
+    "trump": 6,
+    "talon": 7,
+    "give-up": 8,
+    "other": 9,
+}
 
 
 def _announce_options(obs: Observation, announces: dict[bool, list[Action]]) -> list[Option]:
     rules = obs.rules
     out: list[Option] = []
-    singles = all(len(a.announce) == 1 for group in announces.values() for a in group if isinstance(a, Announce))
+    singles = all(
+        len(a.announce) == 1 for group in announces.values() for a in group if isinstance(a, Announce)
+    )
     for against in sorted(announces):
         group = announces[against]
         if singles:
@@ -242,12 +294,20 @@ def _announce_options(obs: Observation, announces: dict[bool, list[Action]]) -> 
                     label = _("Name {bird}").format(bird=label)
                 elif against:
                     label = _("{premium} (against the game)").format(premium=label)
-                out.append(Option("announce", label, premium_description(name, rules), premium_values(name, rules),
-                                  actions=(action,)))
+                out.append(
+                    Option(
+                        "announce",
+                        label,
+                        premium_description(name, rules),
+                        premium_values(name, rules),
+                        actions=(action,),
+                    )
+                )
         else:
             label = _("Announce (against the game)") if against else _("Announce")
-            out.append(Option("announce", label, _("the additions ticked below"), actions=tuple(group),
-                              toggles=True))
+            out.append(
+                Option("announce", label, _("the additions ticked below"), actions=tuple(group), toggles=True)
+            )
     return out
 
 
@@ -261,8 +321,12 @@ def _additions_of(obs: Observation, options: Sequence[Option]) -> list[Addition]
                         names.append(name)
     order = [p.name for p in obs.rules.premiums] if obs.rules is not None else []
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
-    return [Addition(n, premium_title(n, obs.rules), premium_description(n, obs.rules),
-                     premium_values(n, obs.rules)) for n in names]
+    return [
+        Addition(
+            n, premium_title(n, obs.rules), premium_description(n, obs.rules), premium_values(n, obs.rules)
+        )
+        for n in names
+    ]
 
 
 def _pass_detail(obs: Observation) -> str:
@@ -288,4 +352,3 @@ def _kontra_detail(obs: Observation, action: Kontra, names: Sequence[str]) -> st
     if obs.rules is not None and obs.rules.facts.kontra_scope == "game":
         return _("doubles the game and every premium")
     return _("doubles the game")
-

@@ -38,8 +38,11 @@ class Hint:
         """``Hint: ♥K — takes the trick``."""
         what = action_words(self.action, names, obs, "", obs.rules if obs is not None else None)
         why = p_("hint", self.reason).format(**self.fields) if self.reason else ""
-        return _("Hint: {action} — {reason}").format(action=what, reason=why) if why else \
-            _("Hint: {action}").format(action=what)
+        return (
+            _("Hint: {action} — {reason}").format(action=what, reason=why)
+            if why
+            else _("Hint: {action}").format(action=what)
+        )
 
 
 HintFn = Callable[[Observation, str], Hint]
@@ -56,9 +59,11 @@ def heuristic_hint(obs: Observation, strength: str = "heuristic") -> Hint:
 
 def from_pair(fn: Callable[[Observation, str], tuple[Action, str]]) -> HintFn:
     """A hint function answering ``(action, reason)`` as a :data:`HintFn`."""
+
     def hint(obs: Observation, strength: str) -> Hint:
         action, reason = fn(obs, strength)
         return Hint(action, reason)
+
     return hint
 
 

@@ -63,8 +63,14 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
     overlay = Condition(lambda: model.overlay is not None)
     listing = Condition(lambda: model.overlay in ("menu", "quit"))
     free = ~overlay
-    dialog = Condition(lambda: model.overlay is None and model.waiting and model.decision is not None
-                       and model.decision.kind == "dialog")
+    dialog = Condition(
+        lambda: (
+            model.overlay is None
+            and model.waiting
+            and model.decision is not None
+            and model.decision.kind == "dialog"
+        )
+    )
     hand = free & ~dialog
 
     def items() -> list[tuple[str, str, str]]:
@@ -127,8 +133,17 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         kb.add(key.lower(), filter=_overlay_is(model, kind))(take)
 
     # -- commands at the table -----------------------------------------------------------
-    for key, kind in (("s", "sheet"), ("l", "last"), ("t", "tricks"), ("r", "rules"), ("?", "help"),
-                      ("f1", "help"), ("f2", "menu"), ("q", "quit")):
+    for key, kind in (
+        ("s", "sheet"),
+        ("l", "last"),
+        ("t", "tricks"),
+        ("r", "rules"),
+        ("?", "help"),
+        ("f1", "help"),
+        ("f2", "menu"),
+        ("q", "quit"),
+    ):
+
         def show(event: KeyPressEvent, kind: Overlay = kind) -> None:
             model.open(kind)
 
@@ -172,6 +187,7 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         model.changed()
 
     for i, key in enumerate(KEYS):
+
         def press(event: KeyPressEvent, i: int = i) -> None:
             model.press_card(i)
 
@@ -198,6 +214,7 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         model.dialog_back()
 
     for n in range(1, 10):
+
         def pick(event: KeyPressEvent, n: int = n) -> None:
             model.dialog_pick(n - 1)
 
@@ -207,6 +224,7 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
 
 def click_handler(model: TableModel, commands: Commands) -> Callable[[Hashable], None]:
     """What a click on a tagged cell does: a card, a dialog row, a menu item, the menu."""
+
     def click(tag: Hashable) -> None:
         if not isinstance(tag, tuple) or len(tag) != 2:
             return
@@ -219,4 +237,5 @@ def click_handler(model: TableModel, commands: Commands) -> Callable[[Hashable],
             item(model, commands, value)
         elif kind == "menu":
             model.open("menu")
+
     return click

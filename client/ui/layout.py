@@ -34,7 +34,7 @@ from prompt_toolkit.layout.containers import AnyContainer
 
 from client.i18n import _, n_
 from client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
-from client.ui.cards import card_fragments, groups, trump_suit, width
+from client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
 from client.ui.model import RoundInfo, TableModel
 from client.ui.texts import (
     amount_text,
@@ -58,6 +58,7 @@ Lines = list[list[tuple[str, str]]]
 
 # -- who sits where ------------------------------------------------------------------------
 
+
 def places(model: TableModel) -> dict[int, str]:
     """Each other seat's place seen from this seat: ``left``, ``across`` (or
     ``across-left``/``across-right`` at five seats), ``right``.  With
@@ -65,9 +66,15 @@ def places(model: TableModel) -> dict[int, str]:
     obs = model.obs
     seats = obs.seats if obs is not None else len(model.names)
     clockwise = obs is not None and obs.rules is not None and obs.rules.facts.direction == "clockwise"
-    order = ["right", "across", "left"] if seats == 4 else \
-        ["right", "across-right", "across-left", "left"] if seats == 5 else \
-        ["right", "left"] if seats == 3 else [f"seat{k}" for k in range(1, seats)]
+    order = (
+        ["right", "across", "left"]
+        if seats == 4
+        else ["right", "across-right", "across-left", "left"]
+        if seats == 5
+        else ["right", "left"]
+        if seats == 3
+        else [f"seat{k}" for k in range(1, seats)]
+    )
     if clockwise:
         order = list(reversed(order))
     return {(model.seat + k) % seats: order[k - 1] for k in range(1, seats)}
@@ -87,8 +94,11 @@ def roles(model: TableModel, seat: int) -> Fragments:
     if seat == obs.forehand:
         out.append(("class:seat.forehand", "⚑ " + _("forehand")))
     contract = obs.contract
-    declarers = contract.declarers if contract is not None and contract.declarers else \
-        ((obs.declarer,) if obs.declarer is not None else ())
+    declarers = (
+        contract.declarers
+        if contract is not None and contract.declarers
+        else ((obs.declarer,) if obs.declarer is not None else ())
+    )
     if seat in declarers and contract is not None:
         spec = contract.spec
         called_away = obs.called is not None and any(obs.called in pile for pile in obs.talon_shown)
@@ -109,6 +119,7 @@ def roles(model: TableModel, seat: int) -> Fragments:
 
 
 # -- the table -----------------------------------------------------------------------------
+
 
 def seat_block(model: TableModel, seat: int) -> list[Fragments]:
     """A seat's lines: its name and card count, its roles, its open hand."""
@@ -172,16 +183,22 @@ def _draw_middle(model: TableModel, canvas: Canvas, where: dict[int, str]) -> No
     trick, done = model.shown_trick()
     if trick is not None:
         extra = "class:trick.done" if done else ""
-        spots = {"across": (mid - 2, w // 2), "across-left": (mid - 2, w // 2 - 6),
-                 "across-right": (mid - 2, w // 2 + 6), "left": (mid, w // 2 - 12), "right": (mid, w // 2 + 12),
-                 "me": (mid + 2, w // 2)}
+        spots = {
+            "across": (mid - 2, w // 2),
+            "across-left": (mid - 2, w // 2 - 6),
+            "across-right": (mid - 2, w // 2 + 6),
+            "left": (mid, w // 2 - 12),
+            "right": (mid, w // 2 + 12),
+            "me": (mid + 2, w // 2),
+        }
         for seat, card in zip(trick.seats, trick.cards, strict=True):
             row, col = spots.get("me" if seat == model.seat else where.get(seat, "across"), (mid, w // 2))
             face = card_fragments(card, extra)
             canvas.put(row, col - text_width(face) // 2, face)
         if done and trick.winner is not None:
-            canvas.center(mid + 3, [("class:trick.winner", _("Trick: {name}").format(
-                name=model.names[trick.winner]))])
+            canvas.center(
+                mid + 3, [("class:trick.winner", _("Trick: {name}").format(name=model.names[trick.winner]))]
+            )
         return
     if any(obs.talon_shown) and obs.result is None and not obs.tricks:
         frags: list[tuple[str, str]] = [("", _("Talon") + ": ")]
@@ -221,13 +238,14 @@ def draw_info(model: TableModel, w: int, h: int) -> Canvas:
 def draw_log(model: TableModel, w: int, h: int) -> Canvas:
     canvas = Canvas(w, h)
     canvas.put(0, 0, [("class:rule", "─" * w)])
-    lines = list(model.log)[-(h - 1):] if h > 1 else []
+    lines = list(model.log)[-(h - 1) :] if h > 1 else []
     for i, line in enumerate(lines):
         canvas.put(1 + i, 1, clip([("class:log", line)], w - 2))
     return canvas
 
 
 # -- the hand ------------------------------------------------------------------------------
+
 
 def hand_cells(model: TableModel) -> list[tuple[Card, int]]:
     """Each card of the hand with its column (groups of a suit set apart)."""
@@ -248,8 +266,10 @@ def card_style(model: TableModel, card: Card, index: int) -> str:
     obs = model.obs
     styles = []
     contract = obs.contract if obs is not None else None
-    trump = trump_suit(contract.spec.tricks if contract is not None else None,
-                       contract.suit if contract is not None else None)
+    trump = trump_suit(
+        contract.spec.tricks if contract is not None else None,
+        contract.suit if contract is not None else None,
+    )
     if trump is not None and trump != TAROCK and SUIT_OF[card] == trump:
         styles.append("class:card.trump")
     if d is not None and model.waiting:
@@ -300,6 +320,7 @@ def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
 
 # -- one-line bars -------------------------------------------------------------------------
 
+
 def draw_header(model: TableModel, w: int, h: int) -> Canvas:
     canvas = Canvas(w, h, "class:header")
     title = model.title
@@ -339,8 +360,15 @@ def status_keys(model: TableModel) -> list[tuple[str, str]]:
         keys += [("←→", _("move")), (_("Space") + " 1-0", _("tick")), (_("Enter"), _("lay away"))]
     elif d is not None:
         keys += [("↑↓ 1-9", _("choose")), (_("Enter"), _("take"))]
-    keys += [("L", _("last trick")), ("T", _("tricks")), ("S", _("sheet")), ("H", _("hint")),
-             ("R", _("rules")), ("?", _("help")), ("Q", _("quit"))]
+    keys += [
+        ("L", _("last trick")),
+        ("T", _("tricks")),
+        ("S", _("sheet")),
+        ("H", _("hint")),
+        ("R", _("rules")),
+        ("?", _("help")),
+        ("Q", _("quit")),
+    ]
     return keys
 
 
@@ -357,6 +385,7 @@ def draw_status(model: TableModel, w: int, h: int) -> Canvas:
 
 # -- dialogs -------------------------------------------------------------------------------
 
+
 def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, Hashable | None]]]:
     """The dialog's title and rows (each with the tag a click maps to)."""
     d = model.decision
@@ -370,7 +399,10 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
             sel = i == st.row
             base = "class:dialog.selected" if sel else "class:dialog.row"
             key = str(i + 1) if i < 9 else " "
-            frags: list[tuple[str, str]] = [("class:key " + base, f" {key} "), (base, option.label.ljust(label_w))]
+            frags: list[tuple[str, str]] = [
+                ("class:key " + base, f" {key} "),
+                (base, option.label.ljust(label_w)),
+            ]
             if option.cards:
                 frags.append((base, " "))
                 for card in option.cards:
@@ -393,9 +425,12 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
         possible = ticked or option.can_add(st.chosen, name)
         style = base if possible else "class:dialog.disabled"
         mark = "[x]" if ticked else "[ ]"
-        frags = [("class:dialog.check " + base, f" {mark} "), (style, a.label.ljust(16)),
-                 ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
-                 ("class:dialog.detail " + base, a.detail)]
+        frags = [
+            ("class:dialog.check " + base, f" {mark} "),
+            (style, a.label.ljust(16)),
+            ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
+            ("class:dialog.detail " + base, a.detail),
+        ]
         rows.append((frags, ("row", i)))
     n = len(names)
     chosen = [additions[x].label for x in names if x in st.chosen]
@@ -427,7 +462,7 @@ def draw_dialog(model: TableModel, w: int, h: int) -> Canvas:
     inner = h - 5
     st = model.stage
     first = max(0, min(st.row - inner + 1, len(rows) - inner)) if len(rows) > inner else 0
-    for i, (frags, tag) in enumerate(rows[first:first + inner]):
+    for i, (frags, tag) in enumerate(rows[first : first + inner]):
         canvas.put(1 + i, 1, clip(frags, w - 2), tag)
     detail = _selected_detail(model)
     for i, line in enumerate(textwrap.wrap(detail, w - 4)[:2]):
@@ -454,12 +489,15 @@ def _selected_detail(model: TableModel) -> str:
 
 # -- overlays ------------------------------------------------------------------------------
 
+
 def sheet_lines(model: TableModel, w: int) -> Lines:
     """The score sheet: per round the game, who declared and who was the partner, each seat's amount."""
     names = model.names
     col = max(9, *(len(n) + 1 for n in names))
     game_w = max([14] + [min(24, len(r.game)) for r in model.sheet])
-    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)'):<20}" + "".join(f"{n:>{col}}" for n in names)
+    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)'):<20}" + "".join(
+        f"{n:>{col}}" for n in names
+    )
     out: Lines = [[("class:overlay.head", head)]]
     for row in model.sheet:
         out.append([("class:overlay", _sheet_row(model, row, col, game_w))])
@@ -467,8 +505,17 @@ def sheet_lines(model: TableModel, w: int) -> Lines:
         out.append([("class:overlay", "  " + _("(no rounds played yet)"))])
     unit = model.rules.facts.money if model.rules is not None else ""
     if unit:
-        out.append([("class:overlay", "  " + _("(amounts in {unit}; the running total in brackets)").format(
-            unit=amount_text(0, model.rules).split()[-1]))])
+        out.append(
+            [
+                (
+                    "class:overlay",
+                    "  "
+                    + _("(amounts in {unit}; the running total in brackets)").format(
+                        unit=amount_text(0, model.rules).split()[-1]
+                    ),
+                )
+            ]
+        )
     else:
         out.append([("class:overlay", "  " + _("(the running total in brackets)"))])
     return out
@@ -479,8 +526,10 @@ def _sheet_row(model: TableModel, row: RoundInfo, col: int, game_w: int) -> str:
     who = names[row.declarer] if row.declarer is not None else "–"
     if row.partners:
         who += f" ({names_text(row.partners, names)})"
-    cells = "".join(f"{amount_text(a, None)}({amount_text(t, None)})".rjust(col)
-                    for a, t in zip(row.settlement, row.totals, strict=True))
+    cells = "".join(
+        f"{amount_text(a, None)}({amount_text(t, None)})".rjust(col)
+        for a, t in zip(row.settlement, row.totals, strict=True)
+    )
     factor = f"  ×{row.factor}" if row.factor != 1 else ""
     return f"{row.number:>3} {row.game[:game_w]:<{game_w}} {who[:20]:<20}{cells}{factor}"
 
@@ -489,16 +538,30 @@ def standings_lines(model: TableModel) -> Lines:
     out: Lines = []
     played = len(model.sheet)
     if model.left_early:
-        out.append([("class:overlay", _("The table ended after {n} of {rounds} rounds.").format(
-            n=played, rounds=model.rounds))])
+        out.append(
+            [
+                (
+                    "class:overlay",
+                    _("The table ended after {n} of {rounds} rounds.").format(n=played, rounds=model.rounds),
+                )
+            ]
+        )
     else:
         out.append([("class:overlay", n_("After {n} round:", "After {n} rounds:", played).format(n=played))])
     width_ = max((len(n) for n in model.names), default=5)
     for s in model.standings:
-        out.append([("class:overlay.head", "  " + standing_line(s.place, model.names[s.seat], s.main, s.sub,
-                                                                model.rules, width_))])
+        out.append(
+            [
+                (
+                    "class:overlay.head",
+                    "  " + standing_line(s.place, model.names[s.seat], s.main, s.sub, model.rules, width_),
+                )
+            ]
+        )
     out.append([("class:overlay", "")])
-    out.append([("class:overlay", _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total."))])
+    out.append(
+        [("class:overlay", _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total."))]
+    )
     return out
 
 
@@ -519,8 +582,10 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
     kind = model.overlay
     wrap = max(20, w - 4)
     if kind == "menu":
-        return "≡ " + _("Menu"), [[("class:dialog.selected" if i == model.menu_index else "class:overlay",
-                                     f" {key}  {label}")] for i, (key, label, _tag) in enumerate(menu_items())]
+        return "≡ " + _("Menu"), [
+            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
+            for i, (key, label, _tag) in enumerate(menu_items())
+        ]
     if kind == "sheet":
         return _("Score sheet"), sheet_lines(model, w)
     if kind == "settlement":
@@ -540,17 +605,23 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
         lines = [[("class:overlay.head", _("Your tricks"))], *trick_view_lines(model, "", model.own_tricks())]
         party = model.party()
         if party:
-            lines.append([("class:overlay.head", _("Tricks of {names}").format(names=names_text(party, model.names)))])
+            lines.append(
+                [("class:overlay.head", _("Tricks of {names}").format(names=names_text(party, model.names)))]
+            )
             lines.extend(trick_view_lines(model, "", model.partner_tricks()))
-        lines.append([("class:overlay", _("Points so far: {points}").format(points=number_text(model.points())))])
+        lines.append(
+            [("class:overlay", _("Points so far: {points}").format(points=number_text(model.points())))]
+        )
         return _("Tricks"), lines
     if kind == "rules":
         return _("Rules"), [[("class:overlay", line)] for line in model_rules_lines(model, wrap)]
     if kind == "help":
         return _("Help"), [[("class:overlay", line)] for line in help_lines()]
     if kind == "quit":
-        return _("Leave the table?"), [[("class:dialog.selected" if i == model.menu_index else "class:overlay",
-                                          f" {key}  {label}")] for i, (key, label, _tag) in enumerate(quit_items())]
+        return _("Leave the table?"), [
+            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
+            for i, (key, label, _tag) in enumerate(quit_items())
+        ]
     return "", []
 
 
@@ -561,15 +632,23 @@ def model_rules_lines(model: TableModel, w: int) -> list[str]:
 
 
 def menu_items() -> list[tuple[str, str, str]]:
-    return [("S", _("Score sheet"), "sheet"), ("L", _("Last trick"), "last"), ("T", _("Tricks"), "tricks"),
-            ("R", _("Rules"), "rules"), ("?", _("Help"), "help"), ("Q", _("Leave the table"), "quit"),
-            ("Esc", _("Back to the table"), "close")]
+    return [
+        ("S", _("Score sheet"), "sheet"),
+        ("L", _("Last trick"), "last"),
+        ("T", _("Tricks"), "tricks"),
+        ("R", _("Rules"), "rules"),
+        ("?", _("Help"), "help"),
+        ("Q", _("Leave the table"), "quit"),
+        ("Esc", _("Back to the table"), "close"),
+    ]
 
 
 def quit_items() -> list[tuple[str, str, str]]:
-    return [("1", _("Close and go on later (nothing is lost)"), "save"),
-            ("2", _("End the table now (final standings)"), "end"),
-            ("Esc", _("Back to the table"), "close")]
+    return [
+        ("1", _("Close and go on later (nothing is lost)"), "save"),
+        ("2", _("End the table now (final standings)"), "end"),
+        ("Esc", _("Back to the table"), "close"),
+    ]
 
 
 def help_lines() -> list[str]:
@@ -602,15 +681,20 @@ def draw_overlay(model: TableModel, w: int, h: int) -> Canvas:
     top = max(0, min(model.scroll, len(lines) - inner))
     model.scroll = top
     items = menu_items() if model.overlay == "menu" else quit_items() if model.overlay == "quit" else []
-    for i, line in enumerate(lines[top:top + inner]):
+    for i, line in enumerate(lines[top : top + inner]):
         tag = ("item", items[top + i][2]) if items else None
         canvas.put(1 + i, 1, clip(line, w - 2), tag)
     if len(lines) > inner:
-        canvas.put(h - 1, w - 12, [("class:overlay.frame", f" {top + 1}-{min(len(lines), top + inner)}/{len(lines)} ")])
+        canvas.put(
+            h - 1,
+            w - 12,
+            [("class:overlay.frame", f" {top + 1}-{min(len(lines), top + inner)}/{len(lines)} ")],
+        )
     return canvas
 
 
 # -- too small ------------------------------------------------------------------------------
+
 
 def _screen() -> tuple[int, int]:
     try:
@@ -628,9 +712,13 @@ def too_small() -> bool:
 def draw_too_small(w: int, h: int) -> Canvas:
     canvas = Canvas(w, h)
     cols, rows = _screen()
-    lines = textwrap.wrap(_("The window is too small for the table: it needs at least {w}×{h}, "
-                            "it has {cols}×{rows}. Please make it larger.").format(
-        w=MIN_WIDTH, h=MIN_HEIGHT, cols=cols, rows=rows), max(10, w - 2))
+    lines = textwrap.wrap(
+        _(
+            "The window is too small for the table: it needs at least {w}×{h}, "
+            "it has {cols}×{rows}. Please make it larger."
+        ).format(w=MIN_WIDTH, h=MIN_HEIGHT, cols=cols, rows=rows),
+        max(10, w - 2),
+    )
     for i, line in enumerate(lines):
         canvas.center(max(0, h // 2 - len(lines) // 2) + i, [("class:small", line)])
     return canvas
@@ -638,31 +726,52 @@ def draw_too_small(w: int, h: int) -> Canvas:
 
 # -- the whole screen -----------------------------------------------------------------------
 
-def _window(draw: Callable[[int, int], Canvas], height: int | None = None,
-            click: Callable[[Hashable], None] | None = None) -> Window:
+
+def _window(
+    draw: Callable[[int, int], Canvas],
+    height: int | None = None,
+    click: Callable[[Hashable], None] | None = None,
+) -> Window:
     return Window(CanvasControl(draw, click), height=height)
 
 
 def table_layout(model: TableModel, click: Callable[[Hashable], None]) -> Layout:
     """The table's screen; ``click`` gets the tag of a clicked card, dialog row or menu item."""
-    body = HSplit([
-        _window(lambda w, h: draw_header(model, w, h), 1, click),
-        _window(lambda w, h: draw_table(model, w, h)),
-        _window(lambda w, h: draw_info(model, w, h), 2),
-        _window(lambda w, h: draw_log(model, w, h), 4),
-        _window(lambda w, h: draw_hand(model, w, h), 4, click),
-        _window(lambda w, h: draw_message(model, w, h), 2),
-        _window(lambda w, h: draw_status(model, w, h), 1),
-    ])
-    dialog = Float(ConditionalContainer(
-        _window(lambda w, h: draw_dialog(model, w, h), click=click),
-        filter=Condition(lambda: model.waiting and model.decision is not None
-                         and model.decision.kind == "dialog" and model.overlay is None)),
-        width=lambda: dialog_size(model)[0], height=lambda: dialog_size(model)[1], bottom=6)
-    overlay = Float(ConditionalContainer(
-        _window(lambda w, h: draw_overlay(model, w, h), click=click),
-        filter=Condition(lambda: model.overlay is not None)),
-        width=lambda: overlay_size(model)[0], height=lambda: overlay_size(model)[1])
+    body = HSplit(
+        [
+            _window(lambda w, h: draw_header(model, w, h), 1, click),
+            _window(lambda w, h: draw_table(model, w, h)),
+            _window(lambda w, h: draw_info(model, w, h), 2),
+            _window(lambda w, h: draw_log(model, w, h), 4),
+            _window(lambda w, h: draw_hand(model, w, h), 4, click),
+            _window(lambda w, h: draw_message(model, w, h), 2),
+            _window(lambda w, h: draw_status(model, w, h), 1),
+        ]
+    )
+    dialog = Float(
+        ConditionalContainer(
+            _window(lambda w, h: draw_dialog(model, w, h), click=click),
+            filter=Condition(
+                lambda: (
+                    model.waiting
+                    and model.decision is not None
+                    and model.decision.kind == "dialog"
+                    and model.overlay is None
+                )
+            ),
+        ),
+        width=lambda: dialog_size(model)[0],
+        height=lambda: dialog_size(model)[1],
+        bottom=6,
+    )
+    overlay = Float(
+        ConditionalContainer(
+            _window(lambda w, h: draw_overlay(model, w, h), click=click),
+            filter=Condition(lambda: model.overlay is not None),
+        ),
+        width=lambda: overlay_size(model)[0],
+        height=lambda: overlay_size(model)[1],
+    )
     table: AnyContainer = FloatContainer(body, floats=[dialog, overlay])
     small = _window(draw_too_small)
     return Layout(DynamicContainer(lambda: small if too_small() else table))

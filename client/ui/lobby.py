@@ -44,7 +44,7 @@ def draw_lobby(model: LobbyModel, w: int, h: int) -> Canvas:
         inner = h - 6
         top = max(0, min(model.scroll, len(model.rules) - inner))
         model.scroll = top
-        for i, line in enumerate(model.rules[top:top + inner]):
+        for i, line in enumerate(model.rules[top : top + inner]):
             canvas.put(4 + i, 2, clip([("", line)], w - 4))
     if model.message:
         canvas.put(h - 2, 2, clip([("class:message", model.message)], w - 4))
@@ -69,7 +69,9 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
     w = canvas.width
     row = 2
     entries = model.entries()
-    tables_start = next((i for i, (tag, _l, _d) in enumerate(entries) if tag.startswith("table:")), len(entries))
+    tables_start = next(
+        (i for i, (tag, _l, _d) in enumerate(entries) if tag.startswith("table:")), len(entries)
+    )
     for i, (_tag, label, detail) in enumerate(entries):
         if i == tables_start:
             row += 1
@@ -78,13 +80,19 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
         style = "class:lobby.selected" if i == model.row else ""
         canvas.put(row, 2, clip([(style, f" {label} ")], w - 4), ("row", i))
         if detail:
-            canvas.put(row, 4 + min(40, w // 2), clip([("class:lobby.detail", detail)], w - 6 - min(40, w // 2)),
-                       ("row", i))
+            canvas.put(
+                row,
+                4 + min(40, w // 2),
+                clip([("class:lobby.detail", detail)], w - 6 - min(40, w // 2)),
+                ("row", i),
+            )
         row += 1
     if model.network and tables_start == len(entries):
         row += 1
         canvas.put(row, 2, [("class:lobby.title", _("Tables on the network"))])
-        canvas.put(row + 1, 4, [("class:lobby.detail", model.network_note or _("(none found yet; looking …)"))])
+        canvas.put(
+            row + 1, 4, [("class:lobby.detail", model.network_note or _("(none found yet; looking …)"))]
+        )
 
 
 def _draw_form(model: LobbyModel, canvas: Canvas) -> None:
@@ -98,12 +106,14 @@ def _draw_form(model: LobbyModel, canvas: Canvas) -> None:
     rows += [(_("Start") if form.kind == "bots" else _("Open the table"), "", ""), (_("Back"), "", "")]
     inner = h - 7
     top = max(0, min(form.row - inner + 2, len(rows) - inner)) if len(rows) > inner else 0
-    for i, (label, value, _detail) in enumerate(rows[top:top + inner]):
+    for i, (label, value, _detail) in enumerate(rows[top : top + inner]):
         k = top + i
         sel = k == form.row
         style = "class:lobby.selected" if sel else ""
         if k >= len(form.fields):
-            canvas.put(4 + i, 4, [(style, f" ▶ {label} " if k == len(form.fields) else f" ◀ {label} ")], ("row", k))
+            canvas.put(
+                4 + i, 4, [(style, f" ▶ {label} " if k == len(form.fields) else f" ◀ {label} ")], ("row", k)
+            )
             continue
         field = form.fields[k]
         shown = f"◀ {value} ▶" if field.text is None else f"{value}▏"
@@ -119,9 +129,14 @@ def load_lobby_bindings(model: LobbyModel) -> KeyBindings:
     kb = KeyBindings()
     form = Condition(lambda: model.page == "form")
     main = Condition(lambda: model.page == "main")
-    typing = Condition(lambda: model.page == "form" and model.form is not None
-                       and model.form.row < len(model.form.fields) and model.form.fields[model.form.row].text
-                       is not None)
+    typing = Condition(
+        lambda: (
+            model.page == "form"
+            and model.form is not None
+            and model.form.row < len(model.form.fields)
+            and model.form.fields[model.form.row].text is not None
+        )
+    )
 
     @kb.add("up")
     def _up(event: KeyPressEvent) -> None:
@@ -193,7 +208,11 @@ def lobby_application(model: LobbyModel) -> Application[LobbyChoice]:
 
     app: Application[LobbyChoice] = Application(
         layout=Layout(HSplit([Window(CanvasControl(lambda w, h: draw_lobby(model, w, h), click))])),
-        key_bindings=load_lobby_bindings(model), style=STYLE, full_screen=True, mouse_support=True)
+        key_bindings=load_lobby_bindings(model),
+        style=STYLE,
+        full_screen=True,
+        mouse_support=True,
+    )
     model.on_change = app.invalidate
     return app
 

@@ -98,8 +98,9 @@ def option_field(name: str, declared: Declared, value: Any) -> Field | None:
         low = spec.minimum if spec.minimum is not None else min(0, int(value))
         high = spec.maximum if spec.maximum is not None else max(int(value) * 4, int(value) + 20)
         values = list(range(low, high + 1))
-        return Field(f"option:{name}", label, values, values.index(int(value)) if int(value) in values else 0,
-                     detail)
+        return Field(
+            f"option:{name}", label, values, values.index(int(value)) if int(value) in values else 0, detail
+        )
     if spec.kind is float:
         values = sorted({float(value), *(float(value) + k * 0.5 for k in range(-4, 9))} - {-0.5, -1.0})
         return Field(f"option:{name}", label, values, values.index(float(value)), detail)
@@ -164,7 +165,9 @@ class LobbyModel:
             out.append(("resume", _("Go on with the saved table"), self.saved))
         out.append(("bots", _("Play against bots"), _("choose the game, its options and the bots")))
         if self.network:
-            out.append(("open", _("Open a table on the network"), _("others join it; bots fill the seats you say")))
+            out.append(
+                ("open", _("Open a table on the network"), _("others join it; bots fill the seats you say"))
+            )
         out.append(("rules", _("Rules"), _("the rules of each game, from its data")))
         out.append(("quit", _("Quit"), ""))
         for i, t in enumerate(self.tables):
@@ -240,19 +243,42 @@ class LobbyModel:
         variants = self.variants()
         names = [v.name for v in variants]
         index = names.index(variant) if variant in names else 0
-        fields = [Field("variant", _("Game"), names, index,
-                        show=lambda n: p_("variant", self.catalogue.variants[n].title))]
+        fields = [
+            Field(
+                "variant",
+                _("Game"),
+                names,
+                index,
+                show=lambda n: p_("variant", self.catalogue.variants[n].title),
+            )
+        ]
         if kind == "open":
-            fields.append(Field("name", _("Table name"), [], text=_("{name}'s table").format(name=self.player)))
+            fields.append(
+                Field("name", _("Table name"), [], text=_("{name}'s table").format(name=self.player))
+            )
         fields.append(Field("rounds", _("Rounds"), list(ROUNDS), ROUNDS.index(12)))
         if kind == "bots":
             for seat in range(1, 4):
-                fields.append(Field(f"bot:{seat}", BOT_NAMES[seat - 1], list(BOT_KINDS),
-                                    BOT_KINDS.index("heuristic") if "heuristic" in BOT_KINDS else 0,
-                                    _("how this bot plays"), show=bot_label))
+                fields.append(
+                    Field(
+                        f"bot:{seat}",
+                        BOT_NAMES[seat - 1],
+                        list(BOT_KINDS),
+                        BOT_KINDS.index("heuristic") if "heuristic" in BOT_KINDS else 0,
+                        _("how this bot plays"),
+                        show=bot_label,
+                    )
+                )
         else:
-            fields.append(Field("bots", _("Seats for bots"), [0, 1, 2, 3], 0,
-                                _("seats filled by bots at once; the others wait for players")))
+            fields.append(
+                Field(
+                    "bots",
+                    _("Seats for bots"),
+                    [0, 1, 2, 3],
+                    0,
+                    _("seats filled by bots at once; the others wait for players"),
+                )
+            )
         form = Form(kind, fields)
         self._option_fields(form)
         return form
@@ -324,8 +350,15 @@ class LobbyModel:
         if not name:
             form.message = _("The table needs a name.")
             return None
-        return LobbyChoice("open", variant, options, ("heuristic",) * int(values["bots"]), int(values["rounds"]),
-                           self.player, TableEntry(name, variant, "", 0, (), int(values["rounds"]), None))
+        return LobbyChoice(
+            "open",
+            variant,
+            options,
+            ("heuristic",) * int(values["bots"]),
+            int(values["rounds"]),
+            self.player,
+            TableEntry(name, variant, "", 0, (), int(values["rounds"]), None),
+        )
 
     # -- rules ---------------------------------------------------------------------------
     def show_rules(self, variant: Variant, width: int = 96) -> None:
@@ -357,4 +390,3 @@ class LobbyModel:
 
 def describe_saved(title: str, played: int, rounds: int) -> str:
     return _("{game}, {n} of {rounds} rounds played").format(game=title, n=played, rounds=rounds)
-

@@ -29,11 +29,11 @@ from client.players import Player
 from client.session import contract_text
 from client.ui.model import TableModel
 from core.actions import Action
+from core.codec import RecordError
 from core.deal import active_seats, deal
 from core.engine import Hand, IllegalAction
 from core.observation import Observation, TrickView, observe
 from core.plugins import Catalogue
-from core.codec import RecordError
 from core.record import record_of, replay
 from core.rules import RuleError, Rules
 from core.state import Reason
@@ -71,15 +71,30 @@ class TableSetup:
         return len(self.names)
 
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.variant, "options": self.options, "names": self.names, "bots": self.bots,
-                "rounds": self.rounds, "seed": self.seed, "human": self.human, "stamp": self.stamp}
+        return {
+            "variant": self.variant,
+            "options": self.options,
+            "names": self.names,
+            "bots": self.bots,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "human": self.human,
+            "stamp": self.stamp,
+        }
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> TableSetup:
         try:
-            setup = cls(str(raw["variant"]), dict(raw["options"]), [str(n) for n in raw["names"]],
-                        [str(b) for b in raw["bots"]], int(raw["rounds"]), int(raw["seed"]), int(raw["human"]),
-                        str(raw["stamp"]))
+            setup = cls(
+                str(raw["variant"]),
+                dict(raw["options"]),
+                [str(n) for n in raw["names"]],
+                [str(b) for b in raw["bots"]],
+                int(raw["rounds"]),
+                int(raw["seed"]),
+                int(raw["human"]),
+                str(raw["stamp"]),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveError(f"the saved table is incomplete ({exc})") from None
         if len(setup.bots) != setup.seats or not 0 <= setup.human < setup.seats:
@@ -96,7 +111,9 @@ class SavedTable:
     def exists(self) -> bool:
         return self.path.exists()
 
-    def write(self, setup: TableSetup, finished: Sequence[dict[str, Any]], current: dict[str, Any] | None) -> None:
+    def write(
+        self, setup: TableSetup, finished: Sequence[dict[str, Any]], current: dict[str, Any] | None
+    ) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": FORMAT, "setup": setup.to_json(), "finished": list(finished), "current": current}
         tmp = self.path.with_suffix(".tmp")
@@ -143,9 +160,15 @@ def _passed_out(record: Mapping[str, Any]) -> bool:
 class LocalTable:
     """Runs a table of ``setup`` for a :class:`TableModel` (the player's seat)."""
 
-    def __init__(self, setup: TableSetup, catalogue: Catalogue, save: SavedTable | None,
-                 records_dir: Path | None = None, pace: float = 0.0,
-                 bot_factory: Callable[[str, int, str], Player] = make_bot) -> None:
+    def __init__(
+        self,
+        setup: TableSetup,
+        catalogue: Catalogue,
+        save: SavedTable | None,
+        records_dir: Path | None = None,
+        pace: float = 0.0,
+        bot_factory: Callable[[str, int, str], Player] = make_bot,
+    ) -> None:
         self.setup = setup
         self.variant = catalogue.find(setup.variant)
         self.rules: Rules = self.variant.rules(setup.options)
@@ -158,7 +181,8 @@ class LocalTable:
         self.pace = pace
         self.players: list[Player | None] = [
             None if s == setup.human else bot_factory(kind, setup.seed * 8 + s, setup.names[s])
-            for s, kind in enumerate(setup.bots)]
+            for s, kind in enumerate(setup.bots)
+        ]
         self.table = Table(seats=setup.seats, rounds=setup.rounds)
         self.finished: list[dict[str, Any]] = []
         self.hand: Hand | None = None
@@ -174,7 +198,9 @@ class LocalTable:
             result = hand.state.result
             if not hand.done or result is None:
                 raise SaveError("a finished hand of the saved table does not replay to its end")
-            row = self.table.add(result, contract_text(hand.state), self.rules.next_context(hand.state, result))
+            row = self.table.add(
+                result, contract_text(hand.state), self.rules.next_context(hand.state, result)
+            )
             if row is not None:
                 self._restored.append((hand, row))
             self.finished.append(raw)
@@ -219,6 +245,7 @@ class LocalTable:
             if action.seat != seat:
                 return Reason("not-your-seat", "you can only act for your own seat")
             return hand.why_not(action)
+
         return check
 
     async def run(self, model: TableModel) -> Table:
@@ -249,8 +276,9 @@ class LocalTable:
                 model.action_taken(observe(hand, me), action)
                 if len(hand.state.tricks) > tricks:
                     t = hand.state.tricks[-1]
-                    model.trick_done(observe(hand, me), TrickView(t.leader, tuple(t.seats), tuple(t.cards),
-                                                                  t.winner))
+                    model.trick_done(
+                        observe(hand, me), TrickView(t.leader, tuple(t.seats), tuple(t.cards), t.winner)
+                    )
                     if self.pace and not hand.done:
                         await asyncio.sleep(self.pace * 2)
             await self._finish(hand, model)

@@ -52,7 +52,7 @@ def _say_after(outcome: Outcome, save: SavedTable) -> None:
 
 def setup_of(choice: LobbyChoice, player: str) -> TableSetup:
     bots = list(choice.bots)
-    names = [player, *BOT_NAMES[:len(bots)]]
+    names = [player, *BOT_NAMES[: len(bots)]]
     return TableSetup(choice.variant, dict(choice.options), names, ["", *bots], choice.rounds)
 
 
@@ -98,7 +98,7 @@ async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str
         variant = args.variant or catalogue.enabled[0]
         player = _player(args)
         seats = getattr(args, "seats", 4)
-        names = [player, *BOT_NAMES[:seats - 1]]
+        names = [player, *BOT_NAMES[: seats - 1]]
         kind = getattr(args, "bot", None) or "heuristic"
         setup = TableSetup(variant, dict(options), names, ["", *[kind] * (seats - 1)], args.rounds)
         if args.seed is not None:

@@ -113,9 +113,15 @@ class TableModel:
         self._phase = obs.phase
         self.log.clear()
         again = _(", deal {n}").format(n=deal_no) if deal_no > 1 else ""
-        self.note(_("Round {round} of {rounds}{again}: {dealer} deals, {forehand} is forehand").format(
-            round=round_no, rounds=self.rounds, again=again, dealer=self.names[obs.dealer],
-            forehand=self.names[obs.forehand]))
+        self.note(
+            _("Round {round} of {rounds}{again}: {dealer} deals, {forehand} is forehand").format(
+                round=round_no,
+                rounds=self.rounds,
+                again=again,
+                dealer=self.names[obs.dealer],
+                forehand=self.names[obs.forehand],
+            )
+        )
         self.changed()
 
     def action_taken(self, obs: Observation, action: Action) -> None:
@@ -147,8 +153,11 @@ class TableModel:
         declarers = result.declarers if result is not None else ()
         partners = tuple(s for s in declarers if s != obs.declarer)
         game = game_title(obs.contract.spec) if obs.contract is not None else ""
-        self.sheet.append(RoundInfo(row.number, row.dealer, obs.declarer, partners, game,
-                                    row.settlement, row.totals, row.factor))
+        self.sheet.append(
+            RoundInfo(
+                row.number, row.dealer, obs.declarer, partners, game, row.settlement, row.totals, row.factor
+            )
+        )
 
     def table_over(self, table: Table) -> None:
         self.over = True
@@ -197,8 +206,10 @@ class TableModel:
         obs = self.obs
         if self._answer is None or self._answer.done() or obs is None:
             return
-        if action not in obs.legal and not (isinstance(action, Discard) and any(
-                isinstance(a, Discard) and sorted(a.cards) == sorted(action.cards) for a in obs.legal)):
+        if action not in obs.legal and not (
+            isinstance(action, Discard)
+            and any(isinstance(a, Discard) and sorted(a.cards) == sorted(action.cards) for a in obs.legal)
+        ):
             self.message = _("That is not allowed now.")
             self.changed()
             return
@@ -260,7 +271,8 @@ class TableModel:
             self.message = ""
         else:
             self.message = _("{card} may not be played: {reason}").format(
-                card=card_text(card), reason=self._play_reason(card))
+                card=card_text(card), reason=self._play_reason(card)
+            )
         self.changed()
 
     def move(self, step: int) -> None:
@@ -335,7 +347,8 @@ class TableModel:
             self.message = ""
         else:
             self.message = _("{card} may not be laid away: {reason}").format(
-                card=card_text(card), reason=self._discard_reason(card))
+                card=card_text(card), reason=self._discard_reason(card)
+            )
         self.changed()
 
     def toggle_cursor(self) -> None:
@@ -365,7 +378,8 @@ class TableModel:
         action = d.discard_action(obs.seat, frozenset(self.chosen))
         if action is None:
             self.message = _("Choose {n} cards to lay away ({k} chosen).").format(
-                n=d.discard_count, k=len(self.chosen))
+                n=d.discard_count, k=len(self.chosen)
+            )
             self.changed()
             return
         self.choose(action)
@@ -505,7 +519,9 @@ class TableModel:
                 if action in option.actions:
                     self.stage = Stage(row=i)
                     if option.toggles and option.additions_possible():
-                        chosen = frozenset(action.announce) if isinstance(action, Bid | Announce) else frozenset()
+                        chosen = (
+                            frozenset(action.announce) if isinstance(action, Bid | Announce) else frozenset()
+                        )
                         names = [a.name for a in d.additions if a.name in option.additions_possible()]
                         self.stage = Stage(option=i, additions=True, row=len(names), chosen=chosen)
                     break

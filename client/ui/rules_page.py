@@ -21,14 +21,22 @@ from core.options import Declared
 
 
 def _partnership(spec: ContractSpec) -> str:
-    return {"called": _("with a called partner"), "alone": _("alone against the others"),
-            "each": _("each for himself")}[spec.partnership]
+    return {
+        "called": _("with a called partner"),
+        "alone": _("alone against the others"),
+        "each": _("each for himself"),
+    }[spec.partnership]
 
 
 def _talon(spec: ContractSpec) -> str:
-    text = {"none": _("no talon"), "pile": _("takes the first talon pile"), "half": _("chooses a talon half"),
-            "all": _("takes the whole talon"), "trick": _("talon cards go into the first tricks"),
-            "last": _("the talon goes to the winner of the last trick")}[spec.talon]
+    text = {
+        "none": _("no talon"),
+        "pile": _("takes the first talon pile"),
+        "half": _("chooses a talon half"),
+        "all": _("takes the whole talon"),
+        "trick": _("talon cards go into the first tricks"),
+        "last": _("the talon goes to the winner of the last trick"),
+    }[spec.talon]
     if spec.talon in ("half", "all") and not spec.talon_open:
         text += " " + _("(face down)")
     return text
@@ -36,8 +44,13 @@ def _talon(spec: ContractSpec) -> str:
 
 def play_rules(tricks: TrickRules) -> str:
     """The trick rules in a few words."""
-    parts = [{"tarock": _("tarocks trump"), "colour": _("colour game (tarocks win only tarock tricks)"),
-              "suit": _("a suit named by the declarer trumps, tarocks are a plain suit")}[tricks.trump]]
+    parts = [
+        {
+            "tarock": _("tarocks trump"),
+            "colour": _("colour game (tarocks win only tarock tricks)"),
+            "suit": _("a suit named by the declarer trumps, tarocks are a plain suit"),
+        }[tricks.trump]
+    ]
     if tricks.overtrump:
         parts.append(_("a trump on a trump must beat it"))
     if tricks.must_win:
@@ -54,8 +67,11 @@ def play_rules(tricks: TrickRules) -> str:
 def _goal(spec: ContractSpec, facts: RuleFacts) -> str:
     goal, unit = spec.goal, facts.facts.unit
     if goal.kind == "points":
-        need = _("at least {points} points").format(points=points_text(goal.points, unit)) if goal.points \
+        need = (
+            _("at least {points} points").format(points=points_text(goal.points, unit))
+            if goal.points
             else _("the majority of the points")
+        )
         if goal.draw is not None:
             need += " " + _("({points} is a draw)").format(points=points_text(goal.draw, unit))
         return need
@@ -93,8 +109,11 @@ def contract_lines(spec: ContractSpec, facts: RuleFacts) -> Iterator[str]:
     ouvert = _("hands open after the first trick") if spec.ouvert else ""
     parts = [_talon(spec), lead, *([ouvert] if ouvert else []), play_rules(spec.tricks)]
     yield "     " + _("play: {text}").format(text="; ".join(parts))
-    kontra = _("no Kontra") if spec.kontra == 0 else _("Kontra up to {word}").format(
-        word=kontra_word(spec.kontra, facts))
+    kontra = (
+        _("no Kontra")
+        if spec.kontra == 0
+        else _("Kontra up to {word}").format(word=kontra_word(spec.kontra, facts))
+    )
     yield "     " + _("goal: {goal}; {kontra}").format(goal=_goal(spec, facts), kontra=kontra)
     if spec.premiums:
         names = [premium_title(p.name, facts) for p in facts.premiums if p.name in spec.premiums]
@@ -105,18 +124,25 @@ def contract_lines(spec: ContractSpec, facts: RuleFacts) -> Iterator[str]:
             text += "; " + _("premiums count {n} times").format(n=spec.premium_scale)
         if spec.announces:
             text += "; " + _("the bid announces {list}").format(
-                list=", ".join(premium_title(n, facts) for n in spec.announces))
+                list=", ".join(premium_title(n, facts) for n in spec.announces)
+            )
         yield "     " + _("premiums: {text}").format(text=text)
 
 
 def premium_line(premium: PremiumSpec, facts: RuleFacts) -> str:
-    parts = [_("silent {value}").format(value=amount_text(premium.silent, facts, sign=False))
-             if premium.silent else _("only announced")]
+    parts = [
+        _("silent {value}").format(value=amount_text(premium.silent, facts, sign=False))
+        if premium.silent
+        else _("only announced")
+    ]
     if premium.announced:
         parts.append(_("announced {value}").format(value=amount_text(premium.announced, facts, sign=False)))
     if premium.silent_lost is not None and premium.silent_lost != premium.silent:
-        parts.append(_("a silent attempt that fails {value}").format(
-            value=amount_text(premium.silent_lost, facts, sign=False)))
+        parts.append(
+            _("a silent attempt that fails {value}").format(
+                value=amount_text(premium.silent_lost, facts, sign=False)
+            )
+        )
     text = f"  {premium_title(premium.name, facts)}: {', '.join(parts)}"
     if premium.description:
         text += " – " + p_("premium-description", premium.description)
@@ -134,8 +160,11 @@ def _value(value: object) -> str:
 def option_line(name: str, declared: Declared, value: object) -> str:
     spec = declared.spec
     return _("  {option}: {value} (default {default}) – {description}").format(
-        option=p_("option-name", name), description=p_("option", spec.description), value=_value(value),
-        default=_value(spec.default))
+        option=p_("option-name", name),
+        description=p_("option", spec.description),
+        value=_value(value),
+        default=_value(spec.default),
+    )
 
 
 def rules_page(facts: RuleFacts, options: Mapping[str, Declared] | None = None) -> list[str]:
@@ -143,21 +172,35 @@ def rules_page(facts: RuleFacts, options: Mapping[str, Declared] | None = None) 
     f = facts.facts
     direction = _("counter-clockwise") if f.direction == "counterclockwise" else _("clockwise")
     talon = "+".join(str(n) for n in facts.talon_piles) or _("none")
-    lines = [p_("variant", facts.title),
-             _("{cards} cards, {each} each, talon {talon}; {players} play a hand; play goes {direction}").format(
-                 cards=len(facts.deck), each=facts.hand_size, talon=talon, players=facts.players,
-                 direction=direction),
-             "", _("Games, lowest first:")]
+    lines = [
+        p_("variant", facts.title),
+        _("{cards} cards, {each} each, talon {talon}; {players} play a hand; play goes {direction}").format(
+            cards=len(facts.deck),
+            each=facts.hand_size,
+            talon=talon,
+            players=facts.players,
+            direction=direction,
+        ),
+        "",
+        _("Games, lowest first:"),
+    ]
     for spec in facts.contracts:
         lines.extend(contract_lines(spec, facts))
     lines += ["", _("Premiums:")]
     lines += [premium_line(p, facts) for p in facts.premiums] or ["  " + _("none")]
-    scope = _("one Kontra chain doubles the game and every premium") if f.kontra_scope == "game" else \
-        _("the game and every announcement carry a Kontra chain of their own")
+    scope = (
+        _("one Kontra chain doubles the game and every premium")
+        if f.kontra_scope == "game"
+        else _("the game and every announcement carry a Kontra chain of their own")
+    )
     unit = _("in thirds of a point") if f.unit == 3 else _("card by card")
     money = _("in {unit}").format(unit=p_("money", f.money)) if f.money else _("in game points")
-    lines += ["", _("Settlement: amounts {money} per opponent; {scope}; card points counted {unit}.").format(
-        money=money, scope=scope, unit=unit)]
+    lines += [
+        "",
+        _("Settlement: amounts {money} per opponent; {scope}; card points counted {unit}.").format(
+            money=money, scope=scope, unit=unit
+        ),
+    ]
     if options:
         lines += ["", _("Options:")]
         lines += [option_line(n, d, facts.options.get(n, d.spec.default)) for n, d in options.items()]

@@ -27,12 +27,18 @@ from core.observation import Observation, TrickView
 from core.settlement import Item, settle
 from core.state import HandResult, Reason
 
-_GLYPHS = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔",
-           Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
+_GLYPHS = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
 MINUS = "−"
 
 
 # -- numbers, amounts, names ------------------------------------------------------------
+
 
 def number_text(x: Fraction | int) -> str:
     """``3``, ``1½``, ``23⅓``, ``−¾``."""
@@ -88,6 +94,7 @@ def suit_text(letter: str) -> str:
 
 
 # -- the rules' data ---------------------------------------------------------------------
+
 
 def game_title(spec: ContractSpec | None, name: str = "") -> str:
     """A game's title in the catalogue (``Rufspiel``)."""
@@ -146,7 +153,7 @@ def kontra_word(level: int, rules: RuleFacts | None) -> str:
     words = rules.facts.kontra_words if rules is not None and rules.facts.kontra_words else KONTRA_WORDS
     if 1 <= level <= len(words):
         return p_("kontra", words[level - 1])
-    return f"×{2 ** level}" if level > 0 else ""
+    return f"×{2**level}" if level > 0 else ""
 
 
 def pass_word(phase: str) -> str:
@@ -172,11 +179,20 @@ def reason_text(reason: Reason | None) -> str:
 
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
-NOTES = (NP_("note", "{seat}: made"), NP_("note", "{seat}: failed"), NP_("note", "loser: {seat}"),
-         NP_("note", "Jungfrau: {seat}"), NP_("note", "{seat}: Jungfrau"), NP_("note", "{seat}: Unterwertiger"),
-         NP_("note", "{seat}: Oberwertiger"), NP_("note", "{seat}: Bürgermeister"), NP_("note", "{seat}"),
-         NP_("note", "{seat}'s game"), NP_("note", "the called King lay in the talon"),
-         NP_("note", "Valat: it replaces the game and the other premiums"))
+NOTES = (
+    NP_("note", "{seat}: made"),
+    NP_("note", "{seat}: failed"),
+    NP_("note", "loser: {seat}"),
+    NP_("note", "Jungfrau: {seat}"),
+    NP_("note", "{seat}: Jungfrau"),
+    NP_("note", "{seat}: Unterwertiger"),
+    NP_("note", "{seat}: Oberwertiger"),
+    NP_("note", "{seat}: Bürgermeister"),
+    NP_("note", "{seat}"),
+    NP_("note", "{seat}'s game"),
+    NP_("note", "the called King lay in the talon"),
+    NP_("note", "Valat: it replaces the game and the other premiums"),
+)
 """The parts of the notes results carry (with ``seat N`` as ``{seat}``), for the catalogue."""
 
 
@@ -195,20 +211,28 @@ def note_text(note: str, names: Sequence[str]) -> str:
         if seats and "{seat}" in out:
             return out.replace("{seat}", names_text([seats[0]], names), 1)
         return out
+
     return "; ".join(", ".join(part(p) for p in chunk.split(", ")) for chunk in note.split("; "))
 
 
 # -- what happened ------------------------------------------------------------------------
 
-def kontra_label(obs: Observation, target: KontraTarget, names: Sequence[str], level: int | None = None) -> str:
+
+def kontra_label(
+    obs: Observation, target: KontraTarget, names: Sequence[str], level: int | None = None
+) -> str:
     """A Kontra by its level's word and what it is on: ``Rekontra``,
     ``Kontra on Trull``, ``Kontra on Sepp's game``, ``Re on Hilde's Kontra``."""
     if target.declarer is not None:
-        return _("{kontra} on {name}'s game").format(kontra=kontra_word(1, obs.rules),
-                                                    name=names_text([target.declarer], names))
+        return _("{kontra} on {name}'s game").format(
+            kontra=kontra_word(1, obs.rules), name=names_text([target.declarer], names)
+        )
     if target.answer is not None:
-        return _("{re} on {name}'s {kontra}").format(re=kontra_word(2, obs.rules), kontra=kontra_word(1, obs.rules),
-                                                    name=names_text([target.answer], names))
+        return _("{re} on {name}'s {kontra}").format(
+            re=kontra_word(2, obs.rules),
+            kontra=kontra_word(1, obs.rules),
+            name=names_text([target.answer], names),
+        )
     if level is None:
         level = chain_level(obs, target) + 1
     word = kontra_word(level, obs.rules) or kontra_word(1, obs.rules)
@@ -221,16 +245,18 @@ def additions_text(names_: Sequence[str], rules: RuleFacts | None) -> str:
     return ", ".join(premium_title(n, rules) for n in names_)
 
 
-def action_text(action: Action, names: Sequence[str], after: Observation | None = None,
-                phase: str = "") -> str:
+def action_text(
+    action: Action, names: Sequence[str], after: Observation | None = None, phase: str = ""
+) -> str:
     """What a seat did, as the others saw it: ``Franz: Rufspiel + Trull``."""
     who = names[action.seat] if 0 <= action.seat < len(names) else str(action.seat)
     rules = after.rules if after is not None else None
     return _("{name}: {what}").format(name=who, what=action_words(action, names, after, phase, rules))
 
 
-def action_words(action: Action, names: Sequence[str], after: Observation | None, phase: str,
-                 rules: RuleFacts | None) -> str:
+def action_words(
+    action: Action, names: Sequence[str], after: Observation | None, phase: str, rules: RuleFacts | None
+) -> str:
     """An action in words, without who took it."""
     if isinstance(action, Pass):
         return pass_word(phase)
@@ -238,7 +264,9 @@ def action_words(action: Action, names: Sequence[str], after: Observation | None
         spec = rules.contract(action.contract) if rules is not None else None
         title = game_title(spec, action.contract)
         if action.announce:
-            return _("{game} + {additions}").format(game=title, additions=additions_text(action.announce, rules))
+            return _("{game} + {additions}").format(
+                game=title, additions=additions_text(action.announce, rules)
+            )
         return title
     if isinstance(action, Announce):
         if phase == "birds":
@@ -281,6 +309,7 @@ def trick_line(trick: TrickView, names: Sequence[str]) -> str:
 
 # -- the game in play ---------------------------------------------------------------------
 
+
 def game_line(obs: Observation, names: Sequence[str]) -> str:
     """The game as this seat knows it: title, called card, trump, declarer,
     partner once known, Kontra and announcements."""
@@ -299,24 +328,26 @@ def game_line(obs: Observation, names: Sequence[str]) -> str:
     if obs.partner is not None and obs.partner != obs.declarer:
         parts.append(_("partner {name}").format(name=names[obs.partner]))
     if obs.kontra_level:
-        parts.append(f"{kontra_word(obs.kontra_level, obs.rules)} ×{2 ** obs.kontra_level}")
+        parts.append(f"{kontra_word(obs.kontra_level, obs.rules)} ×{2**obs.kontra_level}")
     said = [announcement_text(obs, a.name, a.seat, a.against, a.kontra, names) for a in obs.announcements]
     if said:
         parts.append(_("announced: {list}").format(list=", ".join(said)))
     return " · ".join(parts)
 
 
-def announcement_text(obs: Observation, name: str, seat: int, against: bool, kontra: int,
-                      names: Sequence[str]) -> str:
+def announcement_text(
+    obs: Observation, name: str, seat: int, against: bool, kontra: int, names: Sequence[str]
+) -> str:
     notes = [names[seat]]
     if against:
         notes.append(_("against the game"))
     if kontra:
-        notes.append(f"{kontra_word(kontra, obs.rules)} ×{2 ** kontra}")
+        notes.append(f"{kontra_word(kontra, obs.rules)} ×{2**kontra}")
     return f"{premium_title(name, obs.rules)} ({', '.join(notes)})"
 
 
 # -- a finished hand ----------------------------------------------------------------------
+
 
 def item_title(item: Item, names: Sequence[str], rules: RuleFacts | None, game: str) -> str:
     """``Game (Rufspiel)``, ``Trull (announced)``, a variant's own item by its label."""
@@ -346,7 +377,7 @@ def item_calc(item: Item, rules: RuleFacts | None) -> str:
     if item.scale != 1:
         calc += " " + _("× {n} (single game)").format(n=item.scale)
     if item.kontra:
-        calc += f" × {2 ** item.kontra} ({kontra_word(item.kontra, rules)})"
+        calc += f" × {2**item.kontra} ({kontra_word(item.kontra, rules)})"
     return calc
 
 
@@ -366,6 +397,7 @@ def item_payment(item: Item, names: Sequence[str], rules: RuleFacts | None) -> s
         if len(seats) > 1:
             return _("{names} {amount} each").format(names=names_text(seats, names), amount=text)
         return f"{names_text(seats, names)} {text}"
+
     return f"{each(payers, paid, MINUS)} → {each(receivers, got, '+')}"
 
 
@@ -400,7 +432,8 @@ def headline(obs: Observation, names: Sequence[str]) -> str:
     ours, theirs = (points_text(p, result.unit) for p in result.points)
     outcome = {True: _("won"), False: _("lost"), None: _("drawn")}[result.won]
     return _("{game} · {party} · {ours} : {theirs} points · {outcome}").format(
-        game=game, party=party, ours=ours, theirs=theirs, outcome=outcome)
+        game=game, party=party, ours=ours, theirs=theirs, outcome=outcome
+    )
 
 
 def settlement_lines(obs: Observation, names: Sequence[str]) -> list[str]:
@@ -411,8 +444,11 @@ def settlement_lines(obs: Observation, names: Sequence[str]) -> list[str]:
     if result.passed_out:
         return lines
     if obs.talon_seen or obs.discards:
-        lines.append(_("Talon taken: {taken}; laid away: {away}").format(
-            taken=cards_text(obs.talon_seen) or "–", away=cards_text(obs.discards) or "–"))
+        lines.append(
+            _("Talon taken: {taken}; laid away: {away}").format(
+                taken=cards_text(obs.talon_seen) or "–", away=cards_text(obs.discards) or "–"
+            )
+        )
     if result.note:
         lines.append(_("Note: {note}").format(note=note_text(result.note, names)))
     if result.next_round_factor > 1:
@@ -424,8 +460,11 @@ def settlement_lines(obs: Observation, names: Sequence[str]) -> list[str]:
 
 
 def totals_line(result: HandResult, obs: Observation, names: Sequence[str]) -> str:
-    players = sorted({s for t in obs.tricks for s in t.seats} | {a.seat for a in obs.history}
-                     | {s for i in result.items for s in (*i.side, *i.opposite)})
+    players = sorted(
+        {s for t in obs.tricks for s in t.seats}
+        | {a.seat for a in obs.history}
+        | {s for i in result.items for s in (*i.side, *i.opposite)}
+    )
     totals = settle(result.items, len(names)) if result.items else result.settlement
     paid = ", ".join(f"{names[s]} {amount_text(totals[s], obs.rules)}" for s in players)
     return _("Settlement: {amounts}").format(amounts=paid or _("nothing"))
@@ -446,7 +485,10 @@ def count_line(n: int) -> str:
     return n_("{n} card", "{n} cards", n).format(n=n)
 
 
-def standing_line(place: int, name: str, main: Fraction, sub: int, rules: RuleFacts | None, width: int) -> str:
+def standing_line(
+    place: int, name: str, main: Fraction, sub: int, rules: RuleFacts | None, width: int
+) -> str:
     """``1. Franz   HP 4   SP +31``."""
     return _("{place}. {name}  HP {main}  SP {sub}").format(
-        place=place, name=name.ljust(width), main=number_text(main).ljust(3), sub=amount_text(sub, rules))
+        place=place, name=name.ljust(width), main=number_text(main).ljust(3), sub=amount_text(sub, rules)
+    )
