@@ -43,7 +43,6 @@ from client.ui.texts import (
     names_text,
     number_text,
     standing_line,
-    suit_text,
     trick_line,
 )
 from core.cards import SUIT_OF, TAROCK, Card
@@ -228,9 +227,6 @@ def draw_info(model: TableModel, w: int, h: int) -> Canvas:
         parts.append(_("{names}: {n}").format(names=names_text(party, model.names), n=len(theirs)))
     if obs.tricks:
         parts.append(_("points {points}").format(points=number_text(model.points())))
-    contract = obs.contract
-    if contract is not None and contract.spec.tricks.trump == "suit" and contract.trump:
-        parts.append(_("trumps {suit}").format(suit=suit_text(contract.trump)))
     canvas.put(1, 1, clip([("class:info", " · ".join(parts))], w - 2))
     return canvas
 
@@ -305,8 +301,6 @@ def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
         row = 1 if model.lifted == card else 2
         x = shift + col
         canvas.put(row, x, frags, tag=("card", i))
-        if row == 1:
-            canvas.put(2, x, [("class:card.back", "│".ljust(width(card)))], tag=("card", i))
         if i < len(KEYS):
             canvas.put(3, x, [("class:key", KEYS[i])], tag=("card", i))
     # the separators between suits

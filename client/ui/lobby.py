@@ -72,6 +72,7 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
     tables_start = next(
         (i for i, (tag, _l, _d) in enumerate(entries) if tag.startswith("table:")), len(entries)
     )
+    col = 4 + min(max((len(label) for _t, label, _d in entries), default=20) + 2, w // 2)
     for i, (_tag, label, detail) in enumerate(entries):
         if i == tables_start:
             row += 1
@@ -80,12 +81,7 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
         style = "class:lobby.selected" if i == model.row else ""
         canvas.put(row, 2, clip([(style, f" {label} ")], w - 4), ("row", i))
         if detail:
-            canvas.put(
-                row,
-                4 + min(40, w // 2),
-                clip([("class:lobby.detail", detail)], w - 6 - min(40, w // 2)),
-                ("row", i),
-            )
+            canvas.put(row, col, clip([("class:lobby.detail", detail)], w - col - 1), ("row", i))
         row += 1
     if model.network and tables_start == len(entries):
         row += 1
