@@ -31,11 +31,12 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.layout.dimension import Dimension
 
 from client.i18n import _, n_
 from client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
 from client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
-from client.ui.model import RoundInfo, TableModel
+from client.ui.model import LOG_SIZE, RoundInfo, TableModel
 from client.ui.texts import (
     amount_text,
     count_line,
@@ -444,7 +445,7 @@ def dialog_size(model: TableModel) -> tuple[int, int]:
     title, rows = dialog_lines(model, size[0])
     content = max([text_width(frags) for frags, _tag in rows] + [len(title) + 6, 44])
     w = min(size[0] - 4, content + 4)
-    return w, min(size[1] - 8, len(rows) + 6)
+    return w, min(size[1] - 10, len(rows) + 6)
 
 
 def draw_dialog(model: TableModel, w: int, h: int) -> Canvas:
@@ -723,7 +724,7 @@ def draw_too_small(w: int, h: int) -> Canvas:
 
 def _window(
     draw: Callable[[int, int], Canvas],
-    height: int | None = None,
+    height: int | Dimension | None = None,
     click: Callable[[Hashable], None] | None = None,
 ) -> Window:
     return Window(CanvasControl(draw, click), height=height)
@@ -734,9 +735,9 @@ def table_layout(model: TableModel, click: Callable[[Hashable], None]) -> Layout
     body = HSplit(
         [
             _window(lambda w, h: draw_header(model, w, h), 1, click),
-            _window(lambda w, h: draw_table(model, w, h)),
+            _window(lambda w, h: draw_table(model, w, h), Dimension(min=10, weight=4)),
             _window(lambda w, h: draw_info(model, w, h), 2),
-            _window(lambda w, h: draw_log(model, w, h), 4),
+            _window(lambda w, h: draw_log(model, w, h), Dimension(min=4, max=LOG_SIZE + 1, weight=1)),
             _window(lambda w, h: draw_hand(model, w, h), 4, click),
             _window(lambda w, h: draw_message(model, w, h), 2),
             _window(lambda w, h: draw_status(model, w, h), 1),
@@ -756,7 +757,7 @@ def table_layout(model: TableModel, click: Callable[[Hashable], None]) -> Layout
         ),
         width=lambda: dialog_size(model)[0],
         height=lambda: dialog_size(model)[1],
-        bottom=6,
+        top=3,
     )
     overlay = Float(
         ConditionalContainer(

@@ -34,7 +34,7 @@ from core.tricks import refusal
 
 Overlay = Literal["menu", "sheet", "last", "tricks", "rules", "help", "settlement", "standings", "quit"]
 WhyNot = Callable[[Action], Reason | None]
-LOG_SIZE = 6
+LOG_SIZE = 8
 
 
 @dataclass(frozen=True, slots=True)
