@@ -443,6 +443,10 @@ def build_parser() -> argparse.ArgumentParser:
     ben.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
     plugins_arg(ben)
     ben.set_defaults(func=cmd_bench)
+
+    # The network commands (host, join, tables, watch, bot, bench --net) live in client/netcli.py.
+    from client import netcli
+    netcli.register(sub)
     return parser
 
 
