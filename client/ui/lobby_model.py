@@ -26,7 +26,7 @@ from core.rules import RuleError
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
 ROUNDS = (1, 2, 4, 6, 8, 12, 16, 24)
-ChoiceKind = Literal["resume", "bots", "open", "join", "watch", "quit"]
+ChoiceKind = Literal["resume", "resume-net", "bots", "open", "join", "watch", "quit"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +142,8 @@ class LobbyModel:
     """The saved table in words (empty: none to resume)."""
     network: bool = False
     """Whether network tables can be opened, found and joined here."""
+    net_saved: str = ""
+    """The network table this node holds a seat at (empty: none)."""
     tables: list[TableEntry] = field(default_factory=list)
     network_note: str = ""
     page: Page = "main"
@@ -161,6 +163,8 @@ class LobbyModel:
     def entries(self) -> list[tuple[str, str, str]]:
         """``(tag, label, detail)`` of the main menu's rows, the network's tables last."""
         out: list[tuple[str, str, str]] = []
+        if self.net_saved:
+            out.append(("resume-net", _("Go on at the network table"), self.net_saved))
         if self.saved:
             out.append(("resume", _("Go on with the saved table"), self.saved))
         out.append(("bots", _("Play against bots"), _("choose the game, its options and the bots")))
@@ -221,6 +225,8 @@ class LobbyModel:
     def _take(self, tag: str) -> None:
         if tag == "resume":
             self.finish(LobbyChoice("resume"))
+        elif tag == "resume-net":
+            self.finish(LobbyChoice("resume-net", name=self.player))
         elif tag == "bots":
             self.form = self.new_form("bots")
             self.page = "form"

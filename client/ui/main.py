@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from client.i18n import _, choose_language, p_, set_language
 from client.paths import default_records_dir
-from client.ui.app import Outcome, play_local
+from client.ui.app import Outcome, play_local, run_table
+from client.ui.bridge import Portal, trio_guest
+from client.ui.hint import HINT
+from client.ui.model import TableModel
+from client.ui.network import Network, NetError, NetSettings
 from client.ui.lobby import run_lobby
 from client.ui.lobby_model import BOT_NAMES, LobbyChoice, LobbyModel, describe_saved
 from client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup, state_dir
@@ -56,10 +62,57 @@ def setup_of(choice: LobbyChoice, player: str) -> TableSetup:
     return TableSetup(choice.variant, dict(choice.options), names, ["", *bots], choice.rounds)
 
 
-async def lobby(args: argparse.Namespace, catalogue: Catalogue) -> int:
+def _settings(args: argparse.Namespace) -> NetSettings:
+    folder = Path(args.state) if getattr(args, "state", None) else state_dir()
+    records = _records(args)
+    return NetSettings(
+        folder,
+        port=int(getattr(args, "port", None) or 0),
+        interfaces=getattr(args, "interface", None),
+        to=getattr(args, "to", None),
+        records=records,
+    )
+
+
+@contextlib.asynccontextmanager
+async def network(
+    args: argparse.Namespace, catalogue: Catalogue, player: str
+) -> AsyncIterator[Network | None]:
+    """This client's node, in the trio guest, while the lobby and its tables run (None with ``--offline``)."""
+    if getattr(args, "offline", False):
+        yield None
+        return
+    async with trio_guest() as portal:
+        net = Network(player, catalogue, _settings(args))
+        net.portal = portal
+        portal.start_soon(net.run)
+        await portal.run(net.ready.wait)
+        try:
+            yield net
+        finally:
+            portal.start_soon(_stop, net)
+
+
+async def _stop(net: Network) -> None:
+    net.stop()
+
+
+Seen = Callable[[object, TableModel], None]
+"""Told each table's driver and model as it opens (tests look through it)."""
+
+
+async def lobby(args: argparse.Namespace, catalogue: Catalogue, seen: Seen | None = None) -> int:
     """The lobby, then the table chosen, then the lobby again, until the player quits or closes."""
-    save = _save(args)
     player = _player(args)
+    async with network(args, catalogue, player) as net:
+        return await _lobby(args, catalogue, player, net, seen)
+
+
+async def _lobby(
+    args: argparse.Namespace, catalogue: Catalogue, player: str, net: Network | None, seen: Seen | None = None
+) -> int:
+    save = _save(args)
+    portal = _portal(net)
     while True:
         summary = save.summary()
         saved = ""
@@ -69,18 +122,76 @@ async def lobby(args: argparse.Namespace, catalogue: Catalogue) -> int:
             title = p_("variant", variant.title) if variant is not None else setup.variant
             saved = describe_saved(title, played, setup.rounds)
         model = LobbyModel(catalogue, player=player, saved=saved)
-        choice = await run_lobby(model)
+        if net is not None:
+            model.network = net.node is not None
+            model.net_saved = net.saved_table()
+            model.network_note = net.note
+            model.tables = net.entries()
+            net.lobby = model
+        try:
+            choice = await run_lobby(model)
+        finally:
+            if net is not None:
+                net.lobby = None
         if choice.kind == "quit":
             return 0
         if choice.kind == "resume":
             outcome = await _resume(save, catalogue, args)
         elif choice.kind == "bots":
-            outcome = await play_local(setup_of(choice, player), catalogue, save, _records(args), _pace(args))
+            outcome = await play_local(
+                setup_of(choice, player), catalogue, save, _records(args), _pace(args), seen=seen
+            )
+        elif net is not None and portal is not None:
+            outcome = await play_network(net, portal, choice, player, seen)
         else:
             continue
         if outcome == "closed":
             _say_after(outcome, save)
             return 0
+
+
+def _portal(net: Network | None) -> Portal | None:
+    return net.portal if net is not None else None
+
+
+async def play_network(
+    net: Network, portal: Portal, choice: LobbyChoice, player: str, seen: Seen | None = None
+) -> Outcome:
+    """A network table on the screen: opened, joined, watched or taken up again from the node's store."""
+    model = TableModel(
+        seat=0,
+        names=[player],
+        title=choice.table.name if choice.table else "",
+        rounds=choice.rounds,
+        hint_fn=HINT,
+    )
+    if seen is not None:
+        seen(net, model)
+
+    async def drive(model: TableModel) -> object:
+        try:
+            if choice.kind == "open":
+                assert choice.table is not None
+                return await portal.run(
+                    net.host,
+                    model,
+                    choice.variant,
+                    dict(choice.options),
+                    choice.rounds,
+                    choice.table.name,
+                    len(choice.bots),
+                )
+            if choice.kind in ("join", "watch"):
+                assert choice.table is not None
+                return await portal.run(net.join, model, choice.table, choice.kind == "watch")
+            return await portal.run(net.resume, model)
+        except NetError as exc:
+            model.message = str(exc)
+            model.changed()
+            await asyncio.Event().wait()  # the message stays until the player leaves
+            return None
+
+    return await run_table(model, drive)
 
 
 async def _resume(save: SavedTable, catalogue: Catalogue, args: argparse.Namespace) -> Outcome:
