@@ -380,10 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
                                      "Without a command: the lobby (full screen).")
     _screen_args(parser)
     parser.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read")
-    parser.add_argument("--port", type=int, default=0, help="the lobby's node: TCP port to listen on (default: any)")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the lobby's node: TCP port to listen on (default: any)")
     parser.add_argument("--interface", action="append", metavar="NAME|IP",
-                        help="the lobby's node: network interface for discovery (default: every multicast one)")
-    parser.add_argument("--to", metavar="HOST:PORT", help="the lobby: ask this address for its table (no mDNS)")
+                        help="the lobby's node: interface for discovery (default: every multicast one)")
+    parser.add_argument("--to", metavar="HOST:PORT",
+                        help="the lobby: ask this address for its table (no mDNS)")
     parser.add_argument("--offline", action="store_true", help="the lobby without the network")
     parser.add_argument("--records", metavar="DIR", help="where hand records go")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

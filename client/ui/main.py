@@ -19,11 +19,11 @@ from client.paths import default_records_dir
 from client.ui.app import Outcome, play_local, run_table
 from client.ui.bridge import Portal, trio_guest
 from client.ui.hint import HINT
-from client.ui.model import TableModel
-from client.ui.network import Network, NetError, NetSettings
 from client.ui.lobby import run_lobby
 from client.ui.lobby_model import BOT_NAMES, LobbyChoice, LobbyModel, describe_saved
 from client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup, state_dir
+from client.ui.model import TableModel
+from client.ui.network import NetError, NetSettings, Network
 from core.plugins import Catalogue
 from core.rules import RuleError
 

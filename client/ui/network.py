@@ -24,7 +24,7 @@ import contextlib
 import logging
 import random
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +161,7 @@ class NetSettings:
     interfaces: Sequence[str] | None = None
     to: str | None = None
     """Ask this ``HOST:PORT`` for its table instead of browsing (networks that block multicast)."""
-    timing: Timing = Timing()
+    timing: Timing = field(default_factory=Timing)
     records: Path | None = None
 
 
