@@ -112,3 +112,64 @@ def test_a_hand_with_bots_at_three_other_nodes(tmp_path: Path) -> None:
     assert seen.plays >= 1 and seen.settlements
     assert "HP" in str(ref["standings"])
     assert list((tmp_path / "rec-me").glob("table-*.json"))
+
+
+def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Path) -> None:
+    """The lobby lists a table with its free seats and players; joined, closed mid-hand and opened
+    again, the node's store takes the seat again and the table is played to its end."""
+    set_language("de")
+    args = argparse.Namespace(state=str(tmp_path / "me"), port=0, interface=LOOP, to=None, name="Du",
+                              records=str(tmp_path / "rec-me"), no_records=False, pace=0.0, offline=False)
+    table = "Hildes Tisch"
+    ref: dict[str, object] = {}
+
+    def keep(driver: object, model: TableModel) -> None:
+        ref["model"] = model
+
+    with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
+        host = procs.spawn(bot_args("Hilde", tmp_path, 2, "--interface", "127.0.0.1", "--host", "--table", table,
+                                    "--wait", "90", "--seed", "1"), name="hilde", env=env(tmp_path / "state"),
+                           cwd=ROOT)
+        others = [procs.spawn(bot_args(f"b{i}", tmp_path, 2, "--interface", "127.0.0.1", "--table", table,
+                                       "--wait", "90", "--seed", str(i + 2)), name=f"b{i}",
+                              env=env(tmp_path / "state"), cwd=ROOT) for i in range(2)]
+
+        async def first(d: Driver) -> None:
+            listed = await d.wait_for(lambda t: table in t and "b0" in t and "b1" in t, timeout=60)
+            row = next(line for line in listed.splitlines() if table in line)
+            assert "1 Platz frei" in row and "Hilde" in row, row
+            d.press(*["down"] * 4)  # play against bots, open, rules, quit, then the table
+            d.press("enter")
+            await until(lambda: "model" in ref, what="the table's model")
+            model = ref["model"]
+            assert isinstance(model, TableModel)
+            await until(lambda: model.waiting, timeout=60, what="a first decision")
+            await d.settle(0.1)
+            d.press("q")
+            await d.wait_for(_("Leave the table?"))
+            d.press("1")
+
+        assert run(lambda: lobby(args, load_plugins(None), seen=keep), first, cols=100, rows=36, timeout=120) == 0
+        ref.clear()
+        seen = Seen()
+
+        async def again(d: Driver) -> None:
+            await d.wait_for(_("Go on at the network table"), timeout=30)
+            d.press("enter")
+            await until(lambda: "model" in ref, what="the table's model")
+            played = 0
+            while played < 2:
+                obs = await play_hand(d, ref, seen, timeout=150)
+                assert obs.result is not None
+                d.press("enter")
+                played += not obs.result.passed_out
+            await d.wait_for(_("Final standings"), timeout=60)
+            d.press("enter")
+            await d.wait_for(_("Open a table on the network"))
+            d.press("q")
+
+        assert run(lambda: lobby(args, load_plugins(None), seen=keep), again, cols=100, rows=36, timeout=300) == 0
+        for bot in (host, *others):
+            assert bot.wait(timeout=60) == 0, bot.tail()
+    assert len(seen.settlements) >= 2
+    assert events(host, "standings")

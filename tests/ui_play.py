@@ -182,7 +182,7 @@ async def check_discard(d: Driver, obs: Observation, model: TableModel, seen: Se
 
 def check_settlement(d: Driver, model: TableModel, seen: Seen) -> Observation:
     """The settlement names every line item of the result."""
-    obs = model.obs
+    obs = model.settled
     assert obs is not None and obs.result is not None
     text = d.term.text()
     assert _("Settlement") in text

@@ -77,6 +77,8 @@ class TableModel:
     round: int = 0
     deal_no: int = 1
     obs: Observation | None = None
+    settled: Observation | None = None
+    """The last finished hand, as the settlement shows it (a network table may deal the next meanwhile)."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
     decision: Decision | None = None
     why_not: WhyNot | None = None
@@ -107,7 +109,13 @@ class TableModel:
     def changed(self) -> None:
         self.on_change()
 
+    def _seats(self, obs: Observation) -> None:
+        """Names for every seat of ``obs`` (a network seat may see a hand before the roster)."""
+        while len(self.names) < obs.seats:
+            self.names.append(_("Seat {n}").format(n=len(self.names) + 1))
+
     def hand_started(self, obs: Observation, round_no: int, deal_no: int) -> None:
+        self._seats(obs)
         self.obs = obs
         self.round, self.deal_no = round_no, deal_no
         self._phase = obs.phase
@@ -127,19 +135,23 @@ class TableModel:
     def action_taken(self, obs: Observation, action: Action) -> None:
         phase, self._phase = self._phase, obs.phase
         seen = obs.history[-1] if obs.history else action
+        self._seats(obs)
         self.obs = obs
         if not isinstance(seen, Play):
             self.note(action_text(seen, self.names, obs, phase))
         self.changed()
 
     def trick_done(self, obs: Observation, trick: TrickView) -> None:
+        self._seats(obs)
         self.obs = obs
         self.note(_("Trick {n}: {trick}").format(n=len(obs.tricks), trick=trick_line(trick, self.names)))
         self.changed()
 
     def hand_over(self, obs: Observation, table: Table | None) -> None:
         """The hand is scored: the settlement is shown until the player goes on."""
+        self._seats(obs)
         self.obs = obs
+        self.settled = obs
         self.decision = None
         self.settlement = settlement_lines(obs, self.names)
         result = obs.result
@@ -179,6 +191,7 @@ class TableModel:
     # -- what the player is asked -------------------------------------------------------
     def ask(self, obs: Observation, why_not: WhyNot | None = None) -> asyncio.Future[Action]:
         """Ask for one of ``obs.legal``; the future resolves when the player chose."""
+        self._seats(obs)
         self.obs = obs
         self._phase = obs.phase
         self.decision = decision_of(obs, self.names)
