@@ -118,8 +118,17 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
     """The lobby lists a table with its free seats and players; joined, closed mid-hand and opened
     again, the node's store takes the seat again and the table is played to its end."""
     set_language("de")
-    args = argparse.Namespace(state=str(tmp_path / "me"), port=0, interface=LOOP, to=None, name="Du",
-                              records=str(tmp_path / "rec-me"), no_records=False, pace=0.0, offline=False)
+    args = argparse.Namespace(
+        state=str(tmp_path / "me"),
+        port=0,
+        interface=LOOP,
+        to=None,
+        name="Du",
+        records=str(tmp_path / "rec-me"),
+        no_records=False,
+        pace=0.0,
+        offline=False,
+    )
     table = "Hildes Tisch"
     ref: dict[str, object] = {}
 
@@ -127,12 +136,46 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
         ref["model"] = model
 
     with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
-        host = procs.spawn(bot_args("Hilde", tmp_path, 2, "--interface", "127.0.0.1", "--host", "--table", table,
-                                    "--wait", "90", "--seed", "1"), name="hilde", env=env(tmp_path / "state"),
-                           cwd=ROOT)
-        others = [procs.spawn(bot_args(f"b{i}", tmp_path, 2, "--interface", "127.0.0.1", "--table", table,
-                                       "--wait", "90", "--seed", str(i + 2)), name=f"b{i}",
-                              env=env(tmp_path / "state"), cwd=ROOT) for i in range(2)]
+        host = procs.spawn(
+            bot_args(
+                "Hilde",
+                tmp_path,
+                2,
+                "--interface",
+                "127.0.0.1",
+                "--host",
+                "--table",
+                table,
+                "--wait",
+                "90",
+                "--seed",
+                "1",
+            ),
+            name="hilde",
+            env=env(tmp_path / "state"),
+            cwd=ROOT,
+        )
+        others = [
+            procs.spawn(
+                bot_args(
+                    f"b{i}",
+                    tmp_path,
+                    2,
+                    "--interface",
+                    "127.0.0.1",
+                    "--table",
+                    table,
+                    "--wait",
+                    "90",
+                    "--seed",
+                    str(i + 2),
+                ),
+                name=f"b{i}",
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+            for i in range(2)
+        ]
 
         async def first(d: Driver) -> None:
             listed = await d.wait_for(lambda t: table in t and "b0" in t and "b1" in t, timeout=60)
@@ -149,7 +192,10 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
             await d.wait_for(_("Leave the table?"))
             d.press("1")
 
-        assert run(lambda: lobby(args, load_plugins(None), seen=keep), first, cols=100, rows=36, timeout=120) == 0
+        assert (
+            run(lambda: lobby(args, load_plugins(None), seen=keep), first, cols=100, rows=36, timeout=120)
+            == 0
+        )
         ref.clear()
         seen = Seen()
 
@@ -168,7 +214,10 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
             await d.wait_for(_("Open a table on the network"))
             d.press("q")
 
-        assert run(lambda: lobby(args, load_plugins(None), seen=keep), again, cols=100, rows=36, timeout=300) == 0
+        assert (
+            run(lambda: lobby(args, load_plugins(None), seen=keep), again, cols=100, rows=36, timeout=300)
+            == 0
+        )
         for bot in (host, *others):
             assert bot.wait(timeout=60) == 0, bot.tail()
     assert len(seen.settlements) >= 2
