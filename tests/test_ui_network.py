@@ -222,3 +222,92 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
             assert bot.wait(timeout=60) == 0, bot.tail()
     assert len(seen.settlements) >= 2
     assert events(host, "standings")
+
+
+def test_watch_a_full_table_from_the_lobby(tmp_path: Path) -> None:
+    """A table without a free seat is listed; W follows it with public information only."""
+    set_language("de")
+    args = argparse.Namespace(
+        state=str(tmp_path / "me"),
+        port=0,
+        interface=LOOP,
+        to=None,
+        name="Resi",
+        records=None,
+        no_records=True,
+        pace=0.0,
+        offline=False,
+    )
+    table = "Sepps Tisch"
+    ref: dict[str, object] = {}
+
+    def keep(driver: object, model: TableModel) -> None:
+        ref["model"] = model
+
+    with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
+        bots = [
+            procs.spawn(
+                bot_args(
+                    "Sepp",
+                    tmp_path,
+                    3,
+                    "--interface",
+                    "127.0.0.1",
+                    "--host",
+                    "--table",
+                    table,
+                    "--wait",
+                    "90",
+                    "--seed",
+                    "1",
+                ),
+                name="sepp",
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+        ]
+        bots += [
+            procs.spawn(
+                bot_args(
+                    f"w{i}",
+                    tmp_path,
+                    3,
+                    "--interface",
+                    "127.0.0.1",
+                    "--table",
+                    table,
+                    "--wait",
+                    "90",
+                    "--seed",
+                    str(i + 2),
+                ),
+                name=f"w{i}",
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+            for i in range(3)
+        ]
+
+        async def script(d: Driver) -> None:
+            await d.wait_for(lambda t: table in t and "0 Plätze frei" in t, timeout=60)
+            d.press(*["down"] * 4)
+            d.press("enter")
+            await d.wait_for(_("That table has no free seat: W watches it."))
+            d.press("w")
+            await until(lambda: "model" in ref, what="the table's model")
+            await d.wait_for(_("You are watching this table."), timeout=30)
+            await d.wait_for(_("Trick {n}: {trick}").split(" {")[0] + " ", timeout=60)
+            model = ref["model"]
+            assert isinstance(model, TableModel) and model.watching and not model.waiting
+            if model.overlay is not None:  # a settlement shown meanwhile
+                d.press("esc")
+            d.press("q")
+            await d.wait_for(_("Leave the table?"))
+            d.press("1")
+
+        assert (
+            run(lambda: lobby(args, load_plugins(None), seen=keep), script, cols=100, rows=36, timeout=150)
+            == 0
+        )
+        for bot in bots:
+            assert bot.wait(timeout=120) == 0, bot.tail()

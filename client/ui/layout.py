@@ -289,6 +289,9 @@ def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
     canvas = Canvas(w, h)
     canvas.put(0, 0, [("class:rule", "─" * w)])
     cells = hand_cells(model)
+    if model.watching:
+        canvas.put(2, 2, [("", _("You are watching this table."))])
+        return canvas
     if not cells:
         obs = model.obs
         if obs is not None and (obs.active and model.seat not in obs.active):

@@ -113,6 +113,7 @@ async def _lobby(
 ) -> int:
     save = _save(args)
     portal = _portal(net)
+    message = ""
     while True:
         summary = save.summary()
         saved = ""
@@ -121,7 +122,8 @@ async def _lobby(
             variant = catalogue.variants.get(setup.variant)
             title = p_("variant", variant.title) if variant is not None else setup.variant
             saved = describe_saved(title, played, setup.rounds)
-        model = LobbyModel(catalogue, player=player, saved=saved)
+        model = LobbyModel(catalogue, player=player, saved=saved, message=message)
+        message = ""
         if net is not None:
             model.network = net.node is not None
             model.net_saved = net.saved_table()
@@ -142,7 +144,11 @@ async def _lobby(
                 setup_of(choice, player), catalogue, save, _records(args), _pace(args), seen=seen
             )
         elif net is not None and portal is not None:
-            outcome = await play_network(net, portal, choice, player, seen)
+            try:
+                outcome = await play_network(net, portal, choice, player, seen)
+            except NetProblem as exc:
+                message = str(exc)
+                continue
         else:
             continue
         if outcome == "closed":
@@ -186,12 +192,18 @@ async def play_network(
                 return await portal.run(net.join, model, choice.table, choice.kind == "watch")
             return await portal.run(net.resume, model)
         except NetError as exc:
-            model.message = str(exc)
-            model.changed()
-            await asyncio.Event().wait()  # the message stays until the player leaves
-            return None
+            problem.append(str(exc))
+            raise
 
-    return await run_table(model, drive)
+    problem: list[str] = []
+    try:
+        return await run_table(model, drive)
+    except NetError:
+        raise NetProblem(problem[0] if problem else "") from None
+
+
+class NetProblem(Exception):
+    """A network table could not be opened, joined or watched; the lobby says why."""
 
 
 async def _resume(save: SavedTable, catalogue: Catalogue, args: argparse.Namespace) -> Outcome:

@@ -94,6 +94,8 @@ class TableModel:
     standings: list[Standing] = field(default_factory=list)
     over: bool = False
     left_early: bool = False
+    watching: bool = False
+    """Following a table without a seat (public information only)."""
     hint: Hint | None = None
     menu_index: int = 0
     scroll: int = 0

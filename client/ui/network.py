@@ -110,6 +110,7 @@ class ScreenListener:
             model.names = names
             if event.seat is not None:
                 model.seat = event.seat
+            model.watching = event.seat is None
             model.rounds = event.info.rounds
             variant = self.catalogue.variants.get(event.info.variant)
             model.title = f"{event.info.name} · " + (
