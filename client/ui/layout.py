@@ -359,13 +359,13 @@ def status_keys(model: TableModel) -> list[tuple[str, str]]:
     elif d is not None:
         keys += [("↑↓ 1-9", _("choose")), (_("Enter"), _("take"))]
     keys += [
+        ("H", _("hint")),
+        ("?", _("help")),
+        ("Q", _("quit")),
         ("L", _("last trick")),
         ("T", _("tricks")),
         ("S", _("sheet")),
-        ("H", _("hint")),
         ("R", _("rules")),
-        ("?", _("help")),
-        ("Q", _("quit")),
     ]
     return keys
 

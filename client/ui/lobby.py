@@ -83,7 +83,7 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
         if detail:
             canvas.put(row, col, clip([("class:lobby.detail", detail)], w - col - 1), ("row", i))
         row += 1
-    if model.network and tables_start == len(entries):
+    if (model.network or model.network_note) and tables_start == len(entries):
         row += 1
         canvas.put(row, 2, [("class:lobby.title", _("Tables on the network"))])
         canvas.put(
