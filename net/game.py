@@ -8,23 +8,21 @@ dataclasses of ``core`` when those change.  The rest of ``net`` sees a
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from client.session import contract_text
 from core.actions import Action
 from core.codec import RecordError
 from core.deal import active_seats, split
 from core.engine import DealError, Hand, IllegalAction
-from core.observation import Observation, observe
+from core.observation import Observation, observe, observe_public
 from core.plugins import Catalogue, rules_hash
 from core.record import record_of, replay
 from core.rules import RuleError, Rules
 from core.state import HandResult
-from core.table import SheetRow, Table
+from core.table import SheetRow, Table, contract_text
 from net.dealing import DealContext, DealingFault, Layout, find_scheme
 
 NET_KEY = "net"
@@ -224,11 +222,8 @@ class Game:
 
 
 def public_view(hand: Hand) -> Observation:
-    """What a watcher may see: the observation of no seat (no hand, no talon
-    taken, other seats' discards as every seat sees them, the partner once public)."""
-    nobody = -1  # no seat: observe() shows a seat's own cards only when its number matches
-    obs = observe(hand, nobody)
-    return dataclasses.replace(obs, hand=(), legal=())
+    """What a watcher may see (:func:`core.observation.observe_public`)."""
+    return observe_public(hand)
 
 
 @dataclass

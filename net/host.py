@@ -20,9 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from client.players import Player
 from core.engine import Hand
 from core.observation import observe
+from core.players import Player
 from net.dealing import DealContext, DealingFault, HostDealer, Outgoing, PayloadError, RandomBytes
 from net.effects import Drop, Effect, Note, Send, StepDown, TableDone
 from net.game import CheckFailed, Finished, Game, GameError, Sheet

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import trio
 
-from client.players import Player
+from core.players import Player
 from net.advert import Advert, Kind, Seen
 from net.dealing import COMMIT_REVEAL
 from net.discovery import Discovery

@@ -23,9 +23,9 @@ from typing import Any
 
 import trio
 
-from client.players import Player
 from core.actions import Action
 from core.observation import Observation
+from core.players import Player
 from core.plugins import Catalogue
 from net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, Show, Shown, ToHost
 from net.game import Game, Sheet

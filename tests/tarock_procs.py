@@ -104,10 +104,9 @@ def start_bots(
 
 
 def host_of(bots: Sequence[Bot], *, timeout: float) -> int:
-    """The index of the bot that hosts the table at its start (the seat-0 player at epoch 1)."""
+    """The index of the bot that hosts the table at its start (epoch 1)."""
     seated = bots[0].wait_event("seated", timeout=timeout, epoch=1)
-    names = [b.name for b in bots]
-    return names.index(seated["roster"][0])
+    return [b.name for b in bots].index(seated["host_name"])
 
 
 def records(folder: Path) -> dict[str, bytes]:
