@@ -114,9 +114,14 @@ async def play_hand(d: Driver, ref: dict[str, object], seen: Seen, timeout: floa
     assert isinstance(model, TableModel)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        await until(
-            lambda: model.waiting or model.overlay == "settlement", what="a decision or the settlement"
-        )
+        try:
+            await until(
+                lambda: model.waiting or model.overlay == "settlement",
+                timeout=60,
+                what="a decision or the settlement",
+            )
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; the screen:\n{d.term.text()}\nlog: {list(model.log)}") from None
         await d.settle(0.08)
         obs = model.obs
         assert obs is not None

@@ -26,7 +26,6 @@ import platformdirs
 
 from client.bots import make_bot
 from client.players import Player
-from client.session import contract_text
 from client.ui.model import TableModel
 from core.actions import Action
 from core.codec import RecordError
@@ -37,7 +36,7 @@ from core.plugins import Catalogue
 from core.record import record_of, replay
 from core.rules import RuleError, Rules
 from core.state import Reason
-from core.table import SheetRow, Table
+from core.table import SheetRow, Table, contract_text
 
 FORMAT = "tarock-ui-table/1"
 SAVE_NAME = "local-table.json"
