@@ -312,6 +312,9 @@ class SeatDriver:
         self.stats = Stats()
         self._asked: dict[tuple[int, int], float] = {}
         self._nursery: trio.Nursery | None = None
+        self._decisions: trio.Nursery | None = None
+        """Where a person's decisions run: the whole seat, so a dropped connection does not lose
+        a question on the screen (the answer is sent, or queued for the resumed session)."""
 
     # -- effects -------------------------------------------------------------------------
     def apply(self, effects: list[Effect]) -> None:
@@ -381,7 +384,7 @@ class SeatDriver:
             action = self.player.decide(effect.obs)
             self.apply(self.core.decided(effect.deal, effect.index, action))
             return
-        self._nursery.start_soon(self._decide_in_thread, effect)
+        (self._decisions or self._nursery).start_soon(self._decide_in_thread, effect)
 
     async def _decide_in_thread(self, effect: Decide) -> None:
         player = self.player
@@ -464,6 +467,15 @@ class SeatDriver:
     # -- the whole seat ------------------------------------------------------------------
     async def run(self, first: PeerAddress | None) -> Leave:
         """Play the seat until the table is over (or the seat cannot go on)."""
+        async with trio.open_nursery() as decisions:
+            self._decisions = decisions
+            try:
+                return await self._run(first)
+            finally:
+                self._decisions = None
+                decisions.cancel_scope.cancel()
+
+    async def _run(self, first: PeerAddress | None) -> Leave:
         outcome = await self.session(first) if first is not None else "unreachable"
         started = trio.current_time()
         while True:
