@@ -168,6 +168,7 @@ class SeatCore:
             except CheckFailed:
                 continue
             self._enter(finished)
+            self._write_file(finished, missing_only=True)  # killed between the store and the file
         progress = self.store.progress_deals(table_id)
         if progress:
             deal = progress[-1]
@@ -448,12 +449,14 @@ class SeatCore:
             return None
         return self.game.sheet_add(self.sheet.table, finished)
 
-    def _write_file(self, finished: Finished) -> None:
+    def _write_file(self, finished: Finished, *, missing_only: bool = False) -> None:
         if self.records_dir is None or self.info is None:
             return
         self.records_dir.mkdir(parents=True, exist_ok=True)
         name = f"table-{self.info.id[:12]}-r{finished.round:02d}-d{finished.deal:03d}.json"
         path = self.records_dir / name
+        if missing_only and path.exists():
+            return
         tmp = path.with_suffix(".tmp")
         tmp.write_text(canonical(finished.record) + "\n", encoding="utf-8")
         os.replace(tmp, path)

@@ -18,6 +18,7 @@ from net.game import Sheet
 from net.host import HostCore
 from net.protocol.limits import Timing
 from net.protocol.messages import Body, HandEnd, MessageError, View, parse
+from net.seat import SeatCore
 from net.store import Store
 
 
@@ -36,6 +37,24 @@ def test_a_table_of_four_and_a_watcher_end_with_identical_records(tmp_path: Path
         rep = replay(load(path))  # the files are ordinary records for tarock replay
         assert rep.error_index is None and rep.hand is not None and rep.hand.done
     assert pump.host.sheet.table.totals == pump.seats[node_id(0)].sheet.table.totals  # type: ignore[union-attr]
+
+
+def test_a_node_killed_between_its_store_and_its_record_file_writes_the_file_on_restart(
+        tmp_path: Path) -> None:
+    """The store is the truth and the file its export: a restarted node writes the record file
+    of every hand its store holds and the folder lacks (and leaves the others as they are)."""
+    pump = make_table(tmp_path, rounds=2)
+    for i in range(4):
+        pump.join(node_id(i))
+    assert pump.done
+    whole = records(tmp_path, 1)
+    files = sorted((tmp_path / "records1").glob("*.json"))
+    files[-1].unlink()  # killed after the store took the hand, before the file was written
+    old = pump.seats[node_id(1)]
+    again = SeatCore(old.me, old.name, old.catalogue, Store(tmp_path / "seat1.sqlite"),
+                     records_dir=tmp_path / "records1")
+    assert again.restore(pump.host.info.id)
+    assert records(tmp_path, 1) == whole
 
 
 def test_an_away_seat_is_played_by_a_bot_and_the_record_says_so(tmp_path: Path) -> None:
