@@ -60,7 +60,8 @@ def test_rules_page_is_generated_from_the_data(capsys: pytest.CaptureFixture[str
 ])
 def test_a_bad_option_is_refused_before_anything_starts(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                          option: str, words: str) -> None:
-    status, out, err = run(capsys, "selfplay", "--variant", "tarock54-club", "--plugins", PLUGINS,
+    status, out, err = run(capsys, "selfplay", "--lang", "en", "--variant", "tarock54-club", "--plugins",
+                           PLUGINS,
                            "--records", str(tmp_path), "-o", option)
     assert status == 2
     assert words in err

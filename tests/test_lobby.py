@@ -80,7 +80,8 @@ def test_play_on_a_terminal_starts_on_forty_cards(tmp_path: Path) -> None:
     main_fd, child_fd = pty.openpty()
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "client.cli", "play", "--plain", "--seed", "3", "--records", str(tmp_path)],
+        [sys.executable, "-m", "client.cli", "play", "--plain", "--lang", "en", "--seed", "3", "--records",
+         str(tmp_path)],
         stdin=child_fd, stdout=child_fd, stderr=child_fd, cwd=ROOT, env=env, close_fds=True)
     os.close(child_fd)
     try:
