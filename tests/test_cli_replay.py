@@ -148,7 +148,7 @@ def test_an_illegal_action_without_json_goes_to_stderr(tmp_path: Path,
     _, data = game_record(2)
     k = len(data["actions"]) - 5
     data["actions"][k] = illegal_at(data, k)
-    assert main(["replay", str(write(tmp_path / "bad.json", data))]) == 2
+    assert main(["replay", "--lang", "en", str(write(tmp_path / "bad.json", data))]) == 2
     captured = capsys.readouterr()
     assert f"action {k}" in captured.err and "bad.json" in captured.err
     assert captured.out == ""

@@ -28,7 +28,7 @@ def _lines(*answers: str) -> Iterator[str]:
     yield from answers
 
 
-def test_the_lobby_preselects_the_forty_card_game(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_lobby_preselects_the_forty_card_game(capsys: pytest.CaptureFixture[str], english: None) -> None:
     catalogue = load_plugins(ROOT / "plugins.toml")
     answers = _lines("")
     chosen = _offer(catalogue, lambda prompt: next(answers))
@@ -39,7 +39,8 @@ def test_the_lobby_preselects_the_forty_card_game(capsys: pytest.CaptureFixture[
         assert f"[{name}]" in out
 
 
-def test_the_lobby_takes_a_number_or_a_name_and_refuses_the_rest(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_lobby_takes_a_number_or_a_name_and_refuses_the_rest(capsys: pytest.CaptureFixture[str],
+                                                                 english: None) -> None:
     catalogue = load_plugins(ROOT / "plugins.toml")
     position = catalogue.enabled.index("tarock54") + 1
     answers = _lines("0", "tarock99", str(position))
