@@ -40,7 +40,8 @@ RULE_SOURCES = (ROOT / "core", ROOT / "variants")
 HOUSE_RULES = " House rules: "
 """How core.plugins joins a base variant's description and its house rules' names."""
 
-GERMAN_SOURCES = frozenset({"game", "premium", "variant", "kontra", "card", "option-name", "bot", "money"})
+GERMAN_SOURCES = frozenset({"game", "premium", "variant", "kontra", "card", "option-name", "bot", "money",
+                            "item"})
 """Contexts whose msgids are not English (names from the rules, identifiers): en.po translates them too."""
 
 
