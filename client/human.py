@@ -33,7 +33,7 @@ from client.render import (
 )
 from client.session import HandOutcome, Session, SessionListener, WhyNot
 from client.ui.texts import reason_text
-from client.words import Terms, typed_words
+from client.words import Terms, is_you, typed_words
 from client.written import (
     HELP_WORDS,
     MAX_LISTED,
@@ -119,7 +119,10 @@ class HumanPlayer:
         if obs.trick is not None:
             played = trick_text(obs.trick, names) if obs.trick.cards else _("(you lead)")
             w(_("Trick {n}: {cards}").format(n=len(obs.tricks) + 1, cards=played))
-        w(_("{name}, your turn ({phase}):").format(name=names[obs.seat], phase=phase_text(obs.phase)))
+        if is_you(names[obs.seat]):
+            w(_("Your turn ({phase}):").format(phase=phase_text(obs.phase)))
+        else:
+            w(_("{name}, your turn ({phase}):").format(name=names[obs.seat], phase=phase_text(obs.phase)))
         for line in choices_lines(obs, names, terms):
             w(line)
 
@@ -243,7 +246,9 @@ class TableView(SessionListener):
             self.write(_("The talon is turned up: {halves}").format(halves=talon_text(obs.talon_shown)))
         else:
             winner = obs.tricks[-1].winner if obs.tricks else None
-            if winner is not None:
+            if winner == obs.seat:
+                self.write(_("From the talon: {cards} goes to your trick").format(cards=cards_text(new)))
+            elif winner is not None:
                 self.write(_("From the talon: {cards} goes to {name}'s trick").format(
                     cards=cards_text(new), name=names[winner]))
             else:
@@ -254,8 +259,11 @@ class TableView(SessionListener):
         for seat, cards in obs.open_hands:
             if seat not in self._open and obs.result is None:
                 self._open.add(seat)
-                self.write(_("{name} lays the hand open: {cards}").format(
-                    name=names[seat], cards=cards_text(cards)))
+                if seat == obs.seat:
+                    self.write(_("You lay your hand open: {cards}").format(cards=cards_text(cards)))
+                else:
+                    self.write(_("{name} lays the hand open: {cards}").format(
+                        name=names[seat], cards=cards_text(cards)))
 
     def _tell_partner(self, obs: Observation, names: Sequence[str]) -> None:
         if self._partner_shown or obs.partner is None or obs.declarer is None or obs.result is not None:

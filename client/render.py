@@ -24,6 +24,7 @@ from client.words import (
     VORHAND,
     Terms,
     game_title,
+    is_you,
     pair_levels,
     pair_target,
     premium_title,
@@ -380,6 +381,10 @@ def _payment(item: Item, names: Sequence[str], terms: Terms) -> str:
     who, whom = names_text(payers, names), names_text(receivers, names)
     if len(payers) == 1:
         value = f"{got} {terms.unit}" if terms.money else str(got)
+        if is_you(who):  # "You pay", not "You pays"
+            if len(receivers) > 1:
+                return _("You pay {amount} to each of {receivers}").format(amount=value, receivers=whom)
+            return _("You pay {amount} to {receivers}").format(amount=value, receivers=whom)
         if len(receivers) > 1:
             return _("{payer} pays {amount} to each of {receivers}").format(
                 payer=who, amount=value, receivers=whom)

@@ -36,9 +36,9 @@ from core.auction import VORHAND
 from core.facts import KONTRA_WORDS, RuleFacts, VariantFacts
 
 __all__ = ["MONEY_NAMES", "NOISE", "PREMIUMS", "PREMIUM_ALIASES", "TYPED", "VORHAND", "Terms", "game_names",
-           "game_title", "game_token", "kontra_choice_text", "kontra_meaning", "pair_levels", "pair_target",
-           "premium_meaning", "premium_names", "premium_title", "premium_token", "premium_words", "signed",
-           "target_text", "target_token", "token", "typed_word", "typed_words"]
+           "game_title", "game_token", "is_you", "kontra_choice_text", "kontra_meaning", "pair_levels",
+           "pair_target", "premium_meaning", "premium_names", "premium_title", "premium_token",
+           "premium_words", "signed", "target_text", "target_token", "token", "typed_word", "typed_words"]
 
 MONEY_NAMES: Mapping[str, str] = {"ct": NP_("money-name", "cents")}
 """Long names of money units, for headings."""
@@ -267,6 +267,12 @@ def pair_levels(history: Sequence[Action]) -> dict[tuple[int, int], int]:
     return out
 
 
+def is_you(name: str) -> bool:
+    """Whether ``name`` is the catalogue's word for the player reading (``You``,
+    ``Du``): a sentence about that seat is written in the second person."""
+    return name == _("You")
+
+
 def _seat_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat)
 
@@ -289,7 +295,9 @@ def target_text(target: KontraTarget, names: Sequence[str], terms: Terms,
         kind, seat = pair
         name = _seat_name(names, seat)
         if kind == "game":
-            return _("on {name}'s game").format(name=name)
+            return _("on your game") if is_you(name) else _("on {name}'s game").format(name=name)
+        if is_you(name):
+            return _("on your {kontra}").format(kontra=terms.kontra(1))
         return _("on {name}'s {kontra}").format(name=name, kontra=terms.kontra(1))
     return _("on {premium}").format(premium=premium_title(target.name, rules)) if target.name else ""
 
