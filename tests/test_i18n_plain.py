@@ -299,3 +299,48 @@ def test_a_typed_word_means_one_thing_in_every_language() -> None:
     assert len({c for c in cards.values()}) == len(DECK54)
     assert cards["kd"] == cards["dq"] and cards["tb"] == cards["cj"] and cards[Catalogue("de").get(
         "Sküs", "card").casefold()] == SKUS
+
+
+# -- the player reading is "you" -------------------------------------------------------------------
+
+THIRD_PERSON_YOU = re.compile(r"\bYou(?:'s\b| (?!was\b)[a-z]+s\b)")
+"""``You pays``, ``You's trick``: a sentence about the player written as about a third person."""
+
+
+def test_sentences_about_you_are_in_the_second_person(english: None) -> None:
+    from client.render import item_line
+    from client.ui.texts import note_text
+    from client.words import Terms, target_text
+    from core.actions import KontraTarget
+    from core.settlement import Item
+
+    names = ["You", "Franz", "Hilde"]
+    assert item_line(Item("game", (1,), (0,), 15), names, Terms("ct", ())) == \
+        "Game by Franz: won, 15: You pay 15 ct to Franz"
+    assert item_line(Item("game", (0,), (1, 2), 2, made=False), names, Terms()).endswith(
+        "You pay 2 to each of Franz and Hilde")
+    assert item_line(Item("game", (1,), (0, 2), 2), names, Terms()).endswith(
+        "You and Hilde pay 2 each to Franz")
+    assert target_text(KontraTarget(declarer=0), names, Terms()) == "on your game"
+    assert target_text(KontraTarget(declarer=1), names, Terms()) == "on Franz's game"
+    assert note_text("seat 0's game", names) == "your game"
+    assert note_text("seat 2's game", names) == "Hilde's game"
+
+
+def test_a_table_in_english_and_in_german_says_you_and_du() -> None:
+    """Königrufen throws the talon into the last trick and pays item by item:
+    seed 11 gives the human such a trick and a payment of their own."""
+    args = ("play", "--plain", "--variant", "koenigrufen-club", "--seed", "11", "--rounds", "6",
+            "--no-records")
+    english = tarock(*args, "--lang", "en", answers="1\n" * 3000)
+    assert english.returncode == 0, english.stderr
+    assert not THIRD_PERSON_YOU.findall(english.stdout), THIRD_PERSON_YOU.findall(english.stdout)
+    for text in ("Your turn (bidding):", "goes to your trick", ": You pay "):
+        assert text in english.stdout, text
+    german = tarock(*args, env={"LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""},
+                    answers="1\n" * 3000)
+    assert german.returncode == 0, german.stderr
+    for text in ("in den Stich (Du)", "Offene Karten (Du)", "von Du", "auf das Spiel (Du)"):
+        assert text not in german.stdout, text
+    for text in ("Du bist am Zug (Lizitation):", "in deinen Stich", ": Du an "):
+        assert text in german.stdout, text
