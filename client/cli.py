@@ -38,8 +38,8 @@ from client.human import (
 from client.i18n import _, choose_language, n_, p_, set_language
 from client.paths import default_records_dir
 from client.players import Player
-from client.rules_text import rules_page
 from client.session import Session, SessionListener
+from client.ui.rules_page import rules_page
 from client.ui.texts import reason_text, variant_description
 from client.words import Terms
 from core.actions import Play
@@ -354,15 +354,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- variants and rules -------------------------------------------------------------------
 def cmd_variants(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
-    where = str(catalogue.source) if catalogue.source else "no plugins.toml: every installed variant"
-    _out(f"Variants ({where}):")
+    where = str(catalogue.source) if catalogue.source else _("no plugins.toml: every installed variant")
+    _out(_("Variants ({where}):").format(where=where))
     for name in catalogue.enabled:
         variant = catalogue.variants[name]
-        _out(f"  {name}: {variant.title}")
-        _out(f"      from {variant.origin or 'a Variant object'}")
+        _out(f"  {name}: {p_('variant', variant.title)}")
+        # where it came from, as core.plugins says it (entry points, files: the names to look for)
+        _out("      " + _("from {origin}").format(origin=variant.origin or _("a Variant object")))
     others = sorted(set(catalogue.variants) - set(catalogue.enabled))
     if others:
-        _out(f"Installed or defined but not enabled: {', '.join(others)}")
+        _out(_("Installed or defined but not enabled: {list}").format(list=", ".join(others)))
     return 0
 
 
@@ -370,7 +371,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
     variant = catalogue.find(args.name)
     rules = variant.rules(_options(args))
-    for line in rules_page(rules.facts, rules.option_specs):
+    for line in rules_page(rules.facts, rules.option_specs, names=True):
         _out(line)
     return 0
 
