@@ -269,7 +269,10 @@ class Node:
             seat.game.sheet_add(sheet.table, seat.sheet.finished[deal])
         sheet.void = set(seat.sheet.void)
         roster = list(seat.roster)
-        core = HostCore(seat.game, seat.info, self.me, self.host_store(), now=trio.current_time(),
+        store = self.host_store()
+        for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
+            store.save_outcome(seat.info.id, deal, record, reason, culprit)
+        core = HostCore(seat.game, seat.info, self.me, store, now=trio.current_time(),
                         epoch=seat.epoch + 1, roster=roster, sheet=sheet, takeover=True,
                         last_deal=seat.deal, timing=self.timing, bot_for=bot_for)
         log.info("%s takes over table %r at epoch %d", self.name, seat.info.name, core.epoch)
@@ -309,6 +312,9 @@ class SeatDriver:
         self.stats = Stats()
         self._asked: dict[tuple[int, int], float] = {}
         self._nursery: trio.Nursery | None = None
+        self._decisions: trio.Nursery | None = None
+        """Where a person's decisions run: the whole seat, so a dropped connection does not lose
+        a question on the screen (the answer is sent, or queued for the resumed session)."""
 
     # -- effects -------------------------------------------------------------------------
     def apply(self, effects: list[Effect]) -> None:
@@ -378,7 +384,7 @@ class SeatDriver:
             action = self.player.decide(effect.obs)
             self.apply(self.core.decided(effect.deal, effect.index, action))
             return
-        self._nursery.start_soon(self._decide_in_thread, effect)
+        (self._decisions or self._nursery).start_soon(self._decide_in_thread, effect)
 
     async def _decide_in_thread(self, effect: Decide) -> None:
         player = self.player
@@ -461,6 +467,15 @@ class SeatDriver:
     # -- the whole seat ------------------------------------------------------------------
     async def run(self, first: PeerAddress | None) -> Leave:
         """Play the seat until the table is over (or the seat cannot go on)."""
+        async with trio.open_nursery() as decisions:
+            self._decisions = decisions
+            try:
+                return await self._run(first)
+            finally:
+                self._decisions = None
+                decisions.cancel_scope.cancel()
+
+    async def _run(self, first: PeerAddress | None) -> Leave:
         outcome = await self.session(first) if first is not None else "unreachable"
         started = trio.current_time()
         while True:

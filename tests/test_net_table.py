@@ -205,6 +205,32 @@ def test_a_record_only_a_seat_holds_reaches_the_new_host(tmp_path: Path) -> None
     assert records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
 
 
+def test_a_node_that_missed_the_last_record_gets_it_from_the_successor(tmp_path: Path) -> None:
+    """The old host's own seat never got the second hand's record before the host died; every
+    other seat counted it.  The successor (seat 1) starts from its seat's sheet with a new store,
+    and the old host's node, rejoining, is sent that record: one table, identical records."""
+    pump = make_table(tmp_path, rounds=3, timing=Timing(seat_timeout=2.0, gather=4.0))
+
+    def host_dies_after_deal_2(to: str, body: Body) -> Body | None:
+        if isinstance(body, HandEnd) and body.deal == 2 and to == node_id(0):
+            return None
+        if body.tag in ("begin", "view", "dealing") and getattr(body, "deal", 0) >= 3:
+            return None
+        return body
+    pump.tamper = host_dies_after_deal_2
+    for i in range(4):
+        pump.join(node_id(i))
+    assert pump.seats[node_id(0)].done == 1 and pump.seats[node_id(1)].done == 2
+    new = _take_over(pump, node_id(1), tmp_path)
+    for i in range(4):
+        new.join(node_id(i))
+    new.tick(2.5)
+    new.tick(4.5)
+    assert new.done, new.log[-6:]
+    assert sorted(new.seats[node_id(0)].sheet.finished) == sorted(new.host.sheet.finished)
+    assert records(tmp_path, 0) == records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
+
+
 def _frozen(pump: Pump) -> str:
     host = pump.host
     run = host.run
