@@ -2,11 +2,16 @@
 
 Exit status: 0 on success; 1 when a game was left before its end; 2 for a
 usage error, an unknown variant or option, or a record that fails to replay.
+
+What a player reads is in the language ``--lang`` (any command) or the
+locale chooses, German by default (:func:`client.i18n.choose_language`);
+``--json`` output and the records are not translated.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -24,15 +29,18 @@ from client.human import (
     Quit,
     TableView,
     action_text,
+    final_line,
     result_lines,
     sheet_lines,
     standings_lines,
     trick_text,
 )
+from client.i18n import _, choose_language, n_, p_, set_language
 from client.paths import default_records_dir
 from client.players import Player
-from client.rules_text import rules_page
 from client.session import Session, SessionListener
+from client.ui.rules_page import rules_page
+from client.ui.texts import reason_text, variant_description
 from client.words import Terms
 from core.actions import Play
 from core.cards import format_card
@@ -43,6 +51,7 @@ from core.plugins import Catalogue, load_plugins
 from core.record import load, replay
 from core.registry import Variant
 from core.rules import RuleError
+from core.state import Reason
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
 
@@ -66,7 +75,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     for item in getattr(args, "option", None) or []:
         key, sep, raw = item.partition("=")
         if not sep or not key:
-            raise UsageError(f"--option wants KEY=VALUE, not {item!r}")
+            raise UsageError(_("--option wants KEY=VALUE, not {item}").format(item=repr(item)))
         try:
             options[key] = json.loads(raw)
         except json.JSONDecodeError:
@@ -86,20 +95,21 @@ def _variant(args: argparse.Namespace, catalogue: Catalogue) -> Variant:
     if args.variant:
         return catalogue.find(args.variant)
     if not catalogue.enabled:
-        raise UsageError("plugins.toml enables no variant")
+        raise UsageError(_("plugins.toml enables no variant"))
     return catalogue.find(catalogue.enabled[0])
 
 
 def _offer(catalogue: Catalogue, read: Any) -> Variant:
     """The lobby: list the enabled variants, the first preselected; read a choice."""
     offered = list(catalogue.offered().values())
-    _out("Variants:")
+    _out(_("Variants:"))
     for i, variant in enumerate(offered, start=1):
-        mark = " (preselected)" if i == 1 else ""
-        _out(f"  {i}. {variant.title} [{variant.name}]{mark}: {variant.description}")
+        mark = " " + _("(preselected)") if i == 1 else ""
+        _out(f"  {i}. {p_('variant', variant.title)} [{variant.name}]{mark}: "
+             f"{variant_description(variant.description)}")
     while True:
         try:
-            line = read(f"Variant [1-{len(offered)}, Enter: 1]> ").strip()
+            line = read(_("Variant [1-{n}, Enter: 1]> ").format(n=len(offered))).strip()
         except EOFError:
             raise Quit(eof=True) from None
         if not line:
@@ -109,7 +119,8 @@ def _offer(catalogue: Catalogue, read: Any) -> Variant:
         by_name = {v.name: v for v in offered}
         if line in by_name:
             return by_name[line]
-        _out(f"Sorry: {line!r} is not one of the variants offered.")
+        _out(_("Sorry: {message}").format(
+            message=_("{line} is not one of the variants offered.").format(line=repr(line))))
 
 
 def _records_dir(args: argparse.Namespace) -> Path | None:
@@ -120,9 +131,10 @@ def _records_dir(args: argparse.Namespace) -> Path | None:
 
 def _records_line(session: Session) -> str:
     if session.records_dir is None:
-        return "Records: not written (--no-records)."
-    return (f"Records: {len(session.records)} hands written to "
-            f"{session.records_dir / session.record_pattern()}")
+        return _("Records: not written (--no-records).")
+    n = len(session.records)
+    return n_("Records: {n} hand written to {files}", "Records: {n} hands written to {files}", n).format(
+        n=n, files=session.records_dir / session.record_pattern())
 
 
 # -- play ------------------------------------------------------------------------
@@ -144,7 +156,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             variant = _offer(catalogue, input)
         except Quit:
             _out("")
-            _out("End of input: no table was opened.")
+            _out(_("End of input: no table was opened."))
             return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     holder: list[Session] = []
@@ -153,27 +165,34 @@ def cmd_play(args: argparse.Namespace) -> int:
         return holder[0].names
 
     def sheet() -> list[str]:
-        return sheet_lines(holder[0].table, holder[0].names, holder[0].terms)
+        return sheet_lines(holder[0].table, holder[0].names, holder[0].terms, holder[0].rules.facts)
 
     def terms() -> Terms:
         return holder[0].terms
 
-    human = HumanPlayer("You", names=names, sheet=sheet, write=_out, terms=terms)
+    human = HumanPlayer(getattr(args, "name", None) or _("You"), names=names, sheet=sheet, write=_out,
+                        terms=terms)
     players: list[Player] = [human]
     bots = BOT_NAMES[:args.seats - 1]
     players += [make_bot("heuristic", seed * 4 + i, name) for i, name in enumerate(bots, start=1)]
     session = Session(variant, players, seed=seed, records_dir=_records_dir(args),
                       rounds=args.rounds, options=_options(args), listener=TableView(0, _out))
     holder.append(session)
-    sits = " (the dealer sits out each hand)" if args.seats > session.rules.players_per_hand else ""
-    _out(f"Tarock {variant.title} [{variant.name}], {args.rounds} rounds, seed {seed}. "
-         f"You are seat 0 against {', '.join(bots)} (heuristic bots){sits}. Type ? for help.")
+    table = n_("Tarock {title} [{name}], {n} round, seed {seed}.",
+               "Tarock {title} [{name}], {n} rounds, seed {seed}.", args.rounds).format(
+                   title=p_("variant", variant.title), name=variant.name, n=args.rounds, seed=seed)
+    against = _("You are seat 0 against {bots} (heuristic bots).").format(bots=", ".join(bots))
+    if args.seats > session.rules.players_per_hand:
+        against = _("You are seat 0 against {bots} (heuristic bots; the dealer sits out each hand).").format(
+            bots=", ".join(bots))
+    _out(f"{table} {against} {_('Type ? for help.')}")
     try:
         session.run()
     except Quit as stop:
         _out("")
-        _out("End of input: leaving the table." if stop.eof else "You left the table.")
-        _out(f"{len(session.table.rows)} of {session.table.rounds} rounds were played.")
+        _out(_("End of input: leaving the table.") if stop.eof else _("You left the table."))
+        _out(n_("{played} of {n} round was played.", "{played} of {n} rounds were played.",
+                session.table.rounds).format(played=len(session.table.rows), n=session.table.rounds))
         _out(_records_line(session))
         return 1 if stop.eof else 0
     _out(_records_line(session))
@@ -188,24 +207,26 @@ class _Quiet(SessionListener):
 def cmd_selfplay(args: argparse.Namespace) -> int:
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     if len(kinds) not in (4, 5):
-        raise UsageError("--bots wants four kinds separated by commas (five for a table where "
-                         f"the dealer sits out), got {len(kinds)}")
+        raise UsageError(_("--bots wants four kinds separated by commas (five for a table where "
+                           "the dealer sits out), got {n}").format(n=len(kinds)))
     unknown = sorted(set(kinds) - set(BOT_KINDS))
     if unknown:
-        raise UsageError(f"unknown bot kind(s) {', '.join(unknown)} (known: {', '.join(BOT_KINDS)})")
+        raise UsageError(_("unknown bot kind(s) {kinds} (known: {known})").format(
+            kinds=", ".join(unknown), known=", ".join(BOT_KINDS)))
     players = [make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}") for seat, kind in enumerate(kinds)]
     variant = _variant(args, _catalogue(args))
     session = Session(variant, players, seed=args.seed, records_dir=_records_dir(args),
                       rounds=args.hands, options=_options(args), listener=_Quiet())
     table = session.run()
     void = table.deals - len(table.rows)
-    _out(f"Selfplay {variant.name}: {table.rounds} rounds ({table.deals} deals, {void} passed out), "
-         f"seed {args.seed}")
+    _out(_("Selfplay {variant}: {rounds} ({deals}, {void} passed out), seed {seed}").format(
+        variant=variant.name, rounds=n_("{n} round", "{n} rounds", table.rounds).format(n=table.rounds),
+        deals=n_("{n} deal", "{n} deals", table.deals).format(n=table.deals), void=void, seed=args.seed))
     terms = session.terms
     if args.sheet:
-        for line in sheet_lines(table, session.names, terms):
+        for line in sheet_lines(table, session.names, terms, session.rules.facts):
             _out(line)
-    _out(f"Final standings (sub points in {terms.unit_name}):" if terms.money else "Final standings:")
+    _out(final_line(table.rounds, terms))
     for line in standings_lines(table.standings(), session.names, terms):
         _out(line)
     _out(_records_line(session))
@@ -264,7 +285,7 @@ def _replay_file(path: Path, catalogue: Catalogue) -> tuple[dict[str, Any], Hand
         n = len(hand.state.actions)
         out["error"] = {"index": n, "code": "incomplete",
                         "reason": f"the record ends after {n} actions, before the hand is over "
-                                  f"(phase {hand.state.phase}, seat {hand.state.to_move} to move)"}
+                                  f"(phase {hand.state.phase}, seat {hand.state.to_move} to move)"}  # JSON
         return out, None
     out.update(_summary(hand))
     return out, hand
@@ -275,7 +296,14 @@ def _error_text(answer: dict[str, Any]) -> str:
     if "message" in error:
         return f"{answer['file']}: {error['message']}"
     action = f" {json.dumps(error['action'], ensure_ascii=False)}" if error.get("action") is not None else ""
-    return f"{answer['file']}: action {error['index']}{action}: {error['reason']} ({error['code']})"
+    if error["code"] == "incomplete":
+        reason = n_("the record ends after {n} action, before the hand is over",
+                    "the record ends after {n} actions, before the hand is over", error["index"]).format(
+                        n=error["index"])
+    else:
+        reason = reason_text(Reason(error["code"], error["reason"]))
+    return _("{file}: action {index}{action}: {reason} ({code})").format(
+        file=answer["file"], index=error["index"], action=action, reason=reason, code=error["code"])
 
 
 def _phases(hand: Hand) -> list[str]:
@@ -290,15 +318,16 @@ def _phases(hand: Hand) -> list[str]:
 
 
 def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
-    names = [f"Seat {s}" for s in range(hand.state.seats)]
+    names = [_("Seat {n}").format(n=s) for s in range(hand.state.seats)]
     obs = observe(hand, 0)
     terms = Terms.of(hand.rules.variant_facts)
-    _out(f"{answer['file']}: {hand.state.variant}, {names[hand.state.dealer]} deals")
+    _out(_("{file}: {variant}, dealer {dealer}").format(
+        file=answer["file"], variant=hand.state.variant, dealer=names[hand.state.dealer]))
     for action, phase in zip(obs.history, _phases(hand), strict=True):
         if not isinstance(action, Play):
-            _out(f"  {action_text(action, names, None, terms, phase)}")
+            _out(f"  {action_text(action, names, None, terms, phase, hand.rules.facts)}")
     for i, trick in enumerate(obs.tricks, start=1):
-        _out(f"  Trick {i:>2}: {trick_text(trick, names)}")
+        _out("  " + _("Trick {n}: {cards}").format(n=f"{i:>2}", cards=trick_text(trick, names)))
     for line in result_lines(obs, names, terms):
         _out(f"  {line}")
 
@@ -325,15 +354,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- variants and rules -------------------------------------------------------------------
 def cmd_variants(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
-    where = str(catalogue.source) if catalogue.source else "no plugins.toml: every installed variant"
-    _out(f"Variants ({where}):")
+    where = str(catalogue.source) if catalogue.source else _("no plugins.toml: every installed variant")
+    _out(_("Variants ({where}):").format(where=where))
     for name in catalogue.enabled:
         variant = catalogue.variants[name]
-        _out(f"  {name}: {variant.title}")
-        _out(f"      from {variant.origin or 'a Variant object'}")
+        _out(f"  {name}: {p_('variant', variant.title)}")
+        # where it came from, as core.plugins says it (entry points, files: the names to look for)
+        _out("      " + _("from {origin}").format(origin=variant.origin or _("a Variant object")))
     others = sorted(set(catalogue.variants) - set(catalogue.enabled))
     if others:
-        _out(f"Installed or defined but not enabled: {', '.join(others)}")
+        _out(_("Installed or defined but not enabled: {list}").format(list=", ".join(others)))
     return 0
 
 
@@ -341,7 +371,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
     variant = catalogue.find(args.name)
     rules = variant.rules(_options(args))
-    for line in rules_page(rules.facts, rules.option_specs):
+    for line in rules_page(rules.facts, rules.option_specs, names=True):
         _out(line)
     return 0
 
@@ -454,6 +484,10 @@ def build_parser() -> argparse.ArgumentParser:
     # The network commands (host, join, tables, watch, bot, bench --net) live in client/netcli.py.
     from client import netcli
     netcli.register(sub)
+    for command in sub.choices.values():  # every command speaks the player's language
+        with contextlib.suppress(argparse.ArgumentError):  # play has it already
+            command.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,
+                                 help="de or en (default: English where the locale is, else German)")
     return parser
 
 
@@ -472,6 +506,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
+    try:
+        set_language(choose_language(getattr(args, "lang", None)))
+    except ValueError as exc:
+        _err(f"tarock: {exc}")
+        return 2
     if args.command is None:
         if not _full_screen(args):
             parser.print_help()
@@ -489,7 +528,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _err(f"tarock {args.command}: {exc}")
         return 2
     except KeyboardInterrupt:
-        _err("interrupted")
+        _err(_("interrupted"))
         return 130
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

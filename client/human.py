@@ -5,19 +5,22 @@ point of view.
 Works with plain ``input``/``print`` (also through pipes).  The text itself
 is made by :mod:`client.render`, the written forms of actions are read by
 :mod:`client.written`, and the words of a ruleset (cents, "Re") come from
-:class:`client.words.Terms`.
+:class:`client.words.Terms`; every word goes through the catalogue
+(:mod:`client.i18n`), in the player's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from client.i18n import _, n_
 from client.render import (
     action_text,
     announcement_text,
     cards_text,
     game_text,
     number_text,
+    phase_text,
     points_text,
     result_lines,
     seating_text,
@@ -29,15 +32,26 @@ from client.render import (
     trick_text,
 )
 from client.session import HandOutcome, Session, SessionListener, WhyNot
-from client.words import Terms
-from client.written import HELP, MAX_LISTED, choice_text, choices, choices_lines, help_lines, parse_choice
+from client.ui.texts import reason_text
+from client.words import Terms, is_you, typed_words
+from client.written import (
+    HELP_WORDS,
+    MAX_LISTED,
+    QUIT_WORDS,
+    choice_text,
+    choices,
+    choices_lines,
+    help_lines,
+    parse_choice,
+    typed,
+)
 from core.actions import Action, Discard, Play
 from core.engine import Hand
 from core.observation import Observation, TrickView, observe
 from core.state import Reason
 from core.table import Table
 
-__all__ = ["HELP", "MAX_LISTED", "HumanPlayer", "Quit", "TableView", "action_text", "announcement_text",
+__all__ = ["MAX_LISTED", "HumanPlayer", "Quit", "TableView", "action_text", "announcement_text",
            "cards_text", "choice_text", "choices", "choices_lines", "game_text", "help_lines", "number_text",
            "parse_choice", "points_text", "result_lines", "seating_text", "sheet_lines", "signed",
            "standings_lines", "trick_text"]
@@ -68,12 +82,12 @@ class HumanPlayer:
     knows them may be made after the player).
     """
 
-    def __init__(self, name: str = "You", read: Callable[[str], str] = input,
+    def __init__(self, name: str | None = None, read: Callable[[str], str] = input,
                  write: Callable[[str], None] = print,
                  names: Callable[[], Sequence[str]] | None = None,
                  sheet: Callable[[], list[str]] | None = None,
                  terms: Callable[[], Terms] | None = None) -> None:
-        self.name = name
+        self.name = _("You") if name is None else name
         self._read = read
         self._write = write
         self._names = names
@@ -87,7 +101,7 @@ class HumanPlayer:
     def names(self, obs: Observation) -> list[str]:
         if self._names is not None:
             return list(self._names())
-        return [self.name if s == obs.seat else f"Seat {s}" for s in range(obs.seats)]
+        return [self.name if s == obs.seat else _("Seat {n}").format(n=s) for s in range(obs.seats)]
 
     def terms(self) -> Terms:
         return self._terms() if self._terms is not None else Terms()
@@ -101,17 +115,21 @@ class HumanPlayer:
             w(game_text(obs, names, terms))
         for line in table_lines(obs, names):
             w(line)
-        w(f"Your hand: {cards_text(obs.hand)}")
+        w(_("Your hand: {cards}").format(cards=cards_text(obs.hand)))
         if obs.trick is not None:
-            number = len(obs.tricks) + 1
-            w(f"Trick {number}: {trick_text(obs.trick, names) if obs.trick.cards else '(you lead)'}")
-        w(f"{names[obs.seat]}, your turn ({obs.phase}):")
+            played = trick_text(obs.trick, names) if obs.trick.cards else _("(you lead)")
+            w(_("Trick {n}: {cards}").format(n=len(obs.tricks) + 1, cards=played))
+        if is_you(names[obs.seat]):
+            w(_("Your turn ({phase}):").format(phase=phase_text(obs.phase)))
+        else:
+            w(_("{name}, your turn ({phase}):").format(name=names[obs.seat], phase=phase_text(obs.phase)))
         for line in choices_lines(obs, names, terms):
             w(line)
 
     def decide(self, obs: Observation) -> Action:
         """Ask until the line names a legal action."""
         if not obs.legal:
+            # the session asks only a seat that moves: this is a bug, not a player's doing
             raise ValueError(f"seat {obs.seat} has nothing to do in phase {obs.phase!r}")
         self.show(obs)
         while True:
@@ -121,36 +139,37 @@ class HumanPlayer:
                 raise Quit(eof=True) from None
             text = line.strip()
             if not text:
-                self._write(f"Type a number 1..{len(obs.legal)}, or ? for help.")
+                self._write(_("Type a number 1..{n}, or ? for help.").format(n=len(obs.legal)))
                 continue
             command = text.casefold()
-            if command in ("?", "help", "h"):
+            if command in HELP_WORDS | typed_words("help"):
                 for row in help_lines(obs, self.names(obs), self.terms()):
                     self._write(row)
                 continue
-            if command in ("quit", "exit", "q"):
+            if command in QUIT_WORDS | typed_words("quit"):
                 raise Quit(eof=False)
-            if command == "hand":
+            if command in typed_words("hand"):
                 self.show(obs)
                 continue
-            if command == "sheet":
-                for row in self._sheet() if self._sheet else ["(no score sheet here)"]:
+            if command in typed_words("sheet"):
+                for row in self._sheet() if self._sheet else [_("(no score sheet here)")]:
                     self._write(row)
                 continue
             choice = parse_choice(text, obs)
             if isinstance(choice, str):
-                self._write(f"Sorry: {choice}")
+                self._write(_("Sorry: {message}").format(message=choice))
                 continue
             found = _find(obs.legal, choice)
             if found is not None:
                 return found
-            self._write(f"Not allowed: {self._reason(choice)}")
+            self._write(_("Not allowed: {reason}").format(reason=self._reason(choice, obs)))
 
-    def _reason(self, action: Action) -> str:
+    def _reason(self, action: Action, obs: Observation) -> str:
         reason: Reason | None = self._why_not(action) if self._why_not else None
         if reason is None:
-            return f"{action.describe()} is not possible now; choose one of the numbers shown"
-        return reason.message
+            return _("{action} is not possible now; choose one of the numbers shown").format(
+                action=typed(action, obs.phase, obs.rules))
+        return reason_text(reason)
 
 
 # -- what the human sees happen -----------------------------------------------
@@ -180,16 +199,14 @@ class TableView(SessionListener):
         self._open = set()
         self._phase = obs.phase
         players = tuple(s for s in range(obs.seats) if obs.hand_sizes[s] > 0)
-        again = f", deal {deal_no}" if deal_no > 1 else ""
         self.write("")
-        self.write(f"=== Round {round_no} of {rounds}{again}: "
-                   f"{names[obs.dealer]} deals, {names[obs.forehand]} is forehand ===")
+        self.write(round_line(round_no, rounds, deal_no, names[obs.dealer], names[obs.forehand]))
         self.write(seating_text(self.seat, obs.forehand, obs.seats, direction, names,
                                 players if len(players) < obs.seats else ()))
         if self.seat in players:
-            self.write(f"Your hand: {cards_text(obs.hand)}")
+            self.write(_("Your hand: {cards}").format(cards=cards_text(obs.hand)))
         else:
-            self.write("You sit out this hand and watch.")
+            self.write(_("You sit out this hand and watch."))
 
     def action_taken(self, session: Session, hand: Hand, action: Action) -> None:
         self.show_action(observe(hand, self.seat), session.names, session.terms)
@@ -202,7 +219,7 @@ class TableView(SessionListener):
             self.write(action_text(seen, names, obs, terms, phase))
         if obs.talon_seen and not self._talon_shown and obs.result is None:
             self._talon_shown = True
-            self.write(f"You take from the talon: {cards_text(obs.talon_seen)}")
+            self.write(_("You take from the talon: {cards}").format(cards=cards_text(obs.talon_seen)))
         if not isinstance(seen, Play):
             self._tell_talon(obs, names)
         self._tell_partner(obs, names)
@@ -212,7 +229,7 @@ class TableView(SessionListener):
 
     def show_trick(self, obs: Observation, names: Sequence[str], trick: TrickView) -> None:
         """A complete trick (``obs`` is the view just after it)."""
-        self.write(f"Trick {len(obs.tricks)}: {trick_text(trick, names)}")
+        self.write(_("Trick {n}: {cards}").format(n=len(obs.tricks), cards=trick_text(trick, names)))
         self._tell_talon(obs, names)
         self._tell_open(obs, names)
         self._tell_partner(obs, names)
@@ -226,27 +243,38 @@ class TableView(SessionListener):
         if not new:
             return
         if not self._talon_public and len(new) > 1:
-            self.write(f"The talon is turned up: {talon_text(obs.talon_shown)}")
+            self.write(_("The talon is turned up: {halves}").format(halves=talon_text(obs.talon_shown)))
         else:
             winner = obs.tricks[-1].winner if obs.tricks else None
-            to = f" goes to {names[winner]}'s trick" if winner is not None else ""
-            self.write(f"From the talon: {cards_text(new)}{to}")
+            if winner == obs.seat:
+                self.write(_("From the talon: {cards} goes to your trick").format(cards=cards_text(new)))
+            elif winner is not None:
+                self.write(_("From the talon: {cards} goes to {name}'s trick").format(
+                    cards=cards_text(new), name=names[winner]))
+            else:
+                self.write(_("From the talon: {cards}").format(cards=cards_text(new)))
         self._talon_public.extend(new)
 
     def _tell_open(self, obs: Observation, names: Sequence[str]) -> None:
         for seat, cards in obs.open_hands:
             if seat not in self._open and obs.result is None:
                 self._open.add(seat)
-                self.write(f"{names[seat]} lays the hand open: {cards_text(cards)}")
+                if seat == obs.seat:
+                    self.write(_("You lay your hand open: {cards}").format(cards=cards_text(cards)))
+                else:
+                    self.write(_("{name} lays the hand open: {cards}").format(
+                        name=names[seat], cards=cards_text(cards)))
 
     def _tell_partner(self, obs: Observation, names: Sequence[str]) -> None:
         if self._partner_shown or obs.partner is None or obs.declarer is None or obs.result is not None:
             return
         self._partner_shown = True
         if obs.partner == self.seat:
-            self.write(f"You hold the called card: you play with {names[obs.declarer]} (secretly).")
+            self.write(_("You hold the called card: you play with {name} (secretly).").format(
+                name=names[obs.declarer]))
         else:
-            self.write(f"{names[obs.partner]} is {names[obs.declarer]}'s partner.")
+            self.write(_("Partners: {declarer} and {partner}.").format(
+                declarer=names[obs.declarer], partner=names[obs.partner]))
 
     def hand_over(self, session: Session, outcome: HandOutcome) -> None:
         self.show_result(observe(outcome.hand, self.seat), session.names, session.terms,
@@ -257,8 +285,9 @@ class TableView(SessionListener):
         for line in result_lines(obs, names, terms):
             self.write(line)
         if table is not None:
-            self.write(f"Score sheet ({terms.unit_name}):" if terms.money else "Score sheet:")
-            for line in sheet_lines(table, names, terms):
+            self.write(_("Score sheet ({unit}):").format(unit=terms.unit_name) if terms.money
+                       else _("Score sheet:"))
+            for line in sheet_lines(table, names, terms, obs.rules):
                 self.write(line)
 
     def table_over(self, session: Session) -> None:
@@ -266,8 +295,27 @@ class TableView(SessionListener):
 
     def show_final(self, table: Table, names: Sequence[str], terms: Terms) -> None:
         """The final standings of a table."""
-        unit = f" (sub points in {terms.unit_name})" if terms.money else ""
         self.write("")
-        self.write(f"Final standings after {table.rounds} rounds{unit}:")
+        self.write(final_line(table.rounds, terms))
         for line in standings_lines(table.standings(), names, terms):
             self.write(line)
+
+
+def round_line(round_no: int, rounds: int, deal_no: int, dealer: str, forehand: str) -> str:
+    """``=== Round 3 of 12, deal 2: dealer Sepp, forehand Resi ===``."""
+    if deal_no > 1:
+        text = _("Round {n} of {rounds}, deal {deal}: dealer {dealer}, forehand {forehand}")
+    else:
+        text = _("Round {n} of {rounds}: dealer {dealer}, forehand {forehand}")
+    shown = text.format(n=round_no, rounds=rounds, deal=deal_no, dealer=dealer, forehand=forehand)
+    return f"=== {shown} ==="
+
+
+def final_line(rounds: int, terms: Terms) -> str:
+    """``Final standings after 12 rounds (sub points in cents):``."""
+    if terms.money:
+        return n_("Final standings after {n} round (sub points in {unit}):",
+                  "Final standings after {n} rounds (sub points in {unit}):", rounds).format(
+                      n=rounds, unit=terms.unit_name)
+    return n_("Final standings after {n} round:", "Final standings after {n} rounds:", rounds).format(
+        n=rounds)

@@ -24,6 +24,7 @@ import trio
 
 from client.bots import BOT_KINDS, make_bot
 from client.human import HumanPlayer
+from client.i18n import NP_, _, n_, p_
 from client.netview import BotView, HumanView, Roster, quiet
 from client.players import Player
 from client.render import sheet_lines
@@ -57,6 +58,24 @@ DEFAULT = Timing()
 
 class NetUsageError(Exception):
     """A command line or a table that cannot be used; exit status 2."""
+
+
+LEAVE_REASONS = {
+    "variant": NP_("leave", "the table plays a variant this installation does not have"),
+    "rules": NP_("leave", "the table plays other rules (other plugins or plugin versions)"),
+    "leaving": NP_("leave", "the player left"),
+    "lost": NP_("leave", "no host was found"),
+    "unreachable": NP_("leave", "the table could not be reached"),
+    "no-table": NP_("leave", "no table was found"),
+    "full": NP_("leave", "the table has no free seat"),
+    "version": NP_("leave", "the table's node speaks another version of the protocol"),
+    "role": NP_("leave", "the table's node does not take this kind of connection"),
+    "table": NP_("leave", "the node hosts another table now"),
+    "busy": NP_("leave", "the node is not waiting for a table with these rules"),
+    "not-host": NP_("leave", "the node does not host a table now"),
+}
+"""Why a seat left a table, by the code of :class:`net.effects.Leave` (its reason,
+the network's own sentence, is shown after it)."""
 
 
 def _out(line: str = "") -> None:
@@ -107,7 +126,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     for item in getattr(args, "option", None) or []:
         key, sep, raw = item.partition("=")
         if not sep or not key:
-            raise NetUsageError(f"--option wants KEY=VALUE, not {item!r}")
+            raise NetUsageError(_("--option wants KEY=VALUE, not {item}").format(item=repr(item)))
         try:
             options[key] = json.loads(raw)
         except json.JSONDecodeError:
@@ -118,9 +137,9 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def _game(args: argparse.Namespace, catalogue: Catalogue) -> Game:
     name = args.variant or (catalogue.enabled[0] if catalogue.enabled else None)
     if name is None:
-        raise NetUsageError("plugins.toml enables no variant")
+        raise NetUsageError(_("plugins.toml enables no variant"))
     if args.rounds < 1:
-        raise NetUsageError(f"--rounds must be at least 1, not {args.rounds}")
+        raise NetUsageError(_("--rounds must be at least 1, not {n}").format(n=args.rounds))
     return Game.make(catalogue, name, _options(args), SEATS, args.rounds, COMMIT_REVEAL)
 
 
@@ -158,8 +177,8 @@ async def _discovery(args: argparse.Namespace, node: Node) -> AsyncIterator[Disc
             node.addresses = tuple(disc.network.advertise)
             yield disc
     except DiscoveryError as exc:
-        raise NetUsageError(f"discovery failed: {exc} (use --to HOST:PORT where multicast is "
-                            "blocked)") from exc
+        raise NetUsageError(_("discovery failed: {reason} (use --to HOST:PORT where multicast is blocked)")
+                            .format(reason=exc)) from exc
 
 
 def _address(text: str) -> PeerAddress:
@@ -174,7 +193,8 @@ async def _serve(node: Node, nursery: trio.Nursery) -> PeerAddress:
     try:
         bound: PeerAddress = await nursery.start(node.serve)
     except OSError as exc:
-        raise NetUsageError(f"cannot listen on {node.transport}: {exc}") from None
+        raise NetUsageError(_("cannot listen on {address}: {reason}").format(
+            address=node.transport, reason=exc)) from None
     return bound
 
 
@@ -191,7 +211,7 @@ def _run(main: Callable[[], Any]) -> int:
     except BaseException as exc:
         leaves = _leaves(exc)
         if any(isinstance(e, KeyboardInterrupt) for e in leaves):
-            _err("interrupted")
+            _err(_("interrupted"))
             return 130
         known = [e for e in leaves if isinstance(e, NetUsageError | RuleError)]
         if not known or len(known) != len(leaves):
@@ -209,7 +229,7 @@ def _human(name: str, roster: Roster) -> tuple[HumanPlayer, HumanView]:
     def sheet() -> list[str]:
         table = roster.table
         if table is None:
-            return ["(no rounds played yet)"]
+            return [_("(no rounds played yet)")]
         return sheet_lines(table, roster.names, roster.terms)
 
     human = HumanPlayer(name, names=names, sheet=sheet, write=_out, terms=lambda: roster.terms)
@@ -220,7 +240,7 @@ def _human(name: str, roster: Roster) -> tuple[HumanPlayer, HumanView]:
 def _ended(leave: Leave) -> int:
     if leave.code == "done":
         return 0
-    _out(f"Left the table: {leave.reason}")
+    _out(_("Left the table: {reason}").format(reason=leave_text(leave)))
     return 2 if leave.code in ("rules", "variant", "table", "full", "version", "role") else 1
 
 
@@ -230,8 +250,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     catalogue = load_plugins(args.plugins)
     game = _game(args, catalogue)
     if not 0 <= args.bots <= SEATS - 1:
-        raise NetUsageError(f"--bots must be 0..{SEATS - 1}, not {args.bots}")
-    name = args.player or "Host"
+        raise NetUsageError(_("--bots must be 0..{most}, not {n}").format(most=SEATS - 1, n=args.bots))
+    name = args.player or _("Host")
     records = Path(args.records) if args.records else None
 
     async def main() -> int:
@@ -239,15 +259,20 @@ def cmd_host(args: argparse.Namespace) -> int:
         async with trio.open_nursery() as nursery:
             bound = await _serve(node, nursery)
             async with _discovery(args, node) as disc:
-                info = new_table(game, args.name or f"{name}'s table")
+                info = new_table(game, args.name or _("{name}'s table").format(name=name))
                 roster = Roster()
                 human, view = _human(name, roster)
                 seed = random.SystemRandom().randrange(1_000_000)
-                bots = [Seated(make_bot("heuristic", seed + k, f"Bot {k + 1}"), quiet)
+                bots = [Seated(make_bot("heuristic", seed + k, _("Bot {n}").format(n=k + 1)), quiet)
                         for k in range(args.bots)]
-                where = ", ".join(f"{a}:{bound.port}" for a in node.addresses) or f"port {bound.port}"
-                _out(f"Table {info.name!r} is open ({game.variant}, {game.rounds} rounds) at {where}; "
-                     f"{SEATS - 1 - args.bots} seat(s) free. Others join with: tarock join {info.name!r}")
+                where = ", ".join(f"{a}:{bound.port}" for a in node.addresses) or \
+                    _("port {port}").format(port=bound.port)
+                free = SEATS - 1 - args.bots
+                _out(n_("Table {name} is open ({variant}, {rounds} round) at {where};",
+                        "Table {name} is open ({variant}, {rounds} rounds) at {where};", game.rounds).format(
+                            name=repr(info.name), variant=game.variant, rounds=game.rounds, where=where)
+                     + " " + n_("{n} seat free.", "{n} seats free.", free).format(n=free) + " "
+                     + _("Others join with: {command}").format(command=f"tarock join {info.name!r}"))
                 leave = await host_table(node, game, info, Seated(human, view, threaded=True), bots,
                                          _bot_for(seed), publish=disc.publish)
             nursery.cancel_scope.cancel()
@@ -279,37 +304,49 @@ async def _pick(args: argparse.Namespace, node: Node, disc: Discovery, wanted: s
         except ConnectError as exc:
             raise NetUsageError(str(exc)) from None
         if info.kind != "table":
-            raise NetUsageError(f"{address} ({info.name}) has no table")
+            raise NetUsageError(_("{address} ({name}) has no table").format(address=address, name=info.name))
         return address, info
     found = await _tables(disc, args.wait, wanted)
     if wanted is not None:
         found = [s for s in found if s.advert.name == wanted]
         if not found:
-            raise NetUsageError(f"no table named {wanted!r} found within {args.wait:g} s")
+            raise NetUsageError(_("no table named {name} found within {wait} s").format(
+                name=repr(wanted), wait=f"{args.wait:g}"))
     if not found:
-        raise NetUsageError(f"no table found within {args.wait:g} s (tarock host opens one)")
+        raise NetUsageError(_("no table found within {wait} s (tarock host opens one)").format(
+            wait=f"{args.wait:g}"))
     chosen = found[0]
     if len(found) > 1 and interactive:
         for i, s in enumerate(found, start=1):
             _out(f"  {i}. {_table_line(s)}")
         while True:
-            line = (await trio.to_thread.run_sync(input, f"Table [1-{len(found)}]> ")).strip()
+            prompt = _("Table [1-{n}]> ").format(n=len(found))
+            line = (await trio.to_thread.run_sync(input, prompt)).strip()
             if line.isdigit() and 1 <= int(line) <= len(found):
                 chosen = found[int(line) - 1]
                 break
-            _out(f"Sorry: type a number 1..{len(found)}")
+            _out(_("Sorry: {message}").format(message=_("type a number 1..{n}").format(n=len(found))))
     for address in chosen.endpoints:
         try:
             return address, await node.ask_info(address)
         except ConnectError as exc:
             log.info("%s", exc)
-    raise NetUsageError(f"table {chosen.advert.name!r} does not answer")
+    raise NetUsageError(_("table {name} does not answer").format(name=repr(chosen.advert.name)))
 
 
 def _table_line(s: Seen) -> str:
     a = s.advert
     where = ", ".join(str(e) for e in s.endpoints)
-    return f"{a.name!r}: {a.variant}, {a.rounds} rounds, {a.free_seats} seat(s) free, at {where}"
+    rounds = n_("{n} round", "{n} rounds", a.rounds).format(n=a.rounds)
+    free = n_("{n} seat free", "{n} seats free", a.free_seats).format(n=a.free_seats)
+    return _("{name}: {variant}, {rounds}, {free}, at {where}").format(
+        name=repr(a.name), variant=a.variant, rounds=rounds, free=free, where=where)
+
+
+def leave_text(leave: Leave) -> str:
+    """Why a seat left the table, in the player's language (the network's own words after it)."""
+    known = LEAVE_REASONS.get(leave.code)
+    return f"{p_('leave', known)} ({leave.reason})" if known else leave.reason
 
 
 def _check_rules(catalogue: Catalogue, info: Info) -> None:
@@ -317,19 +354,21 @@ def _check_rules(catalogue: Catalogue, info: Info) -> None:
     try:
         game = Game.make(catalogue, info.variant, info.options, SEATS, max(1, info.rounds), COMMIT_REVEAL)
     except RuleError as exc:
-        raise NetUsageError(f"cannot join table {info.table_name!r}: it plays {info.variant!r}, "
-                            f"which this installation cannot ({exc})") from None
+        raise NetUsageError(_("cannot join table {name}: it plays {variant}, which this installation cannot "
+                              "({reason})").format(name=repr(info.table_name), variant=repr(info.variant),
+                                                   reason=exc)) from None
     if game.hash != info.rules:
-        raise NetUsageError(f"cannot join table {info.table_name!r}: it plays {info.variant} with rules "
-                            f"{info.rules[:12]}, here the same variant and options give {game.hash[:12]} "
-                            "(different plugins or plugin versions)")
+        raise NetUsageError(_("cannot join table {name}: it plays {variant} with rules {theirs}, here the "
+                              "same variant and options give {ours} (different plugins or plugin versions)")
+                            .format(name=repr(info.table_name), variant=info.variant, theirs=info.rules[:12],
+                                    ours=game.hash[:12]))
 
 
 # -- tarock join / watch ----------------------------------------------------------------------
 def cmd_join(args: argparse.Namespace, watch: bool = False) -> int:
     _logging(args)
     catalogue = load_plugins(args.plugins)
-    name = getattr(args, "player", None) or ("Watcher" if watch else "Player")
+    name = getattr(args, "player", None) or (_("Watcher") if watch else _("Player"))
     records = Path(args.records) if getattr(args, "records", None) else None
 
     async def main() -> int:
@@ -341,7 +380,9 @@ def cmd_join(args: argparse.Namespace, watch: bool = False) -> int:
                 _check_rules(catalogue, info)
                 roster = Roster()
                 human, view = _human(name, roster)
-                _out(f"{'Watching' if watch else 'Joining'} table {info.table_name!r} at {address} ...")
+                doing = _("Watching table {name} at {address} ...") if watch else \
+                    _("Joining table {name} at {address} ...")
+                _out(doing.format(name=repr(info.table_name), address=address))
                 driver = await join_table(node, address, info.table, info.rules, Seated(human, view, True),
                                           _bot_for(0), watch=watch)
                 leave = await driver.run(address)
@@ -376,12 +417,12 @@ def cmd_tables(args: argparse.Namespace) -> int:
                              for s in seen], ensure_ascii=False))
             return 0
         if not tables:
-            _out(f"No table found within {args.wait:g} s.")
+            _out(_("No table found within {wait} s.").format(wait=f"{args.wait:g}"))
         for s in tables:
             _out(_table_line(s))
         waiting = [s for s in seen if s.advert.kind == "waiting"]
         if waiting:
-            _out(f"Waiting for a table: {', '.join(s.advert.name for s in waiting)}")
+            _out(_("Waiting for a table: {names}").format(names=", ".join(s.advert.name for s in waiting)))
         return 0
     return _run(main)
 
@@ -392,7 +433,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     catalogue = load_plugins(args.plugins)
     game = _game(args, catalogue)
     if args.strength not in BOT_KINDS:
-        raise NetUsageError(f"unknown --strength {args.strength!r} (known: {', '.join(BOT_KINDS)})")
+        raise NetUsageError(_("unknown --strength {kind} (known: {kinds})").format(
+            kind=repr(args.strength), kinds=", ".join(BOT_KINDS)))
     records = Path(args.records) if args.records else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
 
@@ -410,12 +452,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 if resumed is not None:
                     view.roster.names = [s.name for s in resumed.core.roster]
                     table_name = resumed.core.info.name if resumed.core.info else "?"
-                    view._emit("resume", f"resumes its seat at table {table_name!r}", deal=resumed.core.deal)
+                    view._emit("resume", _("resumes its seat at table {name}").format(name=repr(table_name)),
+                               deal=resumed.core.deal)
                     leave = await resumed.run(None)
                 if leave is None and args.host:
-                    info = new_table(game, args.table or f"{args.name}'s table")
-                    view._emit("open", f"opened table {info.name!r} on port {node.port}", table=info.id,
-                               port=node.port)
+                    info = new_table(game, args.table or _("{name}'s table").format(name=args.name))
+                    view._emit("open", _("opened table {name} on port {port}").format(
+                        name=repr(info.name), port=node.port), table=info.id, port=node.port)
                     leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish)
                 skip: set[str] = set()
                 while leave is None:
@@ -423,11 +466,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
                         found = await find_or_form(node, disc, game, table_name=args.table,
                                                    timeout=args.wait, skip=skip)
                     except NoTable as exc:
-                        _err(f"tarock bot: {exc}")
+                        _err(f"tarock bot: {exc}")  # the network's sentence
                         leave = Leave("no-table", str(exc))
                         break
                     if found.form:
-                        info = new_table(game, f"{args.name}'s table")
+                        info = new_table(game, _("{name}'s table").format(name=args.name))
                         leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish,
                                                  invite=found.form)
                         break

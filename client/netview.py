@@ -2,7 +2,10 @@
 one line per event (or JSON lines) for a bot, public events for a watcher.
 
 Each is a listener of :mod:`net.effects` events; names come from the roster,
-the ruleset's words from the table's options.
+the ruleset's words from the table's options.  What a person reads goes
+through the catalogue (:mod:`client.i18n`), the host's refusals and reasons
+too (as the engine's reasons, :func:`client.ui.texts.reason_text`); the
+JSON lines of a bot stay as they are.
 """
 
 from __future__ import annotations
@@ -11,10 +14,13 @@ import json
 import time
 from collections.abc import Callable, Sequence
 
-from client.human import TableView
-from client.render import action_text, cards_text, standings_lines
-from client.words import Terms
+from client.human import TableView, final_line, round_line
+from client.i18n import _, n_
+from client.render import action_text, cards_text, contract_words, standings_lines
+from client.ui.texts import reason_text
+from client.words import Terms, signed
 from core.actions import Play
+from core.state import Reason
 from core.table import Table
 from net.effects import (
     Acted,
@@ -46,7 +52,7 @@ class Roster:
         self.host = ""
 
     def update(self, event: Joined) -> None:
-        names = [f"Seat {s}" for s in range(event.info.seats)]
+        names = [_("Seat {n}").format(n=s) for s in range(event.info.seats)]
         for s in event.roster:
             names[s.seat] = s.name
         self.names = names
@@ -58,7 +64,7 @@ class Roster:
 
     def name_of(self, node: str, roster: Sequence[SeatInfo]) -> str:
         """The name of the node ``node`` (its id's start if it holds no seat)."""
-        return next((s.name for s in roster if s.node == node), node[:8] or "nobody")
+        return next((s.name for s in roster if s.node == node), node[:8] or _("nobody"))
 
 
 class HumanView:
@@ -79,13 +85,20 @@ class HumanView:
             if self.view is None:
                 self.view = TableView(seat, self.write)
             if first:
-                where = f"seat {event.seat}" if event.seat is not None else "as a watcher"
-                self.write(f"Joined table {event.info.name!r} ({event.info.variant}, {event.info.rounds} "
-                           f"rounds) {where}; host: {r.host}.")
+                info = event.info
+                table = n_("Joined table {name} ({variant}, {rounds} round)",
+                           "Joined table {name} ({variant}, {rounds} rounds)", info.rounds).format(
+                               name=repr(info.name), variant=info.variant, rounds=info.rounds)
+                if event.seat is not None:
+                    self.write(_("{table} at seat {seat}; host: {host}.").format(
+                        table=table, seat=event.seat, host=r.host))
+                else:
+                    self.write(_("{table} as a watcher; host: {host}.").format(table=table, host=r.host))
             elif r.host != before[0]:
-                self.write(f"The table's host is now {r.host} (epoch {event.epoch}).")
+                self.write(_("The table's host is now {host} (epoch {epoch}).").format(
+                    host=r.host, epoch=event.epoch))
             if r.names != before[1]:
-                self.write(f"At the table: {', '.join(r.names)}")
+                self.write(_("At the table: {names}").format(names=", ".join(r.names)))
             return
         view = self.view
         if view is None:
@@ -108,23 +121,24 @@ class HumanView:
         elif isinstance(event, HandOver):
             view.show_result(event.obs, r.names, r.terms, event.table if event.row is not None else None)
             if event.bots:
-                self.write(f"({len(event.bots)} action(s) of this hand were played by a bot "
-                           "for an absent player)")
+                self.write(n_("({n} action of this hand was played by a bot for an absent player)",
+                              "({n} actions of this hand were played by a bot for an absent player)",
+                              len(event.bots)).format(n=len(event.bots)))
         elif isinstance(event, Voided):
-            self.write(f"The deal is void and is dealt again: {event.reason}")
+            self.write(_("The deal is void and is dealt again: {reason}").format(reason=event.reason))
         elif isinstance(event, Refusal):
             if event.code not in ("stale", "not-now"):
-                self.write(f"The host did not accept that: {event.message}")
+                self.write(_("The host did not accept that: {reason}").format(
+                    reason=reason_text(Reason(event.code, event.message))))
         elif isinstance(event, TableOver):
             view.show_final(event.table, r.names, r.terms)
 
     def _watch_start(self, event: HandBegins) -> None:
         obs = event.obs
         names = self.roster.names
-        again = f", deal {event.deal_in_round}" if event.deal_in_round > 1 else ""
         self.write("")
-        self.write(f"=== Round {event.round} of {event.rounds}{again}: {names[obs.dealer]} deals, "
-                   f"{names[obs.forehand]} is forehand ===")
+        self.write(round_line(event.round, event.rounds, event.deal_in_round, names[obs.dealer],
+                              names[obs.forehand]))
 
 
 class BotView:
@@ -148,33 +162,45 @@ class BotView:
         r = self.roster
         if isinstance(event, Joined):
             r.update(event)
-            self._emit("seated", f"at table {event.info.name!r} as seat {event.seat}, host {r.host} "
-                                 f"(epoch {event.epoch})", table=event.info.id, table_name=event.info.name,
+            text = _("at table {name} as seat {seat}, host {host} (epoch {epoch})").format(
+                name=repr(event.info.name), seat=event.seat, host=r.host, epoch=event.epoch)
+            self._emit("seated", text, table=event.info.id, table_name=event.info.name,
                        seat=event.seat, host=event.host, host_name=r.host, epoch=event.epoch,
                        roster=[s.name for s in event.roster])
         elif isinstance(event, HandBegins):
-            self._emit("begin", f"round {event.round}, deal {event.deal_in_round}: hand "
-                                f"{cards_text(event.obs.hand)}", round=event.round, deal=event.deal_in_round)
+            text = _("round {n}, deal {deal}: hand {cards}").format(
+                n=event.round, deal=event.deal_in_round, cards=cards_text(event.obs.hand))
+            self._emit("begin", text, round=event.round, deal=event.deal_in_round)
         elif isinstance(event, FirstCard):
             if self.first_card is None:
                 self.first_card = time.time()
-                self._emit("first-card", "the first card is played", deal=event.deal, index=event.index)
+                self._emit("first-card", _("the first card is played"), deal=event.deal, index=event.index)
         elif isinstance(event, HandOver):
             result = event.obs.result
             settlement = list(result.settlement) if result is not None else []
             row = event.row
-            by_bot = f" (bot played {len(event.bots)} actions)" if event.bots else ""
-            what = f"round {row.number}: {row.contract}" if row else "passed out"
-            self._emit("hand", f"{what} {settlement}{by_bot}",
+            if row is not None:
+                game = contract_words(row.contract, event.obs.rules)
+                what = _("round {n}: {game}").format(n=row.number, game=game)
+            else:
+                what = _("passed out")
+            amounts = ", ".join(signed(a) for a in settlement)
+            text = f"{what} [{amounts}]"
+            if event.bots:
+                text += " " + n_("(a bot played {n} action)", "(a bot played {n} actions)",
+                                 len(event.bots)).format(n=len(event.bots))
+            self._emit("hand", text,
                        round=row.number if row else None, settlement=settlement, bots=list(event.bots),
                        totals=list(row.totals) if row else None)
         elif isinstance(event, Voided):
-            self._emit("void", f"deal void: {event.reason}", reason=event.reason, culprit=event.culprit)
+            self._emit("void", _("deal void: {reason}").format(reason=event.reason), reason=event.reason,
+                       culprit=event.culprit)
         elif isinstance(event, Refusal):
             if event.code not in ("stale", "not-now"):
-                self._emit("refused", f"refused: {event.message}", code=event.code)
+                self._emit("refused", _("refused: {reason}").format(
+                    reason=reason_text(Reason(event.code, event.message))), code=event.code)
         elif isinstance(event, TableOver):
-            self._emit("over", "the table is over", totals=list(event.table.totals))
+            self._emit("over", _("the table is over"), totals=list(event.table.totals))
 
     def final(self, table: Table | None, stats: dict[str, object]) -> None:
         names = self.roster.names
@@ -185,7 +211,7 @@ class BotView:
                                                     "main": float(s.main), "sub": s.sub}
                                                    for s in table.standings()], stats=stats)
             return
-        self.write(f"Final standings after {table.rounds} rounds:")
+        self.write(final_line(table.rounds, self.roster.terms))
         for line in standings_lines(table.standings(), names, self.roster.terms):
             self.write(line)
 

@@ -10,6 +10,8 @@
   cannot see this session's tables, nor they its.  The namespace tests
   (``tests/netns.py``) make their own namespaces as before.  Set
   ``TAROCK_TEST_SHARED_NET=1`` to stay in the machine's namespace.
+- Every test starts and ends in the catalogue's default language (German);
+  the ``english`` fixture sets English, as ``--lang en`` does.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+
+from client.i18n import DEFAULT, set_language
 
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
@@ -44,3 +51,18 @@ def _private_network() -> None:
 
 
 _private_network()
+
+
+@pytest.fixture(autouse=True)
+def _language_kept() -> Iterator[None]:
+    """Each test starts in the catalogue's default language and leaves it so
+    (``tarock --lang en`` run in-process sets the language of the process)."""
+    set_language(DEFAULT)
+    yield
+    set_language(DEFAULT)
+
+
+@pytest.fixture
+def english() -> None:
+    """What the tests of English words read: the line client with ``--lang en``."""
+    set_language("en")

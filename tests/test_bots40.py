@@ -46,6 +46,8 @@ from core.valat import valat_on_own
 VARIANTS = ("tarock40", "tarock40-online")
 ROOT = Path(__file__).resolve().parent.parent
 
+pytestmark = pytest.mark.usefixtures("english")  # the English words, as with --lang en
+
 
 def seeded(variant: str, seed: int) -> Deal:
     return deal(rules40(variant), random.Random(seed))
@@ -420,13 +422,13 @@ def test_the_game_line_shows_announcements_sides_and_kontras() -> None:
                "0 pass", "1 kontra")
     names = ["You", "Franz", "Hilde", "Sepp"]
     line = game_text(observe(hand, 0), names)
-    assert line == ("Game: rufspiel, called XX by You, Kontra x2; announced: trull (You, Kontra x2), "
-                    "absolut (Sepp, gegen das Spiel)")
+    assert line == ("Game: Rufer, called XX by You, Kontra x2; announced: Trull (You, Kontra x2), "
+                    "Absolut (Sepp, against the game)")
     # the sheet's contract comes from the announcements, those after the bid included
     assert contract_text(hand.state) == "rufspiel XX trull x2 absolut gegen x2"
-    assert action_text(Kontra(1, "trull"), names, observe(hand, 0)) == "Franz: Kontra on trull"
+    assert action_text(Kontra(1, "trull"), names, observe(hand, 0)) == "Franz: Kontra on Trull"
     act(hand, "2 kontra trull")
-    assert action_text(Kontra(2, "trull"), names, observe(hand, 0)) == "Hilde: Rekontra on trull"
+    assert action_text(Kontra(2, "trull"), names, observe(hand, 0)) == "Hilde: Rekontra on Trull"
 
 
 def test_the_table_is_drawn_in_the_variants_direction() -> None:
@@ -503,7 +505,7 @@ def test_the_human_seat_writes_every_40_card_action_out(variant: str) -> None:
 def play_cli(tmp_path: Path, variant: str, answers: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "play", "--variant", variant, "--seed", "5",
+        [sys.executable, "-m", "client.cli", "play", "--lang", "en", "--variant", variant, "--seed", "5",
          "--records", str(tmp_path / "records")],
         input=answers, capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=env)
 

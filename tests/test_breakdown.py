@@ -22,6 +22,8 @@ CATALOGUE = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml"
 NAMES = ["Hilde", "Franz", "Sepp", "Resi", "Toni"]
 CENTS = Terms("ct", ("Kontra", "Re"))
 
+pytestmark = pytest.mark.usefixtures("english")  # the English words, as with --lang en
+
 
 def test_a_lost_solo_with_kontra_item_by_item() -> None:
     """Seed 000, 40 cards: one Kontra doubles the game with its premiums, single games

@@ -84,7 +84,7 @@ def test_replay_json_agrees_with_the_engine(tmp_path: Path, capsys: pytest.Captu
 def test_replay_text_shows_tricks_points_and_settlement(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     _, data = game_record(0)
-    assert main(["replay", str(write(tmp_path / "g.json", data))]) == 0
+    assert main(["replay", "--lang", "en", str(write(tmp_path / "g.json", data))]) == 0
     out = capsys.readouterr().out
     assert "Trick 12:" in out and "Result:" in out and "points" in out and "Settlement:" in out
 
@@ -99,7 +99,7 @@ def test_replay_text_breaks_the_settlement_down(tmp_path: Path, capsys: pytest.C
             break
     else:
         raise AssertionError("no random hand with a premium under Kontra")
-    assert main(["replay", str(write(tmp_path / "k.json", record_of(hand).to_json()))]) == 0
+    assert main(["replay", "--lang", "en", str(write(tmp_path / "k.json", record_of(hand).to_json()))]) == 0
     out = capsys.readouterr().out
     breakdown = out[out.index("Breakdown"):]
     facts = hand.rules.facts
@@ -148,7 +148,7 @@ def test_an_illegal_action_without_json_goes_to_stderr(tmp_path: Path,
     _, data = game_record(2)
     k = len(data["actions"]) - 5
     data["actions"][k] = illegal_at(data, k)
-    assert main(["replay", str(write(tmp_path / "bad.json", data))]) == 2
+    assert main(["replay", "--lang", "en", str(write(tmp_path / "bad.json", data))]) == 2
     captured = capsys.readouterr()
     assert f"action {k}" in captured.err and "bad.json" in captured.err
     assert captured.out == ""
@@ -211,7 +211,7 @@ def test_malformed_files_are_refused_with_a_clear_message(tmp_path: Path,
         assert answer["file"] == str(path)
         assert expected[name] in answer["error"]["message"], (name, answer)
     # without --json: one readable line per bad file on stderr, the good one on stdout
-    assert main(["replay", str(good), *map(str, files.values())]) == 2
+    assert main(["replay", "--lang", "en", str(good), *map(str, files.values())]) == 2
     captured = capsys.readouterr()
     assert "Settlement:" in captured.out
     err = captured.err.splitlines()
@@ -232,6 +232,6 @@ def test_replay_as_a_real_process(tmp_path: Path) -> None:
     assert hand.state.result is not None
     assert lines[0]["settlement"] == list(hand.state.result.settlement)
     assert "is not JSON" in lines[1]["error"]["message"]
-    ok = subprocess.run([sys.executable, "-m", "client.cli", "replay", str(good)],
+    ok = subprocess.run([sys.executable, "-m", "client.cli", "replay", "--lang", "en", str(good)],
                         capture_output=True, text=True, timeout=120, encoding="utf-8")
     assert ok.returncode == 0 and "Settlement:" in ok.stdout

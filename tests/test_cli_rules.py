@@ -31,24 +31,40 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_variants_names_where_each_came_from(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "variants", "--plugins", PLUGINS)
+    status, out, _ = run(capsys, "variants", "--lang", "en", "--plugins", PLUGINS)
     assert status == 0
     assert "tarock54: " in out and "installed with tarock (entry point variants.tarock54:VARIANT)" in out
     assert "tarock54-club" in out and "pagat_club.py" in out and "base tarock54" in out
     assert "not enabled: " in out and "tarock54-solo" in out
+    status, out, _ = run(capsys, "variants", "--plugins", PLUGINS)  # German by default
+    assert status == 0 and "Varianten (" in out and "aber nicht eingeschaltet: " in out
+    assert "tarock40: 40 Blatt (Überbieten)" in out
 
 
 def test_rules_page_is_generated_from_the_data(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "rules", "tarock40", "--plugins", PLUGINS)
+    status, out, _ = run(capsys, "rules", "tarock40", "--lang", "en", "--plugins", PLUGINS)
     assert status == 0
-    for text in ("Rufspiel [rufspiel]: 1", "Solo mit Pagat [solo-pagat]: 4", "premiums count double",
+    for text in ("40 cards (outbidding) [tarock40]", "Rufspiel [rufspiel]: 1",
+                 "Solo mit Pagat [solo-pagat]: 4", "premiums count double",
+                 "Four Kings [kings] (material): silent 1",
                  "Valat [valat]: silent 6, announced 12", "pflichtkontra (bool, default true"):
         assert text in out, text
-    status, out, _ = run(capsys, "rules", "tarock54-club", "--plugins", PLUGINS, "-o", "pagat_ultimo=3")
+    status, out, _ = run(capsys, "rules", "tarock54-club", "--lang", "en", "--plugins", PLUGINS,
+                         "-o", "pagat_ultimo=3")
     assert status == 0
     assert "the Pagat wins a trick with the whole Trull" in out  # the house rule's Kaiserstich
     assert "Pagat Ultimo [pagat-ultimo]: silent 3, a silent attempt that fails 1" in out
-    assert "pagat_ultimo (int, default 2, here 3;" in out
+    assert "pagat_ultimo (int, default 2, here 3; allowed: an integer of at least 0)" in out
+
+
+def test_the_rules_page_speaks_german_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same page from the same data, in the catalogue's German (``tarock rules``)."""
+    status, out, _ = run(capsys, "rules", "tarock40", "--plugins", PLUGINS)
+    assert status == 0
+    for text in ("40 Blatt (Überbieten) [tarock40]", "Spiele, vom niedrigsten an:", "Rufspiel [rufspiel]: 1",
+                 "Vier Könige [kings] (Materialprämie): still 1", "Prämien zählen doppelt",
+                 "pflichtkontra (bool, Vorgabe true; erlaubt: true oder false)"):
+        assert text in out, text
 
 
 @pytest.mark.parametrize("option,words", [
@@ -60,7 +76,8 @@ def test_rules_page_is_generated_from_the_data(capsys: pytest.CaptureFixture[str
 ])
 def test_a_bad_option_is_refused_before_anything_starts(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                          option: str, words: str) -> None:
-    status, out, err = run(capsys, "selfplay", "--variant", "tarock54-club", "--plugins", PLUGINS,
+    status, out, err = run(capsys, "selfplay", "--lang", "en", "--variant", "tarock54-club", "--plugins",
+                           PLUGINS,
                            "--records", str(tmp_path), "-o", option)
     assert status == 2
     assert words in err

@@ -33,6 +33,8 @@ from core.registry import find_variant
 from core.table import Table, standings
 from variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
 
+pytestmark = pytest.mark.usefixtures("english")  # the English words, as with --lang en
+
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["You", "Franz", "Hilde", "Sepp"]
 FH = "cK sK hK I II XV XVI XVII XVIII XIX cQ d4"  # three Kings, Pagat and Uhu, seven tarocks
@@ -97,11 +99,11 @@ def test_bei_games_are_joined_and_shown_with_each_declarer() -> None:
     assert parse_choice("bei bettler", obs) == Bei(2, "bettler")  # not offered: the engine says why
     assert hand.why_not(Bei(2, "bettler")) is not None
     act(hand, Bei(2, "piccolo"))
-    assert shown(hand, 2) == "Hilde: piccolo bei (plays it too)"
+    assert shown(hand, 2) == "Hilde: Piccolo bei (plays it too)"
     act(hand, Pass(3), Pass(0))
     assert hand.state.phase == "announce"
     assert game_text(observe(hand, 0), NAMES, terms(hand)).startswith(
-        "Game: piccolo by Franz and Hilde, each for himself")
+        "Game: Piccolo by Franz and Hilde, each for himself")
 
 
 # -- calling, the talon, giving up -----------------------------------------------------------
@@ -184,7 +186,7 @@ def test_gut_announcements_kontra_and_re() -> None:
     assert "gut" in help_text and "Trull (Pagat, Mond and Sküs" in help_text
     assert "Uhu (the II wins the second-last trick)" in help_text
     act(hand, Announce(0, ("uhu",)))
-    assert shown(hand, 0, "announce") == "You: announce uhu"
+    assert shown(hand, 0, "announce") == "You: announce Uhu"
     act(hand, Pass(0))
     assert shown(hand, 0, "announce") == "You: Gut!"
     # the partner holds the King ultimo's card
@@ -202,7 +204,7 @@ def test_gut_announcements_kontra_and_re() -> None:
     act(hand, Kontra(0, ""))
     assert shown(hand, 0) == "You: Re"
     assert game_text(observe(hand, 3), NAMES, terms(hand)) == (
-        "Game: rufer, called dK by You, Re x4; announced: uhu (You)")
+        "Game: Rufer, called dK by You, Re x4; announced: Uhu (You)")
 
 
 def test_kontra_per_declarer_in_a_negative_game() -> None:
@@ -276,7 +278,7 @@ def test_results_sheet_and_standings_in_cents() -> None:
     result = hand.state.result
     assert result is not None
     lines = result_lines(observe(hand, 0), NAMES, terms(hand))
-    assert lines[0].startswith("Result: You played dreier: ") and " ct)" in lines[0]
+    assert lines[0].startswith("Result: You played Dreier: ") and " ct)" in lines[0]
     assert re.search(r"^Settlement: You [+-]\d+ ct, Franz [+-]\d+ ct", lines[-1], re.M)
     table = Table()
     table.add(result, "dreier")
@@ -307,7 +309,7 @@ def test_five_at_the_table_the_dealer_sits_out() -> None:
 def play_cli(tmp_path: Path, variant: str, answers: str, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "play", "--variant", variant, "--seed", "7",
+        [sys.executable, "-m", "client.cli", "play", "--lang", "en", "--variant", variant, "--seed", "7",
          "--records", str(tmp_path / "records"), *extra],
         input=answers, capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=env)
 
@@ -348,7 +350,7 @@ def test_records_replay_with_the_koenigrufen_words(tmp_path: Path,
     players: list[Player] = [make_bot("heuristic", s, n) for s, n in enumerate(NAMES)]
     session = Session(CLUB_NAME, players, seed=2, rounds=4, records_dir=tmp_path)
     session.run()
-    assert main(["replay", *map(str, session.records)]) == 0
+    assert main(["replay", "--lang", "en", *map(str, session.records)]) == 0
     out = capsys.readouterr().out
     assert "Seat 0: Vorhand!" in out or "Seat 1: Vorhand!" in out
     assert ": Gut!" in out and " ct" in out

@@ -28,7 +28,7 @@ def _lines(*answers: str) -> Iterator[str]:
     yield from answers
 
 
-def test_the_lobby_preselects_the_forty_card_game(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_lobby_preselects_the_forty_card_game(capsys: pytest.CaptureFixture[str], english: None) -> None:
     catalogue = load_plugins(ROOT / "plugins.toml")
     answers = _lines("")
     chosen = _offer(catalogue, lambda prompt: next(answers))
@@ -39,7 +39,8 @@ def test_the_lobby_preselects_the_forty_card_game(capsys: pytest.CaptureFixture[
         assert f"[{name}]" in out
 
 
-def test_the_lobby_takes_a_number_or_a_name_and_refuses_the_rest(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_lobby_takes_a_number_or_a_name_and_refuses_the_rest(capsys: pytest.CaptureFixture[str],
+                                                                 english: None) -> None:
     catalogue = load_plugins(ROOT / "plugins.toml")
     position = catalogue.enabled.index("tarock54") + 1
     answers = _lines("0", "tarock99", str(position))
@@ -80,7 +81,8 @@ def test_play_on_a_terminal_starts_on_forty_cards(tmp_path: Path) -> None:
     main_fd, child_fd = pty.openpty()
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "client.cli", "play", "--plain", "--seed", "3", "--records", str(tmp_path)],
+        [sys.executable, "-m", "client.cli", "play", "--plain", "--lang", "en", "--seed", "3", "--records",
+         str(tmp_path)],
         stdin=child_fd, stdout=child_fd, stderr=child_fd, cwd=ROOT, env=env, close_fds=True)
     os.close(child_fd)
     try:

@@ -23,10 +23,11 @@ def test_tables_lists_an_open_table_and_a_watcher_follows_it(tmp_path: Path) -> 
         assert listed.returncode == 0, listed.stderr
         found = [t for t in json.loads(listed.stdout) if t["kind"] == "table"]
         assert [(t["name"], t["free"], t["rounds"]) for t in found] == [("Beisl", 3, 2)]
-        plain = subprocess.run(tarock("tables", "--wait", "4", "--state", str(state), *LOOP),
+        plain = subprocess.run(tarock("tables", "--lang", "en", "--wait", "4", "--state", str(state), *LOOP),
                                capture_output=True, text=True, env=env(state), cwd=ROOT, timeout=60)
-        assert "'Beisl': tarock40, 2 rounds, 3 seat(s) free" in plain.stdout, plain.stdout
-        watcher = procs.spawn(tarock("watch", "Beisl", "--state", str(state), *LOOP), name="watch",
+        assert "'Beisl': tarock40, 2 rounds, 3 seats free" in plain.stdout, plain.stdout
+        watcher = procs.spawn(tarock("watch", "Beisl", "--lang", "en", "--state", str(state), *LOOP),
+                              name="watch",
                               env=env(state), cwd=ROOT)
         watcher.wait_for("Joined table 'Beisl'", timeout=60)
         seats = [procs.spawn(bot_args(f"s{i}", tmp_path, 2, *LOOP, "--table", "Beisl"), name=f"s{i}",
@@ -50,13 +51,15 @@ def test_a_join_with_other_rules_is_refused_with_a_clear_message(tmp_path: Path)
         host = procs.spawn(bot_args("h", tmp_path, 1, *LOOP, "--host", "--table", "Klub", "--variant",
                                     "tarock54-club"), name="h", env=env(state), cwd=ROOT)
         opened = host.wait_for_json(lambda e: e.get("event") == "open", timeout=60)
-        join = subprocess.run(tarock("join", "--to", f"127.0.0.1:{opened['port']}", "--plugins", str(other),
+        join = subprocess.run(tarock("join", "--lang", "en", "--to", f"127.0.0.1:{opened['port']}",
+                                     "--plugins", str(other),
                                      "--state", str(state), *LOOP),
                               capture_output=True, text=True, env=env(state), cwd=ROOT, timeout=60,
                               stdin=subprocess.DEVNULL)
         assert join.returncode == 2, join.stdout + join.stderr
         assert "cannot join table 'Klub'" in join.stderr and "Traceback" not in join.stderr
-        bad = subprocess.run(tarock("join", "--to", "nowhere:x", "--state", str(state), *LOOP),
+        bad = subprocess.run(tarock("join", "--lang", "en", "--to", "nowhere:x", "--state", str(state),
+                                    *LOOP),
                              capture_output=True, text=True, env=env(state), cwd=ROOT, timeout=60)
         assert bad.returncode == 2 and "port" in bad.stderr and "Traceback" not in bad.stderr
         host.kill()

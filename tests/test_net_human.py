@@ -82,20 +82,22 @@ def _answer_prompts(terms: list[Terminal], done: str, timeout: float) -> None:
 def test_host_and_join_at_two_terminals_play_a_hand(tmp_path: Path) -> None:
     environ = env(tmp_path / "state")
     common = ["--interface", "127.0.0.1", "--state", str(tmp_path / "state"), "--heartbeat", "0.5"]
-    host = Terminal([sys.executable, "-m", "client.cli", "host", "--bots", "2", "--rounds", "1", "--variant",
+    host = Terminal([sys.executable, "-m", "client.cli", "host", "--lang", "en", "--bots", "2", "--rounds",
+                     "1", "--variant",
                      "tarock54", "--name", "Stammtisch", "--player", "Anna", "--records", str(tmp_path / "a"),
                      *common], environ)
     guest: Terminal | None = None
     try:
         host.until(r"Table 'Stammtisch' is open", 60)
-        guest = Terminal([sys.executable, "-m", "client.cli", "join", "Stammtisch", "--player", "Berni",
-                          "--records", str(tmp_path / "b"), "--wait", "20", *common], environ)
+        guest = Terminal([sys.executable, "-m", "client.cli", "join", "Stammtisch", "--lang", "en",
+                          "--player", "Berni", "--records", str(tmp_path / "b"), "--wait", "20", *common],
+                         environ)
         guest.until(r"Joined table 'Stammtisch'", 60)
         host.until(r"=== Round 1 of 1", 60)
         guest.until(r"=== Round 1 of 1", 60)
         for t in (host, guest):
             t.until(r"Your hand: ", 30)
-        _answer_prompts([host, guest], "Final standings after 1 rounds", 120)
+        _answer_prompts([host, guest], "Final standings after 1 round", 120)
         assert host.proc.wait(timeout=30) == 0
         assert guest.proc.wait(timeout=30) == 0
         for t in (host, guest):

@@ -244,7 +244,8 @@ def test_a_record_with_a_bad_option_is_refused() -> None:
     (["rules", "tarock54", "-o", "kontra"], "--option wants KEY=VALUE"),
 ])
 def test_a_bad_dash_o_exits_with_status_2_and_no_traceback(argv: list[str], message: str) -> None:
-    command = [sys.executable, "-m", "client.cli", *argv, "--plugins", str(REPO / "plugins.toml")]
+    command = [sys.executable, "-m", "client.cli", *argv, "--lang", "en", "--plugins",
+               str(REPO / "plugins.toml")]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=120, encoding="utf-8", cwd=REPO)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and "Traceback" not in proc.stderr

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from client.bots import make_bot
 from client.human import HumanPlayer, TableView
 from client.players import Player
@@ -26,11 +28,13 @@ from core.table import is_passed_out
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ("Franz", "Hilde", "Sepp")
 
+pytestmark = pytest.mark.usefixtures("english")  # the English words, as with --lang en
+
 
 def play(tmp_path: Path, answers: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "play", "--variant", "tarock54", "--records",
+        [sys.executable, "-m", "client.cli", "play", "--lang", "en", "--variant", "tarock54", "--records",
          str(tmp_path / "records"), *args],
         input=answers, capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=env)
 

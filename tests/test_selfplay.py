@@ -13,7 +13,7 @@ from core.table import is_passed_out
 
 
 def selfplay(capsys: pytest.CaptureFixture[str], records: Path, *extra: str) -> tuple[int, list[str]]:
-    status = main(["selfplay", "--variant", "tarock54", "--hands", "24", "--seed", "1",
+    status = main(["selfplay", "--lang", "en", "--variant", "tarock54", "--hands", "24", "--seed", "1",
                    "--records", str(records), *extra])
     return status, capsys.readouterr().out.splitlines()
 
@@ -55,22 +55,22 @@ def test_selfplay_is_deterministic_and_writes_records(tmp_path: Path,
 
 
 def test_a_different_seed_gives_a_different_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["selfplay", "--hands", "4", "--seed", "1", "--no-records"]) == 0
+    assert main(["selfplay", "--lang", "en", "--hands", "4", "--seed", "1", "--no-records"]) == 0
     one = capsys.readouterr().out
-    assert main(["selfplay", "--hands", "4", "--seed", "2", "--no-records"]) == 0
+    assert main(["selfplay", "--lang", "en", "--hands", "4", "--seed", "2", "--no-records"]) == 0
     two = capsys.readouterr().out
     assert one != two
     assert "Records: not written" in one
 
 
 def test_mixed_bots_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["selfplay", "--hands", "3", "--bots", "heuristic,random,heuristic,random",
+    assert main(["selfplay", "--lang", "en", "--hands", "3", "--bots", "heuristic,random,heuristic,random",
                  "--no-records", "--no-kontra"]) == 0
     out = capsys.readouterr().out
     assert "heuristic-0" in out and "random-1" in out
-    assert main(["selfplay", "--bots", "random,random"]) == 2
+    assert main(["selfplay", "--lang", "en", "--bots", "random,random"]) == 2
     assert "four kinds" in capsys.readouterr().err
-    assert main(["selfplay", "--bots", "random,random,random,genius", "--no-records"]) == 2
+    assert main(["selfplay", "--lang", "en", "--bots", "random,random,random,genius", "--no-records"]) == 2
     assert "unknown bot kind(s) genius" in capsys.readouterr().err
     assert main(["selfplay", "--variant", "tarock99", "--no-records"]) == 2
     assert "unknown variant 'tarock99'" in capsys.readouterr().err

@@ -109,7 +109,7 @@ def test_ties_in_the_middle_and_at_the_bottom_share_their_places() -> None:
     assert sum(s.main for s in standings((1, 1, 0, -2))) == 7
 
 
-def test_fractions_and_standings_print_nicely() -> None:
+def test_fractions_and_standings_print_nicely(english: None) -> None:
     from client.human import number_text, standings_lines
 
     assert [number_text(x) for x in (Fraction(3), Fraction(3, 2), Fraction(7, 3), Fraction(7, 4),
@@ -119,7 +119,7 @@ def test_fractions_and_standings_print_nicely() -> None:
                      " 4. Di   HP 0    SP -9"]
 
 
-def test_the_printed_sheet_has_one_line_per_round() -> None:
+def test_the_printed_sheet_has_one_line_per_round(english: None) -> None:
     from client.human import sheet_lines
 
     table = Table(rounds=2)

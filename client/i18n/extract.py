@@ -6,8 +6,9 @@ translation for a translator to fill; tests/test_i18n.py fails while one is
 missing or empty.  The messages are:
 
 - the client's own: every ``_("…")``, ``n_("…", "…", n)``, ``p_(ctx, "…")``
-  and ``NP_(ctx, "…")`` with literal strings in ``client/ui`` and
-  ``client/i18n`` (found in the syntax tree, as xgettext would);
+  and ``NP_(ctx, "…")`` with literal strings in ``client/ui``,
+  ``client/i18n`` and the line client's modules (``--plain`` and the
+  network commands' terminal; found in the syntax tree, as xgettext would);
 - the rules' data of every variant this installation offers or defines
   (plugins.toml): titles and descriptions of the variants, games and
   premiums, holding requirements, option names and descriptions, the
@@ -30,13 +31,17 @@ import polib
 from client.i18n import HERE, po_path
 
 ROOT = HERE.parent.parent
-CLIENT_SOURCES = (ROOT / "client" / "ui", ROOT / "client" / "i18n")
+LINE_CLIENT = ("cli.py", "human.py", "netcli.py", "netview.py", "render.py", "words.py", "written.py")
+"""The modules of the line-based client (``--plain``, the network commands' terminal)."""
+CLIENT_SOURCES = (ROOT / "client" / "ui", ROOT / "client" / "i18n",
+                  *(ROOT / "client" / module for module in LINE_CLIENT))
 RULE_SOURCES = (ROOT / "core", ROOT / "variants")
 
 HOUSE_RULES = " House rules: "
 """How core.plugins joins a base variant's description and its house rules' names."""
 
-GERMAN_SOURCES = frozenset({"game", "premium", "variant", "kontra", "card", "option-name", "bot", "money"})
+GERMAN_SOURCES = frozenset({"game", "premium", "variant", "kontra", "card", "option-name", "bot", "money",
+                            "item"})
 """Contexts whose msgids are not English (names from the rules, identifiers): en.po translates them too."""
 
 
@@ -71,10 +76,10 @@ def _name(call: ast.Call) -> str:
 
 
 def client_messages(folders: Iterable[Path] = CLIENT_SOURCES) -> set[Message]:
-    """The messages the client's code asks the catalogue for, by literal."""
+    """The messages the client's code asks the catalogue for, by literal (``folders``: folders or files)."""
     out: set[Message] = set()
     for folder in folders:
-        for path in sorted(folder.rglob("*.py")):
+        for path in sorted(folder.rglob("*.py")) if folder.is_dir() else [folder]:
             where = str(path.relative_to(ROOT))
             for call in _calls(path):
                 name, args = _name(call), call.args

@@ -124,7 +124,7 @@ class TableModel:
         self.log.clear()
         again = _(", deal {n}").format(n=deal_no) if deal_no > 1 else ""
         self.note(
-            _("Round {round} of {rounds}{again}: {dealer} deals, {forehand} is forehand").format(
+            _("Round {round} of {rounds}{again}: dealer {dealer}, forehand {forehand}").format(
                 round=round_no,
                 rounds=self.rounds,
                 again=again,

@@ -1,9 +1,10 @@
 """A table's rules page in the player's language, generated from the rules' data.
 
-The same data as ``tarock rules`` (:mod:`client.rules_text`): every
-contract with its value, partnership, talon, trick rules, goal, Kontra and
-premiums; every premium with its values; every option with its
-description and value; the counting and settlement facts.  Nothing is
+Every contract with its value, partnership, talon, trick rules, goal,
+Kontra and premiums; every premium with its values; every option with its
+description and value; the counting and settlement facts.  ``tarock
+rules`` prints the same page with the names the records, ``-o`` and
+plugins.toml use (``names=True``).  Nothing is
 written per variant, so a house rule's page is its own rules.
 """
 
@@ -17,7 +18,7 @@ from client.ui.cards import cards_text
 from client.ui.texts import amount_text, game_description, game_title, kontra_word, points_text, premium_title
 from core.contracts import ContractSpec, PremiumSpec, TrickRules
 from core.facts import RuleFacts
-from core.options import Declared
+from core.options import Declared, show_value
 
 
 def _partnership(spec: ContractSpec) -> str:
@@ -88,11 +89,14 @@ def summary(spec: ContractSpec, facts: RuleFacts) -> str:
     return "; ".join(parts)
 
 
-def contract_lines(spec: ContractSpec, facts: RuleFacts) -> Iterator[str]:
+def contract_lines(spec: ContractSpec, facts: RuleFacts, names: bool = False) -> Iterator[str]:
+    """One game: its title and value, then its rules indented (``names``: with
+    its name in the records, ``[solo-pagat]``)."""
     value = amount_text(spec.value, facts, sign=False)
     if spec.lost is not None and spec.lost != spec.value:
         value = _("{value} / lost {lost}").format(value=value, lost=amount_text(spec.lost, facts, sign=False))
-    yield f"{spec.rank:>3}. {game_title(spec)}: {value}"
+    name = f" [{spec.name}]" if names else ""
+    yield f"{spec.rank:>3}. {game_title(spec)}{name}: {value}"
     if spec.description:
         yield "     " + game_description(spec)
     who = [_partnership(spec)]
@@ -116,8 +120,8 @@ def contract_lines(spec: ContractSpec, facts: RuleFacts) -> Iterator[str]:
     )
     yield "     " + _("goal: {goal}; {kontra}").format(goal=_goal(spec, facts), kontra=kontra)
     if spec.premiums:
-        names = [premium_title(p.name, facts) for p in facts.premiums if p.name in spec.premiums]
-        text = ", ".join(names)
+        titles = [premium_title(p.name, facts) for p in facts.premiums if p.name in spec.premiums]
+        text = ", ".join(titles)
         if spec.premium_scale == 2:
             text += "; " + _("premiums count double")
         elif spec.premium_scale > 1:
@@ -129,7 +133,8 @@ def contract_lines(spec: ContractSpec, facts: RuleFacts) -> Iterator[str]:
         yield "     " + _("premiums: {text}").format(text=text)
 
 
-def premium_line(premium: PremiumSpec, facts: RuleFacts) -> str:
+def premium_line(premium: PremiumSpec, facts: RuleFacts, names: bool = False) -> str:
+    """One premium and its values (``names``: with its name in the records)."""
     parts = [
         _("silent {value}").format(value=amount_text(premium.silent, facts, sign=False))
         if premium.silent
@@ -143,7 +148,10 @@ def premium_line(premium: PremiumSpec, facts: RuleFacts) -> str:
                 value=amount_text(premium.silent_lost, facts, sign=False)
             )
         )
-    text = f"  {premium_title(premium.name, facts)}: {', '.join(parts)}"
+    name = f" [{premium.name}]" if names else ""
+    if names and premium.material:
+        name += " " + _("(material)")
+    text = f"  {premium_title(premium.name, facts)}{name}: {', '.join(parts)}"
     if premium.description:
         text += " – " + p_("premium-description", premium.description)
     return text
@@ -167,13 +175,59 @@ def option_line(name: str, declared: Declared, value: object) -> str:
     )
 
 
-def rules_page(facts: RuleFacts, options: Mapping[str, Declared] | None = None) -> list[str]:
-    """The whole page, one string per line (unwrapped)."""
+_KINDS = {bool: "bool", int: "int", float: "number", str: "text", tuple: "list"}
+"""An option's type as ``tarock rules`` names it (as in plugins.toml)."""
+
+
+def allowed_text(declared: Declared) -> str:
+    """What an option accepts, in words: ``true or false``, ``one of "a", "b"``."""
+    spec = declared.spec
+    if spec.choices:
+        return _("one of {list}").format(list=", ".join(show_value(c) for c in spec.choices))
+    kind = {
+        bool: _("true or false"),
+        int: _("an integer"),
+        float: _("a number"),
+        str: _("a string"),
+        tuple: _("a list of strings"),
+    }[spec.kind]
+    if spec.minimum is not None and spec.maximum is not None:
+        return _("{kind} from {least} to {most}").format(kind=kind, least=spec.minimum, most=spec.maximum)
+    if spec.minimum is not None:
+        return _("{kind} of at least {least}").format(kind=kind, least=spec.minimum)
+    if spec.maximum is not None:
+        return _("{kind} of at most {most}").format(kind=kind, most=spec.maximum)
+    return kind
+
+
+def option_detail(name: str, declared: Declared, value: object) -> str:
+    """An option as ``-o`` and plugins.toml write it: name, type, default (and
+    the table's value where it differs), what it accepts, description, plugin."""
+    spec = declared.spec
+    now = "" if value == spec.default else _(", here {value}").format(value=show_value(value))
+    line = _("  {option} ({kind}, default {default}{now}; allowed: {allowed}): {description}  [{plugin}]")
+    return line.format(
+        option=name,
+        kind=_KINDS[spec.kind],
+        default=show_value(spec.default),
+        now=now,
+        allowed=allowed_text(declared),
+        description=p_("option", spec.description),
+        plugin=declared.plugin,
+    )
+
+
+def rules_page(
+    facts: RuleFacts, options: Mapping[str, Declared] | None = None, names: bool = False
+) -> list[str]:
+    """The whole page, one string per line (unwrapped).  ``names``: as
+    ``tarock rules`` prints it, with the names the records, ``-o`` and
+    plugins.toml use (variant, games, premiums, options with their types)."""
     f = facts.facts
     direction = _("counter-clockwise") if f.direction == "counterclockwise" else _("clockwise")
     talon = "+".join(str(n) for n in facts.talon_piles) or _("none")
     lines = [
-        p_("variant", facts.title),
+        p_("variant", facts.title) + (f" [{facts.variant}]" if names else ""),
         _("{cards} cards, {each} each, talon {talon}; {players} play a hand; play goes {direction}").format(
             cards=len(facts.deck),
             each=facts.hand_size,
@@ -185,9 +239,9 @@ def rules_page(facts: RuleFacts, options: Mapping[str, Declared] | None = None) 
         _("Games, lowest first:"),
     ]
     for spec in facts.contracts:
-        lines.extend(contract_lines(spec, facts))
+        lines.extend(contract_lines(spec, facts, names))
     lines += ["", _("Premiums:")]
-    lines += [premium_line(p, facts) for p in facts.premiums] or ["  " + _("none")]
+    lines += [premium_line(p, facts, names) for p in facts.premiums] or ["  " + _("none")]
     scope = (
         _("one Kontra chain doubles the game and every premium")
         if f.kontra_scope == "game"
@@ -201,7 +255,10 @@ def rules_page(facts: RuleFacts, options: Mapping[str, Declared] | None = None) 
             money=money, scope=scope, unit=unit
         ),
     ]
-    if options:
+    if options and names:
+        lines += ["", _("Options:")]
+        lines += [option_detail(n, d, facts.options.get(n, d.spec.default)) for n, d in options.items()]
+    elif options:
         lines += ["", _("Options:")]
         lines += [option_line(n, d, facts.options.get(n, d.spec.default)) for n, d in options.items()]
     elif facts.options:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from client.bots.limits import chain_level
 from client.i18n import NP_, _, n_, p_
 from client.ui.cards import card_text, cards_text
+from client.words import is_you
 from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, KontraTarget, Pass, Play, Trump
 from core.auction import VORHAND
 from core.cards import SUIT_LETTERS, SUIT_SYMBOLS, Card
@@ -190,6 +191,7 @@ NOTES = (
     NP_("note", "{seat}: Bürgermeister"),
     NP_("note", "{seat}"),
     NP_("note", "{seat}'s game"),
+    NP_("note", "your game"),
     NP_("note", "the called King lay in the talon"),
     NP_("note", "Valat: it replaces the game and the other premiums"),
 )
@@ -207,6 +209,8 @@ def note_text(note: str, names: Sequence[str]) -> str:
     def part(text: str) -> str:
         seats = [int(m) for m in _SEAT.findall(text)]
         template = _SEAT.sub("{seat}", text)
+        if template == "{seat}'s game" and seats and is_you(names_text([seats[0]], names)):
+            return p_("note", "your game")
         out = p_("note", template)
         if seats and "{seat}" in out:
             return out.replace("{seat}", names_text([seats[0]], names), 1)
@@ -223,6 +227,12 @@ def kontra_label(
 ) -> str:
     """A Kontra by its level's word and what it is on: ``Rekontra``,
     ``Kontra on Trull``, ``Kontra on Sepp's game``, ``Re on Hilde's Kontra``."""
+    if target.declarer is not None and is_you(names_text([target.declarer], names)):
+        return _("{kontra} on your game").format(kontra=kontra_word(1, obs.rules))
+    if target.answer is not None and is_you(names_text([target.answer], names)):
+        return _("{re} on your {kontra}").format(
+            re=kontra_word(2, obs.rules), kontra=kontra_word(1, obs.rules)
+        )
     if target.declarer is not None:
         return _("{kontra} on {name}'s game").format(
             kontra=kontra_word(1, obs.rules), name=names_text([target.declarer], names)
