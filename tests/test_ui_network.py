@@ -17,7 +17,7 @@ from pathlib import Path
 from net_procs import ROOT, bot_args, env, events
 from netns import Procs
 from ui_harness import Driver, run
-from ui_play import Seen, play_hand, until
+from ui_play import Seen, close_settlement, play_hand, until
 
 from client.i18n import _, set_language
 from client.ui.main import lobby
@@ -91,7 +91,7 @@ def test_a_hand_with_bots_at_three_other_nodes(tmp_path: Path) -> None:
             while True:
                 obs = await play_hand(d, ref, seen, timeout=150)
                 assert obs.result is not None
-                d.press("enter")
+                await close_settlement(d, ref)
                 if not obs.result.passed_out:
                     break
             standings = await d.wait_for(_("Final standings"), timeout=60)
@@ -207,7 +207,7 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
             while played < 2:
                 obs = await play_hand(d, ref, seen, timeout=150)
                 assert obs.result is not None
-                d.press("enter")
+                await close_settlement(d, ref)
                 played += not obs.result.passed_out
             await d.wait_for(_("Final standings"), timeout=60)
             d.press("enter")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from ui_harness import Driver, run
-from ui_play import Seen, play_hand, until
+from ui_play import Seen, close_settlement, play_hand, until
 
 from client.i18n import _, set_language
 from client.ui.app import play_local
@@ -78,7 +78,7 @@ def test_a_hand_through_the_screen(variant: str, seed: int, tmp_path: Path) -> N
         while True:
             obs = await play_hand(d, ref, seen)
             assert obs.result is not None
-            d.press("enter")
+            await close_settlement(d, ref)
             if not obs.result.passed_out:
                 break
         result["obs"] = obs

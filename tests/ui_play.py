@@ -185,6 +185,15 @@ async def check_discard(d: Driver, obs: Observation, model: TableModel, seen: Se
         assert not model.chosen
 
 
+async def close_settlement(d: Driver, ref: dict[str, object]) -> None:
+    """Go on from a settlement, and wait until the key closed it (the next hand is looked for
+    only then: a key still in flight would answer the next question)."""
+    model = ref["model"]
+    assert isinstance(model, TableModel)
+    d.press("enter")
+    await until(lambda: model.overlay != "settlement", what="the settlement closed")
+
+
 def check_settlement(d: Driver, model: TableModel, seen: Seen) -> Observation:
     """The settlement names every line item of the result."""
     obs = model.settled
