@@ -162,6 +162,18 @@ class VirtualHand:
         """Every action so far, positional plain form."""
         self._hand: Hand | None = None
 
+    def fork(self) -> VirtualHand:
+        """A copy to try an action on (the engine is rebuilt from the log)."""
+        out = VirtualHand.__new__(VirtualHand)
+        out.__dict__.update(self.__dict__)
+        out.known = dict(self.known)
+        out.cards = list(self.cards)
+        out.log = list(self.log)
+        out.rules = _vouched(self.table_rules)
+        out.rules.called = dict(self.rules.called)
+        out._hand = None
+        return out
+
     # -- the virtual deal -------------------------------------------------------------
     @property
     def position_of(self) -> dict[Card, int]:
@@ -283,19 +295,8 @@ class VirtualHand:
     # -- what is seen ---------------------------------------------------------------------
     def visible(self, seat: int) -> set[int]:
         """The positions whose card ``seat`` sees now (by the engine's observation)."""
-        hand = self.hand
-        obs = observe(hand, seat)
         at = self.position_of
-        cards: set[Card] = set(obs.hand) | set(obs.talon_seen) | set(obs.discards)
-        for trick in (*obs.tricks, *((obs.trick,) if obs.trick is not None else ())):
-            cards.update(trick.cards)
-        for pile in obs.talon_shown:
-            cards.update(pile)
-        for _, open_cards in obs.open_hands:
-            cards.update(open_cards)
-        if obs.partner is not None and obs.called is not None and obs.called in hand.state.hands[obs.partner]:
-            cards.add(obs.called)  # the partnership is public: so is who holds the called card
-        return {at[c] for c in cards}
+        return {at[c] for c in seen_by(self.hand, seat)}
 
     def observation(self) -> Observation:
         """What this node's player (or watcher) sees: the engine's observation with every
@@ -305,6 +306,23 @@ class VirtualHand:
         if self.me is None:
             obs = dataclasses.replace(obs, hand=(), legal=())
         return dataclasses.replace(mask(obs, set(self.known.values()), self.me), rules=self.table_rules.facts)
+
+
+def seen_by(hand: Hand, seat: int) -> set[Card]:
+    """The cards whose place ``seat``'s observation shows: its hand, the talon it took,
+    the discards it sees, the tricks, the talon shown, the open hands, and, once the
+    partnership is public, the called card in its holder's hand."""
+    obs = observe(hand, seat)
+    cards: set[Card] = set(obs.hand) | set(obs.talon_seen) | set(obs.discards)
+    for trick in (*obs.tricks, *((obs.trick,) if obs.trick is not None else ())):
+        cards.update(trick.cards)
+    for pile in obs.talon_shown:
+        cards.update(pile)
+    for _, open_cards in obs.open_hands:
+        cards.update(open_cards)
+    if obs.partner is not None and obs.called is not None and obs.called in hand.state.hands[obs.partner]:
+        cards.add(obs.called)
+    return cards
 
 
 def mask(obs: Observation, known: set[Card], me: int | None) -> Observation:
