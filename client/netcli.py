@@ -30,7 +30,7 @@ from client.render import sheet_lines
 from core.plugins import Catalogue, load_plugins
 from core.rules import RuleError
 from net.advert import Seen
-from net.dealing import COMMIT_REVEAL
+from net.dealing import COMMIT_REVEAL, DEFAULT_DEALING, SCHEMES
 from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
 from net.effects import Leave
 from net.game import Game
@@ -82,6 +82,8 @@ def _net_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--heartbeat", type=float, default=DEFAULT.heartbeat, metavar="S",
                    help=f"seconds between heartbeats; a peer silent for 4 of them is gone "
                         f"(default: {DEFAULT.heartbeat:g})")
+    p.add_argument("--pin", metavar="PIN", help="the PIN of a private table: a host opens its table with it, "
+                   "a player needs it to join or watch (nobody without it learns anything of the game)")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log what the node does (-vv: more)")
 
 
@@ -90,6 +92,9 @@ def _table_args(p: argparse.ArgumentParser, rounds_default: int = 12) -> None:
     p.add_argument("--rounds", type=int, default=rounds_default, help=f"rounds (default: {rounds_default})")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="a variant option (JSON value)")
+    p.add_argument("--dealing", default=DEFAULT_DEALING, choices=SCHEMES,
+                   help=f"how a new table deals (default: {DEFAULT_DEALING}: no node, the host included, "
+                        f"sees another's cards; {COMMIT_REVEAL}: cheaper, the host sees every hand)")
 
 
 def _timing(args: argparse.Namespace) -> Timing:
@@ -121,7 +126,8 @@ def _game(args: argparse.Namespace, catalogue: Catalogue) -> Game:
         raise NetUsageError("plugins.toml enables no variant")
     if args.rounds < 1:
         raise NetUsageError(f"--rounds must be at least 1, not {args.rounds}")
-    return Game.make(catalogue, name, _options(args), SEATS, args.rounds, COMMIT_REVEAL)
+    dealing = getattr(args, "dealing", DEFAULT_DEALING)
+    return Game.make(catalogue, name, _options(args), SEATS, args.rounds, dealing)
 
 
 def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Path | None) -> Node:
@@ -130,7 +136,10 @@ def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Pa
         transport = TcpTransport(args.bind, args.port)
     except ValueError as exc:
         raise NetUsageError(str(exc)) from None
-    return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records)
+    pin = getattr(args, "pin", None)
+    if pin is not None and not 1 <= len(pin) <= 64:
+        raise NetUsageError("--pin must be 1..64 characters")
+    return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
 
 
 def _bot_for(seed: int) -> Callable[[int], Player]:
@@ -239,7 +248,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         async with trio.open_nursery() as nursery:
             bound = await _serve(node, nursery)
             async with _discovery(args, node) as disc:
-                info = new_table(game, args.name or f"{name}'s table")
+                info = new_table(game, args.name or f"{name}'s table", private=node.pin is not None)
                 roster = Roster()
                 human, view = _human(name, roster)
                 seed = random.SystemRandom().randrange(1_000_000)
@@ -413,7 +422,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                     view._emit("resume", f"resumes its seat at table {table_name!r}", deal=resumed.core.deal)
                     leave = await resumed.run(None)
                 if leave is None and args.host:
-                    info = new_table(game, args.table or f"{args.name}'s table")
+                    info = new_table(game, args.table or f"{args.name}'s table", private=node.pin is not None)
                     view._emit("open", f"opened table {info.name!r} on port {node.port}", table=info.id,
                                port=node.port)
                     leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish)
@@ -427,7 +436,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                         leave = Leave("no-table", str(exc))
                         break
                     if found.form:
-                        info = new_table(game, f"{args.name}'s table")
+                        info = new_table(game, f"{args.name}'s table", private=node.pin is not None)
                         leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish,
                                                  invite=found.form)
                         break

@@ -86,6 +86,9 @@ class HumanView:
                 self.write(f"The table's host is now {r.host} (epoch {event.epoch}).")
             if r.names != before[1]:
                 self.write(f"At the table: {', '.join(r.names)}")
+                if event.fingerprint:
+                    self.write(f"Roster fingerprint {event.fingerprint}: every player sees the same one "
+                               "when all sit at this table with their own keys.")
             return
         view = self.view
         if view is None:
@@ -149,9 +152,10 @@ class BotView:
         if isinstance(event, Joined):
             r.update(event)
             self._emit("seated", f"at table {event.info.name!r} as seat {event.seat}, host {r.host} "
-                                 f"(epoch {event.epoch})", table=event.info.id, table_name=event.info.name,
-                       seat=event.seat, host=event.host, host_name=r.host, epoch=event.epoch,
-                       roster=[s.name for s in event.roster])
+                                 f"(epoch {event.epoch}), roster {event.fingerprint}", table=event.info.id,
+                       table_name=event.info.name, seat=event.seat, host=event.host, host_name=r.host,
+                       epoch=event.epoch, roster=[s.name for s in event.roster],
+                       fingerprint=event.fingerprint, dealing=event.info.dealing)
         elif isinstance(event, HandBegins):
             self._emit("begin", f"round {event.round}, deal {event.deal_in_round}: hand "
                                 f"{cards_text(event.obs.hand)}", round=event.round, deal=event.deal_in_round)
