@@ -115,7 +115,7 @@ class HostDriver:
     # -- connections -----------------------------------------------------------------------
     async def handle(self, link: Link, hello: Hello, peer_ip: str | None) -> None:
         core = self.core
-        if not await self._authenticate(link, hello):
+        if not await self._authenticate(link, hello) or link.conn.closed:
             await link.flush()
             return
         verdict = core.admit(hello if peer_ip is None else _with_address(hello, peer_ip))

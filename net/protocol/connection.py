@@ -452,8 +452,8 @@ class Connection:
 
     def _handshake(self, msg: Message) -> None:
         if self.side == "server":
-            if not isinstance(msg, Hello):
-                raise _OutOfOrder(f"expected hello, got {msg.tag!r}")
+            if not isinstance(msg, Hello) or self.peer_hello is not None:
+                raise _OutOfOrder(f"expected one hello, got {msg.tag!r}")
             self.peer_hello = msg
             if node_of(bytes.fromhex(msg.key)) != msg.node:
                 self.refuse("identity", "the node id is not the one the key makes")
