@@ -23,9 +23,9 @@ from client.bots import make_bot
 from net.effects import Decide, Effect, ToHost
 from net.game import Game
 from net.host import HostCore
+from net.identity import Identity
 from net.lobby import Seated, host_table, new_table
 from net.node import Node
-from net.identity import Identity
 from net.protocol.connection import BodyReceived, Closed, Connection, Event, HelloRefused, Welcomed
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
 from net.protocol.messages import Hello, Message, Signed, dump, parse

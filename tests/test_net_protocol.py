@@ -162,8 +162,8 @@ def _signed(client: Client, body: dict[str, object], **fields: object) -> Signed
     core = client.core
     run = core.run
     env: dict[str, object] = {"t": "signed", "table": core.table_id, "epoch": core.epoch,
-                              "deal": run.ctx.deal if run else 0, "author": core.me, "seat": core.seat, "seq": 1,
-                              "prev": "", "head": "", "to": "", "body": body, "sig": "0" * 128}
+                              "deal": run.ctx.deal if run else 0, "author": core.me, "seat": core.seat,
+                              "seq": 1, "prev": "", "head": "", "to": "", "body": body, "sig": "0" * 128}
     env.update(fields)
     env["sig"] = core.identity.sign(signed_bytes(env))
     out = parse(env, "body")
