@@ -167,6 +167,17 @@ class HostCore:
         self.expect_done = self.sheet.done
         """The most deals any seat said it holds (a new host waits for their records)."""
         self._save_table()
+        self._store_sheet()
+
+    def _store_sheet(self) -> None:
+        """Keep every outcome of the sheet this host starts from in its own store: a successor's
+        store is new, and a node that rejoins is sent what it lacks from there."""
+        held = {d for d, _, _, _ in self.store.outcomes(self.info.id)}
+        for deal in sorted(self.sheet.finished):
+            if deal not in held:
+                self.store.save_outcome(self.info.id, deal, self.sheet.finished[deal].record)
+        for deal in sorted(self.sheet.void - held - set(self.sheet.finished)):
+            self.store.save_outcome(self.info.id, deal, None, "void under an earlier host")
 
     # -- who is where ------------------------------------------------------------------------
     def roster(self) -> tuple[SeatInfo, ...]:

@@ -54,9 +54,14 @@ class Seated:
     threaded: bool = False
 
 
-def table_advert(node: Node, info: TableInfo, free: int) -> Advert:
+PLAYERS = "players"
+"""The advert's extra TXT key naming who sits at a table (``Hilde, Sepp``), for a lobby's list."""
+
+
+def table_advert(node: Node, info: TableInfo, free: int, players: Sequence[str] = ()) -> Advert:
+    extra = {PLAYERS: ", ".join(players)[:200]} if players else {}
     return Advert(node.me, "table", info.name, info.id, info.variant, info.rules, free,
-                  (PROTOCOL_MIN, PROTOCOL_MAX), node.boot, node.port, info.rounds)
+                  (PROTOCOL_MIN, PROTOCOL_MAX), node.boot, node.port, info.rounds, extra)
 
 
 def waiting_advert(node: Node, game: Game) -> Advert:
@@ -112,7 +117,7 @@ async def host_table(node: Node, game: Game, info: TableInfo, own: Seated | None
             if core.free != free:
                 free = core.free
                 try:
-                    await publish(table_advert(node, info, free))
+                    await publish(table_advert(node, info, free, [s.name for s in core.roster()]))
                 except Exception as exc:  # announcing is a convenience: --to still works
                     log.warning("could not announce the table: %s", exc)
             with trio.move_on_after(1.0):

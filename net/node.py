@@ -275,7 +275,10 @@ class Node:
             seat.game.sheet_add(sheet.table, seat.sheet.finished[deal])
         sheet.void = set(seat.sheet.void)
         roster = list(seat.roster)
-        core = HostCore(seat.game, seat.info, self.me, self.host_store(), now=trio.current_time(),
+        store = self.host_store()
+        for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
+            store.save_outcome(seat.info.id, deal, record, reason, culprit)
+        core = HostCore(seat.game, seat.info, self.me, store, now=trio.current_time(),
                         identity=self.identity, epoch=seat.epoch + 1, roster=roster, sheet=sheet,
                         takeover=True, last_deal=seat.deal, timing=self.timing, bot_for=bot_for)
         log.info("%s takes over table %r at epoch %d", self.name, seat.info.name, core.epoch)

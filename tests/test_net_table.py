@@ -148,7 +148,10 @@ def _take_over(pump: Pump, successor: int, tmp: Path) -> Pump:
     for deal in sorted(seat.sheet.finished):
         sheet.finished[deal] = seat.sheet.finished[deal]
         seat.game.sheet_add(sheet.table, seat.sheet.finished[deal])
-    host = HostCore(seat.game, seat.info, node_id(successor), Store(tmp / "new-host.sqlite"), now=pump.now,
+    store = Store(tmp / "new-host.sqlite")
+    for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
+        store.save_outcome(seat.info.id, deal, record, reason, culprit)
+    host = HostCore(seat.game, seat.info, node_id(successor), store, now=pump.now,
                     identity=identity(successor), epoch=seat.epoch + 1, roster=seat.roster, sheet=sheet,
                     takeover=True, last_deal=seat.deal, timing=pump.host.timing,
                     bot_for=lambda s: make_bot("heuristic", 77 + s, f"sub{s}"))
@@ -207,6 +210,32 @@ def test_a_record_only_a_seat_holds_reaches_the_new_host(tmp_path: Path) -> None
     assert new.done, new.log[-6:]
     assert 1 in new.host.sheet.finished and 1 not in new.host.sheet.void
     assert records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
+
+
+def test_a_node_that_missed_the_last_record_gets_it_from_the_successor(tmp_path: Path) -> None:
+    """The old host's own seat never got the second hand's record before the host died; every
+    other seat counted it.  The successor (seat 1) starts from its seat's sheet with a new store,
+    and the old host's node, rejoining, is sent that record: one table, identical records."""
+    pump = make_table(tmp_path, rounds=3, timing=Timing(seat_timeout=2.0, gather=4.0))
+
+    def host_dies_after_deal_2(to: str, body: Signed) -> Signed | None:
+        if inner(body) == "hand-end" and body.deal == 2 and to == node_id(0):
+            return None
+        if body.deal >= 3:
+            return None
+        return body
+    pump.tamper = host_dies_after_deal_2
+    for i in range(4):
+        pump.join(node_id(i))
+    assert pump.seats[node_id(0)].done == 1 and pump.seats[node_id(1)].done == 2
+    new = _take_over(pump, 1, tmp_path)
+    for i in range(4):
+        new.join(node_id(i))
+    new.tick(2.5)
+    new.tick(4.5)
+    assert new.done, new.log[-6:]
+    assert sorted(new.seats[node_id(0)].sheet.finished) == sorted(new.host.sheet.finished)
+    assert records(tmp_path, 0) == records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
 
 
 def _frozen(pump: Pump) -> str:
