@@ -178,6 +178,7 @@ class HandPlay:
         self.redeals: dict[int, str] = {}
         self.unknown_before: set[int] = set()
         self.fixed_at: int | None = None
+        self._ready_owed = False
         self.facts: list[tuple[Author, int, dict[str, Any]]] = []
 
     def secret(self) -> dict[str, Any]:
@@ -232,11 +233,12 @@ class HandPlay:
     def head(self) -> str:
         return self.log[-1].head if self.log else ""
 
-    def receive(self, env: Signed) -> list[Out]:
+    def receive(self, env: Signed, send: bool = True) -> list[Out]:
         """The next entry of the log (HandFault if it breaks a rule; nothing changes then
-        except that the hand cannot go on)."""
+        except that the hand cannot go on).  ``send`` False: keep what this node must send
+        for :meth:`flush` (a snapshot, whose later entries may hold this node's own)."""
         self._entry(env)
-        return self.flush()
+        return self.flush() if send else []
 
     def receive_all(self, envs: Iterable[Signed]) -> list[Out]:
         """A snapshot: every entry so far; what this node must still send comes after."""
@@ -371,6 +373,8 @@ class HandPlay:
                 learned, _ = self.dealer.take(author, msg.payload, public=False)
                 if self.virtual is not None:
                     self.virtual.learn(learned)
+                    if self._ready_owed and self.step_complete(0) and not self.acts:
+                        self._ready()
             else:
                 self._queue_dealing(self.dealer.entry(author, msg.payload))
                 self._fixed()
@@ -483,7 +487,11 @@ class HandPlay:
         assert self.virtual is not None and self.me is not None
         mine = [self.virtual.known[p] for p in self.layout.hands[self.me] if p in self.virtual.known]
         if len(mine) != len(self.layout.hands[self.me]):
-            raise HandFault("this seat cannot read its hand", None)
+            # Its cards are private and not here yet (commit-reveal, a node that restarts and is
+            # sent the log before them): ready follows when they come (:meth:`private`).
+            self._ready_owed = True
+            return
+        self._ready_owed = False
         reason = self._redeal_reason(self.me, mine) or ""
         share: Any = None
         if reason:

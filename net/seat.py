@@ -117,6 +117,8 @@ class SeatCore:
         self.expect_rules = ""
         self.expect_table = ""
         self.over = False
+        self.joined_shown = False
+        """Whether the player was shown the roster (a restarted node shows it again)."""
         self.shows = True
         """Every change is shown (a person's screen); False: only the decisions (a bot)."""
 
@@ -135,7 +137,8 @@ class SeatCore:
 
     @property
     def deal(self) -> int:
-        return max(self.done, self.run.ctx.deal if self.run is not None else 0)
+        pending = self.pending_secret[1] if self.pending_secret is not None else 0
+        return max(self.done, self.run.ctx.deal if self.run is not None else 0, pending)
 
     @property
     def fingerprint(self) -> str:
@@ -299,8 +302,9 @@ class SeatCore:
             self.run = None  # the deal of an older host; the new one voids and deals again
         if not self.watch:
             self._save_table()
-        if not changed:
+        if not changed and self.joined_shown:
             return []
+        self.joined_shown = True
         assert self.game is not None
         facts = self.game.rules.variant_facts
         return [Show(Joined(body.table, body.roster, body.seat, body.epoch, body.host, facts,
@@ -318,6 +322,10 @@ class SeatCore:
             out += self._on_entry(entry, batch=True)
             if self.run is not None and self.run.stopped:
                 break
+        run = self.run
+        if run is not None and not run.stopped:
+            # Only now: the snapshot may hold what this node sent before it restarted.
+            out += self._outs(run, run.play.flush())
         return out + self._after()
 
     def _on_entry(self, env: Signed, batch: bool = False) -> list[Effect]:
@@ -348,7 +356,7 @@ class SeatCore:
         if digest in run.hashes:
             return []
         try:
-            outs = run.play.receive(env)
+            outs = run.play.receive(env, send=not batch)
         except HandFault as exc:
             return self._fault(run, exc)
         run.hashes.add(digest)

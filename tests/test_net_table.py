@@ -327,3 +327,41 @@ def test_a_host_cut_off_from_most_of_the_table_plays_nothing_alone(tmp_path: Pat
     for _ in range(6):
         pump.tick(2.0)
     assert pump.done, pump.log[-4:]
+
+
+@pytest.mark.parametrize("dealing", SCHEMES)
+def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealing: str) -> None:
+    """Seat 2's node dies after the hand's fifth card (its dealing secrets are on disk) and
+    starts again from its store: the host sends it the log, it goes on with the same secrets
+    and the same chain, and the table ends with the same records everywhere, no deal void."""
+    from net_pump import CATALOGUE
+
+    from net.seat import SeatCore
+
+    pump = make_table(tmp_path, rounds=1, timing=Timing(seat_timeout=30.0), dealing=dealing)
+    away = node_id(2)
+    plays: list[int] = []
+
+    def die(to: str, body: Signed) -> Signed | None:
+        if inner(body) == "act" and body.body.get("action", {}).get("type") == "play" and to == away:
+            plays.append(1)
+            if len(plays) == 5:
+                pump.connected.discard(away)
+                return None
+        return body if to in pump.connected else None
+    pump.tamper = die
+    for i in range(4):
+        pump.join(node_id(i))
+    assert len(plays) == 5 and not pump.done
+    pump.run(pump.host.disconnected(away, pump.now))
+    pump.tick(1.0)
+    old = pump.seats[away]
+    again = SeatCore(away, old.name, CATALOGUE, Store(tmp_path / "seat2.sqlite"), identity=identity(2),
+                     records_dir=tmp_path / "records2")
+    assert again.restore() and again.pending_secret is not None
+    pump.seats[away] = again
+    pump.tamper = None
+    pump.join(away)
+    assert pump.done, pump.log[-6:]
+    assert not pump.host.sheet.void
+    assert records(tmp_path, 0) == records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
