@@ -41,7 +41,7 @@ from core.observation import Observation
 from core.plugins import Catalogue
 from core.rules import RuleError
 from net.advert import Seen
-from net.dealing import COMMIT_REVEAL
+from net.dealing import COMMIT_REVEAL, DEFAULT_DEALING
 from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
 from net.effects import (
     Acted,
@@ -289,7 +289,7 @@ class Network:
         """Open a table, seat the player and ``bots`` bots, play it until it ends."""
         node = self._node()
         try:
-            game = Game.make(self.catalogue, variant, options, SEATS, rounds, COMMIT_REVEAL)
+            game = Game.make(self.catalogue, variant, options, SEATS, rounds, DEFAULT_DEALING)
         except RuleError as exc:
             raise NetError(str(exc)) from None
         info = new_table(game, name)
