@@ -155,6 +155,8 @@ class HandPlay:
         self._posted: set[tuple[Any, ...]] = set()
         self._new_attempt()
         self.fault: Entry | None = None
+        self.tainted: tuple[Author | None, str] | None = None
+        """The cheat this node found in an entry (the hand stops there; the accusation follows)."""
         self.opens: dict[Author, Entry] = {}
         self.done_at: int | None = None
         """The log index after which the hand was over (or stopped by a fault)."""
@@ -280,14 +282,27 @@ class HandPlay:
         seen = self.heads[env.head] if env.head else -1
         mine = author == self.me_author and self.signer is not None and env.author == self.signer.node
         key = self._key(msg, author)
-        self._apply(entry, seen)
+        try:
+            self._apply(entry, seen)
+        except HandFault as exc:
+            if exc.author == HOST or self.tainted is not None:
+                raise
+            # Well signed and in its place, but it cheats: the entry stays in this node's log
+            # (the accusation and the openings that follow refer to it), and the hand stops.
+            self.tainted = (exc.author, exc.reason)
+            self._append(entry, key, mine)
+            raise
+        self._append(entry, key, mine)
+
+    def _append(self, entry: Entry, key: tuple[Any, ...], mine: bool) -> None:
+        env = entry.env
         self.log.append(entry)
         self.heads[entry.head] = entry.index
-        self.chains[(env.author, env.seat)] = (env.seq, digest)
+        self.chains[(env.author, env.seat)] = (env.seq, entry.hash)
         if mine:
             self._posted.add(key)
             if env.seq > self._mine[0]:
-                self._mine = (env.seq, digest)
+                self._mine = (env.seq, entry.hash)
 
     @property
     def me_author(self) -> Author | None:
@@ -324,6 +339,8 @@ class HandPlay:
         if isinstance(msg, Opened):
             self._on_open(entry, seen)
             return
+        if self.fault is not None or self.tainted is not None:
+            return  # sent before its author saw the hand stop: in the log, but it changes nothing
         if self.over:
             raise HandFault(f"{msg.tag!r} after the hand is over", author)
         try:
