@@ -79,6 +79,10 @@ def _net_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat-timeout", type=float, default=DEFAULT.seat_timeout, metavar="S",
                    help="seconds a seat may be away before a bot plays it "
                         f"(default: {DEFAULT.seat_timeout:g})")
+    p.add_argument("--step-timeout", type=float, default=DEFAULT.step, metavar="S",
+                   help="seconds a connected seat may take for a step of the deal or of a reveal "
+                        "(no person decides there) before it is named for stalling "
+                        f"(default: {DEFAULT.step:g})")
     p.add_argument("--heartbeat", type=float, default=DEFAULT.heartbeat, metavar="S",
                    help=f"seconds between heartbeats; a peer silent for 4 of them is gone "
                         f"(default: {DEFAULT.heartbeat:g})")
@@ -99,7 +103,9 @@ def _table_args(p: argparse.ArgumentParser, rounds_default: int = 12) -> None:
 
 def _timing(args: argparse.Namespace) -> Timing:
     beat = max(0.05, float(args.heartbeat))
-    return Timing(heartbeat=beat, dead_after=4 * beat, seat_timeout=max(0.0, float(args.seat_timeout)))
+    step = max(0.5, float(getattr(args, "step_timeout", DEFAULT.step)))
+    return Timing(heartbeat=beat, dead_after=4 * beat, seat_timeout=max(0.0, float(args.seat_timeout)),
+                  step=step)
 
 
 def _logging(args: argparse.Namespace) -> None:

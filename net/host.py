@@ -398,8 +398,12 @@ class HostCore:
                     return self._void(run.ctx.deal, f"seat {author} ({name}) is away: its cards cannot be "
                                                     "opened without it", "", now)
             elif not deciding and now - run.since >= self.timing.step:
-                return self._void(run.ctx.deal, f"seat {author} ({name}) stalled its step of the hand "
-                                                f"for {self.timing.step:g} s", node, now)
+                play = run.play
+                step = ("kept back its opening at the hand's end (a refused reveal)" if play.over else
+                        "stalled its step of the deal" if not play.dealer.fixed else
+                        "stalled its step of the hand")
+                return self._void(run.ctx.deal, f"seat {author} ({name}) {step} for {self.timing.step:g} s",
+                                  node, now)
         return []
 
     def next_deadline(self, now: float) -> float | None:

@@ -274,6 +274,11 @@ class VirtualHand:
             raise VirtualError("the action names a position twice")
         foreign = [p for p in named if p not in holds]
         if foreign:
+            tricks = [*hand.state.tricks, *([hand.state.trick] if hand.state.trick is not None else [])]
+            played = {self.position_of[c] for t in tricks for c in t.cards}
+            if foreign[0] in played:
+                raise VirtualError(f"seat {seat} plays again the card at position {foreign[0]}, "
+                                   "already played in this hand")
             raise VirtualError(f"seat {seat} does not hold the card at position {foreign[0]}")
         action = self._decode(plain)
         if action.seat != seat:
