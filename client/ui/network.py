@@ -127,6 +127,9 @@ class ScreenListener:
             elif model.message.startswith(_("Waiting for players: {n} of {seats} seated.").split("{")[0]):
                 model.message = ""
             model.note(_("At the table: {names}").format(names=", ".join(n for n in names)))
+            if event.fingerprint:
+                text = _("Roster fingerprint {fingerprint}: every player at this table sees the same one.")
+                model.note(text.format(fingerprint=event.fingerprint))
             self.joined = True
             model.changed()
         elif isinstance(event, HandBegins):
