@@ -85,6 +85,8 @@ class SeatRun:
     stopped: bool = False
     stored: dict[str, Any] | None = None
     """The dealing secret last written to the store."""
+    accuse: tuple[str, str] | None = None
+    """A cheat found while reading a snapshot: accused once the snapshot is read through."""
 
 
 class SeatCore:
@@ -325,6 +327,9 @@ class SeatCore:
         run = self.run
         if run is not None and not run.stopped:
             # Only now: the snapshot may hold what this node sent before it restarted.
+            if run.accuse is not None and not self.watch and run.play.me is not None:
+                out += self._outs(run, run.play.accuse(*run.accuse))
+            run.accuse = None
             out += self._outs(run, run.play.flush())
         return out + self._after()
 
@@ -358,7 +363,7 @@ class SeatCore:
         try:
             outs = run.play.receive(env, send=not batch)
         except HandFault as exc:
-            return self._fault(run, exc)
+            return self._fault(run, exc, batch)
         run.hashes.add(digest)
         return self._outs(run, outs) + ([] if batch else self._after())
 
@@ -465,11 +470,16 @@ class SeatCore:
                 return s.node
         return ""
 
-    def _fault(self, run: SeatRun, exc: HandFault) -> list[Effect]:
+    def _fault(self, run: SeatRun, exc: HandFault, batch: bool = False) -> list[Effect]:
         """An entry breaks the rules: say so in the log (every secret is opened, the audit
-        names the culprit); a host that relayed it is named at once."""
+        names the culprit); a host that relayed it is named at once.  In a snapshot the
+        accusation waits until the snapshot is read (it may hold this node's own entries)."""
         culprit = self._node_of(exc.author)
         out: list[Effect] = [Note(f"deal {run.ctx.deal}: {exc.reason}")]
+        if batch and exc.author != HOST:
+            if run.accuse is None:
+                run.accuse = (culprit, exc.reason)
+            return out
         if exc.author == HOST:
             run.stopped = True
             deal = run.ctx.deal
