@@ -7,7 +7,8 @@ renege found only by the end-of-hand replay, a bad reveal proof, an entry in ano
 seat's name, a replayed entry, an opening kept back, a shuffle never sent.  Each time the
 hand is void, every honest node names the cheater (its node id), the void and the culprit
 are in its store, the void deal has no record, and the honest score sheets are the sum of
-the hands that were played out: the cheat costs nobody anything.
+the hands that were played out: the cheat costs nobody anything.  The last test is the
+other side of the line: a seat that is gone (killed, not restarted) is not named.
 """
 
 from __future__ import annotations
@@ -82,4 +83,36 @@ def test_a_cheat_voids_the_hand_and_names_the_cheater(tmp_path: Path, kind: str)
     totals = [sum(column) for column in zip(*settlements(tmp_path / "rec-h"), strict=True)]
     for proc in honest:
         assert events(proc, "over")[-1]["totals"] == totals
+    assert all(standings(p) == standings(host) for p in honest)
+
+
+def test_a_seat_gone_longer_than_the_timeout_is_no_cheat(tmp_path: Path) -> None:
+    """A seat's node is killed mid-hand and does not come back: its cards cannot be opened
+    without it, so after the seat timeout the hand is void with nobody named; from the next
+    deal a bot of the host's node plays the seat, and the table ends with the same records
+    and standings on every node that stayed."""
+    table = "Tisch gone"
+    common = (*LOOP, "--table", table, "--wait", "60", "--step-timeout", "3", "--seat-timeout", "3",
+              "--variant", "tarock40")
+    with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
+        host = procs.spawn(bot_args("h", tmp_path, 2, *common, "--host", "--seed", "1"), name="h",
+                           env=env(tmp_path / "state"), cwd=ROOT)
+        host.wait_for_json(lambda e: e.get("event") == "seated", timeout=60)
+        seats = [procs.spawn(bot_args(f"b{i}", tmp_path, 2, *common, "--seed", str(i + 2)),
+                             name=f"b{i}", env=env(tmp_path / "state"), cwd=ROOT) for i in range(2)]
+        for seat in seats:
+            seat.wait_for_json(lambda e: e.get("event") == "seated", timeout=60)
+        gone = procs.spawn(bot_args("x", tmp_path, 2, *common, "--seed", "9"), name="x",
+                           env=env(tmp_path / "state"), cwd=ROOT)
+        gone.wait_for_json(lambda e: e.get("event") == "first-card", timeout=60)
+        gone.kill()
+        honest = [host, *seats]
+        for proc in honest:
+            assert proc.wait(timeout=170) == 0, proc.tail()
+    for proc in honest:
+        voids = events(proc, "void")
+        assert voids and voids[0]["culprit"] == "" and "away" in voids[0]["reason"], voids
+        assert any(e["bots"] for e in events(proc, "hand")), "no bot played the seat that was gone"
+    first = [p.read_bytes() for p in records(tmp_path, "h")]
+    assert first and all([p.read_bytes() for p in records(tmp_path, n)] == first for n in HONEST)
     assert all(standings(p) == standings(host) for p in honest)
