@@ -261,14 +261,17 @@ class HandPlay:
         chain = self.chains.get((env.author, env.seat), (0, ""))
         if env.seq != chain[0] + 1 or env.prev != chain[1]:
             raise HandFault(f"seat {env.seat if env.seat is not None else 'host'} sent message {env.seq} "
-                            f"after {chain[0]} (a replayed, dropped or reordered message)",
-                            HOST if env.seat is None else env.seat)
+                            f"after {chain[0]} (a replayed, dropped or reordered message)", self._blame(env))
         if env.head and env.head not in self.heads:
             raise HandFault("an entry that refers to log entries this node was not sent", HOST)
         return HOST if env.seat is None else env.seat
 
     def _blame(self, env: Signed) -> Author:
-        return HOST if env.seat is None or not 0 <= env.seat < self.seats else env.seat
+        """Who is at fault for an entry that does not belong where it is: at the host, its
+        author's seat (it sent it); anywhere else the host, which checked it and logged it."""
+        if not self.is_host or env.seat is None or not 0 <= env.seat < self.seats:
+            return HOST
+        return env.seat
 
     def _entry(self, env: Signed) -> None:
         author = self._author(env)

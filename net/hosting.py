@@ -176,6 +176,8 @@ class HostDriver:
         now = trio.current_time()
         self.failed_pins = [t for t in self.failed_pins if now - t < 60.0]
         pake = None
+        if link.conn.closed:
+            return False  # the peer left between its hello and our answer
         if core.info.private:
             if not hello.pake:
                 link.conn.refuse("pin", f"table {core.info.name!r} is private: join it with its PIN (--pin)")
