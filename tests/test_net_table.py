@@ -365,3 +365,53 @@ def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealin
     assert pump.done, pump.log[-6:]
     assert not pump.host.sheet.void
     assert records(tmp_path, 0) == records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
+
+
+def test_a_seat_restarted_after_a_cheat_names_the_cheater_not_itself(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 3 signs a reveal token whose proof fails while seat 1's node is down; seat 1 comes
+    back from its store and reads the log: the bad entry, the others' accusation, their
+    openings.  It opens in turn (its chain going on where the log has it) and the host names
+    seat 3, nobody else; the table goes on."""
+    from net_pump import CATALOGUE
+
+    from net.handplay import HandPlay
+    from net.protocol.messages import Act, Inner, Step
+    from net.seat import SeatCore
+
+    cheater, away = node_id(3), node_id(1)
+    sign = HandPlay.sign
+    spoiled: list[int] = []
+
+    def bad_token(self: HandPlay, body: Inner, to: int | None = None) -> Signed:
+        if (not spoiled and to is None and self.signer is not None and self.signer.node == cheater
+                and isinstance(body, Step) and isinstance(body.share, dict) and body.share.get("tokens")):
+            tokens = [list(t) for t in body.share["tokens"]]
+            tokens[0][2], tokens[0][3] = tokens[0][3], tokens[0][2]
+            spoiled.append(1)
+            body = Step(body.index, {**body.share, "tokens": tokens}, body.facts)
+        return sign(self, body, to)
+    monkeypatch.setattr(HandPlay, "sign", bad_token)
+    assert Act  # the cheat is in a step; acts stay honest
+
+    pump = make_table(tmp_path, rounds=1, timing=Timing(seat_timeout=30.0, step=60.0))
+
+    def down(to: str, body: Signed) -> Signed | None:
+        if to == away and inner(body) == "step" and body.seat == 3:
+            pump.connected.discard(away)
+        return body if to in pump.connected else None
+    pump.tamper = down
+    for i in range(4):
+        pump.join(node_id(i))
+    assert spoiled and not pump.done and not pump.host.sheet.void
+    pump.run(pump.host.disconnected(away, pump.now))
+    pump.tick(1.0)
+    again = SeatCore(away, "p1", CATALOGUE, Store(tmp_path / "seat1.sqlite"), identity=identity(1),
+                     records_dir=tmp_path / "records1")
+    assert again.restore()
+    pump.seats[away] = again
+    pump.tamper = None
+    pump.join(away)
+    assert pump.done, pump.log[-6:]
+    blamed = {who for _, record, _, who in pump.host.store.outcomes(pump.host.info.id) if record is None}
+    assert blamed == {cheater}, pump.log[-8:]
