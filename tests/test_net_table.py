@@ -376,7 +376,7 @@ def test_a_seat_restarted_after_a_cheat_names_the_cheater_not_itself(tmp_path: P
     from net_pump import CATALOGUE
 
     from net.handplay import HandPlay
-    from net.protocol.messages import Act, Inner, Step
+    from net.protocol.messages import Inner, Step
     from net.seat import SeatCore
 
     cheater, away = node_id(3), node_id(1)
@@ -392,7 +392,6 @@ def test_a_seat_restarted_after_a_cheat_names_the_cheater_not_itself(tmp_path: P
             body = Step(body.index, {**body.share, "tokens": tokens}, body.facts)
         return sign(self, body, to)
     monkeypatch.setattr(HandPlay, "sign", bad_token)
-    assert Act  # the cheat is in a step; acts stay honest
 
     pump = make_table(tmp_path, rounds=1, timing=Timing(seat_timeout=30.0, step=60.0))
 
