@@ -31,7 +31,7 @@ from client.render import sheet_lines
 from core.plugins import Catalogue, load_plugins
 from core.rules import RuleError
 from net.advert import Seen
-from net.dealing import COMMIT_REVEAL
+from net.dealing import COMMIT_REVEAL, DEFAULT_DEALING, SCHEMES
 from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
 from net.effects import Leave
 from net.game import Game
@@ -98,9 +98,15 @@ def _net_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat-timeout", type=float, default=DEFAULT.seat_timeout, metavar="S",
                    help="seconds a seat may be away before a bot plays it "
                         f"(default: {DEFAULT.seat_timeout:g})")
+    p.add_argument("--step-timeout", type=float, default=DEFAULT.step, metavar="S",
+                   help="seconds a connected seat may take for a step of the deal or of a reveal "
+                        "(no person decides there) before it is named for stalling "
+                        f"(default: {DEFAULT.step:g})")
     p.add_argument("--heartbeat", type=float, default=DEFAULT.heartbeat, metavar="S",
                    help=f"seconds between heartbeats; a peer silent for 4 of them is gone "
                         f"(default: {DEFAULT.heartbeat:g})")
+    p.add_argument("--pin", metavar="PIN", help="the PIN of a private table: a host opens its table with it, "
+                   "a player needs it to join or watch (nobody without it learns anything of the game)")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log what the node does (-vv: more)")
 
 
@@ -109,11 +115,16 @@ def _table_args(p: argparse.ArgumentParser, rounds_default: int = 12) -> None:
     p.add_argument("--rounds", type=int, default=rounds_default, help=f"rounds (default: {rounds_default})")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="a variant option (JSON value)")
+    p.add_argument("--dealing", default=DEFAULT_DEALING, choices=SCHEMES,
+                   help=f"how a new table deals (default: {DEFAULT_DEALING}: no node, the host included, "
+                        f"sees another's cards; {COMMIT_REVEAL}: cheaper, the host sees every hand)")
 
 
 def _timing(args: argparse.Namespace) -> Timing:
     beat = max(0.05, float(args.heartbeat))
-    return Timing(heartbeat=beat, dead_after=4 * beat, seat_timeout=max(0.0, float(args.seat_timeout)))
+    step = max(0.5, float(getattr(args, "step_timeout", DEFAULT.step)))
+    return Timing(heartbeat=beat, dead_after=4 * beat, seat_timeout=max(0.0, float(args.seat_timeout)),
+                  step=step)
 
 
 def _logging(args: argparse.Namespace) -> None:
@@ -140,7 +151,8 @@ def _game(args: argparse.Namespace, catalogue: Catalogue) -> Game:
         raise NetUsageError(_("plugins.toml enables no variant"))
     if args.rounds < 1:
         raise NetUsageError(_("--rounds must be at least 1, not {n}").format(n=args.rounds))
-    return Game.make(catalogue, name, _options(args), SEATS, args.rounds, COMMIT_REVEAL)
+    dealing = getattr(args, "dealing", DEFAULT_DEALING)
+    return Game.make(catalogue, name, _options(args), SEATS, args.rounds, dealing)
 
 
 def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Path | None) -> Node:
@@ -149,7 +161,10 @@ def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Pa
         transport = TcpTransport(args.bind, args.port)
     except ValueError as exc:
         raise NetUsageError(str(exc)) from None
-    return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records)
+    pin = getattr(args, "pin", None)
+    if pin is not None and not 1 <= len(pin) <= 64:
+        raise NetUsageError("--pin must be 1..64 characters")
+    return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
 
 
 def _bot_for(seed: int) -> Callable[[int], Player]:
@@ -259,7 +274,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         async with trio.open_nursery() as nursery:
             bound = await _serve(node, nursery)
             async with _discovery(args, node) as disc:
-                info = new_table(game, args.name or _("{name}'s table").format(name=name))
+                info = new_table(game, args.name or _("{name}'s table").format(name=name),
+                                 private=node.pin is not None)
                 roster = Roster()
                 human, view = _human(name, roster)
                 seed = random.SystemRandom().randrange(1_000_000)
@@ -456,7 +472,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
                                deal=resumed.core.deal)
                     leave = await resumed.run(None)
                 if leave is None and args.host:
-                    info = new_table(game, args.table or _("{name}'s table").format(name=args.name))
+                    info = new_table(game, args.table or _("{name}'s table").format(name=args.name),
+                                     private=node.pin is not None)
                     view._emit("open", _("opened table {name} on port {port}").format(
                         name=repr(info.name), port=node.port), table=info.id, port=node.port)
                     leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish)
@@ -470,7 +487,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
                         leave = Leave("no-table", str(exc))
                         break
                     if found.form:
-                        info = new_table(game, _("{name}'s table").format(name=args.name))
+                        info = new_table(game, _("{name}'s table").format(name=args.name),
+                                         private=node.pin is not None)
                         leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish,
                                                  invite=found.form)
                         break

@@ -99,6 +99,9 @@ class HumanView:
                     host=r.host, epoch=event.epoch))
             if r.names != before[1]:
                 self.write(_("At the table: {names}").format(names=", ".join(r.names)))
+                if event.fingerprint:
+                    self.write(_("Roster fingerprint {fingerprint}: every player at this table sees the "
+                                 "same one.").format(fingerprint=event.fingerprint))
             return
         view = self.view
         if view is None:
@@ -162,11 +165,14 @@ class BotView:
         r = self.roster
         if isinstance(event, Joined):
             r.update(event)
-            text = _("at table {name} as seat {seat}, host {host} (epoch {epoch})").format(
-                name=repr(event.info.name), seat=event.seat, host=r.host, epoch=event.epoch)
+            text = _("at table {name} as seat {seat}, host {host} (epoch {epoch}), "
+                     "roster {fingerprint}").format(
+                name=repr(event.info.name), seat=event.seat, host=r.host, epoch=event.epoch,
+                fingerprint=event.fingerprint)
             self._emit("seated", text, table=event.info.id, table_name=event.info.name,
                        seat=event.seat, host=event.host, host_name=r.host, epoch=event.epoch,
-                       roster=[s.name for s in event.roster])
+                       roster=[s.name for s in event.roster], fingerprint=event.fingerprint,
+                       dealing=event.info.dealing)
         elif isinstance(event, HandBegins):
             text = _("round {n}, deal {deal}: hand {cards}").format(
                 n=event.round, deal=event.deal_in_round, cards=cards_text(event.obs.hand))

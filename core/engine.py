@@ -158,6 +158,26 @@ class Hand:
             reason = self.why_not(action)
             if reason is not None:
                 raise IllegalAction(action, reason)
+        self._carry_out(action, taken)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Carry out ``action`` without asking whether it is legal.
+
+        For a node that follows another seat's hand without knowing it (network
+        play without a trusted dealer): that seat's action is checked later,
+        against the real hand.  Only the turn and the hand's end are checked
+        here; a plugin that fails raises as in :meth:`apply`.
+        """
+        state = self.state
+        if self._handler is None:
+            raise IllegalAction(action, Reason("hand-over", "the hand is over"))
+        if action.seat != state.to_move:
+            raise IllegalAction(action, Reason("not-your-turn", f"it is seat {state.to_move}'s turn, "
+                                                                f"not seat {action.seat}'s"))
+        self._carry_out(action, len(state.actions))
+
+    def _carry_out(self, action: Action, taken: int) -> None:
+        state = self.state
         handler = self._handler
         assert handler is not None
         try:
@@ -180,7 +200,7 @@ class Hand:
         fresh = Hand(self.rules, self.state.dealer, hands, talon, self.state.seats, self.state.active,
                      self.context)
         for action in actions:
-            fresh.apply(action)
+            fresh.apply_unchecked(action)  # each was carried out before
         self.state = fresh.state
         self._handler = fresh._handler
         self._legal_cache = None

@@ -12,7 +12,7 @@ from typing import Any
 from core.facts import VariantFacts
 from core.observation import Observation, TrickView
 from core.table import SheetRow, Table
-from net.protocol.messages import Body, SeatInfo, TableInfo
+from net.protocol.messages import SeatInfo, Signed, TableInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +20,7 @@ class Send:
     """Send ``body`` to the node ``to`` (a seat's or a watcher's node id)."""
 
     to: str
-    body: Body
+    body: Signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class Note:
 class ToHost:
     """(Seat) send ``body`` to the host."""
 
-    body: Body
+    body: Signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +87,9 @@ class Joined:
     host: str
     facts: VariantFacts
     """What a screen needs of the rules (money unit, Kontra words, direction of play)."""
+    fingerprint: str = ""
+    """The roster's fingerprint (``3fa2-91c0-7d15``): the same on every player's screen
+    when everyone sits at the same table with the same keys."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,7 @@ class Voided:
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """The host did not apply this seat's action."""
+    """This seat's action was not taken (the engine refused it: ``code`` and why)."""
 
     code: str
     message: str

@@ -9,17 +9,17 @@ dataclasses of ``core`` when those change.  The rest of ``net`` sees a
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.actions import Action
 from core.codec import RecordError
 from core.deal import active_seats, split
-from core.engine import DealError, Hand, IllegalAction
-from core.observation import Observation, observe, observe_public
+from core.engine import DealError, Hand
+from core.observation import Observation, observe_public
 from core.plugins import Catalogue, rules_hash
-from core.record import record_of, replay
+from core.record import replay
 from core.rules import RuleError, Rules
 from core.state import HandResult
 from core.table import SheetRow, Table, contract_text
@@ -97,22 +97,16 @@ class Game:
         return active_seats(self.seats, dealer, self.rules.players_per_hand)
 
     def layout(self, active: tuple[int, ...]) -> Layout:
+        """Where the final deck's positions are dealt (``core.deal.split`` on positions), and
+        the rules' redeal verdict on a deal's hands."""
         rules, seats = self.rules, self.seats
-
-        def lay_out(order: Sequence[int]) -> tuple[list[list[int]], list[list[int]]] | None:
-            hands, talon = split(rules, order, seats, active)
-            return None if rules.redeal_reason(hands) is not None else (hands, talon)
-        return Layout(tuple(rules.deck), lay_out)
-
-    def hand(self, dealer: int, active: tuple[int, ...], hands: list[list[int]],
-             talon: list[list[int]]) -> Hand:
-        return Hand(self.rules, dealer, hands, talon, self.seats, active)
+        hands, talon = split(rules, list(range(len(rules.deck))), seats, active)
+        return Layout(tuple(rules.deck), tuple(tuple(h) for h in hands), tuple(tuple(p) for p in talon),
+                      rules.redeal_reason)
 
     # -- values on the wire ---------------------------------------------------------------
-    def view(self, hand: Hand, seat: int | None) -> dict[str, Any]:
-        """The plain observation of ``seat``; ``None``: the public one (a watcher's)."""
-        return dict(self.rules.codec.encode(public_view(hand) if seat is None else observe(hand, seat),
-                                            Observation))
+    def encode_view(self, obs: Observation) -> dict[str, Any]:
+        return dict(self.rules.codec.encode(obs, Observation))
 
     def read_view(self, raw: object) -> Observation:
         try:
@@ -132,35 +126,23 @@ class Game:
         return action
 
     # -- records -----------------------------------------------------------------------------
-    def record(self, hand: Hand, ctx: DealContext, round_no: int, opening: Mapping[str, Any],
-               bots: Sequence[int]) -> dict[str, Any]:
-        """The full record of a finished deal: ``tarock-record/1`` plus the network section."""
-        out = record_of(hand).to_json()
-        out[NET_KEY] = {"table": ctx.table, "epoch": ctx.epoch, "deal": ctx.deal, "round": round_no,
-                        "rules": self.hash, "opening": dict(opening), "bots": list(bots)}
-        return out
-
-    def check(self, raw: object, ctx: DealContext | None = None, dealer: int | None = None,
-              seen: Mapping[int, str] | None = None, views: Sequence[Mapping[str, Any]] = (),
-              seat: int | None = None) -> Finished:
-        """Check a record as every node does at a hand's end (docs/protocol.md,
-        "Checking a hand"); CheckFailed names the culprit (the host, or a seat).
-
-        ``ctx``/``dealer``: what this node was told at the deal's begin;
-        ``seen``: the commitments it received; ``views``: observations it was
-        sent (as plain data), each compared with the one the record implies.
-        """
+    def check(self, raw: object, ctx: DealContext | None = None, dealer: int | None = None) -> Finished:
+        """Check a record on its own (one a node holds, or one a seat passes to a new host):
+        it replays to its end with every action legal, names this table's rules, and its
+        dealing opening gives its deal (docs/protocol.md, "Checking a hand").  CheckFailed
+        otherwise."""
         if not isinstance(raw, Mapping) or not isinstance(raw.get(NET_KEY), Mapping):
             raise CheckFailed("the record has no network section")
         net = raw[NET_KEY]
         try:
-            got = DealContext(str(net["table"]), int(net["epoch"]), int(net["deal"]), self.seats)
+            opening = net["opening"]
+            attempt = int(opening.get("attempt", 1)) if isinstance(opening, Mapping) else 1
+            got = DealContext(str(net["table"]), int(net["epoch"]), int(net["deal"]), self.seats, attempt)
             round_no = int(net["round"])
             bots = [int(i) for i in net["bots"]]
-            opening = net["opening"]
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CheckFailed(f"the record's network section is malformed: {exc!r}") from None
-        if ctx is not None and got != ctx:
+        if ctx is not None and (got.table, got.epoch, got.deal) != (ctx.table, ctx.epoch, ctx.deal):
             raise CheckFailed(f"the record is of deal {got.hand_id}, not {ctx.hand_id}")
         if net.get("rules") != self.hash:
             raise CheckFailed("the record's rules hash is not the table's")
@@ -180,45 +162,16 @@ class Game:
             raise CheckFailed("the record names a bot action that does not exist")
         d_hands, d_talon = hand.deal
         try:
-            self.scheme.verify(got, self.layout(hand.state.active), opening, d_hands, d_talon, seen)
+            self.scheme.verify(got, self.layout(hand.state.active), opening, d_hands, d_talon)
         except DealingFault as exc:
             raise CheckFailed(exc.reason, exc.seat) from None
-        if seat is not None or views:
-            self._compare_views(hand, seat, views)
         result = hand.state.result
         assert result is not None
         return Finished(got.deal, round_no, dict(raw), hand, result)
 
-    def _compare_views(self, hand: Hand, seat: int | None, views: Sequence[Mapping[str, Any]]) -> None:
-        """Every observation sent (by its number of actions) against the one the record implies."""
-        state = hand.state
-        sent: dict[int, list[Mapping[str, Any]]] = {}
-        for raw in views:
-            history = raw.get("history")
-            n = len(history) if isinstance(history, list) else -1
-            if not 0 <= n <= len(state.actions):
-                raise CheckFailed("an observation the host sent has more actions than the record")
-            sent.setdefault(n, []).append(raw)
-        again = Hand(self.rules, state.dealer, *hand.deal, state.seats, state.active)
-        for n in range(len(state.actions) + 1):
-            if n in sent:
-                want = self.view(again, seat)
-                if any(dict(raw) != want for raw in sent[n]):
-                    raise CheckFailed(f"the host sent an observation after {n} actions that is not the "
-                                      "one the record implies")
-            if n < len(state.actions):
-                again.apply(state.actions[n])
-
     def sheet_add(self, table: Table, finished: Finished) -> SheetRow | None:
         return table.add(finished.result, contract_text(finished.hand.state))
 
-    def applies(self, hand: Hand, action: Action) -> str | None:
-        """Apply ``action``; the refusal reason (``code: message``) if illegal."""
-        try:
-            hand.apply(action)
-        except IllegalAction as exc:
-            return f"{exc.reason.code}: {exc.reason.message}"
-        return None
 
 
 def public_view(hand: Hand) -> Observation:

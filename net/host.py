@@ -1,16 +1,22 @@
-"""The host's side of a table, sans-IO: seating, dealing, the engine, checks.
+"""The host's side of a table, sans-IO: seating, the hand's log, timeouts, the score sheet.
 
-The host is the node that runs the engine's :class:`~core.engine.Hand`.  It
-seats nodes, runs the dealing scheme with every seat, applies the actions the
-seats send (the engine checks them), sends each seat its own observation and
-each watcher the public one, and at a hand's end sends every node the full
-record, waits for their checks and enters the hand on the score sheet.
+The host no longer holds the deal or an authoritative engine (issue 9): it is
+the table's *sequencer*.  It seats nodes, starts each deal (``begin``), checks
+every entry a seat sends against the rules of the log (signature, chain, turn,
+who may send what: :class:`~net.handplay.HandPlay` without the proofs), puts
+it in the hand's log and sends it to every node; it names a seat that breaks
+those rules, that stalls a step no person takes (``Timing.step``), and voids a
+hand whose seat is away longer than ``Timing.seat_timeout`` (its cards cannot
+be opened without it).  When every secret is opened it audits the hand as
+every node does, sends the record (``hand-end``) and enters it on the score
+sheet once the seats' checks agree.  Any fault named during the hand is judged
+by replaying the whole log with every proof checked (:func:`judge`).
 
-A seat whose node is away longer than ``Timing.seat_timeout`` is played by a
-bot (``bot_for``) until it returns; the record lists those actions.  A host
-that takes over after the previous one was lost (``takeover``) first gathers
-the seats and the finished hands any of them holds, then voids the deal that
-was in progress and deals again (docs/protocol.md, "Host loss").
+From the deal after a seat went away, a bot of the host's node plays it
+(``begin.bots``): the host's node then knows that seat's cards.  A host that
+takes over after the previous one was lost first gathers the seats and the
+finished hands any of them holds, then voids the deal that was in progress
+and deals again (docs/protocol.md, "Host loss").
 """
 
 from __future__ import annotations
@@ -20,29 +26,33 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core.engine import Hand
-from core.observation import observe
 from core.players import Player
-from net.dealing import DealContext, DealingFault, HostDealer, Outgoing, PayloadError, RandomBytes
+from net.audit import Verdict, audit
+from net.dealing import HOST, DealContext, RandomBytes
 from net.effects import Drop, Effect, Note, Send, StepDown, TableDone
-from net.game import CheckFailed, Finished, Game, GameError, Sheet
+from net.game import CheckFailed, Finished, Game, Sheet
+from net.handplay import Ask, HandFault, HandPlay, Out, roster_of
+from net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
 from net.protocol.messages import (
-    Act,
+    HAND,
     Begin,
-    Body,
     Checked,
     Dealing,
     HandEnd,
     Hello,
     Info,
+    Inner,
+    Log,
+    MessageError,
     Record,
-    Refused,
     Seated,
     SeatInfo,
+    Signed,
     TableInfo,
-    View,
     Void,
+    dump,
+    parse,
     plain,
 )
 from net.store import Store
@@ -75,6 +85,15 @@ class Chair:
 
 
 @dataclass
+class Sub:
+    """A seat the host's node plays with a bot in this deal (its node is away)."""
+
+    play: HandPlay
+    bot: Player
+    asked: int = -1
+
+
+@dataclass
 class Run:
     """The deal in progress."""
 
@@ -82,25 +101,49 @@ class Run:
     round: int
     dealer: int
     active: tuple[int, ...]
-    dealer_proto: HostDealer
-    hand: Hand | None = None
-    bots: list[int] = field(default_factory=list)
+    play: HandPlay
+    log: list[Signed] = field(default_factory=list)
+    subs: dict[int, Sub] = field(default_factory=dict)
     record: dict[str, Any] | None = None
     pending: set[str] = field(default_factory=set)
     checks_until: float = 0.0
+    waiting: tuple[tuple[int, ...], bool] = ((), False)
+    since: float = 0.0
+
+
+def judge(game: Game, run: Run, roster: Sequence[SeatInfo], host: str, round_no: int,
+          rules_hash: str) -> Verdict:
+    """Replay a hand's whole log with every proof and point checked, then audit it: who cheated
+    (the first entry that breaks a rule, else what the audit finds), or the record."""
+    begin = parse(run.log[0].body, "inner")
+    assert isinstance(begin, Begin)
+    play = HandPlay(game, DealContext(run.ctx.table, run.ctx.epoch, run.ctx.deal, run.ctx.seats), begin,
+                    roster_of(roster, host), None, checks=True)
+    for env in run.log:
+        try:
+            play.receive(env)
+        except HandFault as exc:
+            return Verdict(None, exc.author, exc.reason)
+    if not play.opened:
+        return Verdict(None, None, "the log ends before every secret was opened")
+    return audit(play, round_no, rules_hash, begin.bots)
 
 
 class HostCore:
-    """The authority of one table at one epoch."""
+    """The sequencer of one table at one epoch."""
 
     def __init__(self, game: Game, info: TableInfo, me: str, store: Store, *, now: float,
+                 identity: Identity | None = None,
                  epoch: int = 1, roster: Sequence[SeatInfo | None] = (), sheet: Sheet | None = None,
                  takeover: bool = False, last_deal: int = 0, timing: Timing | None = None,
                  rand: RandomBytes = os.urandom,
                  bot_for: Callable[[int], Player] | None = None) -> None:
         self.game = game
         self.info = info
+        self.identity = identity or Identity(store.identity_seed())
         self.me = me
+        if self.identity.node != me:
+            raise ValueError("the host's node id is not its key's")
         self.store = store
         self.epoch = epoch
         self.timing = timing or Timing()
@@ -140,6 +183,9 @@ class HostCore:
     def roster(self) -> tuple[SeatInfo, ...]:
         return tuple(c.info for c in self.chairs if c.info is not None)
 
+    def fingerprint(self) -> str:
+        return fingerprint(self.info.id, [s.key for s in self.roster()])
+
     def seat_of(self, node: str) -> int | None:
         for seat, chair in enumerate(self.chairs):
             if chair.info is not None and chair.info.node == node:
@@ -177,7 +223,21 @@ class HostCore:
     def info_message(self, name: str, port: int, boot: str) -> Info:
         return Info(PROTOCOL_MIN, PROTOCOL_MAX, self.me, name, "table", self.info.id, self.info.name,
                     self.info.variant, dict(self.info.options), self.info.rules, self.info.rounds,
-                    self.free, self.epoch, self.me, port, boot)
+                    self.free, self.epoch, self.me, port, boot, self.info.private)
+
+    # -- signing the host's own messages ---------------------------------------------------------
+    def signed(self, body: Inner, to: str, deal: int = 0) -> Signed:
+        """A table message of the host (outside a hand's log), for the node ``to``."""
+        fields: dict[str, Any] = {"t": Signed.tag, "table": self.info.id, "epoch": self.epoch, "deal": deal,
+                                  "author": self.me, "seat": None, "seq": 0, "prev": "", "head": "",
+                                  "to": to, "body": dump(body), "sig": "0" * 128}
+        fields["sig"] = self.identity.sign(signed_bytes(fields))
+        env = parse(fields, "body")
+        assert isinstance(env, Signed)
+        return env
+
+    def _send(self, node: str, body: Inner, deal: int = 0) -> Send:
+        return Send(node, self.signed(body, node, deal))
 
     # -- handshake ---------------------------------------------------------------------------
     def admit(self, hello: Hello) -> Admit | Reject:
@@ -199,23 +259,26 @@ class HostCore:
                                    "the same variant, plugins and options are needed")
         seat = self.seat_of(hello.node)
         if seat is not None:
+            chair = self.chairs[seat]
+            if chair.info is not None and chair.info.key != hello.key:
+                return Reject("identity", "this node id sits at the table with another key")
             return Admit(seat)
         if self.phase != "seating" or self.free == 0:
             return Reject("full", f"table {self.info.name!r} has no free seat")
         seat = next(s for s, c in enumerate(self.chairs) if c.info is None)
-        self.chairs[seat].info = SeatInfo(seat, hello.node, hello.name, hello.addresses, hello.port,
-                                          local=False)
+        self.chairs[seat].info = SeatInfo(seat, hello.node, hello.name, hello.key, hello.addresses,
+                                          hello.port, local=False)
         self._save_table()
         return Admit(seat)
 
     def seat_local(self, node: str, name: str, local: bool, addresses: tuple[str, ...] = (),
-                   port: int = 0) -> int:
+                   port: int = 0, key: str = "") -> int:
         """Seat one of this node's own players (the host's, or a bot of ``--bots``)."""
         seat = self.seat_of(node)
         if seat is not None:
             return seat
         seat = next(s for s, c in enumerate(self.chairs) if c.info is None)
-        self.chairs[seat].info = SeatInfo(seat, node, name, addresses, port, local)
+        self.chairs[seat].info = SeatInfo(seat, node, name, key or self.identity.key, addresses, port, local)
         self._save_table()
         return seat
 
@@ -232,7 +295,8 @@ class HostCore:
             chair.away_since = None
             if chair.substituted:
                 chair.substituted = False
-                out.append(Note(f"seat {seat} ({chair.info.name if chair.info else '?'}) is back"))
+                out.append(Note(f"seat {seat} ({chair.info.name if chair.info else '?'}) is back: "
+                                "it plays again from the next deal"))
             self.last_deal = max(self.last_deal, hello.deal)
             self.expect_done = max(self.expect_done, hello.done)
         out += self._snapshot(node, seat, hello.done)
@@ -260,7 +324,7 @@ class HostCore:
         return out
 
     def _snapshot(self, node: str, seat: int | None, done: int) -> list[Effect]:
-        out: list[Effect] = [Send(node, Seated(self.info, self.epoch, self.me, seat, self.roster()))]
+        out: list[Effect] = [self._send(node, Seated(self.info, self.epoch, self.me, seat, self.roster()))]
         # Outcomes the node lacks (and the last one, which may have changed to void).
         outcomes = {d: r for d, r, _, _ in self.store.outcomes(self.info.id)}
         voids = {d: (why, who) for d, r, why, who in self.store.outcomes(self.info.id) if r is None}
@@ -268,20 +332,19 @@ class HostCore:
             if deal > done or deal == self.sheet.done:
                 if deal in voids:
                     why, who = voids[deal]
-                    out.append(Send(node, Void(self.epoch, deal, why, who)))
+                    out.append(self._send(node, Void(deal, why, who), deal))
                 else:
-                    out.append(Send(node, HandEnd(self.epoch, deal, outcomes[deal])))
+                    out.append(self._send(node, HandEnd(outcomes[deal]), deal))
         run = self.run
         if run is not None and run.record is None and self.phase in ("dealing", "playing"):
-            out.append(Send(node, self._begin(run)))
+            out.append(self._send(node, Log(tuple(dump(e) for e in run.log)), run.ctx.deal))
             if seat is not None:
-                out += [self._dealing_send(o, node) for o in run.dealer_proto.resend(seat)]
-            if run.hand is not None:
-                out.append(Send(node, View(self.epoch, run.ctx.deal, self.game.view(run.hand, seat))))
+                out += [Send(node, run.play.sign(Dealing(o.payload), o.to))
+                        for o in run.play.dealer.resend(seat)]
         return out
 
     def _seated_all(self) -> list[Effect]:
-        return [Send(node, Seated(self.info, self.epoch, self.me, seat, self.roster()))
+        return [self._send(node, Seated(self.info, self.epoch, self.me, seat, self.roster()))
                 for node, seat in self._audience()]
 
     def _audience(self) -> list[tuple[str, int | None]]:
@@ -304,16 +367,44 @@ class HostCore:
                     and chair.away_since is not None
                     and (chair.info.local or now - chair.away_since >= self.timing.seat_timeout)):
                 chair.substituted = True
-                out.append(Note(f"seat {seat} ({chair.info.name}) is away: a bot plays it until it returns"))
-                out += self._substitute(seat, now)
+                out.append(Note(f"seat {seat} ({chair.info.name}) is away: a bot of this node plays it "
+                                "from the next deal until it returns"))
         if self.phase == "gathering":
             out += self._maybe_gathered(now)
+        run = self.run
+        if run is not None and self.phase in ("dealing", "playing"):
+            out += self._timeouts(run, now)
         run = self.run
         if run is not None and self.phase == "checking" and now >= run.checks_until and run.pending:
             out.append(Note(f"no check of deal {run.ctx.deal} from {len(run.pending)} node(s) in time"))
             run.pending.clear()
             out += self._maybe_counted(now)
         return out
+
+    def _timeouts(self, run: Run, now: float) -> list[Effect]:
+        """A step no person takes that a connected seat has not sent in time: it stalls the
+        hand and is named.  A seat away longer than the seat timeout: the hand is void (its
+        cards cannot be opened without it), nobody is named."""
+        authors, deciding = run.waiting
+        for author in authors:
+            if author == HOST or author in run.subs:
+                continue
+            chair = self.chairs[author]
+            name = chair.info.name if chair.info is not None else "?"
+            node = chair.info.node if chair.info is not None else ""
+            if not chair.connected:
+                away = chair.away_since if chair.away_since is not None else run.since
+                if now - max(away, run.since) >= self.timing.seat_timeout:
+                    return self._void(run.ctx.deal, f"seat {author} ({name}) is away: its cards cannot be "
+                                                    "opened without it", "", now)
+            elif not deciding and now - run.since >= self.timing.step:
+                play = run.play
+                step = ("kept back its opening at the hand's end (a refused reveal)" if play.over else
+                        "stalled its step of the deal" if not play.dealer.fixed else
+                        "stalled its step of the hand")
+                return self._void(run.ctx.deal, f"seat {author} ({name}) {step} for {self.timing.step:g} s",
+                                  node, now)
+        return []
 
     def next_deadline(self, now: float) -> float | None:
         """When :meth:`tick` has something to do at the latest (None: nothing timed)."""
@@ -328,8 +419,12 @@ class HostCore:
                 times.append(chair.away_since + (0 if chair.info.local else self.timing.seat_timeout))
         if self.phase == "gathering":
             times.append(self.gather_until)
-        if self.run is not None and self.phase == "checking":
-            times.append(self.run.checks_until)
+        run = self.run
+        if run is not None and self.phase == "checking":
+            times.append(run.checks_until)
+        if run is not None and self.phase in ("dealing", "playing") and run.waiting[0]:
+            times.append(run.since + (self.timing.seat_timeout if run.waiting[1] else
+                                      min(self.timing.step, self.timing.seat_timeout)))
         return min(times) if times else None
 
     # -- starting, gathering -------------------------------------------------------------------
@@ -338,7 +433,8 @@ class HostCore:
             return []
         self.phase = "gathering" if self.takeover else "dealing"
         out: list[Effect] = [Note(f"table {self.info.name!r} is full: " +
-                                  ", ".join(f"{s.seat}: {s.name}" for s in self.roster()))]
+                                  ", ".join(f"{s.seat}: {s.name}" for s in self.roster()) +
+                                  f"; roster {self.fingerprint()}")]
         if self.phase == "gathering":
             return out + self._maybe_gathered(now)
         return out + self._next_deal(now)
@@ -358,10 +454,7 @@ class HostCore:
                               next_deal=False)
         return out + self._next_deal(now)
 
-    # -- dealing ---------------------------------------------------------------------------------
-    def _begin(self, run: Run) -> Begin:
-        return Begin(self.epoch, run.ctx.deal, run.round, run.dealer, run.active, self.info.dealing)
-
+    # -- the hand's log -----------------------------------------------------------------------------
     def _next_deal(self, now: float) -> list[Effect]:
         if self.sheet.table.over:
             self.phase = "over"
@@ -376,65 +469,92 @@ class HostCore:
         table = self.sheet.table
         dealer = table.dealer
         active = self.game.active(dealer)
+        bots = tuple(s for s, c in enumerate(self.chairs)
+                     if c.substituted or (c.info is not None and c.info.local and not c.connected))
         ctx = DealContext(self.info.id, self.epoch, deal, self.info.seats)
-        proto = self.game.scheme.host(ctx, self.game.layout(active), self.rand)
-        self.run = Run(ctx, table.round, dealer, active, proto)
+        begin = Begin(table.round, dealer, active, self.info.dealing, bots)
+        roster = roster_of(self.roster(), self.me, bots)
+        play = HandPlay(self.game, ctx, begin, roster, None, signer=self.identity, host=True, checks=False,
+                        rand=self.rand)
+        run = Run(ctx, table.round, dealer, active, play, since=now)
+        self.run = run
         self.phase = "dealing"
         self.store.put_progress(self.info.id, deal, "begin",
                                 {"epoch": self.epoch, "round": table.round, "dealer": dealer,
                                  "active": list(active)})
-        begin = self._begin(self.run)
-        out: list[Effect] = [Send(node, begin) for node, _ in self._audience()]
-        for seat, chair in enumerate(self.chairs):
-            if chair.substituted:
-                out += self._substitute(seat, now)
-        return out
+        for seat in bots:
+            run.subs[seat] = Sub(HandPlay(self.game, ctx, begin, roster, seat, signer=self.identity,
+                                          checks=True, rand=self.rand), self._bot(seat))
+        env = play.sign(begin)
+        return self._log(run, env, None, now)
 
-    def _dealing_send(self, item: Outgoing, node: str) -> Send:
-        assert self.run is not None
-        return Send(node, Dealing(self.epoch, self.run.ctx.deal, item.payload))
-
-    def _dealing_out(self, items: list[Outgoing]) -> list[Effect]:
+    def _log(self, run: Run, env: Signed, sender: str | None, now: float) -> list[Effect]:
+        """Put ``env`` in the log if it keeps the rules (else void, naming its sender or the
+        author at fault), send it to everyone, and let the host's own parts answer."""
+        queue: list[tuple[Signed, str | None]] = [(env, sender)]
         out: list[Effect] = []
-        for item in items:
-            if item.to is None:
-                out += [self._dealing_send(item, node) for node, seat in self._audience() if seat is not None]
-            else:
-                chair = self.chairs[item.to]
-                if chair.info is not None and chair.connected:
-                    out.append(self._dealing_send(item, chair.info.node))
+        while queue:
+            item, sender = queue.pop(0)
+            try:
+                outs = run.play.receive(item)
+            except HandFault as exc:
+                culprit = self._node_of(exc.author) if exc.author not in (None, HOST) else (sender or self.me)
+                if exc.author == HOST and sender is None:
+                    culprit = self.me
+                return out + self._fault(run, exc.reason, culprit, now)
+            run.log.append(item)
+            run.since = now
+            out += [Send(node, item) for node, _ in self._audience()]
+            queue += [(o.env, None) for o in outs if o.to is None]
+            out += self._privates(run, [o for o in outs if o.to is not None])
+            for seat, sub in list(run.subs.items()):
+                try:
+                    answers = sub.play.receive(item)
+                except HandFault as exc:
+                    return out + self._fault(run, f"the bot of seat {seat} found: {exc.reason}",
+                                             self._node_of(exc.author) if exc.author is not None else "", now)
+                queue += [(o.env, None) for o in answers if o.to is None]
+                out += self._privates(run, [o for o in answers if o.to is not None], seat)
+                queue += [(o.env, None) for o in self._sub_decide(seat, sub)]
+        run.waiting = (tuple(run.play.waiting()[0]), run.play.waiting()[1])
+        self.phase = "playing" if run.play.dealer.fixed else "dealing"
+        if run.play.opened:
+            out += self._finish(run, now)
         return out
 
-    def _dealt(self, now: float) -> list[Effect]:
-        run = self.run
-        assert run is not None
-        result = run.dealer_proto.result()
-        if result is None or run.hand is not None:
-            return []
-        hands, talon = result
-        run.hand = self.game.hand(run.dealer, run.active, hands, talon)
-        self.phase = "playing"
-        self.store.put_progress(self.info.id, run.ctx.deal, "dealing", run.dealer_proto.opening())
-        return self._views() + self._advance(now)
+    def _privates(self, run: Run, outs: list[Out], from_seat: int | None = None) -> list[Effect]:
+        """Private dealing messages: to a seat's node, or (from a bot's seat) to the host itself."""
+        effects: list[Effect] = []
+        for o in outs:
+            if o.to == HOST:
+                try:
+                    answers = run.play.private(from_seat if from_seat is not None else HOST, o.env)
+                except HandFault as exc:
+                    return [*effects, Note(f"private message refused: {exc.reason}")]
+                effects += self._privates(run, [a for a in answers if a.to is not None])
+                continue
+            assert o.to is not None
+            if o.to in run.subs:
+                try:
+                    run.subs[o.to].play.private(HOST, o.env)
+                except HandFault as exc:
+                    effects.append(Note(f"the bot of seat {o.to} refused a private message: {exc.reason}"))
+                continue
+            chair = self.chairs[o.to]
+            if chair.info is not None and chair.connected:
+                effects.append(Send(chair.info.node, o.env))
+        return effects
 
-    def _substitute(self, seat: int, now: float) -> list[Effect]:
-        run = self.run
-        if run is None or self.phase not in ("dealing", "playing"):
+    def _sub_decide(self, seat: int, sub: Sub) -> list[Out]:
+        ask: Ask | None = sub.play.ask()
+        if ask is None or ask.index == sub.asked:
             return []
-        if self.phase == "dealing":
-            try:
-                out = self._dealing_out(run.dealer_proto.substitute(seat))
-            except DealingFault as exc:
-                return self._fault(exc.reason, self._node_of(exc.seat), now)
-            return out + self._dealt(now)
-        return self._advance(now)
-
-    # -- playing -----------------------------------------------------------------------------------
-    def _views(self) -> list[Effect]:
-        run = self.run
-        assert run is not None and run.hand is not None
-        return [Send(node, View(self.epoch, run.ctx.deal, self.game.view(run.hand, seat)))
-                for node, seat in self._audience()]
+        sub.asked = ask.index
+        action = sub.bot.decide(ask.obs)
+        outs, refusal = sub.play.decide(ask.index, action)
+        if refusal is not None:
+            raise RuntimeError(f"the substitute bot of seat {seat} chose an illegal action: {refusal}")
+        return outs
 
     def _bot(self, seat: int) -> Player:
         chair = self.chairs[seat]
@@ -444,44 +564,32 @@ class HostCore:
             chair.bot = self.bot_for(seat)
         return chair.bot
 
-    def _advance(self, now: float) -> list[Effect]:
-        """Let bots play absent seats; finish the hand when it is over."""
-        run = self.run
-        assert run is not None and run.hand is not None
-        hand = run.hand
-        out: list[Effect] = []
-        while not hand.done:
-            seat = hand.state.to_move
-            assert seat is not None
-            if not self.chairs[seat].substituted:
-                return out
-            action = self._bot(seat).decide(observe(hand, seat))
-            run.bots.append(len(hand.state.actions))
-            refusal = self.game.applies(hand, action)
-            if refusal is not None:
-                raise RuntimeError(f"the substitute bot of seat {seat} chose an illegal action: {refusal}")
-            self._save_actions(run)
-            out += self._views()
-        return out + self._finish(now)
+    def _fault(self, run: Run, reason: str, culprit: str, now: float) -> list[Effect]:
+        return self._void(run.ctx.deal, reason, culprit, now)
 
-    def _save_actions(self, run: Run) -> None:
-        assert run.hand is not None
-        self.store.put_progress(self.info.id, run.ctx.deal, "actions",
-                                {"actions": [self.game.encode_action(a) for a in run.hand.state.actions],
-                                 "bots": run.bots})
-
-    def _finish(self, now: float) -> list[Effect]:
-        run = self.run
-        assert run is not None and run.hand is not None
-        record = self.game.record(run.hand, run.ctx, run.round, run.dealer_proto.opening(), run.bots)
-        finished = self.game.check(record)
+    def _finish(self, run: Run, now: float) -> list[Effect]:
+        """Every secret is opened: audit (the whole log with every proof when anyone accused
+        anyone), send the record, wait for the checks."""
+        bots = run.play.begin.bots
+        verdict = audit(run.play, run.round, self.game.hash, bots)
+        if not verdict.ok or run.play.fault is not None:
+            verdict = judge(self.game, run, self.roster(), self.me, run.round, self.game.hash)
+        if not verdict.ok:
+            culprit = self._node_of(verdict.culprit) if verdict.culprit is not None else ""
+            return self._void(run.ctx.deal, verdict.reason, culprit, now)
+        record = verdict.record
+        assert record is not None
+        try:
+            finished = self.game.check(record)
+        except CheckFailed as exc:
+            return self._void(run.ctx.deal, f"the host's own record does not hold: {exc.reason}", self.me,
+                              now)
         run.record = record
         self._count(finished)
         self.phase = "checking"
         run.pending = {node for node, seat in self._audience() if seat is not None}
         run.checks_until = now + self.timing.check
-        end = HandEnd(self.epoch, run.ctx.deal, record)
-        out: list[Effect] = [Send(node, end) for node, _ in self._audience()]
+        out: list[Effect] = [self._send(node, HandEnd(record), run.ctx.deal) for node, _ in self._audience()]
         return out + self._maybe_counted(now)
 
     def _count(self, finished: Finished) -> None:
@@ -497,15 +605,10 @@ class HostCore:
 
     # -- faults and voids ------------------------------------------------------------------------
     def _node_of(self, seat: int | None) -> str:
-        if seat is None:
+        if seat is None or seat == HOST:
             return self.me
-        info = self.chairs[seat].info
+        info = self.chairs[seat].info if 0 <= seat < len(self.chairs) else None
         return info.node if info is not None else ""
-
-    def _fault(self, reason: str, culprit: str, now: float) -> list[Effect]:
-        run = self.run
-        assert run is not None
-        return self._void(run.ctx.deal, reason, culprit, now)
 
     def _void(self, deal: int, reason: str, culprit: str, now: float, next_deal: bool = True) -> list[Effect]:
         counted = self.sheet.finished.pop(deal, None)
@@ -513,8 +616,9 @@ class HostCore:
         if counted is not None:
             self._rebuild_sheet()
         self.store.save_outcome(self.info.id, deal, None, reason, culprit)
-        out: list[Effect] = [Note(f"deal {deal} is void: {reason}")]
-        out += [Send(node, Void(self.epoch, deal, reason, culprit)) for node, _ in self._audience()]
+        who = f" ({culprit[:8]} is at fault)" if culprit else ""
+        out: list[Effect] = [Note(f"deal {deal} is void: {reason}{who}")]
+        out += [self._send(node, Void(deal, reason[:300], culprit), deal) for node, _ in self._audience()]
         self.run = None
         return out + (self._next_deal(now) if next_deal else [])
 
@@ -525,85 +629,80 @@ class HostCore:
         self.sheet.table = table
 
     # -- messages ----------------------------------------------------------------------------------
-    def receive(self, node: str, body: Body, now: float) -> list[Effect]:
+    def receive(self, node: str, body: object, now: float) -> list[Effect]:
         """A body from a connected node."""
         self.messages += 1
         seat = self.seat_of(node)
         if seat is None:
-            return [Drop(node, "protocol", f"a watcher may not send {body.tag!r}")]
-        if isinstance(body, Dealing):
-            return self._on_dealing(node, seat, body, now)
-        if isinstance(body, Act):
-            return self._on_act(node, seat, body, now)
-        if isinstance(body, Checked):
-            return self._on_checked(node, body, now)
-        if isinstance(body, Record):
-            return self._on_record(node, body, now)
-        return [Drop(node, "protocol", f"a seat may not send {body.tag!r}")]
-
-    def _stale(self, node: str, epoch: int, deal: int, what: str) -> list[Effect] | None:
-        run = self.run
-        if epoch != self.epoch:
-            return [Note(f"{what} of epoch {epoch} from {node[:8]} ignored (epoch is {self.epoch})")]
-        if run is None or deal != run.ctx.deal:
-            return [Note(f"{what} for deal {deal} from {node[:8]} ignored (not the deal in progress)")]
-        return None
-
-    def _on_dealing(self, node: str, seat: int, body: Dealing, now: float) -> list[Effect]:
-        stale = self._stale(node, body.epoch, body.deal, "dealing")
-        if stale is not None:
-            return stale
-        run = self.run
-        assert run is not None
-        if self.phase != "dealing":
-            return [Note(f"dealing payload from seat {seat} after the deal was made, ignored")]
+            return [Drop(node, "protocol", "a watcher sends nothing")]
+        if not isinstance(body, Signed):
+            return [Drop(node, "protocol", "every body is a signed message")]
+        if body.author != node:
+            return self._forged(node, seat, "a message in the name of another node", now)
         try:
-            out = self._dealing_out(run.dealer_proto.receive(seat, body.payload))
-        except PayloadError as exc:
-            return [Drop(node, "protocol", f"bad dealing payload: {exc}")]
-        except DealingFault as exc:
-            return self._fault(exc.reason, self._node_of(exc.seat if exc.seat is not None else seat), now)
-        return out + self._dealt(now)
-
-    def _on_act(self, node: str, seat: int, body: Act, now: float) -> list[Effect]:
-        stale = self._stale(node, body.epoch, body.deal, "act")
-        if stale is not None:
-            return stale
+            inner = parse(body.body, "inner")
+        except MessageError as exc:
+            return [Drop(node, "protocol", f"bad message: {exc}")]
         run = self.run
-        assert run is not None
-        if run.hand is None or self.phase != "playing":
-            return [Send(node, Refused(body.deal, body.index, "not-now", "no hand is being played"))]
-        hand = run.hand
-        try:
-            action = self.game.read_action(body.action)
-        except GameError as exc:
-            return [Drop(node, "protocol", f"bad action: {exc}")]
-        if body.index != len(hand.state.actions):
-            return [Send(node, Refused(body.deal, body.index, "stale",
-                                       f"the hand has {len(hand.state.actions)} actions, not {body.index}"))]
-        if action.seat != seat:
-            return [Send(node, Refused(body.deal, body.index, "not-your-seat",
-                                       f"you sit at seat {seat}, not {action.seat}"))]
-        refusal = self.game.applies(hand, action)
-        if refusal is not None:
-            code, _, message = refusal.partition(": ")
-            return [Send(node, Refused(body.deal, body.index, code, message))]
-        self._save_actions(run)
-        return self._views() + self._advance(now)
+        if type(inner) in HAND:
+            if body.epoch != self.epoch or run is None or body.deal != run.ctx.deal:
+                return [Note(f"{inner.tag} for deal {body.deal} (epoch {body.epoch}) from {node[:8]} ignored "
+                             "(not the deal in progress)")]
+            if self.phase not in ("dealing", "playing"):
+                return [Note(f"{inner.tag} from {node[:8]} after the hand, ignored")]
+            if body.to:
+                if body.to != self.me or not isinstance(inner, Dealing):
+                    return self._forged(node, seat, "a private message that is not the host's", now)
+                try:
+                    outs = run.play.private(seat, body)
+                except HandFault as exc:
+                    return self._fault(run, exc.reason, node, now)
+                out: list[Effect] = self._privates(run, [o for o in outs if o.to is not None])
+                for o in outs:
+                    if o.to is None:
+                        out += self._log(run, o.env, None, now)
+                        if self.run is not run:
+                            break
+                return out
+            return self._log(run, body, node, now)
+        if not self._signed_by(node, body):
+            return self._forged(node, seat, "a table message with a bad signature", now)
+        if isinstance(inner, Checked):
+            return self._on_checked(node, inner, now)
+        if isinstance(inner, Record):
+            return self._on_record(node, inner, now)
+        return [Drop(node, "protocol", f"a seat may not send {inner.tag!r}")]
+
+    def _signed_by(self, node: str, env: Signed) -> bool:
+        seat = self.seat_of(node)
+        info = self.chairs[seat].info if seat is not None else None
+        if info is None or env.table != self.info.id or env.to != self.me:
+            return False
+        return verify(bytes.fromhex(info.key), signed_bytes(dump(env)), env.sig)
+
+    def _forged(self, node: str, seat: int, why: str, now: float) -> list[Effect]:
+        run = self.run
+        if run is not None and self.phase in ("dealing", "playing"):
+            return self._void(run.ctx.deal, f"seat {seat} sent {why}", node, now)
+        return [Drop(node, "protocol", why)]
 
     def _on_checked(self, node: str, body: Checked, now: float) -> list[Effect]:
         run = self.run
-        if run is not None and body.deal == run.ctx.deal and not body.ok and run.record is None:
-            # A fault a seat found while the deal was being dealt or played.
-            return self._void(body.deal, f"{node[:8]} found a fault: {body.reason}", body.culprit, now)
         if run is None or self.phase != "checking" or body.deal != run.ctx.deal:
             if not body.ok and body.deal in self.sheet.finished and body.deal == self.sheet.done:
-                return self._void(body.deal, f"a node's check failed: {body.reason}", body.culprit, now,
-                                  next_deal=False)
+                return self._void(body.deal, f"a node's check failed: {body.reason}", body.culprit or node,
+                                  now, next_deal=False)
             return []
         run.pending.discard(node)
         if not body.ok:
-            return self._void(body.deal, f"the check of {node[:8]} failed: {body.reason}", body.culprit, now)
+            if body.log and body.log != run.play.head:
+                return self._void(body.deal, f"{node[:8]} holds another log of the hand", self.me, now)
+            verdict = judge(self.game, run, self.roster(), self.me, run.round, self.game.hash)
+            if verdict.ok:
+                return self._void(body.deal, f"{node[:8]} claims a fault the log does not show: "
+                                             f"{body.reason}", node, now)
+            culprit = self._node_of(verdict.culprit) if verdict.culprit is not None else ""
+            return self._void(body.deal, verdict.reason, culprit, now)
         return self._maybe_counted(now)
 
     def _on_record(self, node: str, body: Record, now: float) -> list[Effect]:
@@ -620,8 +719,7 @@ class HostCore:
             return [Note(f"record from {node[:8]} is of deal {finished.deal}, not {body.deal}")]
         self._count(finished)
         out: list[Effect] = [Note(f"deal {body.deal} learned from {node[:8]}")]
-        end = HandEnd(self.epoch, body.deal, body.record)
-        out += [Send(n, end) for n, _ in self._audience() if n != node]
+        out += [self._send(n, HandEnd(body.record), body.deal) for n, _ in self._audience() if n != node]
         if self.phase == "gathering":
             out += self._maybe_gathered(now)
         return out
@@ -630,3 +728,11 @@ class HostCore:
         self.stale = True
         return [StepDown(epoch, host)]
 
+
+def envelope_of(raw: object) -> Signed:
+    env = parse(raw, "body")
+    assert isinstance(env, Signed)
+    return env
+
+
+__all__ = ["Admit", "Chair", "HostCore", "Reject", "Run", "envelope_hash", "envelope_of", "judge"]

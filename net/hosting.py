@@ -12,10 +12,12 @@ import trio
 
 from net.effects import Drop, Effect, Note, Send, StepDown, TableDone
 from net.host import HostCore, Reject
+from net.identity import Identity
 from net.link import Link
+from net.pake import Pake
 from net.protocol.channel import Channel, QueueFull
-from net.protocol.connection import BodyReceived, Event, choose_version
-from net.protocol.messages import Body, Hello, Info, MessageError, SeatInfo, Welcome, dump, parse
+from net.protocol.connection import Authenticated, BodyReceived, Closed, Event, choose_version
+from net.protocol.messages import Hello, Info, MessageError, SeatInfo, Signed, Welcome, dump, parse
 
 log = logging.getLogger("tarock.net")
 
@@ -24,10 +26,15 @@ class HostDriver:
     """Runs one :class:`HostCore`: every connection of a seat or watcher goes through it."""
 
     def __init__(self, core: HostCore, name: str,
-                 ask: Callable[[SeatInfo], Awaitable[Info | None]] | None = None) -> None:
+                 ask: Callable[[SeatInfo], Awaitable[Info | None]] | None = None, *,
+                 identity: Identity | None = None, pin: str | None = None) -> None:
         self.core = core
         self.name = name
         self.ask = ask
+        self.identity = identity or core.identity
+        self.pin = pin
+        self.failed_pins: list[float] = []
+        """When PIN handshakes failed lately (a guesser gets a pause)."""
         self.sessions: dict[str, Channel] = {}
         self.links: dict[str, Link] = {}
         self.finished = trio.Event()
@@ -59,7 +66,7 @@ class HostDriver:
         self.changed.set()
         self.changed = trio.Event()
 
-    def _send(self, to: str, body: Body) -> None:
+    def _send(self, to: str, body: Signed) -> None:
         link = self.links.get(to)
         if link is None or link.conn.closed:
             return
@@ -108,6 +115,9 @@ class HostDriver:
     # -- connections -----------------------------------------------------------------------
     async def handle(self, link: Link, hello: Hello, peer_ip: str | None) -> None:
         core = self.core
+        if not await self._authenticate(link, hello) or link.conn.closed:
+            await link.flush()
+            return
         verdict = core.admit(hello if peer_ip is None else _with_address(hello, peer_ip))
         if isinstance(verdict, Reject):
             log.info("refused %s (%s): %s", hello.name, hello.node[:8], verdict.message)
@@ -146,7 +156,6 @@ class HostDriver:
                     log.warning("bad body from %s: %s", node[:8], exc)
                     link.close("protocol", f"bad body: {exc}")
                     return
-                assert isinstance(msg, Body)
                 self.apply(core.receive(node, msg, trio.current_time()))
             link.conn.flush_ack(trio.current_time())
 
@@ -159,6 +168,34 @@ class HostDriver:
             if self.links.get(node) is link:
                 del self.links[node]
                 self.apply(core.disconnected(node, trio.current_time()))
+
+    async def _authenticate(self, link: Link, hello: Hello) -> bool:
+        """The challenge (and for a table with a PIN, SPAKE2): True once the client proved
+        its key and the PIN."""
+        core = self.core
+        now = trio.current_time()
+        self.failed_pins = [t for t in self.failed_pins if now - t < 60.0]
+        pake = None
+        if link.conn.closed:
+            return False  # the peer left between its hello and our answer
+        if core.info.private:
+            if not hello.pake:
+                link.conn.refuse("pin", f"table {core.info.name!r} is private: join it with its PIN (--pin)")
+                return False
+            if len(self.failed_pins) >= 10:
+                link.conn.refuse("pin", "too many wrong PINs lately: wait a minute")
+                return False
+            pake = Pake(core.info.id, self.pin or "", "server")
+        link.conn.challenge(self.identity, pake, now)
+        await link.flush()
+        event = await link.handshake(core.timing.handshake)
+        if isinstance(event, Authenticated):
+            return True
+        if pake is not None:
+            self.failed_pins.append(trio.current_time())
+        if isinstance(event, Closed):
+            log.info("%s (%s) did not authenticate: %s", hello.name, hello.node[:8], event.reason)
+        return False
 
     async def close_all(self, code: str, reason: str) -> None:
         for link in list(self.links.values()):

@@ -97,6 +97,7 @@ class Link:
         deadline = trio.current_time() + timeout
         while trio.current_time() < deadline:
             alive = await self._read_once(min(deadline, self.conn.next_deadline()))
+            await self.flush()  # an answer within the handshake (the client's auth)
             events = self.conn.events()
             if events:
                 first, rest = events[0], events[1:]

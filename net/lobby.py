@@ -24,12 +24,12 @@ import trio
 
 from core.players import Player
 from net.advert import Advert, Kind, Seen
-from net.dealing import COMMIT_REVEAL
 from net.discovery import Discovery
 from net.effects import Leave
 from net.game import Game
 from net.host import HostCore
-from net.node import LOCAL, Listener, Node, SeatDriver, Waiting, local_node_id
+from net.identity import Identity
+from net.node import LOCAL, Listener, Node, SeatDriver, Waiting, local_identity
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
 from net.protocol.messages import Info, TableInfo, check_name
 from net.seat import SeatCore
@@ -79,9 +79,10 @@ def advert_of_info(info: Info, port: int) -> Advert:
                   max(1, min(info.rounds, 10_000)))
 
 
-def new_table(game: Game, name: str) -> TableInfo:
+def new_table(game: Game, name: str, private: bool = False) -> TableInfo:
+    """A new table of ``game`` (``private``: joined only with its PIN), dealt by the game's scheme."""
     return TableInfo(secrets.token_hex(16), check_name(name, "table name"), game.variant, game.options,
-                     game.hash, game.rounds, game.seats, COMMIT_REVEAL)
+                     game.hash, game.rounds, game.seats, game.scheme.name, private)
 
 
 async def host_table(node: Node, game: Game, info: TableInfo, own: Seated | None, bots: Sequence[Seated],
@@ -91,17 +92,18 @@ async def host_table(node: Node, game: Game, info: TableInfo, own: Seated | None
     table while seats are free, invite ``invite``, play until the table ends."""
     assert node.nursery is not None
     core = HostCore(game, info, node.me, node.host_store(), now=trio.current_time(), timing=node.timing,
-                    bot_for=bot_for)
+                    bot_for=bot_for, identity=node.identity)
     driver = node.start_hosting(core)
     seats: list[SeatDriver] = []
     if own is not None:
-        core.seat_local(node.me, node.name, local=False, addresses=node.addresses, port=node.port)
-        seats.append(_seat(node, info, own, node.me, node.name, node.store, node.records_dir, bot_for))
+        core.seat_local(node.me, node.name, local=False, addresses=node.addresses, port=node.port,
+                        key=node.identity.key)
+        seats.append(_seat(node, info, own, node.identity, node.name, node.store, node.records_dir, bot_for))
     for k, bot in enumerate(bots):
-        bot_id = local_node_id(node.me, k)
+        bot_identity = local_identity(node.identity, k)
         name = getattr(bot.player, "name", f"bot{k + 1}")
-        core.seat_local(bot_id, name, local=True)
-        seats.append(_seat(node, info, bot, bot_id, name, Store(Path(":memory:")), None, bot_for))
+        core.seat_local(bot_identity.node, name, local=True, key=bot_identity.key)
+        seats.append(_seat(node, info, bot, bot_identity, name, Store(Path(":memory:")), None, bot_for))
     node.seats.extend(seats)
     result: list[Leave] = []
 
@@ -144,13 +146,13 @@ async def _invite(node: Node, seen: Seen, info: TableInfo) -> None:
     log.info("%s did not accept the invitation", seen.advert.name)
 
 
-def _seat(node: Node, info: TableInfo, who: Seated, me: str, name: str, store: Store,
+def _seat(node: Node, info: TableInfo, who: Seated, identity: Identity, name: str, store: Store,
           records: Path | None, bot_for: BotFor) -> SeatDriver:
-    core = SeatCore(me, name, node.catalogue, store, records_dir=records)
+    core = SeatCore(identity.node, name, node.catalogue, store, records_dir=records, identity=identity)
     core.expect_table = info.id
     core.expect_rules = info.rules
     return SeatDriver(node, core, who.player, who.listener, threaded=who.threaded, bot_for=bot_for,
-                      me=me, name=name)
+                      me=identity.node, name=name)
 
 
 async def join_table(node: Node, address: PeerAddress, table: str, rules: str, who: Seated,

@@ -31,19 +31,21 @@ from net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, 
 from net.game import Game, Sheet
 from net.host import HostCore
 from net.hosting import HostDriver
+from net.identity import Identity
 from net.link import Link, read_hello
 from net.local import local_pair
+from net.pake import Pake
 from net.protocol.channel import Channel, QueueFull
 from net.protocol.connection import BodyReceived, Closed, Event, HelloRefused, InfoReceived, Welcomed
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
 from net.protocol.messages import (
-    Body,
+    Act,
     Hello,
     Info,
     MessageError,
     Refuse,
     SeatInfo,
-    View,
+    Signed,
     Welcome,
     dump,
     parse,
@@ -63,11 +65,9 @@ GIVE_UP = 600.0
 Listener = Callable[[Shown], None]
 
 
-def local_node_id(host: str, index: int) -> str:
-    """The node id of a bot of ``tarock host --bots`` (it lives in the host's process)."""
-    import hashlib
-
-    return hashlib.sha256(f"{host}/bot/{index}".encode()).hexdigest()[:32]
+def local_identity(host: Identity, index: int) -> Identity:
+    """The identity of a bot of ``tarock host --bots`` (it lives in the host's process)."""
+    return host.derived(index)
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Node:
 
     def __init__(self, name: str, catalogue: Catalogue, transport: Transport, state_dir: Path, *,
                  timing: Timing | None = None, records_dir: Path | None = None,
-                 addresses: tuple[str, ...] = ()) -> None:
+                 addresses: tuple[str, ...] = (), pin: str | None = None) -> None:
         self.name = name
         self.catalogue = catalogue
         self.transport = transport
@@ -100,7 +100,10 @@ class Node:
         self.records_dir = records_dir
         self.store = Store(state_dir / f"{_file_name(name)}.sqlite")
         self.host_store_path = state_dir / f"{_file_name(name)}.host.sqlite"
+        self.identity = Identity(self.store.identity_seed())
         self.me = self.store.node_id()
+        self.pin = pin or None
+        """The PIN of the private table this node hosts or joins (None: none)."""
         self.boot = secrets.token_hex(8)
         self.addresses = addresses
         self.port = 0
@@ -153,12 +156,13 @@ class Node:
         if seat is not None and seat.info is not None:
             i = seat.info
             return Info(PROTOCOL_MIN, PROTOCOL_MAX, self.me, self.name, "table", i.id, i.name, i.variant,
-                        dict(i.options), i.rules, i.rounds, 0, seat.epoch, seat.host, self.port, self.boot)
+                        dict(i.options), i.rules, i.rounds, 0, seat.epoch, seat.host, self.port, self.boot,
+                        i.private)
         w = self.waiting
         variant, options, rules, rounds = (w.game.variant, w.game.options, w.game.hash, w.game.rounds) \
             if w is not None else ("", {}, "", 0)
         return Info(PROTOCOL_MIN, PROTOCOL_MAX, self.me, self.name, "waiting", "", "", variant, options,
-                    rules, rounds, 0, 0, "", self.port, self.boot)
+                    rules, rounds, 0, 0, "", self.port, self.boot, self.pin is not None)
 
     async def _on_invite(self, link: Link, hello: Hello, peer_ip: str | None) -> None:
         w = self.waiting
@@ -221,7 +225,7 @@ class Node:
         link = Link(stream, "client", self.timing, f"to {address}")
         try:
             hello = Hello(PROTOCOL_MIN, PROTOCOL_MAX, self.me, self.name, "invite", info.id, info.rules, "",
-                          0, 1, 0, 0, self.port, self.addresses)
+                          0, 1, 0, 0, self.port, self.addresses, self.identity.key, secrets.token_hex(32), "")
             link.conn.hello(hello, trio.current_time())
             await link.flush()
             event = await link.handshake(self.timing.handshake)
@@ -230,17 +234,19 @@ class Node:
         return isinstance(event, Welcomed)
 
     def hello(self, role: str, core: SeatCore | None = None, channel: Channel | None = None,
-              me: str | None = None, name: str | None = None) -> Hello:
+              me: str | None = None, name: str | None = None, pake: Pake | None = None) -> Hello:
+        key = core.identity.key if core is not None else self.identity.key
         return Hello(PROTOCOL_MIN, PROTOCOL_MAX, me or self.me, name or self.name, role,  # type: ignore[arg-type]
                      core.table_id if core else "", core.rules if core else "",
                      channel.session if channel else "", channel.received if channel else 0,
                      core.epoch if core else 0, core.deal if core else 0, core.done if core else 0,
-                     self.port, self.addresses)
+                     self.port, self.addresses, key, secrets.token_hex(32),
+                     pake.message.hex() if pake else "")
 
     # -- hosting -------------------------------------------------------------------------
     def start_hosting(self, core: HostCore) -> HostDriver:
         assert self.nursery is not None
-        driver = HostDriver(core, self.name, self._ask_seat)
+        driver = HostDriver(core, self.name, self._ask_seat, identity=self.identity, pin=self.pin)
         self.host = driver
         self.nursery.start_soon(driver.timers)
         self.nursery.start_soon(driver.probe)
@@ -273,8 +279,8 @@ class Node:
         for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
             store.save_outcome(seat.info.id, deal, record, reason, culprit)
         core = HostCore(seat.game, seat.info, self.me, store, now=trio.current_time(),
-                        epoch=seat.epoch + 1, roster=roster, sheet=sheet, takeover=True,
-                        last_deal=seat.deal, timing=self.timing, bot_for=bot_for)
+                        identity=self.identity, epoch=seat.epoch + 1, roster=roster, sheet=sheet,
+                        takeover=True, last_deal=seat.deal, timing=self.timing, bot_for=bot_for)
         log.info("%s takes over table %r at epoch %d", self.name, seat.info.name, core.epoch)
         return self.start_hosting(core)
 
@@ -336,20 +342,20 @@ class SeatDriver:
             elif isinstance(effect, Note):
                 log.info("%s: %s", self.name, effect.text)
 
-    def _measure(self, msg: Body) -> None:
-        """Round trips of this seat's actions and the first card, from the raw views."""
-        if not isinstance(msg, View) or not isinstance(msg.obs, dict):
+    def _measure(self, msg: object) -> None:
+        """Round trips of this seat's actions (sent to back in the log) and the first card."""
+        if not isinstance(msg, Signed) or not isinstance(msg.body, dict) or msg.body.get("t") != Act.tag:
             return
-        history = msg.obs.get("history")
-        if not isinstance(history, list) or not history:
+        index = msg.body.get("index")
+        action = msg.body.get("action")
+        if not isinstance(index, int):
             return
-        sent = self._asked.pop((msg.deal, len(history) - 1), None)
+        sent = self._asked.pop((msg.deal, index), None) if msg.author == self.me else None
         if sent is not None:
             self.stats.rtt.append(time.perf_counter() - sent)
-        last = history[-1]
-        if self.stats.first_card is None and isinstance(last, dict) and last.get("type") == "play":
+        if self.stats.first_card is None and isinstance(action, dict) and action.get("type") == "play":
             self.stats.first_card = time.time()
-            self._show(FirstCard(msg.deal, len(history) - 1))
+            self._show(FirstCard(msg.deal, index))
 
     def _show(self, event: Shown) -> None:
         if isinstance(event, HandOver):
@@ -359,11 +365,10 @@ class SeatDriver:
         except Exception:  # the screen must never stop the table
             log.exception("%s: the listener failed", self.name)
 
-    def _to_host(self, body: Body) -> None:
-        from net.protocol.messages import Act
-
-        if isinstance(body, Act):
-            self._asked[(body.deal, body.index)] = time.perf_counter()
+    def _to_host(self, body: Signed) -> None:
+        inner = body.body
+        if isinstance(inner, dict) and inner.get("t") == Act.tag and isinstance(inner.get("index"), int):
+            self._asked[(body.deal, int(inner["index"]))] = time.perf_counter()
         if self.channel is None:
             return
         if self.link is not None and not self.link.conn.closed and self.link.conn.channel is self.channel:
@@ -416,12 +421,18 @@ class SeatDriver:
             return "unreachable"
         link = Link(stream, "client", self.node.timing, f"{self.name} to {address}")
         role = "watch" if self.core.watch else "seat"
-        link.conn.hello(self.node.hello(role, self.core, self.channel, self.me, self.name),
-                        trio.current_time(), self.channel)
+        pin = self.node.pin
+        pake = Pake(self.core.table_id, pin, "client") if pin and self.core.table_id else None
+        link.conn.hello(self.node.hello(role, self.core, self.channel, self.me, self.name, pake),
+                        trio.current_time(), self.channel, self.core.identity, pake)
         await link.flush()
         event = await link.handshake(self.node.timing.handshake)
         if isinstance(event, HelloRefused):
             self.refusal = event.refuse
+            await trio.aclose_forcefully(stream)
+            return "refused"
+        if isinstance(event, Closed) and event.code in ("pin", "identity"):
+            self.refusal = Refuse("pin" if event.code == "pin" else "identity", event.reason, "", 0)
             await trio.aclose_forcefully(stream)
             return "refused"
         if not isinstance(event, Welcomed):
@@ -437,7 +448,7 @@ class SeatDriver:
         self.host_address = address
         self.link = link
         self.refusal = None
-        self.apply(self.core.welcomed(welcome))
+        self.apply(self.core.welcomed(welcome, link.conn.peer_key))
 
         async def on_event(ev: Event) -> None:
             if isinstance(ev, BodyReceived):
@@ -446,7 +457,6 @@ class SeatDriver:
                 except MessageError as exc:
                     link.close("protocol", f"bad body: {exc}")
                     return
-                assert isinstance(msg, Body)
                 self._measure(msg)
                 self.apply(self.core.receive(msg))
             link.conn.flush_ack(trio.current_time())
@@ -482,7 +492,7 @@ class SeatDriver:
             if self.left is not None:
                 return self.left
             if outcome == "refused" and self.refusal is not None and self.refusal.code not in (
-                    "not-host", "stale-epoch", "busy"):
+                    "not-host", "stale-epoch", "busy", "identity"):
                 return Leave(self.refusal.code, self.refusal.message)
             if outcome == "ended":
                 started = trio.current_time()

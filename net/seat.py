@@ -1,18 +1,21 @@
 """A seat's (or a watcher's) side of a table, sans-IO.
 
-The seat takes part in the dealing scheme, is sent its own observation after
-every change, answers with its player's action when it is to move, and at a
-hand's end checks the record against everything it was told (the deal its
-seed helped make, the commitments, every observation) before the hand goes on
-its score sheet.  A watcher (``seat`` None) gets the public observation and
-checks the record the same way.  Everything it must not lose is in its store,
-so a restarted node resumes its seat (:meth:`SeatCore.restore`).
+The seat follows each hand's log (:class:`~net.handplay.HandPlay`): it takes
+part in the dealing, makes its shares, plays on its virtual deal, asks its
+player when it is to move, and at the hand's end opens its secrets, audits the
+hand (:func:`net.audit.audit`) and compares its record with the host's before
+the hand goes on its score sheet.  A seat that finds someone cheating says so
+in the log (``fault``): the hand stops, every secret is opened and the audit
+names the culprit.  A watcher (``seat`` None) follows the log with public
+information only.  Everything it must not lose is in its store, so a
+restarted node resumes its seat (:meth:`SeatCore.restore`): its dealing
+secrets are on disk before they are used, and the host sends it the log.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,8 @@ from core.actions import Action
 from core.observation import Observation, observe
 from core.plugins import Catalogue
 from core.rules import RuleError
-from net.dealing import DealContext, DealingFault, PayloadError, RandomBytes, SeatDealer
+from net.audit import Verdict, audit
+from net.dealing import HOST, DealContext, RandomBytes
 from net.effects import (
     Acted,
     Decide,
@@ -38,23 +42,26 @@ from net.effects import (
     TrickOver,
     Voided,
 )
-from net.game import CheckFailed, Finished, Game, GameError, Sheet, canonical
+from net.game import CheckFailed, Finished, Game, Sheet, canonical
+from net.handplay import HandFault, HandPlay, Out, roster_of
+from net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
 from net.protocol.messages import (
-    Act,
+    HAND,
     Begin,
-    Body,
     Checked,
-    Dealing,
     HandEnd,
+    Inner,
+    Log,
     MessageError,
     Record,
-    Refused,
     Seated,
     SeatInfo,
+    Signed,
     TableInfo,
-    View,
     Void,
     Welcome,
+    dump,
+    parse,
     part,
     plain,
 )
@@ -67,16 +74,19 @@ class SeatRun:
 
     ctx: DealContext
     begin: Begin
-    dealer: SeatDealer | None = None
-    first: dict[str, Any] | None = None
-    last: dict[str, Any] | None = None
+    play: HandPlay
+    hashes: set[str]
+    shown: int = -1
+    """The number of actions of the last observation shown."""
     obs: Observation | None = None
-    views: int = 0
-    refused: set[int] = field(default_factory=set)
-    length: int = 0
-    """The number of actions in the last view received."""
-    seen: list[dict[str, Any]] = field(default_factory=list)
-    """Every observation received in this deal (checked against the record at its end)."""
+    began: bool = False
+    asked: int = -1
+    verdict: Verdict | None = None
+    stopped: bool = False
+    stored: dict[str, Any] | None = None
+    """The dealing secret last written to the store."""
+    accuse: tuple[str, str] | None = None
+    """A cheat found while reading a snapshot: accused once the snapshot is read through."""
 
 
 class SeatCore:
@@ -84,7 +94,10 @@ class SeatCore:
 
     def __init__(self, me: str, name: str, catalogue: Catalogue, store: Store, *,
                  rand: RandomBytes = os.urandom, watch: bool = False,
-                 records_dir: Path | None = None) -> None:
+                 records_dir: Path | None = None, identity: Identity | None = None) -> None:
+        self.identity = identity or Identity(store.identity_seed())
+        if self.identity.node != me:
+            raise ValueError(f"node id {me[:8]} is not the one its key makes ({self.identity.node[:8]})")
         self.me = me
         self.name = name
         self.catalogue = catalogue
@@ -97,15 +110,19 @@ class SeatCore:
         self.seat: int | None = None
         self.epoch = 0
         self.host = ""
+        self.host_key = b""
         self.roster: tuple[SeatInfo, ...] = ()
         self.sheet: Sheet | None = None
         self.run: SeatRun | None = None
+        self.pending_secret: tuple[int, int, dict[str, Any]] | None = None
+        """(epoch, deal, secret) of the deal in progress when the node restarted."""
         self.expect_rules = ""
         self.expect_table = ""
         self.over = False
+        self.joined_shown = False
+        """Whether the player was shown the roster (a restarted node shows it again)."""
         self.shows = True
-        """Every view is decoded and shown (a person's screen); False: only the views this seat
-        acts on (a bot)."""
+        """Every change is shown (a person's screen); False: only the decisions (a bot)."""
 
     # -- what the node says in its hello ---------------------------------------------------------
     @property
@@ -122,7 +139,13 @@ class SeatCore:
 
     @property
     def deal(self) -> int:
-        return max(self.done, self.run.ctx.deal if self.run is not None else 0)
+        pending = self.pending_secret[1] if self.pending_secret is not None else 0
+        return max(self.done, self.run.ctx.deal if self.run is not None else 0, pending)
+
+    @property
+    def fingerprint(self) -> str:
+        """The roster's fingerprint, for the players to compare (docs/protocol.md, "Identity")."""
+        return fingerprint(self.table_id, [s.key for s in sorted(self.roster, key=lambda s: s.seat)])
 
     def successors(self) -> list[SeatInfo]:
         """The nodes that would host after the current host, in succession order
@@ -155,6 +178,8 @@ class SeatCore:
         self._set_table(info)
         self.epoch = int(state.get("epoch", 0))
         self.host = str(state.get("host", ""))
+        host_key = next((s.key for s in roster if s.node == self.host), "")
+        self.host_key = bytes.fromhex(host_key) if host_key else b""
         self.roster = roster
         self.seat = state.get("seat")
         self.over = over
@@ -173,14 +198,9 @@ class SeatCore:
         if progress:
             deal = progress[-1]
             stored = self.store.progress(table_id, deal)
-            if "begin" in stored:
-                begin = Begin(**stored["begin"])
-                self.run = SeatRun(DealContext(info.id, begin.epoch, begin.deal, info.seats), begin)
-                self.run.first = stored.get("first")
-                self.run.last = stored.get("last")
-                secret = stored.get("secret")
-                if secret is not None and self.seat is not None:
-                    self.run.dealer = self.game.scheme.seat(self.run.ctx, self.seat, secret)
+            begin = stored.get("begin")
+            if isinstance(begin, dict) and isinstance(stored.get("secret"), dict):
+                self.pending_secret = (int(begin.get("epoch", 0)), deal, stored["secret"])
         return True
 
     def _set_table(self, info: TableInfo) -> None:
@@ -196,40 +216,61 @@ class SeatCore:
         self.store.save_table(self.info.id, plain(self.info), state)
 
     # -- the handshake -------------------------------------------------------------------------------
-    def welcomed(self, welcome: Welcome) -> list[Effect]:
+    def welcomed(self, welcome: Welcome, host_key: str = "") -> list[Effect]:
+        """The host accepted this seat; ``host_key``: the key its challenge proved."""
         if welcome.epoch < self.epoch:
             return [Drop(welcome.node, "stale-epoch",
                          f"the node answered with epoch {welcome.epoch}, this seat knows {self.epoch}")]
+        if host_key:
+            self.host_key = bytes.fromhex(host_key)
+            self.host = welcome.host or welcome.node
         out: list[Effect] = []
         if self.sheet is not None and self.game is not None and welcome.done < self.sheet.done:
             for deal in range(welcome.done + 1, self.sheet.done + 1):
                 finished = self.sheet.finished.get(deal)
                 if finished is not None:
-                    out.append(ToHost(Record(deal, finished.record)))
+                    out.append(self._to_host(Record(deal, finished.record), deal))
         return out
 
+    def _to_host(self, body: Inner, deal: int = 0) -> ToHost:
+        fields: dict[str, Any] = {"t": Signed.tag, "table": self.table_id or "", "epoch": self.epoch,
+                                  "deal": deal, "author": self.me, "seat": self.seat, "seq": 0, "prev": "",
+                                  "head": "", "to": self.host, "body": dump(body), "sig": "0" * 128}
+        fields["sig"] = self.identity.sign(signed_bytes(fields))
+        env = parse(fields, "body")
+        assert isinstance(env, Signed)
+        return ToHost(env)
+
     # -- bodies from the host ------------------------------------------------------------------------
-    def receive(self, body: Body) -> list[Effect]:
-        if isinstance(body, Seated):
-            return self._on_seated(body)
-        if self.info is None or self.game is None:
-            return [Drop(self.host, "protocol", f"{body.tag!r} before the table was named")]
+    def receive(self, body: object) -> list[Effect]:
+        if not isinstance(body, Signed):
+            return [Drop(self.host, "protocol", "every body is a signed message")]
         try:
-            if isinstance(body, Begin):
-                return self._on_begin(body)
-            if isinstance(body, Dealing):
-                return self._on_dealing(body)
-            if isinstance(body, View):
-                return self._on_view(body)
-            if isinstance(body, Refused):
-                return self._on_refused(body)
-            if isinstance(body, HandEnd):
-                return self._on_hand_end(body)
-            if isinstance(body, Void):
-                return self._on_void(body)
-        except GameError as exc:
-            return [Drop(self.host, "protocol", f"bad engine value from the host: {exc}")]
-        return [Drop(self.host, "protocol", f"a host may not send {body.tag!r}")]
+            inner = parse(body.body, "inner")
+        except MessageError as exc:
+            return [Drop(self.host, "protocol", f"bad message from the host: {exc}")]
+        if type(inner) in HAND:
+            if self.info is None or self.game is None:
+                return [Drop(self.host, "protocol", f"{inner.tag!r} before the table was named")]
+            return self._on_entry(body)
+        if not self._from_host(body):
+            return [Drop(self.host, "protocol", f"a {inner.tag!r} the host did not sign")]
+        if isinstance(inner, Seated):
+            return self._on_seated(inner)
+        if self.info is None or self.game is None:
+            return [Drop(self.host, "protocol", f"{inner.tag!r} before the table was named")]
+        if isinstance(inner, Log):
+            return self._on_log(body, inner)
+        if isinstance(inner, HandEnd):
+            return self._on_hand_end(body.deal, inner)
+        if isinstance(inner, Void):
+            return self._on_void(inner)
+        return [Drop(self.host, "protocol", f"a host may not send {inner.tag!r}")]
+
+    def _from_host(self, env: Signed) -> bool:
+        if not self.host_key or env.seat is not None or env.to not in ("", self.me):
+            return False
+        return verify(self.host_key, signed_bytes(dump(env)), env.sig)
 
     def _on_seated(self, body: Seated) -> list[Effect]:
         if body.epoch < self.epoch:
@@ -253,6 +294,10 @@ class SeatCore:
             self.sheet = Sheet(game.new_table())
         if not self.watch and body.seat is None:
             return [Drop(body.host, "protocol", "the host seated this seat as a watcher")]
+        if not self.watch and body.seat is not None:
+            mine = next((s for s in body.roster if s.seat == body.seat), None)
+            if mine is None or mine.node != self.me or mine.key != self.identity.key:
+                return [Drop(body.host, "protocol", "the host seated this seat under another node or key")]
         changed = (body.roster, body.seat, body.epoch, body.host) != (self.roster, self.seat, self.epoch,
                                                                      self.host)
         self.epoch, self.host, self.roster, self.seat = body.epoch, body.host, body.roster, body.seat
@@ -260,177 +305,241 @@ class SeatCore:
             self.run = None  # the deal of an older host; the new one voids and deals again
         if not self.watch:
             self._save_table()
-        if not changed:
+        if not changed and self.joined_shown:
             return []
+        self.joined_shown = True
         assert self.game is not None
         facts = self.game.rules.variant_facts
-        return [Show(Joined(body.table, body.roster, body.seat, body.epoch, body.host, facts))]
+        return [Show(Joined(body.table, body.roster, body.seat, body.epoch, body.host, facts,
+                            self.fingerprint))]
 
-    def _current(self, epoch: int, deal: int) -> SeatRun | None:
+    # -- the hand's log -------------------------------------------------------------------------------
+    def _on_log(self, env: Signed, log: Log) -> list[Effect]:
+        out: list[Effect] = []
+        for raw in log.entries:
+            try:
+                entry = parse(raw, "body")
+            except MessageError as exc:
+                return [*out, Drop(self.host, "protocol", f"a bad entry in the log: {exc}")]
+            assert isinstance(entry, Signed)
+            out += self._on_entry(entry, batch=True)
+            if self.run is not None and self.run.stopped:
+                break
         run = self.run
-        if run is None or run.ctx.deal != deal or run.ctx.epoch != epoch:
+        if run is not None and not run.stopped:
+            # Only now: the snapshot may hold what this node sent before it restarted.
+            if run.accuse is not None and not self.watch and run.play.me is not None:
+                out += self._outs(run, run.play.accuse(*run.accuse))
+            run.accuse = None
+            out += self._outs(run, run.play.flush())
+        return out + self._after()
+
+    def _on_entry(self, env: Signed, batch: bool = False) -> list[Effect]:
+        assert self.info is not None and self.game is not None
+        run = self.run
+        if env.to:
+            if run is None or run.ctx.deal != env.deal or run.ctx.epoch != env.epoch or env.to != self.me:
+                return [Note(f"private message for deal {env.deal} ignored")]
+            try:
+                outs = run.play.private(HOST, env)
+            except HandFault as exc:
+                return self._fault(run, exc)
+            return self._outs(run, outs) + ([] if batch else self._after())
+        inner = parse(env.body, "inner")
+        if isinstance(inner, Begin):
+            if env.epoch < self.epoch or env.deal <= self.done:
+                return [Note(f"begin of deal {env.deal} (epoch {env.epoch}) ignored: old")]
+            if run is None or run.ctx.deal != env.deal or run.ctx.epoch != env.epoch:
+                run = self._new_run(env, inner)
+                if run is None:
+                    return [Drop(self.host, "protocol", f"the deal uses {inner.dealing!r}, the table "
+                                                       f"{self.info.dealing!r}")]
+        if run is None or run.ctx.deal != env.deal or run.ctx.epoch != env.epoch:
+            return [Note(f"{inner.tag} of deal {env.deal} ignored: not the deal in progress")]
+        if run.stopped:
+            return []
+        digest = envelope_hash(dump(env))
+        if digest in run.hashes:
+            return []
+        try:
+            outs = run.play.receive(env, send=not batch)
+        except HandFault as exc:
+            return self._fault(run, exc, batch)
+        run.hashes.add(digest)
+        return self._outs(run, outs) + ([] if batch else self._after())
+
+    def _new_run(self, env: Signed, begin: Begin) -> SeatRun | None:
+        assert self.info is not None and self.game is not None
+        if begin.dealing != self.info.dealing:
             return None
+        ctx = DealContext(self.info.id, env.epoch, env.deal, self.info.seats)
+        secret = None
+        stored = self.pending_secret
+        if stored is not None and stored[:2] == (env.epoch, env.deal):
+            secret = stored[2]
+        mine = self.seat if not self.watch and self.seat not in begin.bots else None
+        roster = roster_of(self.roster, self.host)
+        play = HandPlay(self.game, ctx, begin, roster, mine,
+                        signer=self.identity if mine is not None else None,
+                        checks=mine is not None, secret=secret, rand=self.rand)
+        run = SeatRun(ctx, begin, play, set())
+        self.run = run
+        if mine is not None:
+            # The secrets are on disk before the first message that uses them leaves this node.
+            self.store.put_progress(self.info.id, env.deal, "begin", {"epoch": env.epoch, **plain(begin)})
+            run.stored = play.secret()
+            self.store.put_progress(self.info.id, env.deal, "secret", run.stored)
         return run
 
-    def _on_begin(self, body: Begin) -> list[Effect]:
-        assert self.info is not None and self.game is not None
-        if body.epoch < self.epoch or body.deal <= self.done:
-            return [Note(f"begin of deal {body.deal} (epoch {body.epoch}) ignored: old")]
-        if body.dealing != self.info.dealing:
-            return [Drop(self.host, "protocol",
-                         f"the deal uses {body.dealing!r}, the table {self.info.dealing!r}")]
-        run = self._current(body.epoch, body.deal)
-        if run is None:
-            ctx = DealContext(self.info.id, body.epoch, body.deal, self.info.seats)
-            run = SeatRun(ctx, body)
-            self.run = run
-            if not self.watch:
-                self.store.put_progress(self.info.id, body.deal, "begin", plain(body))
-        if self.watch or self.seat is None:
-            return []
-        if run.dealer is None:
-            stored = self.store.progress(self.info.id, body.deal).get("secret")
-            run.dealer = self.game.scheme.seat(run.ctx, self.seat, stored, self.rand)
-            # The secret is on disk before the commitment leaves this node.
-            self.store.put_progress(self.info.id, body.deal, "secret", run.dealer.secret())
-        if run.first is not None:
-            return []
-        return [ToHost(Dealing(body.epoch, body.deal, p)) for p in run.dealer.start()]
+    def _outs(self, run: SeatRun, outs: list[Out]) -> list[Effect]:
+        if outs and run.play.me is not None and self.info is not None:
+            secret = run.play.secret()
+            if secret != run.stored:
+                # A new dealing secret (a redeal) is on disk before anything made with it leaves.
+                self.store.put_progress(self.info.id, run.ctx.deal, "secret", secret)
+                run.stored = secret
+        return [ToHost(o.env) for o in outs]
 
-    def _on_dealing(self, body: Dealing) -> list[Effect]:
-        assert self.info is not None
-        run = self._current(body.epoch, body.deal)
-        if run is None or run.dealer is None:
-            return [Note(f"dealing payload for deal {body.deal} ignored: not the deal in progress")]
-        try:
-            replies = run.dealer.receive(body.payload)
-        except PayloadError as exc:
-            return [Drop(self.host, "protocol", f"bad dealing payload: {exc}")]
-        except DealingFault as exc:
-            return self._fault(body.deal, exc.reason, exc.seat)
-        self.store.put_progress(self.info.id, body.deal, "secret", run.dealer.secret())
-        return [ToHost(Dealing(body.epoch, body.deal, p)) for p in replies]
-
-    def _on_view(self, body: View) -> list[Effect]:
-        assert self.info is not None and self.game is not None and self.sheet is not None
-        run = self._current(body.epoch, body.deal)
-        if run is None:
-            return [Note(f"view of deal {body.deal} ignored: not the deal in progress")]
-        raw = dict(body.obs)
-        mine = self.seat if self.seat is not None else -1
-        if raw.get("seat") != mine:
-            return [Drop(self.host, "protocol", f"the host sent the view of seat {raw.get('seat')!r}")]
-        history = raw.get("history")
-        if not isinstance(history, list):
-            return [Drop(self.host, "protocol", "an observation without a history")]
-        to_act = (not self.watch and raw.get("to_move") == self.seat and bool(raw.get("legal"))
-                  and raw.get("result") is None)
-        if not (to_act or self.shows or run.first is None):
-            # Decoded only when used; every view is checked against the record at the hand's end.
-            run.last = raw
-            run.views += 1
-            run.seen.append(raw)
-            run.obs = None
-            run.length = len(history)
+    def _after(self) -> list[Effect]:
+        """What follows from the log as it stands: the screen, a decision, the hand's end."""
+        run = self.run
+        if run is None or run.stopped:
             return []
-        obs = self.game.read_view(raw)
+        play = run.play
         out: list[Effect] = []
-        before = run.obs if run.obs is not None and run.length == len(obs.history) - 1 else None
-        if run.first is None:
-            run.first = raw
-            if not self.watch:
-                self.store.put_progress(self.info.id, body.deal, "first", raw)
-            table = self.sheet.table
-            out.append(Show(HandBegins(obs, table.round, table.rounds, table.passed_out + 1)))
+        if play.opened and run.verdict is None:
+            assert self.game is not None
+            run.verdict = audit(play, self.sheet.table.round if self.sheet else 1, self.game.hash,
+                                run.begin.bots)
+            if not run.verdict.ok:
+                culprit = self._node_of(run.verdict.culprit)
+                out.append(Note(f"the audit of deal {run.ctx.deal} names {culprit[:8] or 'nobody'}: "
+                                f"{run.verdict.reason}"))
+            return out
+        if play.over:
+            return out
+        k = len(play.acts)
+        if play.ready and play.step_complete(k) and (self.shows or not run.began):
+            obs = play.observation()
+            if obs is not None and k != run.shown:
+                out += self._show(run, obs)
+        ask = play.ask()
+        if ask is not None and ask.index != run.asked:
+            run.asked = ask.index
+            out.append(Decide(ask.obs, run.ctx.deal, ask.index))
+        return out
+
+    def _show(self, run: SeatRun, obs: Observation) -> list[Effect]:
+        out: list[Effect] = []
+        before = run.obs
+        if not run.began:
+            run.began = True
+            table = self.sheet.table if self.sheet is not None else None
+            if table is not None:
+                out.append(Show(HandBegins(obs, table.round, table.rounds, table.passed_out + 1)))
         elif before is not None and len(obs.history) == len(before.history) + 1:
             out.append(Show(Acted(obs, before.phase)))
             if len(obs.tricks) > len(before.tricks):
                 out.append(Show(TrickOver(obs, obs.tricks[-1])))
-        run.last = raw
         run.obs = obs
-        run.length = len(obs.history)
-        run.views += 1
-        run.seen.append(raw)
-        decide = self._maybe_decide(run)
-        if decide and not self.watch:
-            # The views this seat acts on are kept, to be checked against the record at the end.
-            self.store.put_progress(self.info.id, body.deal, "last", raw)
-        return out + decide
-
-    def _maybe_decide(self, run: SeatRun) -> list[Effect]:
-        obs = run.obs
-        if (obs is None or self.watch or obs.result is not None or obs.to_move != self.seat or not obs.legal):
-            return []
-        return [Decide(obs, run.ctx.deal, len(obs.history))]
+        run.shown = len(obs.history)
+        return out
 
     def decided(self, deal: int, index: int, action: Action) -> list[Effect]:
         """The player's choice for the decision ``(deal, index)``; dropped if the hand moved on."""
         run = self.run
-        assert self.game is not None
-        if run is None or run.ctx.deal != deal or run.obs is None or run.length != index:
+        if run is None or run.ctx.deal != deal or run.stopped:
             return []
-        return [ToHost(Act(run.ctx.epoch, deal, index, self.game.encode_action(action)))]
+        outs, refusal = run.play.decide(index, action)
+        if refusal is not None:
+            code, _, message = refusal.partition(": ")
+            run.asked = -1
+            return [Show(Refusal(code, message)), *self._after()]
+        return self._outs(run, outs)
 
-    def _on_refused(self, body: Refused) -> list[Effect]:
-        run = self.run
-        out: list[Effect] = [Show(Refusal(body.code, body.message))]
-        if run is not None and run.ctx.deal == body.deal and body.code not in ("stale", "not-now") \
-                and body.index not in run.refused:
-            run.refused.add(body.index)
-            out += self._maybe_decide(run)
-        return out
-
-    # -- the end of a hand ---------------------------------------------------------------------------
+    # -- faults, the end of a hand ---------------------------------------------------------------------
     def _node_of(self, seat: int | None) -> str:
         if seat is None:
+            return ""
+        if seat == HOST:
+            return self.host
+        run = self.run
+        if run is not None and seat in run.begin.bots:
             return self.host
         for s in self.roster:
             if s.seat == seat:
                 return s.node
         return ""
 
-    def _fault(self, deal: int, reason: str, seat: int | None) -> list[Effect]:
-        culprit = self._node_of(seat)
-        out: list[Effect] = [Show(Voided(deal, reason, culprit))]
-        if not self.watch:
-            out.append(ToHost(Checked(deal, False, culprit, reason[:200])))
-        return out
+    def _fault(self, run: SeatRun, exc: HandFault, batch: bool = False) -> list[Effect]:
+        """An entry breaks the rules: say so in the log (every secret is opened, the audit
+        names the culprit); a host that relayed it is named at once.  In a snapshot the
+        accusation waits until the snapshot is read (it may hold this node's own entries)."""
+        culprit = self._node_of(exc.author)
+        out: list[Effect] = [Note(f"deal {run.ctx.deal}: {exc.reason}")]
+        if batch and exc.author != HOST:
+            if run.accuse is None:
+                run.accuse = (culprit, exc.reason)
+            return out
+        if exc.author == HOST:
+            run.stopped = True
+            deal = run.ctx.deal
+            if self.info is not None and not self.watch:
+                self.store.save_outcome(self.info.id, deal, None, exc.reason, culprit)
+            if self.sheet is not None:
+                self.sheet.void.add(deal)
+            out.append(Show(Voided(deal, exc.reason, culprit)))
+            if not self.watch:
+                out.append(self._to_host(Checked(deal, False, culprit, exc.reason[:200], ""), deal))
+            return out
+        if self.watch or run.play.me is None:
+            return out
+        return out + self._outs(run, run.play.accuse(culprit, exc.reason))
 
-    def _on_hand_end(self, body: HandEnd) -> list[Effect]:
+    def _on_hand_end(self, deal: int, body: HandEnd) -> list[Effect]:
         assert self.info is not None and self.game is not None and self.sheet is not None
-        deal = body.deal
         if deal in self.sheet.finished:
-            return [] if deal < self.done or self.watch else [ToHost(Checked(deal, True, "", ""))]
+            if deal < self.done or self.watch:
+                return []
+            return [self._to_host(Checked(deal, True, "", "", ""), deal)]
         if deal != self.done + 1 and deal not in self.sheet.void:
             return [Note(f"record of deal {deal} ignored: this node holds outcomes up to {self.done}")]
         run = self.run if self.run is not None and self.run.ctx.deal == deal else None
-        seen: dict[int, str] | None = None
-        views: list[dict[str, Any]] = []
-        if run is not None:
-            secret = run.dealer.secret() if run.dealer is not None else {}
-            commits = secret.get("commits") or []
-            seen = dict(enumerate(commits)) if commits else None
-            views = [v for v in (run.first, run.last) if v is not None] + run.seen
+        head = run.play.head if run is not None else ""
+        verdict = run.verdict if run is not None else None
+        if run is not None and verdict is None and run.play.opened:
+            self._after()
+            verdict = run.verdict
         try:
             finished = self.game.check(body.record, run.ctx if run is not None else None,
-                                       run.begin.dealer if run is not None else None, seen, views,
-                                       self.seat if not self.watch else None)
+                                       run.begin.dealer if run is not None else None)
+            if verdict is not None:
+                if not verdict.ok:
+                    raise CheckFailed(verdict.reason, verdict.culprit)
+                if canonical(verdict.record) != canonical(body.record):
+                    raise CheckFailed("the host's record is not the one the log gives", HOST)
+            elif run is not None and not run.stopped:
+                raise CheckFailed("the host ended a hand whose secrets this node has not all seen", HOST)
         except CheckFailed as exc:
-            self.store.save_outcome(self.info.id, deal, None, exc.reason, self._node_of(exc.seat))
+            culprit = self._node_of(exc.seat if exc.seat is not None else HOST)
+            self.store.save_outcome(self.info.id, deal, None, exc.reason, culprit)
             self.sheet.void.add(deal)
             self.run = None
-            return self._fault(deal, exc.reason, exc.seat)
+            out: list[Effect] = [Show(Voided(deal, exc.reason, culprit))]
+            if not self.watch:
+                out.append(self._to_host(Checked(deal, False, culprit, exc.reason[:200], head), deal))
+            return out
         if finished.deal != deal:
-            return self._fault(deal, f"the record is of deal {finished.deal}, not {deal}", None)
+            return [Show(Voided(deal, f"the record is of deal {finished.deal}, not {deal}", self.host))]
         self.sheet.void.discard(deal)
         if not self.watch:
             self.store.save_outcome(self.info.id, deal, finished.record)
         row = self._enter(finished)
         self._write_file(finished)
         self.run = None
-        out: list[Effect] = []
+        out = []
         if not self.watch:
-            out.append(ToHost(Checked(deal, True, "", "")))
+            out.append(self._to_host(Checked(deal, True, "", "", head), deal))
         seat = self.seat if self.seat is not None else 0
         obs = observe(finished.hand, seat)
         net = finished.record.get("net", {})

@@ -81,11 +81,25 @@ class Store:
         with self._tx():
             self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def identity_seed(self) -> bytes:
+        """This node's Ed25519 key (its 32-byte seed), made at the first start and kept.
+        A store of an older version holds a random node id and no key: it gets a key,
+        and with it a new node id (the id is made of the key)."""
+        found = self._meta("identity")
+        if found is None:
+            found = secrets.token_hex(32)
+            with self._tx():
+                self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('identity', ?)", (found,))
+                self.db.execute("DELETE FROM meta WHERE key = 'node'")
+        return bytes.fromhex(found)
+
     def node_id(self) -> str:
-        """This node's id (32 hex digits), made at the first start and kept."""
+        """This node's id (32 hex digits): the one its key makes (net.identity.node_of)."""
+        from net.identity import Identity
+
         found = self._meta("node")
         if found is None:
-            found = secrets.token_hex(16)
+            found = Identity(self.identity_seed()).node
             self._set_meta("node", found)
         return found
 

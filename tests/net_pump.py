@@ -14,31 +14,37 @@ from core.plugins import Catalogue, load_plugins
 from net.effects import Decide, Drop, Effect, Leave, Note, Send, Show, TableDone, ToHost
 from net.game import Game
 from net.host import Admit, HostCore
+from net.identity import Identity
 from net.protocol.frames import FrameReader, encode_frame
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import Body, Hello, TableInfo, Welcome, dump, parse
+from net.protocol.messages import Hello, Signed, TableInfo, Welcome, dump, parse
 from net.seat import SeatCore
 from net.store import Store
 
 CATALOGUE: Catalogue = load_plugins()
 
 
+def identity(i: int) -> Identity:
+    """The fixed identity of test node ``i``."""
+    return Identity(bytes([i + 1]) * 32)
+
+
 def node_id(i: int) -> str:
-    return f"{i + 1:032x}"
+    return identity(i).node
 
 
-def wire(body: Body) -> Body:
+def wire(body: Signed) -> Signed:
     """The body as the peer decodes it after a trip through a frame."""
     reader = FrameReader()
     (raw,) = reader.feed(encode_frame(dump(body)))
     msg = parse(raw, "body")
-    assert isinstance(msg, Body)
+    assert isinstance(msg, Signed)
     return msg
 
 
 def hello_of(seat: SeatCore, role: str = "seat") -> Hello:
     return Hello(PROTOCOL_MIN, PROTOCOL_MAX, seat.me, seat.name, role, seat.table_id,  # type: ignore[arg-type]
-                 seat.rules, "", 0, seat.epoch, seat.deal, seat.done, 0, ())
+                 seat.rules, "", 0, seat.epoch, seat.deal, seat.done, 0, (), seat.identity.key, "00" * 32, "")
 
 
 @dataclass
@@ -56,7 +62,7 @@ class Pump:
     dropped: list[Drop] = field(default_factory=list)
     done: bool = False
     connected: set[str] = field(default_factory=set)
-    tamper: Callable[[str, Body], Body | None] | None = None
+    tamper: Callable[[str, Signed], Signed | None] | None = None
     """Called on every body the host sends: return a changed body, or None to drop it."""
     sent: int = 0
 
@@ -69,8 +75,8 @@ class Pump:
         host = self.host
         welcome = Welcome(PROTOCOL_MAX, host.me, "host", host.info.id, host.info.rules, host.epoch, host.me,
                           "", 0, False, verdict.seat, host.sheet.done)
+        self.run_from(node, seat.welcomed(welcome, host.identity.key))
         self.run(self.host.connected(node, hello, self.now))
-        self.run_from(node, seat.welcomed(welcome))
 
     def leave(self, node: str) -> None:
         self.connected.discard(node)
@@ -128,20 +134,20 @@ class Pump:
 
 
 def make_table(tmp: Path, variant: str = "tarock54", rounds: int = 2, seats: int = 4, seed: int = 0,
-               timing: Timing | None = None, watchers: int = 0) -> Pump:
+               timing: Timing | None = None, watchers: int = 0, dealing: str = "mental-poker/1") -> Pump:
     rng = random.Random(seed)
-    game = Game.make(CATALOGUE, variant, {}, seats, rounds, "commit-reveal/1")
+    game = Game.make(CATALOGUE, variant, {}, seats, rounds, dealing)
     info = TableInfo(f"{seed + 0xabc:032x}", "test table", variant, game.options, game.hash, rounds, seats,
-                     "commit-reveal/1")
+                     dealing, False)
     host_store = Store(tmp / "host.sqlite")
-    host = HostCore(game, info, node_id(0), host_store, now=0.0, timing=timing,
+    host = HostCore(game, info, node_id(0), host_store, now=0.0, timing=timing, identity=identity(0),
                     rand=rng.randbytes, bot_for=lambda s: make_bot("heuristic", 1000 + s, f"sub{s}"))
     cores: dict[str, SeatCore] = {}
     players: dict[str, Player | None] = {}
     for i in range(seats + watchers):
         node = node_id(i)
         core = SeatCore(node, f"p{i}", CATALOGUE, Store(tmp / f"seat{i}.sqlite"), rand=rng.randbytes,
-                        watch=i >= seats, records_dir=tmp / f"records{i}")
+                        watch=i >= seats, records_dir=tmp / f"records{i}", identity=identity(i))
         core.expect_rules = info.rules
         core.expect_table = info.id
         cores[node] = core

@@ -23,16 +23,18 @@ from client.bots import make_bot
 from net.effects import Decide, Effect, ToHost
 from net.game import Game
 from net.host import HostCore
+from net.identity import Identity
 from net.lobby import Seated, host_table, new_table
 from net.node import Node
 from net.protocol.connection import BodyReceived, Closed, Connection, Event, HelloRefused, Welcomed
 from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import Body, Hello, Message, dump, parse
+from net.protocol.messages import Hello, Message, Signed, dump, parse
 from net.seat import SeatCore
 from net.store import Store
 from net.transport import TcpTransport
 
-CLIENT = "c1" * 16
+CLIENT_IDENTITY = Identity(b"\xc1" * 32)
+CLIENT = CLIENT_IDENTITY.node
 
 
 def quiet(event: object) -> None:
@@ -48,13 +50,14 @@ class Rig:
 
 
 async def open_host(nursery: trio.Nursery, tmp: Path, bots: int = 3, variant: str = "tarock54",
-                    rounds: int = 1, timing: Timing | None = None) -> Rig:
+                    rounds: int = 1, timing: Timing | None = None, dealing: str = "mental-poker/1",
+                    pin: str | None = None) -> Rig:
     """A host node whose own seat and ``bots - 1`` more are bots; ``4 - bots`` seats free."""
-    game = Game.make(CATALOGUE, variant, {}, 4, rounds, "commit-reveal/1")
+    game = Game.make(CATALOGUE, variant, {}, 4, rounds, dealing)
     node = Node("host", CATALOGUE, TcpTransport("127.0.0.1", 0), tmp / "state", timing=timing or Timing(),
-                records_dir=tmp / "host-records")
+                records_dir=tmp / "host-records", pin=pin)
     node.nursery = nursery
-    info = new_table(game, "rig")
+    info = new_table(game, "rig", private=pin is not None)
     bot_for = lambda seat: make_bot("heuristic", 500 + seat, f"sub{seat}")  # noqa: E731
     own = Seated(make_bot("heuristic", 1, "host"), quiet)
     others = [Seated(make_bot("heuristic", 2 + k, f"bot{k}"), quiet) for k in range(bots - 1)]
@@ -72,12 +75,13 @@ class Client:
     conn: Connection
     core: SeatCore
     events: list[Event] = field(default_factory=list)
-    bodies: list[Body] = field(default_factory=list)
+    bodies: list[Signed] = field(default_factory=list)
     auto: bool = True
     """Answer bodies with the SeatCore (dealing, checks, a bot's actions)."""
-    intercept: Callable[[Body], Body | None] | None = None
+    intercept: Callable[[Signed], Signed | None] | None = None
     """Change (or drop: None) what the client would send."""
     bot: Any = None
+    bodies_raw: list[Any] = field(default_factory=list)
 
     async def send(self, data: bytes, chunk: int | None = None) -> None:
         if chunk is None:
@@ -95,9 +99,13 @@ class Client:
         fields: dict[str, Any] = dict(proto_min=PROTOCOL_MIN, proto_max=PROTOCOL_MAX, node=self.core.me,
                                       name=self.core.name, role="seat", table=self.core.table_id,
                                       rules=self.core.rules, session="", received=0, epoch=0, deal=0,
-                                      done=0, port=0, addresses=())
+                                      done=0, port=0, addresses=(), key=self.core.identity.key,
+                                      nonce="5a" * 32, pake="")
         fields.update(changes)
         return Hello(**fields)
+
+    def send_signed(self, body: Signed) -> None:
+        self.conn.send_body(dump(body), trio.current_time())
 
     def _apply(self, effects: list[Effect]) -> None:
         for effect in effects:
@@ -120,10 +128,10 @@ class Client:
                 for event in self.conn.events():
                     self.events.append(event)
                     if isinstance(event, Welcomed):
-                        self._apply(self.core.welcomed(event.welcome))
+                        self._apply(self.core.welcomed(event.welcome, self.conn.peer_key))
                     elif isinstance(event, BodyReceived):
                         msg = parse(event.body, "body")
-                        assert isinstance(msg, Body)
+                        assert isinstance(msg, Signed)
                         self.bodies.append(msg)
                         if self.auto:
                             self._apply(self.core.receive(msg))
@@ -139,21 +147,25 @@ class Client:
         return next((e for e in self.events if isinstance(e, HelloRefused)), None)
 
 
-async def connect(rig: Rig, nursery: trio.Nursery, node: str = CLIENT, name: str = "tester",
+async def connect(rig: Rig, nursery: trio.Nursery, identity: Identity = CLIENT_IDENTITY, name: str = "tester",
                   seed: int = 9) -> Client:
     """A client connected to the rig's host (nothing sent yet)."""
     here, there = trio.testing.memory_stream_pair()
     nursery.start_soon(rig.node.handle, there, "10.9.9.9")
+    node = identity.node
     core = SeatCore(node, name, CATALOGUE, Store(rig.tmp / f"{name}-{node[:4]}.sqlite"),
-                    rand=random.Random(seed).randbytes, records_dir=rig.tmp / f"{name}-records")
+                    rand=random.Random(seed).randbytes, records_dir=rig.tmp / f"{name}-records",
+                    identity=identity)
     core.expect_table = rig.core.info.id
     core.expect_rules = rig.core.info.rules
     return Client(here, Connection("client", trio.current_time()), core,
                   bot=make_bot("heuristic", seed, name))
 
 
-async def join(client: Client, **hello: Any) -> None:
-    client.conn.hello(client.hello(**hello), trio.current_time())
+async def join(client: Client, pake: Any = None, **hello: Any) -> None:
+    if pake is not None:
+        hello["pake"] = pake.message.hex()
+    client.conn.hello(client.hello(**hello), trio.current_time(), identity=client.core.identity, pake=pake)
     await client.flush()
     await client.pump(lambda c: bool(c.events))
 

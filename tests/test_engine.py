@@ -281,3 +281,21 @@ def test_record_round_trip_of_whole_hands(seed: int) -> None:
     assert again.done and again.state == hand.state
     assert again.state.result == hand.state.result
     assert again.deal == hand.deal == random_hand(seed).deal
+
+
+def test_apply_unchecked_carries_out_what_apply_refuses_but_keeps_the_turn() -> None:
+    """The network follows another seat's hand without knowing it: the engine applies that
+    seat's card though it is illegal for the hand the node pretends it holds, and the
+    turn moves on as it would; the turn itself and the hand's end are still checked."""
+    hand = hand_at("play")  # seat 1 led hK; seat 2 holds hQ hC h1 h2 and must follow
+    illegal = Play(2, parse_card("XI"))
+    assert hand.why_not(illegal) is not None
+    hand.apply_unchecked(illegal)
+    assert hand.state.trick is not None and hand.state.trick.cards[-1] == parse_card("XI")
+    assert hand.state.to_move == 3
+    with pytest.raises(IllegalAction) as info:
+        hand.apply_unchecked(Play(0, parse_card("cK")))
+    assert info.value.reason.code == "not-your-turn"
+    done = hand_at("done")
+    with pytest.raises(IllegalAction):
+        done.apply_unchecked(Pass(1))

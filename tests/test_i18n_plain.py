@@ -57,8 +57,9 @@ def tarock(*args: str, env: dict[str, str] | None = None,
 
 def plain_words(text: str, names: set[str]) -> list[str]:
     """The words of ``text`` that did not come through the pseudo catalogue
-    (options such as ``--no-records`` and file paths left out)."""
+    (options such as ``--no-records``, file paths and roster fingerprints left out)."""
     text = re.sub(r"(?<!\S)--[\w-]+", " ", text)
+    text = re.sub(r"\b[0-9a-f]{4}(?:-[0-9a-f]{4})+\b", " ", text)
     text = re.sub(r"\S*/\S*", " ", text)
     out = []
     for word in WORD.findall(text):

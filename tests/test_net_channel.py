@@ -4,35 +4,34 @@
 from __future__ import annotations
 
 import pytest
+from net_ids import CLIENT_ID, HOST, authenticate, make_hello
 
 from net.protocol.channel import Channel, ChannelError, QueueFull
-from net.protocol.connection import BodyReceived, Closed, Connection, HelloReceived, Welcomed
-from net.protocol.limits import Timing
+from net.protocol.connection import BodyReceived, Closed, Connection, Welcomed
+from net.protocol.limits import PROTOCOL_MAX, Timing
 from net.protocol.messages import Data, Hello, Welcome
 
-NODE = "ab" * 16
 SESSION = "cd" * 16
 
 
 def hello(session: str = "", received: int = 0) -> Hello:
-    return Hello(1, 1, NODE, "Resi", "seat", "", "", session, received, 0, 0, 0, 0, ())
+    return make_hello(session=session, received=received)
 
 
 def welcome(channel: Channel, resumed: bool) -> Welcome:
-    return Welcome(1, NODE, "host", "", "", 1, NODE, channel.session, channel.received, resumed, 0, 0)
+    return Welcome(PROTOCOL_MAX, HOST, "host", "", "", 1, HOST, channel.session, channel.received, resumed,
+                   0, 0)
 
 
 def pair(client_channel: Channel | None, server_channel: Channel,
          resumed: bool) -> tuple[Connection, Connection]:
     client, server = Connection("client"), Connection("server")
     client.hello(hello(client_channel.session if client_channel else "",
-                       client_channel.received if client_channel else 0), 0.0, client_channel)
-    server.receive_data(client.data_to_send())
-    event = server.next_event()
-    assert isinstance(event, HelloReceived)
+                       client_channel.received if client_channel else 0), 0.0, client_channel, CLIENT_ID)
+    received = authenticate(client, server)
     server.accept(welcome(server_channel, resumed), server_channel)
     if resumed:
-        server.resend(event.hello.received)
+        server.resend(received.received)
     client.receive_data(server.data_to_send())
     assert isinstance(client.next_event(), Welcomed)
     resent = client.data_to_send()  # the client's resent frames, if any
@@ -107,9 +106,8 @@ def test_a_new_session_starts_numbering_again() -> None:
 def test_heartbeats_and_silence() -> None:
     timing = Timing(heartbeat=1.0, dead_after=4.0)
     client, server = Connection("client", 0.0, timing), Connection("server", 0.0, timing)
-    client.hello(hello(), 0.0)
-    server.receive_data(client.data_to_send(), 0.0)
-    server.next_event()
+    client.hello(hello(), 0.0, identity=CLIENT_ID)
+    authenticate(client, server)
     server.accept(welcome(Channel(SESSION), False), Channel(SESSION), 0.0)
     client.receive_data(server.data_to_send(), 0.0)
     client.next_event()

@@ -17,7 +17,7 @@ from core.actions import Action
 from core.observation import Observation
 from core.players import Player
 from core.plugins import load_plugins
-from net.dealing import COMMIT_REVEAL
+from net.dealing import DEFAULT_DEALING
 from net.game import Game
 from net.lobby import Seated, host_table, join_table, new_table
 from net.node import Node
@@ -49,7 +49,7 @@ class SlowPerson:
 
 async def test_an_answer_given_after_the_connection_dropped_is_played(tmp_path: Path) -> None:
     catalogue = load_plugins()
-    game = Game.make(catalogue, "tarock54", {}, 4, 1, COMMIT_REVEAL)
+    game = Game.make(catalogue, "tarock54", {}, 4, 1, DEFAULT_DEALING)
     info = new_table(game, "drop test")
     host = Node("host", catalogue, TcpTransport("127.0.0.1", 0), tmp_path / "host", timing=TIMING)
     guest = Node("guest", catalogue, TcpTransport("127.0.0.1", 0), tmp_path / "guest", timing=TIMING,
@@ -66,8 +66,9 @@ async def test_an_answer_given_after_the_connection_dropped_is_played(tmp_path: 
             guest.nursery = nursery
             bound: PeerAddress = await nursery.start(host.serve)
             await nursery.start(guest.serve)
-            bots = [Seated(make_bot("heuristic", 10 + k, f"bot{k}"), lambda e: None) for k in range(3)]
-            nursery.start_soon(host_table, host, game, info, None, bots, bot_for)
+            own = Seated(make_bot("heuristic", 9, "host"), lambda e: None)
+            bots = [Seated(make_bot("heuristic", 10 + k, f"bot{k}"), lambda e: None) for k in range(2)]
+            nursery.start_soon(host_table, host, game, info, own, bots, bot_for)
             seat = await join_table(guest, PeerAddress("127.0.0.1", bound.port), info.id, info.rules,
                                     Seated(person, shown.append, threaded=True), bot_for)
             result: list[object] = []

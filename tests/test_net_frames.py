@@ -11,6 +11,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from net_ids import NODE, make_hello
 
 from net.protocol.frames import FrameError, FrameReader, decode_body, encode_frame
 from net.protocol.limits import MAX_ARRAY, MAX_DEPTH, MAX_FRAME, MAX_MAP, MAX_STR
@@ -18,7 +19,6 @@ from net.protocol.messages import (
     Ack,
     Act,
     Data,
-    Hello,
     MessageError,
     Ping,
     Seated,
@@ -28,8 +28,7 @@ from net.protocol.messages import (
     parse,
 )
 
-NODE = "ab" * 16
-HELLO = Hello(1, 1, NODE, "Resi", "seat", "", "", "", 0, 0, 0, 0, 7654, ("10.0.0.2",))
+HELLO = make_hello()
 
 
 def frames_of(*messages: object) -> bytes:
@@ -129,14 +128,16 @@ def test_wrong_types_and_unknown_messages() -> None:
 
 
 def test_bodies_and_frames_do_not_mix() -> None:
-    act = dump(Act(1, 1, 0, {"type": "pass", "seat": 0}))
+    act = dump(Act(0, {"type": "pass", "seat": 0}, None, {}))
     with pytest.raises(MessageError, match="not allowed as a frame"):
         parse(act, "frame")
     with pytest.raises(MessageError, match="inside data"):
         parse(dump(Ping(1)), "body")
-    seated = Seated(TableInfo(NODE, "t", "tarock54", {}, "c" * 64, 1, 4, "commit-reveal/1"), 1, NODE, 0,
-                    (SeatInfo(0, NODE, "Resi", (), 1, False),))
-    assert parse(dump(seated), "body") == seated
+    with pytest.raises(MessageError, match="inside data"):
+        parse(act, "body")  # a body is a signed message; the act is inside it
+    seated = Seated(TableInfo(NODE, "t", "tarock54", {}, "c" * 64, 1, 4, "mental-poker/1", False), 1, NODE, 0,
+                    (SeatInfo(0, NODE, "Resi", "d" * 64, (), 1, False),))
+    assert parse(dump(seated), "inner") == seated
 
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
@@ -159,12 +160,15 @@ plain = st.recursive(
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(["t", *dump(HELLO)]), plain, max_size=16),
-       st.sampled_from(["hello", "welcome", "data", "seated", "act", "dealing", "bye", "info"]))
+       st.sampled_from(["hello", "welcome", "data", "seated", "act", "dealing", "bye", "info", "challenge",
+                        "auth", "signed", "step", "ready", "open", "fault", "log"]))
 def test_random_messages_are_refused_or_valid(fields: dict[str, object], tag: str) -> None:
     raw = {**fields, "t": tag}
     body = msgpack.packb(raw)
+    layer = "body" if tag == "signed" else "inner" if tag in ("seated", "act", "dealing", "step", "ready",
+                                                                "open", "fault", "log") else "frame"
     try:
-        msg = parse(decode_body(body), "body" if tag in ("seated", "act", "dealing") else "frame")
+        msg = parse(decode_body(body), layer)
     except (FrameError, MessageError):
         return
     assert parse(dump(msg), msg.layer) == msg  # what is accepted is a valid, typed message

@@ -1,14 +1,15 @@
 """The protocol against a real host node, over trio memory streams.
 
-Acceptance (issue 8): one-byte and fragmented delivery, oversized and deeply
-nested frames, wrong types, unknown messages, out-of-turn actions, replayed
-and duplicated messages, wrong commitments, version and rules mismatch; a
-frame that fails closes that connection with a reason and changes nothing.
+Acceptance (issues 8 and 9): one-byte and fragmented delivery, oversized and
+deeply nested frames, wrong types, unknown messages, a hello that does not
+prove its key, a private table without or with a wrong PIN, out-of-turn and
+replayed entries, wrong commitments, version and rules mismatch; a frame that
+fails closes that connection with a reason and changes nothing, a signed
+entry that breaks the hand's rules voids the deal and names its author.
 """
 
 from __future__ import annotations
 
-import copy
 import struct
 from collections.abc import Callable
 from pathlib import Path
@@ -17,22 +18,23 @@ import msgpack
 import trio
 from net_rig import Client, Rig, connect, frame, join, open_host
 
-from net.dealing import Commit, dump_payload
-from net.protocol.connection import Welcomed
+from net.identity import Identity, signed_bytes
+from net.pake import Pake
+from net.protocol.connection import Closed, Welcomed
 from net.protocol.frames import encode_frame
-from net.protocol.limits import Timing
-from net.protocol.messages import Act, Body, Data, Dealing, Hello, Ping, Refused, View, dump
+from net.protocol.limits import PROTOCOL_MAX, Timing
+from net.protocol.messages import Data, Ping, Signed, dump, parse
 
-NODE2 = "d2" * 16
+OTHER = Identity(b"\xd2" * 32)
 
 
 def state_of(rig: Rig) -> tuple[object, ...]:
-    """What a broken frame must not change: seats, phase, the hand's actions, the sheet."""
+    """What a broken frame must not change: seats, phase, the hand's log, the sheet."""
     core = rig.core
     run = core.run
-    actions = tuple(run.hand.state.actions) if run is not None and run.hand is not None else ()
-    return (core.phase, tuple(c.info for c in core.chairs), run.ctx if run else None, actions,
-            len(core.sheet.table.rows), core.sheet.done)
+    log = tuple(e.sig for e in run.log) if run is not None else ()
+    return (core.phase, tuple(c.info for c in core.chairs), run.ctx if run else None, log,
+            len(core.sheet.table.rows), core.sheet.done, frozenset(core.sheet.void))
 
 
 async def test_a_hello_delivered_one_byte_at_a_time_is_welcomed(tmp_path: Path) -> None:
@@ -40,20 +42,21 @@ async def test_a_hello_delivered_one_byte_at_a_time_is_welcomed(tmp_path: Path) 
         async with trio.open_nursery() as nursery:
             rig = await open_host(nursery, tmp_path)
             client = await connect(rig, nursery)
-            await client.send(frame(client.hello()), chunk=1)
+            client.conn.hello(client.hello(), trio.current_time(), identity=client.core.identity)
+            await client.send(client.conn.data_to_send(), chunk=1)
             await client.pump(lambda c: bool(c.events))
             assert isinstance(client.events[0], Welcomed)
             assert client.events[0].welcome.seat == 3
+            assert client.conn.peer_node == rig.node.me  # the host proved its key
             nursery.cancel_scope.cancel()
 
 
 async def test_a_whole_table_with_fragmented_delivery(tmp_path: Path) -> None:
     """The scripted seat sends everything in 3-byte pieces and plays a table to its end."""
-    with trio.fail_after(60):
+    with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
             rig = await open_host(nursery, tmp_path)
             client = await connect(rig, nursery)
-            await client.send(frame(client.hello()), chunk=3)
             original = client.flush
 
             async def slow_flush() -> None:
@@ -61,7 +64,8 @@ async def test_a_whole_table_with_fragmented_delivery(tmp_path: Path) -> None:
                 for i in range(0, len(data), 3):
                     await client.stream.send_all(data[i:i + 3])
             client.flush = slow_flush  # type: ignore[method-assign]
-            await client.pump(lambda c: c.core.over, timeout=50)
+            await join(client)
+            await client.pump(lambda c: c.core.over, timeout=80)
             client.flush = original  # type: ignore[method-assign]
             assert client.core.sheet is not None and client.core.sheet.table.over
             mine = sorted((tmp_path / "tester-records").glob("*.json"))
@@ -75,10 +79,10 @@ async def test_version_mismatch_is_refused_with_a_reason(tmp_path: Path) -> None
         async with trio.open_nursery() as nursery:
             rig = await open_host(nursery, tmp_path)
             client = await connect(rig, nursery)
-            await join(client, proto_min=2, proto_max=3)
+            await join(client, proto_min=PROTOCOL_MAX + 1, proto_max=PROTOCOL_MAX + 2)
             refused = client.refused()
             assert refused is not None and refused.refuse.code == "version"
-            assert "protocol 1..1" in refused.refuse.message
+            assert f"protocol {PROTOCOL_MAX}..{PROTOCOL_MAX}" in refused.refuse.message
             assert all(c.info is None or c.info.node != client.core.me for c in rig.core.chairs)
             nursery.cancel_scope.cancel()
 
@@ -96,6 +100,49 @@ async def test_rules_mismatch_is_refused_with_a_reason_the_user_can_read(tmp_pat
             nursery.cancel_scope.cancel()
 
 
+async def test_a_node_that_does_not_hold_its_key_is_refused(tmp_path: Path) -> None:
+    """A hello naming another node's id (without its key) gets no seat: the id is not its
+    key's, or the signature over the challenge fails."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            rig = await open_host(nursery, tmp_path)
+            client = await connect(rig, nursery)
+            await join(client, node=OTHER.node)  # its own key, another's id
+            refused = client.refused()
+            assert refused is not None and refused.refuse.code == "identity", client.events
+            client2 = await connect(rig, nursery, name="thief")
+            client2.conn.hello(client2.hello(key=OTHER.key, node=OTHER.node), trio.current_time(),
+                               identity=client2.core.identity)  # another's key, signed with its own
+            await client2.flush()
+            await client2.pump(lambda c: bool(c.events))
+            refused = client2.refused()
+            assert refused is not None and refused.refuse.code == "auth", client2.events
+            assert rig.core.free == 1
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_private_table_needs_its_pin_and_shows_nothing_without_it(tmp_path: Path) -> None:
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            rig = await open_host(nursery, tmp_path, pin="4711")
+            table = rig.core.info.id
+            nobody = await connect(rig, nursery, name="nopin")
+            await join(nobody)
+            refused = nobody.refused()
+            assert refused is not None and refused.refuse.code == "pin"
+            wrong = await connect(rig, nursery, identity=OTHER, name="wrongpin")
+            await join(wrong, pake=Pake(table, "1234", "client"))
+            closed = wrong.closed()
+            assert closed is not None and closed.code == "pin" and not wrong.bodies, wrong.events
+            assert rig.core.free == 1
+            right = await connect(rig, nursery)
+            await join(right, pake=Pake(table, "4711", "client"))
+            assert isinstance(right.events[0], Welcomed)
+            await right.pump(lambda c: c.core.over, timeout=50)
+            assert right.core.sheet is not None and right.core.sheet.table.over
+            nursery.cancel_scope.cancel()
+
+
 async def _closes(rig: Rig, client: Client, data: bytes, reason: str) -> None:
     before = state_of(rig)
     await client.send(data)
@@ -108,25 +155,37 @@ async def _closes(rig: Rig, client: Client, data: bytes, reason: str) -> None:
 
 def _my_turn(client: Client) -> bool:
     run = client.core.run
-    return run is not None and run.obs is not None and run.obs.to_move == 3 and bool(run.obs.legal)
+    return run is not None and run.play.to_move == client.core.seat and run.play.ask() is not None
+
+
+def _signed(client: Client, body: dict[str, object], **fields: object) -> Signed:
+    core = client.core
+    run = core.run
+    env: dict[str, object] = {"t": "signed", "table": core.table_id, "epoch": core.epoch,
+                              "deal": run.ctx.deal if run else 0, "author": core.me, "seat": core.seat,
+                              "seq": 1, "prev": "", "head": "", "to": "", "body": body, "sig": "0" * 128}
+    env.update(fields)
+    env["sig"] = core.identity.sign(signed_bytes(env))
+    out = parse(env, "body")
+    assert isinstance(out, Signed)
+    return out
 
 
 async def test_bad_frames_close_the_connection_and_change_nothing(tmp_path: Path) -> None:
     deep: object = 0
     for _ in range(40):
         deep = [deep]
-    act = dump(Act(1, 1, 0, {"type": "pass", "seat": 3}))
     cases: list[tuple[Callable[[Client], bytes], str]] = [
         (lambda c: struct.pack(">I", 10_000_000), "announced"),                 # oversized
         (lambda c: encode_frame({"t": "ping", "n": deep}), "deeper"),           # deeply nested
         (lambda c: encode_frame({"t": "ping", "n": "one"}), "integer"),         # wrong type
         (lambda c: encode_frame({"t": "surprise"}), "unknown message type"),    # unknown message
         (lambda c: frame(Data(_next(c), 0, {"t": "launch"})), "bad body"),      # unknown body
-        (lambda c: frame(Data(_next(c), 0, {"t": "act"})), "bad body"),         # a body lacking fields
-        (lambda c: frame(Data(_next(c), 0, dump(Act(1, 1, 0, {"type": "fly", "seat": 3})))), "bad action"),
+        (lambda c: frame(Data(_next(c), 0, {"t": "signed"})), "bad body"),      # a body lacking fields
+        (lambda c: frame(Data(_next(c), 0, dump(_signed(c, {"t": "fly"})))), "bad message"),
         (lambda c: struct.pack(">I", 3) + b"\xc1\xc1\xc1", "msgpack"),        # garbage
-        (lambda c: frame(Data(_next(c) + 4, 0, act)), "gap"),                   # sequence gap
-        (lambda c: frame(Data(_next(c), 10 ** 6, act)), "never sent"),          # ack of nothing
+        (lambda c: frame(Data(_next(c) + 4, 0, {"t": "x"})), "gap"),            # sequence gap
+        (lambda c: frame(Data(_next(c), 10 ** 6, {"t": "x"})), "never sent"),   # ack of nothing
     ]
     for i, (make, reason) in enumerate(cases):
         with trio.fail_after(30):
@@ -147,181 +206,98 @@ def _next(client: Client) -> int:
     return channel.sent + 1
 
 
-async def _playing(nursery: trio.Nursery, tmp: Path) -> tuple[Rig, Client]:
-    rig = await open_host(nursery, tmp)
-    client = await connect(rig, nursery)
-    client.bot = None  # the test acts for the client itself
-    await join(client)
-    await client.pump(lambda c: c.core.run is not None and c.core.run.obs is not None)
-    return rig, client
+async def _voided(rig: Rig, client: Client) -> dict[str, object]:
+    await client.pump(lambda c: any(b.body.get("t") == "void" for b in c.bodies), timeout=20)
+    void = next(b.body for b in client.bodies if b.body.get("t") == "void")
+    assert void["deal"] in rig.core.sheet.void and void["deal"] not in rig.core.sheet.finished
+    return void
 
 
-async def test_an_out_of_turn_action_is_refused_and_changes_nothing(tmp_path: Path) -> None:
-    """Two scripted seats that never act by themselves: while the hand waits for one,
-    the other acts: refused (not its turn); acting for another seat and a card it does
-    not hold are refused too; the hand is as it was."""
-    with trio.fail_after(30):
-        async with trio.open_nursery() as nursery:
-            rig = await open_host(nursery, tmp_path, bots=2)
-            a = await connect(rig, nursery)
-            b = await connect(rig, nursery, node=NODE2, name="other")
-            a.bot = b.bot = None
-            await join(a)
-            await join(b)
-            while not (_turn_of(a) or _turn_of(b)):
-                with trio.move_on_after(0.2):
-                    await a.pump(lambda c: _turn_of(c) or _turn_of(b))
-                with trio.move_on_after(0.2):
-                    await b.pump(lambda c: _turn_of(c) or _turn_of(a))
-            waiting, other = (a, b) if _turn_of(a) else (b, a)
-            run = other.core.run
-            assert run is not None and run.obs is not None and other.core.seat is not None
-            before = state_of(rig)
-            assert rig.core.run is not None and rig.core.run.hand is not None
-            index = len(rig.core.run.hand.state.actions)
-            seat = other.core.seat
-            attempts = [
-                ({"type": "pass", "seat": seat}, "not-your-turn"),
-                ({"type": "pass", "seat": waiting.core.seat}, "not-your-seat"),
-            ]
-            for n, (action, code) in enumerate(attempts, start=1):
-                other.conn.send_body(dump(Act(1, run.ctx.deal, index, action)), trio.current_time())
-                await other.flush()
-                await other.pump(lambda c, n=n: sum(isinstance(x, Refused) for x in c.bodies) >= n)
-                refused = [x for x in other.bodies if isinstance(x, Refused)][-1]
-                assert refused.code == code, refused
-                assert state_of(rig) == before
-            # The seat to move plays something it may not: the engine's reason, nothing changes.
-            wrun = waiting.core.run
-            assert wrun is not None and wrun.obs is not None
-            legal = set(map(str, wrun.obs.legal))
-            bad = next(x for x in ({"type": "play", "seat": waiting.core.seat, "card": c} for c in
-                                   ("I", "XXI", "Sküs", "cK", "hK")) if str(x) not in legal)
-            waiting.conn.send_body(dump(Act(1, wrun.ctx.deal, index, bad)), trio.current_time())
-            await waiting.flush()
-            await waiting.pump(lambda c: any(isinstance(x, Refused) for x in c.bodies))
-            assert state_of(rig) == before
-            nursery.cancel_scope.cancel()
-
-
-def _turn_of(client: Client) -> bool:
-    run = client.core.run
-    return (run is not None and run.obs is not None and run.obs.to_move == client.core.seat
-            and bool(run.obs.legal))
-
-
-async def test_replayed_and_duplicated_messages_are_dropped(tmp_path: Path) -> None:
-    """A data frame sent twice is delivered once; an act replayed with an old index is refused."""
+async def test_an_out_of_turn_action_voids_the_deal_and_names_the_seat(tmp_path: Path) -> None:
+    """A seat that acts while another is to move breaks the hand's rules (only its own
+    engine could have refused it): the deal is void and the seat named."""
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             rig = await open_host(nursery, tmp_path)
             client = await connect(rig, nursery)
-            sent: list[bytes] = []
+            client.bot = None
             await join(client)
+            await client.pump(lambda c: c.core.run is not None and c.core.run.play.ready
+                              and c.core.run.play.to_move not in (None, c.core.seat))
+            run = client.core.run
+            assert run is not None
+            play = run.play
+            body = {"t": "act", "index": len(play.acts), "action": {"type": "pass", "seat": client.core.seat},
+                    "share": None, "facts": {}}
+            seq, prev = play._mine
+            client.send_signed(_signed(client, body, seq=seq + 1, prev=prev, head=play.head))
+            await client.flush()
+            void = await _voided(rig, client)
+            assert void["culprit"] == client.core.me and "acted" in str(void["reason"]), void
+            nursery.cancel_scope.cancel()
 
-            def keep(body: Body) -> Body:
-                return body
-            client.intercept = keep
+
+async def test_duplicated_frames_are_delivered_once_and_a_replayed_entry_names_its_sender(
+        tmp_path: Path) -> None:
+    """Every frame sent twice: the session delivers each once and the table ends.  Then, at
+    another table, the seat sends one of its signed entries again: a replay, named."""
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            rig = await open_host(nursery, tmp_path / "a")
+            client = await connect(rig, nursery)
             original = client.flush
 
             async def doubled() -> None:
                 data = client.conn.data_to_send()
                 if data:
-                    sent.append(data)
                     await client.stream.send_all(data + data)  # every frame twice
+            await join(client)
             client.flush = doubled  # type: ignore[method-assign]
-            await client.pump(lambda c: c.core.over, timeout=50)
+            await client.pump(lambda c: c.core.over, timeout=80)
             client.flush = original  # type: ignore[method-assign]
             assert client.core.sheet is not None and client.core.sheet.table.over
-            assert client.closed() is None or client.closed().code == "done"  # type: ignore[union-attr]
+            assert not client.core.sheet.void
             nursery.cancel_scope.cancel()
-
-
-async def test_an_act_replayed_later_is_refused_as_stale(tmp_path: Path) -> None:
-    with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            rig = await open_host(nursery, tmp_path)
+            rig = await open_host(nursery, tmp_path / "b")
             client = await connect(rig, nursery)
-            acts: list[Act] = []
+            sent: list[Signed] = []
 
-            def keep(body: Body) -> Body:
-                if isinstance(body, Act):
-                    acts.append(body)
+            def keep(body: Signed) -> Signed:
+                if body.body.get("t") == "step":
+                    sent.append(body)
                 return body
             client.intercept = keep
             await join(client)
-            await client.pump(lambda c: len(acts) >= 2, timeout=50)
-            before = state_of(rig)
-            client.conn.send_body(dump(acts[0]), trio.current_time())  # the first act, again
+            await client.pump(lambda c: len(sent) >= 2, timeout=50)
+            client.send_signed(sent[0])  # an old entry, signed and valid once
             await client.flush()
-            await client.pump(lambda c: any(isinstance(b, Refused) and b.code == "stale" for b in c.bodies))
-            after = state_of(rig)
-            assert after[3][:len(before[3])] == before[3]  # nothing taken back or applied twice
+            void = await _voided(rig, client)
+            assert void["culprit"] == client.core.me and "replayed" in str(void["reason"]), void
             nursery.cancel_scope.cancel()
 
 
 async def test_a_wrong_commitment_voids_the_deal_and_names_the_seat(tmp_path: Path) -> None:
-    """The seat reveals a seed that does not match its commitment: void, culprit that seat."""
+    """commit-reveal: the seat reveals a seed that does not match its commitment."""
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            rig = await open_host(nursery, tmp_path)
+            rig = await open_host(nursery, tmp_path, dealing="commit-reveal/1")
             client = await connect(rig, nursery)
 
-            def lie(body: Body) -> Body | None:
-                if isinstance(body, Dealing) and body.payload.get("t") == "reveal":
-                    return Dealing(body.epoch, body.deal, {"t": "reveal", "seed": "ee" * 32})
+            def lie(body: Signed) -> Signed | None:
+                inner = body.body
+                if inner.get("t") == "dealing" and inner["payload"].get("t") == "reveal":
+                    fields = {**dump(body), "body": {**inner, "payload": {"t": "reveal", "seed": "ee" * 32}}}
+                    fields["sig"] = client.core.identity.sign(signed_bytes(fields))
+                    out = parse(fields, "body")
+                    assert isinstance(out, Signed)
+                    return out
                 return body
             client.intercept = lie
             await join(client)
-            await client.pump(lambda c: any(b.tag == "void" for b in c.bodies))
-            void = next(b for b in client.bodies if b.tag == "void")
-            assert void.culprit == client.core.me  # type: ignore[attr-defined]
-            assert "does not match its commitment" in void.reason  # type: ignore[attr-defined]
-            assert rig.core.sheet.void == {1} and not rig.core.sheet.finished
-            nursery.cancel_scope.cancel()
-
-
-async def test_a_second_different_commitment_is_a_fault(tmp_path: Path) -> None:
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            rig = await open_host(nursery, tmp_path)
-            client = await connect(rig, nursery)
-            commits: list[Dealing] = []
-
-            def twice(body: Body) -> Body | None:
-                if isinstance(body, Dealing) and body.payload.get("t") == "commit" and not commits:
-                    commits.append(body)
-                    other = dump_payload(Commit("ab" * 32))
-                    client.conn.send_body(dump(Dealing(body.epoch, body.deal, other)), trio.current_time())
-                return body
-            client.intercept = twice
-            await join(client)
-            await client.pump(lambda c: any(b.tag == "void" for b in c.bodies))
-            void = next(b for b in client.bodies if b.tag == "void")
-            assert void.culprit == client.core.me  # type: ignore[attr-defined]
-            nursery.cancel_scope.cancel()
-
-
-async def test_a_host_that_changes_a_commitment_is_caught_by_the_seat(tmp_path: Path) -> None:
-    """What the seat receives is tampered with: the host's list holds another commitment for it."""
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            rig = await open_host(nursery, tmp_path)
-            client = await connect(rig, nursery)
-            original = client.core.receive
-
-            def tampered(body: Body) -> list:  # type: ignore[type-arg]
-                if isinstance(body, Dealing) and body.payload.get("t") == "commits":
-                    payload = copy.deepcopy(body.payload)
-                    payload["commits"][3] = "cd" * 32
-                    body = Dealing(body.epoch, body.deal, payload)
-                return original(body)
-            client.core.receive = tampered  # type: ignore[method-assign]
-            await join(client)
-            await client.pump(lambda c: any(b.tag == "void" for b in c.bodies))
-            void = next(b for b in client.bodies if b.tag == "void")
-            assert void.culprit == rig.core.me  # type: ignore[attr-defined]
-            assert "changed this seat's commitment" in void.reason  # type: ignore[attr-defined]
+            void = await _voided(rig, client)
+            assert void["culprit"] == client.core.me
+            assert "does not match its commitment" in str(void["reason"])
             nursery.cancel_scope.cancel()
 
 
@@ -346,7 +322,7 @@ async def test_a_silent_peer_is_dropped_after_the_heartbeat_timeout(tmp_path: Pa
                     pings += data.count(b"ping")
             elapsed = trio.current_time() - start
             closed = client.closed()
-            assert closed is not None and closed.code == "timeout", closed
+            assert isinstance(closed, Closed) and closed.code == "timeout", closed
             assert 0.8 <= elapsed < 5.0 and pings >= 2
             with trio.fail_after(5):
                 while rig.core.chairs[3].connected:
@@ -354,23 +330,35 @@ async def test_a_silent_peer_is_dropped_after_the_heartbeat_timeout(tmp_path: Pa
             nursery.cancel_scope.cancel()
 
 
-async def test_a_watcher_sees_no_hand(tmp_path: Path) -> None:
-    with trio.fail_after(60):
+async def test_a_watcher_reads_only_what_every_seat_sees(tmp_path: Path) -> None:
+    """The watcher follows the whole log: every card it can read at any step is one every
+    seat's observation shows by then, and its observations hold no hand and no choices."""
+    with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
             rig = await open_host(nursery, tmp_path, bots=4)
-            client = await connect(rig, nursery, node=NODE2, name="watcher")
+            client = await connect(rig, nursery, identity=OTHER, name="watcher")
             client.core.watch = True
+            seen: list[tuple[int, set[int]]] = []
+            original = client.core._after
+
+            def spy() -> list:  # type: ignore[type-arg]
+                run = client.core.run
+                if run is not None and run.play.virtual is not None and not run.play.over:
+                    v = run.play.virtual
+                    public = set.intersection(*(v.visible(s) for s in range(4)))
+                    seen.append((len(run.play.acts), set(v.known) - public))
+                    obs = run.play.observation()
+                    assert obs is not None and not obs.hand and not obs.legal
+                return original()
+            client.core._after = spy  # type: ignore[method-assign]
             await join(client, role="watch")
-            await client.pump(lambda c: c.core.over, timeout=50)
-            views = [b for b in client.bodies if isinstance(b, View)]
-            assert views
-            before_end = [v for v in views if v.obs.get("result") is None]
-            assert before_end and all(not v.obs.get("hand") and not v.obs.get("legal") for v in before_end)
-            assert all(v.obs.get("seat") == -1 for v in views)
+            await client.pump(lambda c: c.core.over, timeout=80)
+            assert seen and all(not extra for _, extra in seen), [s for s in seen if s[1]][:3]
             nursery.cancel_scope.cancel()
 
 
 def test_ping_frames_are_small() -> None:
+    from net_ids import make_hello
+
     assert len(frame(Ping(1))) < 16
-    hello = Hello(1, 1, "ab" * 16, "x", "info", "", "", "", 0, 0, 0, 0, 0, ())
-    assert msgpack.unpackb(frame(hello)[4:])["t"] == "hello"
+    assert msgpack.unpackb(frame(make_hello(role="info"))[4:])["t"] == "hello"

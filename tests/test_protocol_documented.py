@@ -8,25 +8,33 @@ from pathlib import Path
 
 from net_pump import CATALOGUE
 
-from core.cards import format_card
-from net.dealing import PAYLOADS, DealContext, Opening, Stream, commitment, deal_from_seeds, deal_key, shuffle
+from core.cards import format_card, parse_card
+from net import barnett_smart as bs
+from net import group
+from net.commit_reveal import PAYLOADS as CR_PAYLOADS
+from net.commit_reveal import Opening, Stream, commitment, deal_from_seeds, deal_key, shuffle
+from net.dealing import COMMIT_REVEAL, MENTAL_POKER, DealContext
 from net.docgen import engine_values
 from net.game import Game
-from net.protocol.messages import BODIES, FRAMES, PARTS
+from net.identity import Identity, fingerprint
+from net.mental_poker import PAYLOADS as MP_PAYLOADS
+from net.mental_poker import MentalOpening
+from net.protocol.messages import BODIES, FRAMES, INNER, PARTS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 TEXT = DOC.read_text(encoding="utf-8")
 
 
 def _sections() -> dict[str, str]:
-    parts = re.split(r"^### `([A-Za-z-]+)`\s*$", TEXT, flags=re.M)
+    parts = re.split(r"^### `([^`]+)`\s*$", TEXT, flags=re.M)
     return {parts[i]: parts[i + 1].split("\n## ")[0] for i in range(1, len(parts), 2)}
 
 
 def _documented() -> dict[str, type]:
-    out: dict[str, type] = {cls.tag: cls for cls in (*FRAMES, *BODIES)}
-    out.update({cls.tag: cls for cls in PAYLOADS})
-    out.update({cls.__name__: cls for cls in (*PARTS, Opening)})
+    out: dict[str, type] = {cls.tag: cls for cls in (*FRAMES, *BODIES, *INNER)}
+    out.update({f"{COMMIT_REVEAL} {cls.tag}": cls for cls in CR_PAYLOADS})
+    out.update({f"{MENTAL_POKER} {cls.tag}": cls for cls in MP_PAYLOADS})
+    out.update({cls.__name__: cls for cls in (*PARTS, Opening, MentalOpening)})
     return out
 
 
@@ -105,3 +113,25 @@ def test_the_documented_decks_are_the_variants_decks() -> None:
             assert names[-len(tail.split()):] == tail.split()
         else:
             assert written.split() == names
+
+
+def test_the_mental_poker_vectors_are_what_the_code_computes() -> None:
+    found = re.search(r"<!-- mp-vectors -->\n```\n(.*?)```\n<!-- end mp-vectors -->", TEXT, re.S)
+    assert found is not None
+    vectors = dict(line.rsplit(" ", 1) for line in found.group(1).splitlines() if not line.startswith("perm"))
+    perm_line = next(line for line in found.group(1).splitlines() if line.startswith("perm 54 "))
+    hand = b"00112233445566778899aabbccddeeff:1:1"
+    assert vectors["card XXI"] == bs.card_point(parse_card("XXI")).hex()
+    assert vectors["card Sküs"] == bs.card_point(parse_card("Sküs")).hex()
+    key = bs.shuffle_key(hand, 0, bytes([1]) * 32)
+    assert vectors["shuffle key"] == key.hex()
+    assert vectors["shuffle commit"] == bs.shuffle_commitment(hand, 0, bytes([1]) * 32)
+    assert perm_line.split()[2:] == [str(k) for k in bs.permutation(key, 54)[:12]]
+    assert vectors["mask 0"] == bs.mask(key, 0).hex()
+    keys = [group.base((s + 2).to_bytes(32, "little")) for s in range(4)]
+    assert vectors["y 0"] == keys[0].hex()
+    assert vectors["joint"] == bs.joint_key(keys).hex()
+    me = Identity(bytes([1]) * 32)
+    assert vectors["public key"] == me.key and vectors["node"] == me.node
+    table = "00112233445566778899aabbccddeeff"
+    assert vectors["fingerprint"] == fingerprint(table, [Identity(bytes([s + 1]) * 32).key for s in range(4)])

@@ -209,6 +209,10 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
                 assert obs.result is not None
                 await close_settlement(d, ref)
                 played += not obs.result.passed_out
+                shown = ref["model"]
+                assert isinstance(shown, TableModel)
+                # The next hand is looked for only once the key closed this settlement.
+                await until(lambda m=shown: m.overlay != "settlement", what="the settlement closed")  # type: ignore[misc]
             await d.wait_for(_("Final standings"), timeout=60)
             d.press("enter")
             await d.wait_for(_("Open a table on the network"))

@@ -41,7 +41,7 @@ from core.observation import Observation
 from core.plugins import Catalogue
 from core.rules import RuleError
 from net.advert import Seen
-from net.dealing import COMMIT_REVEAL
+from net.dealing import COMMIT_REVEAL, DEFAULT_DEALING
 from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
 from net.effects import (
     Acted,
@@ -127,6 +127,9 @@ class ScreenListener:
             elif model.message.startswith(_("Waiting for players: {n} of {seats} seated.").split("{")[0]):
                 model.message = ""
             model.note(_("At the table: {names}").format(names=", ".join(n for n in names)))
+            if event.fingerprint:
+                text = _("Roster fingerprint {fingerprint}: every player at this table sees the same one.")
+                model.note(text.format(fingerprint=event.fingerprint))
             self.joined = True
             model.changed()
         elif isinstance(event, HandBegins):
@@ -289,7 +292,7 @@ class Network:
         """Open a table, seat the player and ``bots`` bots, play it until it ends."""
         node = self._node()
         try:
-            game = Game.make(self.catalogue, variant, options, SEATS, rounds, COMMIT_REVEAL)
+            game = Game.make(self.catalogue, variant, options, SEATS, rounds, DEFAULT_DEALING)
         except RuleError as exc:
             raise NetError(str(exc)) from None
         info = new_table(game, name)

@@ -17,17 +17,23 @@ why; nothing else is delivered after it.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal
 
+from net.identity import Identity, canonical_bytes, node_of, verify
+from net.pake import SEAL_OVERHEAD, Pake, PakeError, Sealer
 from net.protocol.channel import Channel, ChannelError
-from net.protocol.frames import FrameError, FrameReader, encode_frame
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from net.protocol.frames import FrameError, FrameReader, decode_body, encode_body
+from net.protocol.limits import LENGTH_BYTES, MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
 from net.protocol.messages import (
     Ack,
+    Auth,
     Bye,
+    Challenge,
     Data,
     Hello,
     Info,
@@ -41,9 +47,14 @@ from net.protocol.messages import (
     parse,
 )
 
+CHALLENGE_TAG = b"tarock-challenge/1\x00"
+AUTH_TAG = b"tarock-auth/1\x00"
+
 
 class State(Enum):
     HANDSHAKE = "handshake"
+    AUTH = "auth"
+    """(Server) the challenge is out; the client's auth is due."""
     OPEN = "open"
     CLOSED = "closed"
 
@@ -53,6 +64,14 @@ class State(Enum):
 @dataclass(frozen=True, slots=True)
 class HelloReceived:
     """(Accepting side) the peer's hello: answer with accept or refuse."""
+
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Authenticated:
+    """(Accepting side) the client proved it holds the key of ``hello.node`` (and the PIN):
+    answer with accept or refuse."""
 
     hello: Hello
 
@@ -93,7 +112,25 @@ class Closed:
     by_peer: bool
 
 
-Event = HelloReceived | Welcomed | HelloRefused | InfoReceived | BodyReceived | Closed
+Event = HelloReceived | Authenticated | Welcomed | HelloRefused | InfoReceived | BodyReceived | Closed
+
+
+def hello_hash(hello: Hello) -> bytes:
+    return hashlib.sha256(canonical_bytes(dump(hello))).digest()
+
+
+def challenge_bytes(hello: Hello, key: str, nonce: str, pake: str) -> bytes:
+    """What the server signs: the hello's hash, its key, its nonce and its SPAKE2 message."""
+    return CHALLENGE_TAG + hello_hash(hello) + bytes.fromhex(key) + bytes.fromhex(nonce) + bytes.fromhex(pake)
+
+
+def auth_bytes(hello: Hello, challenge: Challenge) -> bytes:
+    """What the client signs: the hello's hash and the challenge's."""
+    return AUTH_TAG + hello_hash(hello) + hashlib.sha256(canonical_bytes(dump(challenge))).digest()
+
+
+def confirm_transcript(hello: Hello, pake: str) -> bytes:
+    return hello_hash(hello) + bytes.fromhex(pake)
 
 
 def choose_version(lo: int, hi: int, our_lo: int = PROTOCOL_MIN, our_hi: int = PROTOCOL_MAX) -> int | None:
@@ -121,6 +158,18 @@ class Connection:
         self._last_out = now
         self._ping = 0
         self._offered: Channel | None = None
+        self.my_hello: Hello | None = None
+        self.identity: Identity | None = None
+        self.pake: Pake | None = None
+        self.expect: str | None = None
+        """(Client) the node id the server must have ("" or None: any)."""
+        self.peer_node = ""
+        """The authenticated node id of the peer ("" before the handshake proves it)."""
+        self.peer_key = ""
+        """(Client) the server's public key, proved by its challenge."""
+        self._seal: Sealer | None = None
+        self._unseal: Sealer | None = None
+        self._challenge: Challenge | None = None
         self.frames_in = 0
         self.frames_out = 0
         self.bytes_in = 0
@@ -132,7 +181,10 @@ class Connection:
 
     # -- sending ----------------------------------------------------------------------
     def _send(self, msg: Message) -> None:
-        frame = encode_frame(dump(msg))
+        body = encode_body(dump(msg), MAX_FRAME - (SEAL_OVERHEAD if self._seal is not None else 0))
+        if self._seal is not None:
+            body = self._seal.seal(body)
+        frame = len(body).to_bytes(LENGTH_BYTES, "big") + body
         self._out += frame
         self.frames_out += 1
         self.bytes_out += len(frame)
@@ -143,19 +195,53 @@ class Connection:
         self._out.clear()
         return out
 
-    def hello(self, hello: Hello, now: float = 0.0, channel: Channel | None = None) -> None:
+    def hello(self, hello: Hello, now: float = 0.0, channel: Channel | None = None,
+              identity: Identity | None = None, pake: Pake | None = None, expect: str | None = None) -> None:
         """(Client) open the handshake, offering to resume ``channel`` (its session
         must be ``hello.session``).  A welcome that resumes it attaches it and resends
-        what the peer lacks; any other welcome attaches a new channel."""
+        what the peer lacks; any other welcome attaches a new channel.  ``identity``
+        answers the server's challenge; ``pake`` (its message in ``hello.pake``) the
+        PIN; ``expect``: the server must be this node."""
         if self.side != "client" or self.state is not State.HANDSHAKE:
             raise RuntimeError("only a connecting side in its handshake says hello")
         self._offered = channel
+        self.my_hello = hello
+        self.identity = identity
+        self.pake = pake
+        self.expect = expect
         self._send(hello)
         self._last_out = now
 
+    def challenge(self, identity: Identity, pake: Pake | None, now: float = 0.0) -> None:
+        """(Server) answer a ``seat``/``watch`` hello with a challenge (and, with ``pake``,
+        the PIN handshake); the client's :class:`Auth` comes as :class:`Authenticated`."""
+        hello = self.peer_hello
+        if self.side != "server" or hello is None or self.state is not State.HANDSHAKE:
+            raise RuntimeError("a challenge answers a hello received")
+        nonce = secrets.token_hex(32)
+        mine = ""
+        confirm = ""
+        if pake is not None:
+            try:
+                pake.finish(bytes.fromhex(hello.pake))
+            except PakeError as exc:
+                self.refuse("pin", f"the PIN handshake failed: {exc}")
+                self._events.append(Closed("pin", "the PIN handshake failed", by_peer=False))
+                return
+            mine = pake.message.hex()
+            confirm = pake.confirm("server", confirm_transcript(hello, mine))
+        sig = identity.sign(challenge_bytes(hello, identity.key, nonce, mine))
+        self.pake = pake
+        self._challenge = Challenge(identity.node, identity.key, nonce, sig, mine, confirm)
+        self._send(self._challenge)
+        if pake is not None:
+            self._seal, self._unseal = pake.sealers()
+        self.state = State.AUTH
+        self._last_out = now
+
     def accept(self, welcome: Welcome, channel: Channel | None, now: float = 0.0) -> None:
-        """(Server) accept the hello; ``channel`` carries the session's bodies
-        (None for an ``invite``, which carries none)."""
+        """(Server) accept the hello (after :class:`Authenticated` for a seat or watcher);
+        ``channel`` carries the session's bodies (None for an ``invite``, which carries none)."""
         if self.side != "server" or self.peer_hello is None or self.state is not State.HANDSHAKE:
             raise RuntimeError("accept answers a hello received")
         self._send(welcome)
@@ -255,14 +341,23 @@ class Connection:
         self._last_in = now
         self.bytes_in += len(data)
         try:
-            frames = self._reader.feed(data)
+            frames = self._reader.feed_raw(data)
         except FrameError as exc:
             self._fail("protocol", f"bad frame: {exc}", by_peer=False)
             return
-        for raw in frames:
+        for body in frames:
             self.frames_in += 1
             try:
+                if self._unseal is not None:
+                    body = self._unseal.open(body)
+                raw = decode_body(body)
                 msg = parse(raw, "frame")
+            except PakeError as exc:
+                self._fail("pin" if self.state is State.AUTH else "protocol", str(exc), by_peer=False)
+                return
+            except FrameError as exc:
+                self._fail("protocol", f"bad frame: {exc}", by_peer=False)
+                return
             except MessageError as exc:
                 self._fail("protocol", f"bad message: {exc}", by_peer=False)
                 return
@@ -282,6 +377,9 @@ class Connection:
         if self.state is State.HANDSHAKE:
             self._handshake(msg)
             return
+        if self.state is State.AUTH:
+            self._auth(msg)
+            return
         if isinstance(msg, Data):
             if self.channel is None:
                 raise _OutOfOrder("data on a connection without a session")
@@ -300,11 +398,67 @@ class Connection:
         else:
             raise _OutOfOrder(f"{msg.tag!r} after the handshake")
 
+    def _auth(self, msg: Message) -> None:
+        hello = self.peer_hello
+        assert hello is not None and self._challenge is not None
+        if not isinstance(msg, Auth):
+            raise _OutOfOrder(f"expected auth, got {msg.tag!r}")
+        if not verify(bytes.fromhex(hello.key), auth_bytes(hello, self._challenge), msg.sig):
+            self.refuse("auth", "the hello's key did not sign the handshake")
+            self._events.append(Closed("auth", "the client did not prove its key", by_peer=False))
+            return
+        if self.pake is not None:
+            try:
+                self.pake.check("client", confirm_transcript(hello, self._challenge.pake), msg.confirm)
+            except PakeError as exc:
+                self.refuse("pin", str(exc))
+                self._events.append(Closed("pin", str(exc), by_peer=False))
+                return
+        self.peer_node = hello.node
+        self.state = State.HANDSHAKE  # accept or refuse next
+        self._events.append(Authenticated(hello))
+
+    def _answer_challenge(self, msg: Challenge) -> None:
+        hello = self.my_hello
+        if hello is None or self.identity is None:
+            raise _OutOfOrder("a challenge to a hello that asked for none")
+        if node_of(bytes.fromhex(msg.key)) != msg.node or (self.expect and msg.node != self.expect):
+            self._fail("identity", f"the server is {msg.node[:8]}, not the node expected "
+                                   f"({(self.expect or '?')[:8]})", by_peer=False)
+            return
+        if not verify(bytes.fromhex(msg.key), challenge_bytes(hello, msg.key, msg.nonce, msg.pake), msg.sig):
+            self._fail("identity", "the server's key did not sign the challenge", by_peer=False)
+            return
+        confirm = ""
+        pake = self.pake
+        if msg.pake and pake is None:
+            self._fail("pin", "the table is private: it needs its PIN", by_peer=False)
+            return
+        if pake is not None and msg.pake:
+            try:
+                pake.finish(bytes.fromhex(msg.pake))
+                transcript = confirm_transcript(hello, msg.pake)
+                pake.check("server", transcript, msg.confirm)
+            except PakeError as exc:
+                self._fail("pin", f"{exc} (or the host is not the table's)", by_peer=False)
+                return
+            confirm = pake.confirm("client", transcript)
+            self._seal, self._unseal = pake.sealers()
+        else:
+            self.pake = None
+        self.peer_node = msg.node
+        self.peer_key = msg.key
+        self._send(Auth(self.identity.sign(auth_bytes(hello, msg)), confirm))
+
     def _handshake(self, msg: Message) -> None:
         if self.side == "server":
-            if not isinstance(msg, Hello):
-                raise _OutOfOrder(f"expected hello, got {msg.tag!r}")
+            if not isinstance(msg, Hello) or self.peer_hello is not None:
+                raise _OutOfOrder(f"expected one hello, got {msg.tag!r}")
             self.peer_hello = msg
+            if node_of(bytes.fromhex(msg.key)) != msg.node:
+                self.refuse("identity", "the node id is not the one the key makes")
+                self._events.append(Closed("identity", "a node id that is not its key's", by_peer=False))
+                return
             if choose_version(msg.proto_min, msg.proto_max) is None:
                 self.refuse("version", f"this node speaks protocol {PROTOCOL_MIN}..{PROTOCOL_MAX}, "
                                        f"the peer {msg.proto_min}..{msg.proto_max}")
@@ -312,7 +466,12 @@ class Connection:
                 return
             self._events.append(HelloReceived(msg))
             return
+        if isinstance(msg, Challenge):
+            self._answer_challenge(msg)
+            return
         if isinstance(msg, Welcome):
+            if self.my_hello is not None and self.my_hello.role in ("seat", "watch") and not self.peer_node:
+                raise _OutOfOrder("a welcome without the challenge that proves who answers")
             if not PROTOCOL_MIN <= msg.proto <= PROTOCOL_MAX:
                 raise _OutOfOrder(f"the peer chose protocol {msg.proto}, which this node does not speak")
             self.version = msg.proto

@@ -71,11 +71,17 @@ def decode_body(body: bytes) -> object:
     return value
 
 
+def encode_body(value: object, limit: int = MAX_FRAME) -> bytes:
+    """The msgpack body of one plain value; ValueError if it is larger than ``limit``."""
+    body: bytes = msgpack.packb(value, use_bin_type=True)
+    if len(body) > limit:
+        raise ValueError(f"message of {len(body)} bytes is larger than a frame may be ({limit})")
+    return body
+
+
 def encode_frame(value: object) -> bytes:
     """The frame of one plain value; ValueError if it would break a limit."""
-    body: bytes = msgpack.packb(value, use_bin_type=True)
-    if len(body) > MAX_FRAME:
-        raise ValueError(f"message of {len(body)} bytes is larger than a frame may be ({MAX_FRAME})")
+    body = encode_body(value)
     return _LENGTH.pack(len(body)) + body
 
 
@@ -92,14 +98,28 @@ class FrameReader:
         return len(self._buffer)
 
     def feed(self, data: bytes) -> list[object]:
-        """Add received bytes; return the frames they complete, in order.
+        """Add received bytes; return the frames they complete, in order, decoded.
 
         Raises FrameError on the first bad frame, and on every call after it.
         """
+        bodies = self.feed_raw(data)
+        out: list[object] = []
+        try:
+            for body in bodies:
+                out.append(decode_body(body))
+        except FrameError as exc:
+            self._broken = str(exc)
+            self._buffer.clear()
+            raise
+        return out
+
+    def feed_raw(self, data: bytes) -> list[bytes]:
+        """Add received bytes; return the frame bodies they complete (not decoded: a sealed
+        connection opens them first)."""
         if self._broken is not None:
             raise FrameError(f"the stream is broken ({self._broken})")
         self._buffer += data
-        out: list[object] = []
+        out: list[bytes] = []
         try:
             while len(self._buffer) >= LENGTH_BYTES:
                 (size,) = _LENGTH.unpack_from(self._buffer)
@@ -111,7 +131,7 @@ class FrameReader:
                     break
                 body = bytes(self._buffer[LENGTH_BYTES:LENGTH_BYTES + size])
                 del self._buffer[:LENGTH_BYTES + size]
-                out.append(decode_body(body))
+                out.append(body)
         except FrameError as exc:
             self._broken = str(exc)
             self._buffer.clear()

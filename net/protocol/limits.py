@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-PROTOCOL_MIN: Final = 1
-PROTOCOL_MAX: Final = 1
+PROTOCOL_MIN: Final = 2
+PROTOCOL_MAX: Final = 2
 """The protocol versions this implementation speaks."""
 
 LENGTH_BYTES: Final = 4
@@ -48,3 +48,6 @@ class Timing:
     """Longest wait of the host for the seats' checks of a finished hand."""
     gather: float = 8.0
     """Longest wait of a new host for the seats to come back before it deals."""
+    step: float = 10.0
+    """Longest wait for a connected seat's step of the deal or of a reveal (no person
+    decides there): a seat that takes longer stalls the hand and is named."""

@@ -32,6 +32,8 @@ MAX_NAME = 40
 
 _HEX_ID = re.compile(r"[0-9a-f]{32}")
 _HEX_64 = re.compile(r"[0-9a-f]{64}")
+_HEX_128 = re.compile(r"[0-9a-f]{128}")
+_HEX_ANY = re.compile(r"(?:[0-9a-f]{2}){0,512}")
 _CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
 
 
@@ -40,7 +42,7 @@ class MessageError(ValueError):
 
 
 def _printable(text: str) -> bool:
-    return all(ch.isprintable() for ch in text)
+    return text.isprintable()
 
 
 def check_name(text: str, what: str = "name") -> str:
@@ -77,7 +79,7 @@ class Message:
     """Base of every message; ``tag`` is its ``t`` on the wire."""
 
     tag: ClassVar[str] = ""
-    layer: ClassVar[Literal["frame", "body"]] = "frame"
+    layer: ClassVar[Literal["frame", "body", "inner"]] = "frame"
 
     def __post_init__(self) -> None:
         _check_fields(self)
@@ -97,6 +99,9 @@ class Hello(Message):
     forming host asks a waiting node to join its table).  ``session`` and
     ``received`` resume a session ("" and 0 for a new one); ``epoch``,
     ``deal`` and ``done`` are what the node knows of the table (0 if nothing).
+    ``key`` is the node's public key (its id is made of it), ``nonce`` 32
+    random bytes for the server to sign, ``pake`` the client's SPAKE2 message
+    for a table with a PIN ("" without).
     """
 
     proto_min: int
@@ -113,6 +118,9 @@ class Hello(Message):
     done: int
     port: int
     addresses: tuple[str, ...]
+    key: str
+    nonce: str
+    pake: str
     tag: ClassVar[str] = "hello"
 
     def __post_init__(self) -> None:
@@ -127,6 +135,54 @@ class Hello(Message):
             raise ValueError("proto_min is above proto_max")
         if self.port > 65535 or len(self.addresses) > 8:
             raise ValueError("port above 65535 or more than 8 addresses")
+        if not _HEX_64.fullmatch(self.key) or not _HEX_64.fullmatch(self.nonce):
+            raise ValueError("key and nonce must be 64 lowercase hex digits")
+        if len(self.pake) > 256 or not _HEX_ANY.fullmatch(self.pake):
+            raise ValueError("pake must be hex digits (at most 128 bytes)")
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge(Message):
+    """Server to client, answer to a ``seat`` or ``watch`` hello: who answers (``node``,
+    ``key``), its signature over the hello and its own ``nonce``, and for a table with a
+    PIN its SPAKE2 message and key confirmation.  The client answers with :class:`Auth`."""
+
+    node: str
+    key: str
+    nonce: str
+    sig: str
+    pake: str
+    confirm: str
+    tag: ClassVar[str] = "challenge"
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
+        _node(self.node)
+        if not _HEX_64.fullmatch(self.key) or not _HEX_64.fullmatch(self.nonce):
+            raise ValueError("key and nonce must be 64 lowercase hex digits")
+        if not _HEX_128.fullmatch(self.sig):
+            raise ValueError("sig must be 128 lowercase hex digits")
+        if len(self.pake) > 256 or not _HEX_ANY.fullmatch(self.pake):
+            raise ValueError("pake must be hex digits (at most 128 bytes)")
+        if self.confirm and not _HEX_64.fullmatch(self.confirm):
+            raise ValueError("confirm must be 64 lowercase hex digits or empty")
+
+
+@dataclass(frozen=True, slots=True)
+class Auth(Message):
+    """Client to server: its signature over the hello and the challenge, and its key
+    confirmation for a table with a PIN (sealed, docs/protocol.md "Private tables")."""
+
+    sig: str
+    confirm: str
+    tag: ClassVar[str] = "auth"
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
+        if not _HEX_128.fullmatch(self.sig):
+            raise ValueError("sig must be 128 lowercase hex digits")
+        if self.confirm and not _HEX_64.fullmatch(self.confirm):
+            raise ValueError("confirm must be 64 lowercase hex digits or empty")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +213,7 @@ class Welcome(Message):
 
 
 REFUSALS: tuple[str, ...] = ("version", "rules", "table", "full", "stale-epoch", "not-host", "busy",
-                             "identity", "role", "variant")
+                             "identity", "role", "variant", "pin", "auth")
 """The codes of :class:`Refuse` (docs/protocol.md lists what each means)."""
 
 
@@ -199,6 +255,7 @@ class Info(Message):
     host: str
     port: int
     boot: str
+    private: bool
     tag: ClassVar[str] = "info"
 
     def __post_init__(self) -> None:
@@ -267,13 +324,14 @@ class Bye(Message):
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """One seat of the table: who sits there and where to reach that node.
-    ``local``: played on the host's node (a bot of ``tarock host --bots``),
+    """One seat of the table: who sits there, its public key and where to reach that
+    node.  ``local``: played on the host's node (a bot of ``tarock host --bots``),
     not a node of its own, so it is no successor."""
 
     seat: int
     node: str
     name: str
+    key: str
     addresses: tuple[str, ...]
     port: int
     local: bool
@@ -281,6 +339,8 @@ class SeatInfo:
     def __post_init__(self) -> None:
         _check_fields(self)
         _node(self.node)
+        if not _HEX_64.fullmatch(self.key):
+            raise ValueError("key must be 64 lowercase hex digits")
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +355,7 @@ class TableInfo:
     rounds: int
     seats: int
     dealing: str
+    private: bool
 
     def __post_init__(self) -> None:
         _check_fields(self)
@@ -305,11 +366,55 @@ class TableInfo:
 
 @dataclass(frozen=True, slots=True)
 class Body(Message):
-    layer: ClassVar[Literal["frame", "body"]] = "body"
+    layer: ClassVar[Literal["frame", "body", "inner"]] = "body"
 
 
 @dataclass(frozen=True, slots=True)
-class Seated(Body):
+class Signed(Body):
+    """The only body: a message (``body``, a map with ``t``) signed by ``author``.
+
+    Bound to the table, the host's epoch and the deal (0: none), the author's
+    seat (nil: the host in its own role), its sequence number and the hash of its
+    previous signed message in the same hand (``seq``/``prev``; 0 and "" outside a
+    hand's log), the hash of the hand's log as the author last saw it (``head``)
+    and the receiver (``to``: a node id, or "" for every node).
+    """
+
+    table: str
+    epoch: int
+    deal: int
+    author: str
+    seat: int | None
+    seq: int
+    prev: str
+    head: str
+    to: str
+    body: Any
+    sig: str
+    tag: ClassVar[str] = "signed"
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
+        _node(self.table, "table", empty=True)
+        _node(self.author, "author")
+        _node(self.to, "to", empty=True)
+        for name in ("prev", "head"):
+            value = getattr(self, name)
+            if value and not _HEX_64.fullmatch(value):
+                raise ValueError(f"{name} must be a sha256 hex digest or empty")
+        if not _HEX_128.fullmatch(self.sig):
+            raise ValueError("sig must be 128 lowercase hex digits")
+        if not isinstance(self.body, Mapping) or not isinstance(self.body.get("t"), str):
+            raise ValueError("body must be a map with a string 't'")
+
+
+@dataclass(frozen=True, slots=True)
+class Inner(Message):
+    layer: ClassVar[Literal["frame", "body", "inner"]] = "inner"
+
+
+@dataclass(frozen=True, slots=True)
+class Seated(Inner):
     """Host to seat and watcher: the table, the host and its epoch, your seat
     (``None`` for a watcher) and the roster in seat order (the order of succession)."""
 
@@ -322,79 +427,66 @@ class Seated(Body):
 
 
 @dataclass(frozen=True, slots=True)
-class Begin(Body):
-    """Host to all: deal number ``deal`` starts (round, dealer, the seats that play)."""
+class Begin(Inner):
+    """Host to all, the first entry of a hand's log: the round, the dealer, the seats that
+    play, the dealing scheme, and the seats the host's bots play in this deal."""
 
-    epoch: int
-    deal: int
     round: int
     dealer: int
     active: tuple[int, ...]
     dealing: str
+    bots: tuple[int, ...]
     tag: ClassVar[str] = "begin"
 
 
 @dataclass(frozen=True, slots=True)
-class Dealing(Body):
-    """A message of the dealing protocol named in :class:`TableInfo` (both directions)."""
+class Dealing(Inner):
+    """A message of the dealing scheme (in the log, or private between a seat and the host)."""
 
-    epoch: int
-    deal: int
     payload: Any
     tag: ClassVar[str] = "dealing"
 
 
 @dataclass(frozen=True, slots=True)
-class View(Body):
-    """Host to one seat: its observation (a watcher: the public one), after every change."""
+class Step(Inner):
+    """A contributor's shares after ``index`` actions (0: the deal), and the facts of its
+    own cards it must tell (``called``)."""
 
-    epoch: int
-    deal: int
-    obs: Any
-    tag: ClassVar[str] = "view"
+    index: int
+    share: Any
+    facts: Any
+    tag: ClassVar[str] = "step"
 
 
 @dataclass(frozen=True, slots=True)
-class Act(Body):
-    """Seat to host: take ``action`` as the ``index``-th action of the hand."""
+class Ready(Inner):
+    """A seat has read its hand: ``redeal`` says why the rules deal it again ("" if not);
+    then ``share`` shows the hand to all."""
 
-    epoch: int
-    deal: int
+    redeal: str
+    share: Any
+    tag: ClassVar[str] = "ready"
+
+
+@dataclass(frozen=True, slots=True)
+class Act(Inner):
+    """The seat to move takes ``action`` (positional form) as the ``index``-th action,
+    with its shares of the positions that action shows and the facts it must tell."""
+
     index: int
     action: Any
+    share: Any
+    facts: Any
     tag: ClassVar[str] = "act"
 
 
 @dataclass(frozen=True, slots=True)
-class Refused(Body):
-    """Host to seat: your act was not applied, and why (the hand is unchanged)."""
+class Fault(Inner):
+    """A node found that someone cheats: the hand stops and every secret is opened."""
 
-    deal: int
-    index: int
-    code: str
-    message: str
-    tag: ClassVar[str] = "refused"
-
-
-@dataclass(frozen=True, slots=True)
-class HandEnd(Body):
-    """Host to all: a hand is over; its full record (with the opening of the dealing)."""
-
-    epoch: int
-    deal: int
-    record: Any
-    tag: ClassVar[str] = "hand-end"
-
-
-@dataclass(frozen=True, slots=True)
-class Checked(Body):
-    """Seat to host: my check of the record of ``deal``; on failure, who is at fault."""
-
-    deal: int
-    ok: bool
     culprit: str
     reason: str
-    tag: ClassVar[str] = "checked"
+    tag: ClassVar[str] = "fault"
 
     def __post_init__(self) -> None:
         _check_fields(self)
@@ -402,11 +494,52 @@ class Checked(Body):
 
 
 @dataclass(frozen=True, slots=True)
-class Void(Body):
-    """Host to all: deal ``deal`` does not count (it is dealt again); ``culprit``
-    names the node at fault, "" when nobody is (the host was lost)."""
+class Opened(Inner):
+    """At the hand's end (or after a fault): what the author opens of its dealing secrets."""
 
-    epoch: int
+    opening: Any
+    tag: ClassVar[str] = "open"
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Inner):
+    """Host to one node: every entry of the hand's log so far (a snapshot), in order."""
+
+    entries: tuple[Any, ...]
+    tag: ClassVar[str] = "log"
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd(Inner):
+    """Host to all: a hand is over; its full record (with the opening of the dealing)."""
+
+    record: Any
+    tag: ClassVar[str] = "hand-end"
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(Inner):
+    """Seat to host: my check of the record of ``deal``; on failure, who is at fault."""
+
+    deal: int
+    ok: bool
+    culprit: str
+    reason: str
+    log: str
+    tag: ClassVar[str] = "checked"
+
+    def __post_init__(self) -> None:
+        _check_fields(self)
+        _node(self.culprit, "culprit", empty=True)
+        if self.log and not _HEX_64.fullmatch(self.log):
+            raise ValueError("log must be a sha256 hex digest or empty")
+
+
+@dataclass(frozen=True, slots=True)
+class Void(Inner):
+    """Host to all: deal ``deal`` does not count (it is dealt again); ``culprit``
+    names the node at fault, "" when nobody is (the host was lost, a seat was away)."""
+
     deal: int
     reason: str
     culprit: str
@@ -418,7 +551,7 @@ class Void(Body):
 
 
 @dataclass(frozen=True, slots=True)
-class Record(Body):
+class Record(Inner):
     """Seat to a new host: the record of a finished deal the host lacks."""
 
     deal: int
@@ -426,20 +559,24 @@ class Record(Body):
     tag: ClassVar[str] = "record"
 
 
-FRAMES: tuple[type[Message], ...] = (Hello, Welcome, Refuse, Info, Data, Ack, Ping, Pong, Bye)
-BODIES: tuple[type[Message], ...] = (Seated, Begin, Dealing, View, Act, Refused, HandEnd, Checked, Void,
-                                     Record)
+FRAMES: tuple[type[Message], ...] = (Hello, Challenge, Auth, Welcome, Refuse, Info, Data, Ack, Ping, Pong,
+                                     Bye)
+BODIES: tuple[type[Message], ...] = (Signed,)
+INNER: tuple[type[Message], ...] = (Seated, Begin, Dealing, Step, Ready, Act, Fault, Opened, Log, HandEnd,
+                                    Checked, Void, Record)
+HAND: tuple[type[Message], ...] = (Begin, Dealing, Step, Ready, Act, Fault, Opened)
+"""The messages of a hand's log."""
 PARTS: tuple[type[Any], ...] = (SeatInfo, TableInfo)
 """Values that appear inside messages."""
 
-_BY_TAG = {cls.tag: cls for cls in (*FRAMES, *BODIES)}
+_BY_TAG = {cls.tag: cls for cls in (*FRAMES, *BODIES, *INNER)}
 _CODEC = Codec()
 _OPAQUE: dict[type[Message], tuple[str, ...]] = {
     cls: tuple(name for name, hint in typing.get_type_hints(cls).items() if hint is Any)
-    for cls in (*FRAMES, *BODIES)}
+    for cls in (*FRAMES, *BODIES, *INNER)}
 
 
-def parse(raw: object, layer: Literal["frame", "body"] = "frame") -> Message:
+def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Message:
     """The message of plain data ``raw`` (a frame, or the body of a ``data`` frame)."""
     if not isinstance(raw, Mapping):
         raise MessageError(f"a message must be a map, not {type(raw).__name__}")
@@ -448,11 +585,12 @@ def parse(raw: object, layer: Literal["frame", "body"] = "frame") -> Message:
     if cls is None:
         raise MessageError(f"unknown message type {tag!r}")
     if cls.layer != layer:
-        raise MessageError(f"{tag!r} is not allowed {'inside data' if layer == 'body' else 'as a frame'}")
+        where = {"body": "inside data", "inner": "inside a signed body", "frame": "as a frame"}[layer]
+        raise MessageError(f"{tag!r} is not allowed {where}")
     # Fields typed Any carry plain data that the frame decoder already checked
     # (msgpack kinds, string keys, depth); the layer above decodes them.
     opaque = _OPAQUE[cls]
-    fields = {k: ({} if k in opaque else v) for k, v in raw.items() if k != "t"}
+    fields = {k: ({"t": ""} if k in opaque else v) for k, v in raw.items() if k != "t"}
     try:
         msg: Message = _CODEC.decode(fields, cls, cls.tag)
     except RecordError as exc:

@@ -1,0 +1,195 @@
+"""The check every node makes at a hand's end, after every secret is opened.
+
+From the openings the dealer rebuilds the card at every position and checks it
+against every card read during the hand (:meth:`net.dealing.Dealer.audit`).
+Then the hand is replayed through the normal engine from the real deal: every
+action must be legal (follow suit, tarock, overtrump, Stichzwang, every bid
+and discard against the hand); no hand the rules deal again was kept quiet;
+every share came exactly at the step the engine shows that position to
+another seat (not later: a refused reveal; not earlier: a card shown before
+its time); every fact a seat told is the real one.  The first failure names
+its author; a hand stopped by a fault that none of this confirms names the
+accuser.  The result is the record every node writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.actions import Action
+from core.cards import Card, format_card
+from core.codec import RecordError
+from core.engine import Hand, IllegalAction
+from core.record import record_of
+from core.rules import RuleError
+from net.dealing import HOST, DealingFault
+from net.handplay import Author, HandPlay
+from net.protocol.messages import Act, Fault
+from net.virtual import materialize, seen_by
+
+NET_KEY = "net"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The audit's outcome: the record, or who cheated and how (``culprit`` None: nobody
+    can be named, e.g. a hand stopped before its deal was fixed without a cheat found)."""
+
+    record: dict[str, Any] | None
+    culprit: Author | None = None
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None
+
+
+class _Found(Exception):
+    def __init__(self, culprit: Author | None, reason: str) -> None:
+        super().__init__(reason)
+        self.culprit = culprit
+        self.reason = reason
+
+
+def audit(play: HandPlay, round_no: int, rules_hash: str, bots: Sequence[int] = ()) -> Verdict:
+    """Check the hand ``play`` followed (every opening in) and build its record."""
+    if play.fault is not None and not play.dealer.fixed:
+        accused = play.fault.msg
+        assert isinstance(accused, Fault)
+        return Verdict(None, play.fault.author, f"{_who(play.fault.author)} accused "
+                       f"{accused.culprit[:8] or 'someone'} ({accused.reason}) before the deal was "
+                       "fixed, which the log does not confirm")
+    try:
+        record = _audit(play, round_no, rules_hash, bots)
+    except _Found as found:
+        return Verdict(None, found.culprit, found.reason)
+    if play.fault is not None:
+        accused = play.fault.msg
+        assert isinstance(accused, Fault)
+        return Verdict(None, play.fault.author,
+                       f"{_who(play.fault.author)} accused {accused.culprit[:8] or 'someone'} "
+                       f"({accused.reason}), which the audit does not confirm")
+    return Verdict(record)
+
+
+def _who(author: Author | None) -> str:
+    return "the host" if author == HOST else "nobody" if author is None else f"seat {author}"
+
+
+def _audit(play: HandPlay, round_no: int, rules_hash: str, bots: Sequence[int]) -> dict[str, Any]:
+    if not play.dealer.fixed:
+        raise _Found(None, "the hand stopped before its deal was fixed")
+    try:
+        cards = play.dealer.audit()
+    except DealingFault as exc:
+        raise _Found(exc.seat, exc.reason) from None
+    layout = play.layout
+    hands, talon = layout.deal_of(cards)
+    rules = play.rules
+    hand = Hand(rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
+    actions = _actions(play, cards)
+    stopped = play.fault is not None
+    for index, action in enumerate(actions):
+        try:
+            hand.apply(action)
+        except IllegalAction as exc:
+            raise _Found(action.seat, f"seat {action.seat}'s action {index} ({action.describe()}) is not "
+                                      f"legal: {exc.reason.message}") from None
+        except RuleError as exc:
+            raise _Found(None, f"the rules failed on action {index}: {exc}") from None
+    if not stopped and not hand.done:
+        raise _Found(None, "the hand is not over")
+    _redeals(play, hands)
+    _facts(play, cards, actions)
+    if play.dealer.public_shares:
+        _shares(play, cards, actions)
+    if stopped:
+        return {}
+    record = record_of(hand).to_json()
+    record[NET_KEY] = {"table": play.ctx.table, "epoch": play.ctx.epoch, "deal": play.ctx.deal,
+                       "round": round_no, "rules": rules_hash, "opening": play.dealer.summary(),
+                       "bots": [i for i, a in enumerate(actions) if a.seat in bots],
+                       "log": play.head}
+    return record
+
+
+def _actions(play: HandPlay, cards: Sequence[Card]) -> list[Action]:
+    out: list[Action] = []
+    for entry in play.acts:
+        msg = entry.msg
+        assert isinstance(msg, Act)
+        try:
+            action: Action = play.rules.codec.decode_action(materialize(msg.action, cards), play.seats)
+        except (RecordError, ValueError) as exc:
+            why = f"{_who(entry.author)}'s action {msg.index} is malformed: {exc}"
+            raise _Found(entry.author, why) from None
+        out.append(action)
+    return out
+
+
+def _redeals(play: HandPlay, hands: Sequence[Sequence[Card]]) -> None:
+    if play.layout.redeal is None or not play.dealer.public_shares:
+        return  # the dealer itself dealt again where the rules say so (commit-reveal)
+    for seat, hand in enumerate(hands):
+        if hand and play._redeal_reason(seat, hand) is not None:
+            raise _Found(seat, f"seat {seat} kept a hand the rules deal again")
+
+
+def _facts(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) -> None:
+    layout = play.layout
+    hands, talon = layout.deal_of(cards)
+    hand = Hand(play.rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
+    told = sorted(play.facts, key=lambda f: f[1])
+    for k in range(len(actions) + 1):
+        for author, step, facts in told:
+            if step != k:
+                continue
+            called = facts.get("called")
+            state = hand.state
+            if state.declarer != author or state.called is None or format_card(state.called) != called:
+                raise _Found(author, f"{_who(author)} told the called card {called}, the rules call "
+                                     f"{format_card(state.called) if state.called is not None else 'none'}")
+        if k < len(actions):
+            hand.apply(actions[k])
+
+
+def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) -> None:
+    """Every share at the step the engine shows its position to another seat."""
+    at = {c: p for p, c in enumerate(cards)}
+    layout = play.layout
+    hands, talon = layout.deal_of(cards)
+    hand = Hand(play.rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
+    contributors = set(play.contributors)
+    first: dict[tuple[Author, int], tuple[int, str]] = {}
+    for author, p, k, kind in play.share_log:
+        first.setdefault((author, p), (k, kind))
+    seen: dict[int, set[int]] = {s: set() for s in range(play.seats)}
+    last = len(actions)
+    for k in range(last + 1):
+        if k == last and hand.done:
+            for t in hand.state.tricks:
+                for s in seen:
+                    seen[s].update(at[c] for c in t.cards)
+        else:
+            for s in seen:
+                seen[s].update(_visible(hand, s, at))
+        complete = play.step_complete(k) or (k == last and hand.done)
+        for j in sorted(contributors):
+            want = {p for s, ps in seen.items() if s != j for p in ps}
+            for p in sorted(want) if complete else ():
+                step, _ = first.get((j, p), (None, ""))
+                if step is None or step > k:
+                    raise _Found(j, f"{_who(j)} did not show position {p} ({format_card(cards[p])}) "
+                                    f"at step {k}, when the rules show it")
+            for (author, p), (step, kind) in sorted(first.items()):
+                if author == j and step == k and p not in want and kind != "redeal":
+                    raise _Found(j, f"{_who(j)} showed position {p} ({format_card(cards[p])}) at step {k}, "
+                                    "before the rules show it")
+        if k < last:
+            hand.apply(actions[k])
+
+
+def _visible(hand: Hand, seat: int, at: dict[Card, int]) -> set[int]:
+    return {at[c] for c in seen_by(hand, seat)}

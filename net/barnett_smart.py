@@ -1,0 +1,144 @@
+"""Barnett–Smart mental poker with ElGamal over the group of :mod:`net.group`: the algorithm.
+
+Every seat ``i`` holds a per-hand secret ``x_i`` and publishes ``y_i = x_i·G``;
+the joint key is ``Y = y_0 + ... + y_(n-1)``.  A card ``c`` is the point
+``M_c`` (:func:`card_point`); the open deck is ``(identity, M_c)`` for every
+card in the variant's deck order.  Each seat in turn re-masks every
+ciphertext ``(C1, C2)`` to ``(C1 + r·G, C2 + r·Y)`` and permutes the deck
+(:func:`shuffle`), both drawn from a secret 32-byte seed it commits to
+(:func:`shuffle_commitment`) and opens at the hand's end.  The card at a
+position is ``M = C2 - (t_0 + ... + t_(n-1))`` with the reveal tokens
+``t_i = x_i·C1``: whoever holds every other seat's token and its own secret
+reads the card, nobody else does.  A redeal needs a fresh shuffle (the caller
+starts a new dealing round).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from core.cards import Card, format_card
+from net.group import IDENTITY, GroupError, add, base, hash_point, mul, reduce64, sub
+
+Cipher = tuple[bytes, bytes]
+"""``(C1, C2)``: two points."""
+Deck = tuple[Cipher, ...]
+
+CARD_TAG = b"tarock-card/1"
+SHUFFLE_TAG = b"tarock-shuffle/1"
+COMMIT_TAG = b"tarock-shuffle-commit/1"
+MASK_TAG = b"tarock-mask/1"
+
+
+def card_point(card: Card) -> bytes:
+    """``M_c``: Elligator 2 on SHA-256 of ``"tarock-card/1"`` and the card's name (length-prefixed)."""
+    return hash_point(CARD_TAG, format_card(card).encode())
+
+
+CARD_POINTS: dict[Card, bytes] = {c: card_point(c) for c in range(54)}
+CARDS_BY_POINT: dict[bytes, Card] = {p: c for c, p in CARD_POINTS.items()}
+assert len(CARDS_BY_POINT) == 54 and IDENTITY not in CARDS_BY_POINT
+
+
+def open_deck(deck: Sequence[Card]) -> Deck:
+    """The deck face up: ``(identity, M_c)`` per card, in the variant's deck order."""
+    return tuple((IDENTITY, CARD_POINTS[c]) for c in deck)
+
+
+def joint_key(keys: Sequence[bytes]) -> bytes:
+    """``Y``: the sum of every seat's per-hand key."""
+    total = keys[0]
+    for y in keys[1:]:
+        total = add(total, y)
+    return total
+
+
+# -- the shuffle -------------------------------------------------------------------------
+
+def _lp(*parts: bytes) -> bytes:
+    return b"".join(len(p).to_bytes(4, "big") + p for p in parts)
+
+
+def shuffle_key(hand: bytes, seat: int, seed: bytes) -> bytes:
+    """SHA-256 of ``"tarock-shuffle/1"``, the hand id, the seat and the seed (length-prefixed)."""
+    return hashlib.sha256(_lp(SHUFFLE_TAG, hand, str(seat).encode(), seed)).digest()
+
+
+def shuffle_commitment(hand: bytes, seat: int, seed: bytes) -> str:
+    """What a shuffler publishes with its deck: SHA-256 of ``"tarock-shuffle-commit/1"``,
+    the hand id, the seat and the seed (length-prefixed), lowercase hex."""
+    return hashlib.sha256(_lp(COMMIT_TAG, hand, str(seat).encode(), seed)).hexdigest()
+
+
+class _Stream:
+    """SHA-256(key || counter as 8 bytes big-endian) for counter 0, 1, 2 ... (as commit-reveal's)."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        self.counter = 0
+        self.buf = b""
+
+    def below(self, m: int) -> int:
+        bound = (1 << 32) - (1 << 32) % m
+        while True:
+            while len(self.buf) < 4:
+                self.buf += hashlib.sha256(self.key + self.counter.to_bytes(8, "big")).digest()
+                self.counter += 1
+            x, self.buf = int.from_bytes(self.buf[:4], "big"), self.buf[4:]
+            if x < bound:
+                return x % m
+
+
+def permutation(key: bytes, n: int) -> list[int]:
+    """``perm``: output position ``k`` takes input position ``perm[k]``.  Fisher–Yates
+    from the end over ``[0, 1, ..., n-1]``: for ``i = n-1 .. 1`` swap items ``i`` and
+    ``below(i + 1)`` of the stream keyed by ``key``."""
+    order = list(range(n))
+    stream = _Stream(key)
+    for i in range(n - 1, 0, -1):
+        j = stream.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def mask(key: bytes, k: int) -> bytes:
+    """``r_k``: SHA-512 of ``"tarock-mask/1"``, the shuffle key and ``k`` (2 bytes big-endian), mod L."""
+    return reduce64(hashlib.sha512(MASK_TAG + key + k.to_bytes(2, "big")).digest())
+
+
+def shuffle(deck: Deck, key: bytes, joint: bytes) -> Deck:
+    """Permute and re-mask ``deck`` as the seed's shuffle ``key`` says."""
+    perm = permutation(key, len(deck))
+    out: list[Cipher] = []
+    for k, source in enumerate(perm):
+        c1, c2 = deck[source]
+        r = mask(key, k)
+        out.append((add(c1, base(r)), add(c2, mul(r, joint))))
+    return tuple(out)
+
+
+def arrangement(cards: Sequence[Card], perms: Sequence[Sequence[int]]) -> list[Card]:
+    """The cards at the final positions: the open deck permuted by each shuffle in turn."""
+    order = list(cards)
+    for perm in perms:
+        order = [order[i] for i in perm]
+    return order
+
+
+# -- reading cards -----------------------------------------------------------------------
+
+def token(x: bytes, cipher: Cipher) -> bytes:
+    """``x·C1``: a seat's share of opening the card at one position."""
+    return mul(x, cipher[0])
+
+
+def unmask(cipher: Cipher, tokens: Sequence[bytes]) -> Card | None:
+    """The card ``C2 - sum(tokens)`` is, or None when it is no card (a bad deck)."""
+    m = cipher[1]
+    try:
+        for t in tokens:
+            m = sub(m, t)
+    except GroupError:
+        return None
+    return CARDS_BY_POINT.get(m)

@@ -1,0 +1,402 @@
+"""``commit-reveal/1``: the host deals from seeds every seat committed to.
+
+Every seat draws a random 32-byte seed and sends only its commitment (a
+SHA-256 hash, in the log); once the host holds every commitment it logs the
+list; then each seat sends its seed to the host alone.  The deck is shuffled by
+a stream of SHA-256 blocks keyed by all seeds together, so no seat chooses the
+deal as long as one seed is random, and none was chosen after any other was
+known.  The host learns every hand: it is the only *contributor*, delivering
+each seat its cards and every card a seat may see (privately, or in the log
+when every seat sees it).  At the hand's end the host opens every seed and
+every node recomputes the deal.  The cheap mode and the benchmark's baseline
+(docs/protocol.md, "Dealing: commit-reveal/1").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from core.cards import Card, format_card, parse_card
+from core.codec import Codec, RecordError
+from net.dealing import (
+    HOST,
+    MAX_ATTEMPTS,
+    Cards,
+    DealContext,
+    DealingFault,
+    Layout,
+    Outgoing,
+    Payload,
+    PayloadError,
+    RandomBytes,
+)
+
+COMMIT_REVEAL = "commit-reveal/1"
+SEED_BYTES = 32
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_CODEC = Codec()
+
+
+# -- the algorithm ---------------------------------------------------------------------------
+
+def commitment(ctx: DealContext, seat: int, seed: bytes) -> str:
+    """SHA-256 of ``"tarock-commit/1" 0x00 hand_id 0x00 seat 0x00 seed``, lowercase hex."""
+    data = b"tarock-commit/1\x00" + ctx.hand_id.encode() + b"\x00" + str(seat).encode() + b"\x00" + seed
+    return hashlib.sha256(data).hexdigest()
+
+
+def deal_key(ctx: DealContext, seeds: Sequence[bytes]) -> bytes:
+    """SHA-256 of ``"tarock-deal/1" 0x00 hand_id 0x00 seed_0 ... seed_n-1`` (seat order)."""
+    return hashlib.sha256(b"tarock-deal/1\x00" + ctx.hand_id.encode() + b"\x00" + b"".join(seeds)).digest()
+
+
+class Stream:
+    """Bytes SHA-256(key || counter as 8 bytes big-endian), counter 0, 1, 2 ..."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        self.counter = 0
+        self._buf = b""
+
+    def take(self, n: int) -> bytes:
+        while len(self._buf) < n:
+            self._buf += hashlib.sha256(self.key + self.counter.to_bytes(8, "big")).digest()
+            self.counter += 1
+        out, self._buf = self._buf[:n], self._buf[n:]
+        return out
+
+    def below(self, m: int) -> int:
+        """A uniform integer 0..m-1: 4 bytes big-endian, rejected at or above the
+        largest multiple of m below 2**32."""
+        bound = (1 << 32) - (1 << 32) % m
+        while True:
+            x = int.from_bytes(self.take(4), "big")
+            if x < bound:
+                return x % m
+
+
+def shuffle(deck: Sequence[int], stream: Stream) -> list[int]:
+    """Fisher-Yates from the end: for i = n-1 .. 1 swap items i and below(i + 1)."""
+    order = list(deck)
+    for i in range(len(order) - 1, 0, -1):
+        j = stream.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def deal_order(ctx: DealContext, layout: Layout, seeds: Sequence[bytes]) -> list[Card]:
+    """The arrangement all seeds imply: shuffle the deck; while the rules want a redeal,
+    shuffle a fresh copy of the deck with the stream going on."""
+    stream = Stream(deal_key(ctx, seeds))
+    for _ in range(MAX_ATTEMPTS):
+        order = shuffle(layout.deck, stream)
+        if layout.redeal is None or layout.redeal(layout.deal_of(order)[0]) is None:
+            return order
+    raise DealingFault(f"no acceptable deal in {MAX_ATTEMPTS} shuffles", None)
+
+
+def deal_from_seeds(ctx: DealContext, layout: Layout, seeds: Sequence[bytes]) -> tuple[Cards, Cards]:
+    return layout.deal_of(deal_order(ctx, layout, seeds))
+
+
+# -- payloads ----------------------------------------------------------------------------------
+
+def _hex64(value: str, what: str) -> None:
+    if not _HEX64.fullmatch(value):
+        raise ValueError(f"{what} must be 64 lowercase hex digits")
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """Seat to all (in the log): the commitment to my seed."""
+
+    commit: str
+    tag: ClassVar[str] = "commit"
+
+    def __post_init__(self) -> None:
+        _hex64(self.commit, "commit")
+
+
+@dataclass(frozen=True, slots=True)
+class Commits:
+    """Host to all (in the log): every commitment, in seat order."""
+
+    commits: tuple[str, ...]
+    tag: ClassVar[str] = "commits"
+
+    def __post_init__(self) -> None:
+        for c in self.commits:
+            _hex64(c, "commits")
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Seat to host only: my seed, after the list of commitments is in the log."""
+
+    seed: str
+    tag: ClassVar[str] = "reveal"
+
+    def __post_init__(self) -> None:
+        _hex64(self.seed, "seed")
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Host to one seat (privately) or to all (in the log): ``[position, card]`` pairs."""
+
+    cards: tuple[tuple[int, str], ...]
+    tag: ClassVar[str] = "cards"
+
+
+@dataclass(frozen=True, slots=True)
+class Seeds:
+    """Host to all at the hand's end: every seed, in seat order."""
+
+    seeds: tuple[str, ...]
+    tag: ClassVar[str] = "seeds"
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """In the record: every commitment and every seed, in seat order."""
+
+    scheme: str
+    commits: tuple[str, ...]
+    seeds: tuple[str, ...]
+
+
+PAYLOADS: tuple[type[Any], ...] = (Commit, Commits, Reveal, Shown, Seeds)
+_BY_TAG = {cls.tag: cls for cls in PAYLOADS}
+
+
+def parse_payload(raw: object, *allowed: type[Any]) -> Any:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("t"), str):
+        raise PayloadError("a dealing payload must be a map with a string 't'")
+    cls = _BY_TAG.get(raw["t"])
+    if cls is None or (allowed and cls not in allowed):
+        raise PayloadError(f"{raw['t']!r} is not allowed here")
+    try:
+        return _CODEC.decode({k: v for k, v in raw.items() if k != "t"}, cls, cls.tag)
+    except RecordError as exc:
+        raise PayloadError(str(exc)) from None
+
+
+def dump_payload(value: Any) -> Payload:
+    out: Payload = {"t": value.tag}
+    out.update(_CODEC.encode(value))
+    return out
+
+
+# -- the dealer -----------------------------------------------------------------------------
+
+class CommitRevealDealer:
+    """One node's part of one commit-reveal deal; ``host``: the dealer itself."""
+
+    public_shares = False
+    """The host delivers a card one seat may see privately: nobody else can check it."""
+
+    def __init__(self, ctx: DealContext, layout: Layout, seat: int | None, host: bool,
+                 secret: Mapping[str, Any] | None, rand: RandomBytes) -> None:
+        self.ctx = ctx
+        self.layout = layout
+        self.seat = seat
+        self.host = host
+        self.n = ctx.seats
+        self.seed: bytes | None = None
+        if seat is not None:
+            stored = secret.get("seed") if secret else None
+            self.seed = bytes.fromhex(str(stored)) if stored else rand(SEED_BYTES)
+        self.commits: dict[int, str] = {}
+        self.listed: tuple[str, ...] | None = None
+        self.seeds: dict[int, bytes] = {}
+        self.order: list[Card] | None = None
+        self.cards: dict[int, Card] = {}
+        self.delivered: dict[int, set[int]] = {s: set() for s in range(self.n)}
+        self.public: set[int] = set()
+        self.opened: tuple[bytes, ...] | None = None
+
+    def contributors(self) -> tuple[int, ...]:
+        return (HOST,)
+
+    def openers(self) -> tuple[int, ...]:
+        return (HOST,)
+
+    def resend(self, seat: int) -> list[Outgoing]:
+        if not self.host or self.order is None or not self.delivered[seat]:
+            return []
+        order = self.order
+        return [Outgoing(seat, dump_payload(Shown(tuple((p, format_card(order[p]))
+                                                        for p in sorted(self.delivered[seat])))))]
+
+    @property
+    def fixed(self) -> bool:
+        return self.listed is not None and (self.order is not None or not self.host)
+
+    def waiting(self) -> tuple[int, ...]:
+        if self.listed is None:
+            missing = tuple(s for s in range(self.n) if s not in self.commits)
+            return missing or (HOST,)
+        if self.host and self.order is None:
+            return tuple(s for s in range(self.n) if s not in self.seeds)
+        return ()
+
+    def secret(self) -> Payload:
+        return {"seed": self.seed.hex()} if self.seed is not None else {}
+
+    def start(self) -> list[Outgoing]:
+        if self.seat is None or self.seed is None:
+            return []
+        return [Outgoing(None, dump_payload(Commit(commitment(self.ctx, self.seat, self.seed))))]
+
+    def entry(self, author: int, payload: object) -> list[Outgoing]:
+        msg = parse_payload(payload, Commit, Commits, Reveal)
+        if isinstance(msg, Commit):
+            if not 0 <= author < self.n:
+                raise PayloadError("a commitment from no seat")
+            if author in self.commits or self.listed is not None:
+                raise DealingFault(f"seat {author} sent a second commitment, or one too late", author)
+            self.commits[author] = msg.commit
+            if self.host and len(self.commits) == self.n:
+                return [Outgoing(None, dump_payload(Commits(tuple(self.commits[s] for s in range(self.n)))))]
+            return []
+        if isinstance(msg, Commits):
+            if author != HOST or self.listed is not None:
+                raise PayloadError("the list of commitments comes from the host, once")
+            if tuple(msg.commits) != tuple(self.commits.get(s, "") for s in range(self.n)):
+                raise DealingFault("the host listed other commitments than the seats sent", HOST)
+            self.listed = tuple(msg.commits)
+            if self.seat is not None and self.seed is not None:
+                return [Outgoing(HOST, dump_payload(Reveal(self.seed.hex())))]
+            return []
+        assert isinstance(msg, Reveal)
+        if not self.host or not 0 <= author < self.n or self.listed is None:
+            raise PayloadError("a seed goes to the host, after the commitments are listed")
+        seed = bytes.fromhex(msg.seed)
+        if commitment(self.ctx, author, seed) != self.commits[author]:
+            raise DealingFault(f"seat {author} revealed a seed that does not match its commitment", author)
+        self.seeds[author] = seed
+        if len(self.seeds) == self.n and self.order is None:
+            self.order = deal_order(self.ctx, self.layout, [self.seeds[s] for s in range(self.n)])
+            self.cards = dict(enumerate(self.order))
+        return []
+
+    def known(self) -> Mapping[int, Card]:
+        return self.cards
+
+    def shared(self, position: int) -> set[int]:
+        return {HOST} if position in self.public else set()
+
+    def shares(self, visible: Mapping[int, Iterable[int]]) -> list[Outgoing]:
+        if not self.host or self.order is None:
+            return []
+        sets = {s: set(ps) for s, ps in visible.items()}
+        everyone = set.intersection(*sets.values()) if sets else set()
+        out: list[Outgoing] = []
+        fresh = sorted(everyone - self.public)
+        if fresh:
+            shown = tuple((p, format_card(self.order[p])) for p in fresh)
+            out.append(Outgoing(None, dump_payload(Shown(shown))))
+        for s, ps in sorted(sets.items()):
+            private = sorted(ps - everyone - self.public - self.delivered[s])
+            self.delivered[s].update(private)
+            if private:
+                out.append(Outgoing(s, dump_payload(Shown(tuple((p, format_card(self.order[p]))
+                                                                 for p in private)))))
+        return out
+
+    def take(self, author: int, payload: object, public: bool = True) -> tuple[dict[int, Card], set[int]]:
+        msg = parse_payload(payload, Shown, Seeds)
+        if author != HOST:
+            raise PayloadError("cards come from the host")
+        learned: dict[int, Card] = {}
+        covered: set[int] = set()
+        if isinstance(msg, Seeds):
+            raise PayloadError("seeds are an opening")
+        for p, name in msg.cards:
+            try:
+                card = parse_card(name)
+            except ValueError:
+                raise DealingFault(f"the host sent {name!r}, which is no card", HOST) from None
+            if not 0 <= p < len(self.layout.deck) or (p in self.cards and self.cards[p] != card):
+                raise DealingFault(f"the host sent two cards for position {p}", HOST)
+            if card in self.cards.values() and self.cards.get(p) != card:
+                raise DealingFault(f"the host sent {name} at two positions", HOST)
+            covered.add(p)
+            if p not in self.cards:
+                self.cards[p] = card
+                learned[p] = card
+        if public:
+            self.public.update(covered)
+        return learned, covered
+
+    def opening(self) -> Payload | None:
+        if not self.host or self.order is None:
+            return None
+        return dump_payload(Seeds(tuple(self.seeds[s].hex() for s in range(self.n))))
+
+    def open(self, author: int, payload: object) -> None:
+        msg = parse_payload(payload, Seeds)
+        if author != HOST or len(msg.seeds) != self.n:
+            raise PayloadError("the seeds come from the host, one per seat")
+        for s, text in enumerate(msg.seeds):
+            _hex64(text, "seed")
+            if commitment(self.ctx, s, bytes.fromhex(text)) != (self.listed or ())[s]:
+                raise DealingFault(f"the host opened a seed of seat {s} that does not match its commitment",
+                                   HOST)
+        self.opened = tuple(bytes.fromhex(t) for t in msg.seeds)
+        if self.seat is not None and self.seed is not None and self.opened[self.seat] != self.seed:
+            raise DealingFault("the host opened another seed for this seat", HOST)
+
+    def audit(self) -> list[Card]:
+        if self.opened is None:
+            raise DealingFault("the host did not open the seeds", HOST)
+        want = deal_order(self.ctx, self.layout, self.opened)
+        for p, card in self.cards.items():
+            if want[p] != card:
+                raise DealingFault(f"the host showed {format_card(card)} at position {p}, the seeds put "
+                                   f"{format_card(want[p])} there", HOST)
+        return want
+
+    def summary(self) -> Payload:
+        opened = self.opened or ()
+        value = Opening(COMMIT_REVEAL, self.listed or (), tuple(s.hex() for s in opened))
+        out: Payload = _CODEC.encode(value)
+        return out
+
+
+class CommitReveal:
+    """The ``commit-reveal/1`` scheme."""
+
+    name = COMMIT_REVEAL
+
+    def dealer(self, ctx: DealContext, layout: Layout, seat: int | None, *, host: bool = False,
+               secret: Mapping[str, Any] | None = None, rand: RandomBytes = os.urandom,
+               checks: bool | None = None) -> CommitRevealDealer:
+        return CommitRevealDealer(ctx, layout, seat, host, secret, rand)
+
+    def verify(self, ctx: DealContext, layout: Layout, opening: object, hands: Cards, talon: Cards) -> None:
+        try:
+            op: Opening = _CODEC.decode(opening, Opening, "opening")
+        except RecordError as exc:
+            raise DealingFault(f"the opening is malformed: {exc}", None) from None
+        n = ctx.seats
+        if op.scheme != COMMIT_REVEAL or len(op.commits) != n or len(op.seeds) != n:
+            raise DealingFault(f"the opening is not a {COMMIT_REVEAL} opening for {n} seats", None)
+        seeds: list[bytes] = []
+        for seat in range(n):
+            try:
+                seed = bytes.fromhex(op.seeds[seat])
+            except ValueError:
+                raise DealingFault(f"the seed of seat {seat} is not hex", None) from None
+            if len(seed) != SEED_BYTES or commitment(ctx, seat, seed) != op.commits[seat]:
+                raise DealingFault(f"the seed of seat {seat} does not match its commitment", None)
+            seeds.append(seed)
+        want = deal_from_seeds(ctx, layout, seeds)
+        if ([sorted(h) for h in want[0]] != [sorted(h) for h in hands]
+                or [list(p) for p in want[1]] != [list(p) for p in talon]):
+            raise DealingFault("the hands in the record are not the deal the seeds imply", None)

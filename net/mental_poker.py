@@ -1,0 +1,456 @@
+"""``mental-poker/1``: Barnett–Smart dealing (docs/protocol.md, "Dealing: mental-poker/1").
+
+The exchange, as ``dealing`` entries of the hand's log:
+
+1. every seat: ``key`` -- its per-hand key ``y = x·G`` with a Schnorr proof;
+2. seat 0, 1, ... in turn, each once the keys and the previous deck are in:
+   ``shuffle`` -- the deck permuted and re-masked from a secret seed, and the
+   seed's commitment;
+3. from then on shares are ``tokens``: ``(position, x·C1, proof)``, each with a
+   Chaum–Pedersen proof that it uses the seat's key;
+4. at the hand's end every seat opens ``x`` and its seed; every node checks the
+   keys, the commitments, that the cards read during the hand are the cards
+   the seeds put there, and every token, and names who cheated.
+
+A seat's shares are public: a position is read by the seat that holds every
+other seat's token and its own secret, so a position shown to one seat gets
+the other seats' tokens, one shown to all gets all of them.  Every point
+received is validated (:func:`net.group.point`).  The host and watchers
+follow with ``checks=False``: they check who may send what, not the proofs
+(a seat that finds a bad proof says so, and the audit names its author).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from core.cards import Card, format_card
+from core.codec import Codec, RecordError
+from net import barnett_smart as bs
+from net import group
+from net.dealing import (
+    DealContext,
+    DealingFault,
+    Layout,
+    Outgoing,
+    Payload,
+    PayloadError,
+    RandomBytes,
+)
+from net.proofs import check_key, check_token, prove_key, prove_token
+
+MENTAL_POKER = "mental-poker/1"
+_CODEC = Codec()
+
+
+# -- payloads ----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A seat's per-hand key and the proof that it knows its secret."""
+
+    y: str
+    c: str
+    z: str
+    tag: ClassVar[str] = "key"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """The deck after this seat's shuffle (``C1, C2`` of every position in turn) and the
+    commitment to the seed it was made from."""
+
+    deck: tuple[str, ...]
+    commit: str
+    tag: ClassVar[str] = "shuffle"
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """Shares: ``[position, token, c, z]`` for each position, in increasing position order."""
+
+    tokens: tuple[tuple[int, str, str, str], ...]
+    tag: ClassVar[str] = "tokens"
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """At the hand's end: the seat's per-hand secret and its shuffle seed."""
+
+    secret: str
+    seed: str
+    tag: ClassVar[str] = "open"
+
+
+@dataclass(frozen=True, slots=True)
+class MentalOpening:
+    """The record's opening: every key, secret, shuffle commitment and seed, in seat order."""
+
+    scheme: str
+    attempt: int
+    keys: tuple[str, ...]
+    secrets: tuple[str, ...]
+    commits: tuple[str, ...]
+    seeds: tuple[str, ...]
+
+
+PAYLOADS: tuple[type[Any], ...] = (Key, Shuffle, Tokens, Open)
+_BY_TAG = {cls.tag: cls for cls in PAYLOADS}
+
+
+def parse(raw: object, *allowed: type[Any]) -> Any:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("t"), str):
+        raise PayloadError("a dealing payload must be a map with a string 't'")
+    cls = _BY_TAG.get(raw["t"])
+    if cls is None or cls not in allowed:
+        raise PayloadError(f"{raw['t']!r} is not allowed here")
+    try:
+        return _CODEC.decode({k: v for k, v in raw.items() if k != "t"}, cls, cls.tag)
+    except RecordError as exc:
+        raise PayloadError(str(exc)) from None
+
+
+def dump(value: Any) -> Payload:
+    out: Payload = {"t": value.tag}
+    out.update(_CODEC.encode(value))
+    return out
+
+
+def _hex(b: bytes) -> str:
+    return b.hex()
+
+
+def _seed(text: str, what: str) -> bytes:
+    if len(text) != 64 or any(ch not in "0123456789abcdef" for ch in text):
+        raise PayloadError(f"{what} must be 64 lowercase hex digits")
+    return bytes.fromhex(text)
+
+
+# -- the dealer ----------------------------------------------------------------------------
+
+class MentalDealer:
+    """One node's part of one mental-poker deal."""
+
+    public_shares = True
+    """Every share is in the log (the table checks who withheld one)."""
+
+    def __init__(self, ctx: DealContext, layout: Layout, seat: int | None, secret: Mapping[str, Any] | None,
+                 rand: RandomBytes, checks: bool) -> None:
+        self.ctx = ctx
+        self.layout = layout
+        self.seat = seat
+        self.rand = rand
+        self.checks = checks
+        self.n = ctx.seats
+        self.size = len(layout.deck)
+        self.hand = ctx.hand_id.encode()
+        self.x: bytes | None = None
+        self.seed: bytes | None = None
+        if seat is not None:
+            if secret is not None and secret.get("x"):
+                self.x = group.scalar(secret["x"])
+                self.seed = _seed(str(secret["seed"]), "seed")
+            else:
+                self.x = group.random_scalar(rand)
+                self.seed = rand(32)
+        self.keys: dict[int, bytes] = {}
+        self.decks: list[bs.Deck] = []
+        self.commits: list[str] = []
+        self.tokens: dict[int, dict[int, bytes]] = {p: {} for p in range(self.size)}
+        self.cards: dict[int, Card] = {}
+        self.opened: dict[int, tuple[bytes, bytes]] = {}
+        self._given: set[int] = set()
+
+    # -- helpers ----------------------------------------------------------------------
+    def _ctx(self, seat: int, position: int | None = None) -> bytes:
+        where = b"" if position is None else b":" + str(position).encode()
+        return self.hand + b":" + str(seat).encode() + where
+
+    @property
+    def joint(self) -> bytes:
+        return bs.joint_key([self.keys[s] for s in range(self.n)])
+
+    @property
+    def deck(self) -> bs.Deck:
+        return self.decks[-1]
+
+    @property
+    def fixed(self) -> bool:
+        return len(self.decks) == self.n
+
+    def contributors(self) -> tuple[int, ...]:
+        return tuple(range(self.n))
+
+    def resend(self, seat: int) -> list[Outgoing]:
+        return []  # nothing is private: the log holds every share
+
+    def openers(self) -> tuple[int, ...]:
+        return tuple(range(self.n))
+
+    def waiting(self) -> tuple[int, ...]:
+        if len(self.keys) < self.n:
+            return tuple(s for s in range(self.n) if s not in self.keys)
+        if len(self.decks) < self.n:
+            return (len(self.decks),)
+        return ()
+
+    def secret(self) -> Payload:
+        if self.x is None or self.seed is None:
+            return {}
+        return {"x": _hex(self.x), "seed": _hex(self.seed)}
+
+    # -- the deal ---------------------------------------------------------------------
+    def start(self) -> list[Outgoing]:
+        if self.seat is None or self.x is None:
+            return []
+        y = group.base(self.x)
+        c, z = prove_key(self._ctx(self.seat), self.x, y, self.rand)
+        return [Outgoing(None, dump(Key(_hex(y), _hex(c), _hex(z))))]
+
+    def _my_shuffle(self) -> list[Outgoing]:
+        if self.seat is None or self.seed is None or len(self.decks) != self.seat or len(self.keys) < self.n:
+            return []
+        source = self.decks[-1] if self.decks else bs.open_deck(self.layout.deck)
+        deck = bs.shuffle(source, bs.shuffle_key(self.hand, self.seat, self.seed), self.joint)
+        commit = bs.shuffle_commitment(self.hand, self.seat, self.seed)
+        flat = tuple(_hex(p) for cipher in deck for p in cipher)
+        return [Outgoing(None, dump(Shuffle(flat, commit)))]
+
+    def entry(self, author: int, payload: object) -> list[Outgoing]:
+        msg = parse(payload, Key, Shuffle)
+        if not 0 <= author < self.n:
+            raise PayloadError("only a seat takes part in mental-poker dealing")
+        if isinstance(msg, Key):
+            if author in self.keys:
+                raise DealingFault(f"seat {author} sent a second key", author)
+            try:
+                y = group.point(msg.y, "key")
+                proof = (group.scalar(msg.c, "c"), group.scalar(msg.z, "z"))
+            except group.GroupError as exc:
+                raise DealingFault(f"seat {author}'s key: {exc}", author) from None
+            if self.checks and not check_key(self._ctx(author), y, proof):
+                raise DealingFault(f"seat {author}'s proof of its key does not hold", author)
+            if author == self.seat and self.x is not None and group.base(self.x) != y:
+                raise DealingFault("the log holds a key of this seat that is not its own", author)
+            self.keys[author] = y
+            return self._my_shuffle()
+        assert isinstance(msg, Shuffle)
+        if len(self.keys) < self.n:
+            raise DealingFault(f"seat {author} shuffled before every key was out", author)
+        if author != len(self.decks):
+            raise DealingFault(f"seat {author} shuffled out of turn", author)
+        if len(msg.deck) != 2 * self.size:
+            raise DealingFault(f"seat {author}'s deck has {len(msg.deck) // 2} cards, not {self.size}",
+                               author)
+        if len(msg.commit) != 64 or any(ch not in "0123456789abcdef" for ch in msg.commit):
+            raise DealingFault(f"seat {author}'s commitment is not 64 hex digits", author)
+        try:
+            points = [group.point(p, "deck") if self.checks else bytes.fromhex(p) for p in msg.deck]
+        except (group.GroupError, ValueError) as exc:
+            raise DealingFault(f"seat {author}'s deck: {exc}", author) from None
+        if any(len(p) != group.POINT_BYTES for p in points):
+            raise DealingFault(f"seat {author}'s deck holds a point of the wrong size", author)
+        self.decks.append(tuple((points[2 * k], points[2 * k + 1]) for k in range(self.size)))
+        self.commits.append(msg.commit)
+        return self._my_shuffle()
+
+    # -- shares -----------------------------------------------------------------------
+    def known(self) -> Mapping[int, Card]:
+        return self.cards
+
+    def shared(self, position: int) -> set[int]:
+        return set(self.tokens[position])
+
+    def shares(self, visible: Mapping[int, Iterable[int]]) -> list[Outgoing]:
+        if self.seat is None or self.x is None or not self.fixed:
+            return []
+        wanted = sorted({p for s, ps in visible.items() if s != self.seat for p in ps} - self._given)
+        if not wanted:
+            return []
+        y = self.keys[self.seat]
+        out: list[tuple[int, str, str, str]] = []
+        for p in wanted:
+            cipher = self.deck[p]
+            t = bs.token(self.x, cipher)
+            c, z = prove_token(self._ctx(self.seat, p), self.x, y, cipher[0], t, self.rand)
+            out.append((p, _hex(t), _hex(c), _hex(z)))
+            self._given.add(p)
+        return [Outgoing(None, dump(Tokens(tuple(out))))]
+
+    def take(self, author: int, payload: object, public: bool = True) -> tuple[dict[int, Card], set[int]]:
+        msg = parse(payload, Tokens)
+        if not 0 <= author < self.n or not self.fixed:
+            raise PayloadError("tokens from no seat, or before the deck is final")
+        covered: set[int] = set()
+        last = -1
+        for p, t_hex, c_hex, z_hex in msg.tokens:
+            if not last < p < self.size:
+                raise DealingFault(f"seat {author}'s tokens are not in increasing position order", author)
+            last = p
+            if author in self.tokens[p]:
+                raise DealingFault(f"seat {author} sent its token for position {p} twice", author)
+            try:
+                t = group.point(t_hex, "token") if self.checks else bytes.fromhex(t_hex)
+                proof = (group.scalar(c_hex, "c"), group.scalar(z_hex, "z"))
+            except (group.GroupError, ValueError) as exc:
+                raise DealingFault(f"seat {author}'s token for position {p}: {exc}", author) from None
+            if self.checks and not check_token(self._ctx(author, p), self.keys[author], self.deck[p][0], t,
+                                               proof):
+                raise DealingFault(f"seat {author}'s token for position {p} fails its proof", author)
+            self.tokens[p][author] = t
+            covered.add(p)
+            if author == self.seat:
+                self._given.add(p)
+        learned: dict[int, Card] = {}
+        for p in sorted(covered):
+            card = self._read(p)
+            if card is not None:
+                learned[p] = card
+        return learned, covered
+
+    def _read(self, p: int) -> Card | None:
+        """The card at ``p`` if this node can read it now and has not yet."""
+        if p in self.cards:
+            return None
+        have = self.tokens[p]
+        others = [s for s in range(self.n) if s != self.seat]
+        if any(s not in have for s in others):
+            return None
+        if self.seat is not None and self.seat not in have:
+            if self.x is None:
+                return None
+            tokens = [have[s] for s in others] + [bs.token(self.x, self.deck[p])]
+        else:
+            tokens = [have[s] for s in range(self.n)]
+        card = bs.unmask(self.deck[p], tokens)
+        if card is None or card in self.cards.values():
+            if not self.checks:
+                return None  # unchecked tokens: the seats find the culprit
+            what = f"position {p} does not open to a card" if card is None else \
+                f"{format_card(card)} opens at two positions"
+            raise DealingFault(f"{what}: a deck is bad", None)
+        self.cards[p] = card
+        return card
+
+    # -- the hand's end -----------------------------------------------------------------
+    def opening(self) -> Payload | None:
+        if self.seat is None or self.x is None or self.seed is None:
+            return None
+        return dump(Open(_hex(self.x), _hex(self.seed)))
+
+    def open(self, author: int, payload: object) -> None:
+        msg = parse(payload, Open)
+        if not 0 <= author < self.n or author in self.opened:
+            raise PayloadError("an opening from no seat, or a second one")
+        try:
+            x = group.scalar(msg.secret, "secret")
+        except group.GroupError as exc:
+            raise DealingFault(f"seat {author}'s opening: {exc}", author) from None
+        seed = _seed(msg.seed, "seed")
+        self.opened[author] = (x, seed)
+
+    def audit(self) -> list[Card]:
+        """Keys, commitments, the arrangement, every card read and every token."""
+        if len(self.opened) < self.n or not self.fixed:
+            missing = [s for s in range(self.n) if s not in self.opened]
+            who = missing[0] if missing else None
+            raise DealingFault(f"seat {who} did not open", who)
+        for s in range(self.n):
+            x, seed = self.opened[s]
+            if group.base(x) != self.keys[s]:
+                raise DealingFault(f"seat {s} opened a secret that is not its key's", s)
+            if bs.shuffle_commitment(self.hand, s, seed) != self.commits[s]:
+                raise DealingFault(f"seat {s} opened a seed that is not the one it committed to", s)
+        perms = [bs.permutation(bs.shuffle_key(self.hand, s, self.opened[s][1]), self.size)
+                 for s in range(self.n)]
+        want = bs.arrangement(self.layout.deck, perms)
+        xs = [self.opened[s][0] for s in range(self.n)]
+        secret = xs[0]
+        for x in xs[1:]:
+            secret = group.s_add(secret, x)
+        for p in range(self.size):
+            cipher = self.deck[p]
+            card = self.cards.get(p)
+            if card is None:
+                card = bs.unmask(cipher, [bs.token(secret, cipher)])
+            if card != want[p]:
+                culprit, why = self._culprit(xs)
+                raise DealingFault(why, culprit)
+        return want
+
+    def _culprit(self, xs: Sequence[bytes]) -> tuple[int | None, str]:
+        """Who made the deck open to other cards than the seeds put there: a token that is
+        not its seat's share, else the first shuffler whose deck is not its seed's
+        shuffle of the deck before it."""
+        for p in range(self.size):
+            for s, t in sorted(self.tokens[p].items()):
+                if t != bs.token(xs[s], self.deck[p]):
+                    return s, f"seat {s}'s token for position {p} is not its share"
+        source = bs.open_deck(self.layout.deck)
+        joint = self.joint
+        for s in range(self.n):
+            made = bs.shuffle(source, bs.shuffle_key(self.hand, s, self.opened[s][1]), joint)
+            if made != self.decks[s]:
+                return s, f"seat {s}'s deck is not the shuffle its seed makes"
+            source = made
+        return None, "the deck does not open to the cards the seeds put there"
+
+    def summary(self) -> Payload:
+        n = self.n
+        value = MentalOpening(MENTAL_POKER, self.ctx.attempt, tuple(_hex(self.keys[s]) for s in range(n)),
+                              tuple(_hex(self.opened[s][0]) for s in range(n)), tuple(self.commits),
+                              tuple(_hex(self.opened[s][1]) for s in range(n)))
+        out: Payload = _CODEC.encode(value)
+        return out
+
+
+def arrangement_of(ctx: DealContext, deck: Sequence[Card], opening: MentalOpening) -> list[Card]:
+    """The cards at the final positions that a record's opening gives."""
+    hand = ctx.hand_id.encode()
+    perms = [bs.permutation(bs.shuffle_key(hand, s, _seed(seed, "seed")), len(deck))
+             for s, seed in enumerate(opening.seeds)]
+    return bs.arrangement(deck, perms)
+
+
+class MentalPoker:
+    """The ``mental-poker/1`` scheme."""
+
+    name = MENTAL_POKER
+
+    def dealer(self, ctx: DealContext, layout: Layout, seat: int | None, *, host: bool = False,
+               secret: Mapping[str, Any] | None = None, rand: RandomBytes = os.urandom,
+               checks: bool | None = None) -> MentalDealer:
+        full = seat is not None if checks is None else checks
+        return MentalDealer(ctx, layout, seat, secret, rand, checks=full)
+
+    def verify(self, ctx: DealContext, layout: Layout, opening: object, hands: list[list[int]],
+               talon: list[list[int]]) -> None:
+        try:
+            op: MentalOpening = _CODEC.decode(opening, MentalOpening, "opening")
+        except RecordError as exc:
+            raise DealingFault(f"the opening is malformed: {exc}", None) from None
+        n = ctx.seats
+        parts = (op.keys, op.secrets, op.commits, op.seeds)
+        if op.scheme != MENTAL_POKER or not all(len(v) == n for v in parts):
+            raise DealingFault(f"the opening is not a {MENTAL_POKER} opening for {n} seats", None)
+        if op.attempt != ctx.attempt:
+            raise DealingFault("the opening is of another attempt of this deal", None)
+        hand = ctx.hand_id.encode()
+        try:
+            for s in range(n):
+                if group.base(group.scalar(op.secrets[s])) != group.point(op.keys[s]):
+                    raise DealingFault(f"the secret of seat {s} is not its key's", None)
+                if bs.shuffle_commitment(hand, s, _seed(op.seeds[s], "seed")) != op.commits[s]:
+                    raise DealingFault(f"the seed of seat {s} does not match its commitment", None)
+        except (group.GroupError, PayloadError) as exc:
+            raise DealingFault(f"the opening is malformed: {exc}", None) from None
+        want = layout.deal_of(arrangement_of(ctx, layout.deck, op))
+        if ([sorted(h) for h in want[0]] != [sorted(h) for h in hands]
+                or [list(p) for p in want[1]] != [list(p) for p in talon]):
+            raise DealingFault("the hands in the record are not the deal the seeds imply", None)
+
+
+__all__ = ["MENTAL_POKER", "PAYLOADS", "MentalDealer", "MentalOpening", "MentalPoker", "arrangement_of"]

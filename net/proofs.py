@@ -1,0 +1,67 @@
+"""Zero-knowledge proofs of mental poker, made non-interactive with Fiat–Shamir.
+
+* :func:`prove_key` / :func:`check_key`: a Schnorr proof that the sender knows
+  the secret ``x`` of its per-hand key ``y = x·G``.
+* :func:`prove_token` / :func:`check_token`: a Chaum–Pedersen proof that a reveal
+  token ``t = x·C1`` uses the same secret as the key (``log_G y = log_C1 t``).
+
+A proof is the pair ``(c, z)``: the challenge and the response.  Every challenge
+hashes a context (the hand, the seat, the position) so a proof made for one
+purpose is worth nothing for another.  Nonces are hedged: derived from the
+secret, the statement and fresh random bytes.
+"""
+
+from __future__ import annotations
+
+from net.group import G, GroupError, RandomBytes, base, hash_scalar, mul, s_add, s_mul, sub
+
+KEY_TAG = b"tarock-key-proof/1"
+TOKEN_TAG = b"tarock-token-proof/1"
+NONCE_TAG = b"tarock-nonce/1"
+
+Proof = tuple[bytes, bytes]
+"""``(c, z)``: 32-byte scalars."""
+
+
+def _nonce(secret: bytes, statement: bytes, rand: RandomBytes) -> bytes:
+    return hash_scalar(NONCE_TAG, secret, statement, rand(32))
+
+
+def prove_key(ctx: bytes, x: bytes, y: bytes, rand: RandomBytes) -> Proof:
+    """Schnorr: ``R = k·G``, ``c = H(tag, ctx, y, R)``, ``z = k + c·x``."""
+    k = _nonce(x, ctx + y, rand)
+    r = base(k)
+    c = hash_scalar(KEY_TAG, ctx, y, r)
+    return c, s_add(k, s_mul(c, x))
+
+
+def check_key(ctx: bytes, y: bytes, proof: Proof) -> bool:
+    """``R = z·G - c·y`` must give back ``c``; ``y`` validated by the caller."""
+    c, z = proof
+    try:
+        r = sub(base(z), mul(c, y))
+    except GroupError:
+        return False
+    return hash_scalar(KEY_TAG, ctx, y, r) == c
+
+
+def prove_token(ctx: bytes, x: bytes, y: bytes, c1: bytes, t: bytes, rand: RandomBytes) -> Proof:
+    """Chaum–Pedersen: ``R1 = k·G``, ``R2 = k·C1``, ``c = H(tag, ctx, y, C1, t, R1, R2)``, ``z = k + c·x``."""
+    k = _nonce(x, ctx + c1, rand)
+    r1, r2 = base(k), mul(k, c1)
+    c = hash_scalar(TOKEN_TAG, ctx, y, c1, t, r1, r2)
+    return c, s_add(k, s_mul(c, x))
+
+
+def check_token(ctx: bytes, y: bytes, c1: bytes, t: bytes, proof: Proof) -> bool:
+    """``R1 = z·G - c·y`` and ``R2 = z·C1 - c·t`` must give back ``c``."""
+    c, z = proof
+    try:
+        r1 = sub(base(z), mul(c, y))
+        r2 = sub(mul(z, c1), mul(c, t))
+    except GroupError:
+        return False
+    return hash_scalar(TOKEN_TAG, ctx, y, c1, t, r1, r2) == c
+
+
+__all__ = ["G", "Proof", "check_key", "check_token", "prove_key", "prove_token"]

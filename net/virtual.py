@@ -1,0 +1,368 @@
+"""A hand followed on a virtual deal: what one node can run without the others' cards.
+
+With a dealing scheme that keeps every hand from every other node (mental
+poker), no node holds the whole deal while the hand is played.  Each node
+runs the engine on a *virtual deal*: a permutation of the deck over the deal's
+positions (the final deck's slots, laid out by ``core.deal.split``) in which
+every card the node knows lies where it is, and the cards it does not know
+fill the other positions.  Its own actions are checked by the engine as
+usual; another seat's action is carried out unchecked (it is checked against
+the real deal at the hand's end).  When a card becomes known that the virtual
+deal has elsewhere, the two positions swap their cards and the hand is
+replayed from the new deal, so every fact that follows from known cards is
+right.
+
+Actions travel in *positional* form: the codec's plain form, in which every
+card the action takes out of the actor's hand is written ``"#p"`` (``p`` its
+position), so a hidden discard names no card and every node materializes it
+with the card its virtual deal has at ``p``.
+
+What a seat may see (:meth:`VirtualHand.visible`) is read off the engine's
+observation: the located cards (hand, talon taken, discards, tricks, talon
+shown, open hands) and, once the partner is public, the called card.  The
+observation a player gets (:meth:`VirtualHand.observation`) keeps only the
+cards this node knows, so no filling card reaches it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from core.actions import Action, Discard
+from core.cards import Card, CardError, format_card, parse_card
+from core.codec import RecordError
+from core.context import TableContext
+from core.contracts import ContractSpec
+from core.deal import split
+from core.engine import Hand, IllegalAction
+from core.observation import Observation, TrickView, observe
+from core.rules import RuleError, Rules
+from core.state import HandState
+
+REF = re.compile(r"#(\d{1,4})")
+"""A card written as its position in a positional action."""
+
+
+class VirtualError(ValueError):
+    """Another seat's action that cannot be carried out: it names a card the seat does
+    not hold, is malformed, or is not that seat's turn (the seat is at fault)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Layout:
+    """Which positions of the final deck are dealt where (``core.deal.split`` on positions)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    talon: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, rules: Rules, seats: int, active: tuple[int, ...]) -> Layout:
+        hands, talon = split(rules, list(range(len(rules.deck))), seats, active)
+        return cls(tuple(tuple(h) for h in hands), tuple(tuple(p) for p in talon))
+
+    def owner(self, position: int) -> int | None:
+        """The seat dealt ``position``; None for a talon position."""
+        for seat, hand in enumerate(self.hands):
+            if position in hand:
+                return seat
+        return None
+
+
+def refs(plain: object) -> list[int]:
+    """The positions a positional action names, in order."""
+    out: list[int] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            m = REF.fullmatch(value)
+            if m is not None:
+                out.append(int(m.group(1)))
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+        elif isinstance(value, Mapping):
+            for item in value.values():
+                walk(item)
+    walk(plain)
+    return out
+
+
+def materialize(plain: object, cards: Sequence[Card]) -> Any:
+    """The plain action with every ``"#p"`` replaced by the name of ``cards[p]``."""
+    if isinstance(plain, str):
+        m = REF.fullmatch(plain)
+        if m is None:
+            return plain
+        p = int(m.group(1))
+        if not 0 <= p < len(cards):
+            raise VirtualError(f"position {p} is not one of the deal")
+        return format_card(cards[p])
+    if isinstance(plain, list | tuple):
+        return [materialize(item, cards) for item in plain]
+    if isinstance(plain, Mapping):
+        return {k: materialize(v, cards) for k, v in plain.items()}
+    return plain
+
+
+class _Vouched(Rules):
+    """A table's rules in which the card a declarer calls without an action (the rules
+    call it for him, from his hand) is the one he said: another node cannot compute it."""
+
+    called: dict[int, Card]
+
+    def callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card]:
+        card = self.called.get(seat)
+        return [card] if card is not None else super().callable(state, seat, contract)
+
+
+def _vouched(rules: Rules) -> _Vouched:
+    out = _Vouched.__new__(_Vouched)
+    out.__dict__.update(rules.__dict__)
+    out.called = {}
+    return out
+
+
+class VirtualHand:
+    """One node's engine for one hand (``me``: its seat, None for the host or a watcher).
+
+    *Facts* (:meth:`facts`, :meth:`vouch`) are what a seat's own cards decide
+    beyond its actions, which it tells the others: the card the rules call for
+    it as declarer (``called``).
+    """
+
+    def __init__(self, rules: Rules, seats: int, dealer: int, active: tuple[int, ...],
+                 me: int | None, known: Mapping[int, Card] | None = None,
+                 context: TableContext | None = None) -> None:
+        self.table_rules = rules
+        self.rules = _vouched(rules)
+        self.seats = seats
+        self.dealer = dealer
+        self.active = active
+        self.me = me
+        self.context = context
+        self.layout = Layout.of(rules, seats, active)
+        deck = list(rules.deck)
+        self.size = len(deck)
+        self.known: dict[int, Card] = {}
+        self.cards: list[Card] = [-1] * self.size
+        """Position -> card of the virtual deal."""
+        taken = set()
+        for p, c in (known or {}).items():
+            self.known[p] = c
+            self.cards[p] = c
+            taken.add(c)
+        rest = iter(c for c in deck if c not in taken)
+        for p in range(self.size):
+            if self.cards[p] < 0:
+                self.cards[p] = next(rest)
+        self.log: list[Any] = []
+        """Every action so far, positional plain form."""
+        self._hand: Hand | None = None
+
+    def fork(self) -> VirtualHand:
+        """A copy to try an action on (the engine is rebuilt from the log)."""
+        out = VirtualHand.__new__(VirtualHand)
+        out.__dict__.update(self.__dict__)
+        out.known = dict(self.known)
+        out.cards = list(self.cards)
+        out.log = list(self.log)
+        out.rules = _vouched(self.table_rules)
+        out.rules.called = dict(self.rules.called)
+        out._hand = None
+        return out
+
+    # -- the virtual deal -------------------------------------------------------------
+    @property
+    def position_of(self) -> dict[Card, int]:
+        return {c: p for p, c in enumerate(self.cards)}
+
+    def learn(self, found: Mapping[int, Card]) -> None:
+        """Cards now known at these positions; the virtual deal swaps cards to agree."""
+        for p, c in found.items():
+            if self.known.get(p) == c:
+                continue
+            if p in self.known:
+                raise VirtualError(f"position {p} was known as {format_card(self.known[p])}, "
+                                   f"now {format_card(c)}")
+            if c in self.known.values():
+                raise VirtualError(f"{format_card(c)} is known at two positions")
+            self.known[p] = c
+            if self.cards[p] != c:
+                q = self.cards.index(c)
+                self.cards[p], self.cards[q] = c, self.cards[p]
+                self._hand = None
+
+    @property
+    def hand(self) -> Hand:
+        """The engine on the current virtual deal with every action so far."""
+        if self._hand is None:
+            hands, talon = split(self.rules, self.cards, self.seats, self.active)
+            hand = Hand(self.rules, self.dealer, hands, talon, self.seats, self.active, self.context)
+            for plain in self.log:
+                hand.apply_unchecked(self._decode(plain))
+            self._hand = hand
+        return self._hand
+
+    def _decode(self, plain: object) -> Action:
+        try:
+            action: Action = self.rules.codec.decode_action(materialize(plain, self.cards), self.seats)
+        except RecordError as exc:
+            raise VirtualError(f"malformed action: {exc}") from None
+        return action
+
+    def held(self, seat: int) -> set[int]:
+        """The positions in ``seat``'s hand now."""
+        at = self.position_of
+        return {at[c] for c in self.hand.state.hands[seat]}
+
+    # -- facts -------------------------------------------------------------------------
+    def facts(self) -> dict[str, str]:
+        """What this node's seat must tell the others now (its called card as declarer)."""
+        state = self.hand.state
+        if self.me is None or state.declarer != self.me or state.called is None \
+                or self.rules.called.get(self.me) is not None:
+            return {}
+        self.rules.called[self.me] = state.called
+        return {"called": format_card(state.called)}
+
+    def vouch(self, seat: int, facts: Mapping[str, object]) -> None:
+        """Facts another seat told (VirtualError if they cannot be its)."""
+        if not facts:
+            return
+        if set(facts) != {"called"} or not isinstance(facts["called"], str):
+            raise VirtualError(f"unknown facts {sorted(facts)}")
+        if self.hand.state.declarer != seat:
+            raise VirtualError(f"seat {seat} tells its called card but is no declarer")
+        try:
+            card = parse_card(facts["called"])
+        except CardError:
+            raise VirtualError(f"{facts['called']!r} is no card") from None
+        if self.rules.called.get(seat, card) != card:
+            raise VirtualError(f"seat {seat} told two called cards")
+        if seat not in self.rules.called:
+            self.rules.called[seat] = card
+            self._hand = None
+
+    # -- actions ----------------------------------------------------------------------
+    def play_own(self, action: Action) -> dict[str, Any]:
+        """This node's own action, checked by the engine (IllegalAction) and carried out;
+        returns its positional form."""
+        hand = self.hand
+        seat = action.seat
+        before = set(hand.state.hands[seat])
+        hand.apply(action)
+        gone = before - set(hand.state.hands[seat])
+        at = self.position_of
+        names = {format_card(c): f"#{at[c]}" for c in gone}
+        plain: dict[str, Any] = _replace(self.rules.codec.encode_action(action), names)
+        self.log.append(plain)
+        return plain
+
+    def play_other(self, seat: int, plain: object) -> Action:
+        """Another seat's action in positional form; VirtualError names what is wrong."""
+        named = refs(plain)
+        hand = self.hand
+        if hand.done:
+            raise VirtualError("the hand is over")
+        if hand.state.to_move != seat:
+            raise VirtualError(f"it is seat {hand.state.to_move}'s turn, not seat {seat}'s")
+        holds = self.held(seat)
+        if len(set(named)) != len(named):
+            raise VirtualError("the action names a position twice")
+        foreign = [p for p in named if p not in holds]
+        if foreign:
+            tricks = [*hand.state.tricks, *([hand.state.trick] if hand.state.trick is not None else [])]
+            played = {self.position_of[c] for t in tricks for c in t.cards}
+            if foreign[0] in played:
+                raise VirtualError(f"seat {seat} plays again the card at position {foreign[0]}, "
+                                   "already played in this hand")
+            raise VirtualError(f"seat {seat} does not hold the card at position {foreign[0]}")
+        action = self._decode(plain)
+        if action.seat != seat:
+            raise VirtualError(f"the action is seat {action.seat}'s, sent for seat {seat}")
+        at = self.position_of
+        before = set(hand.state.hands[seat])
+        try:
+            hand.apply_unchecked(action)
+        except (IllegalAction, RuleError, ValueError) as exc:
+            self._hand = None
+            raise VirtualError(f"the action cannot be carried out: {exc}") from None
+        gone = {at[c] for c in before - set(hand.state.hands[seat])}
+        if gone != set(named):
+            self._hand = None
+            raise VirtualError("the action takes other cards out of the hand than it names")
+        self.log.append(plain)
+        return action
+
+    # -- what is seen ---------------------------------------------------------------------
+    def visible(self, seat: int) -> set[int]:
+        """The positions whose card ``seat`` sees now (by the engine's observation)."""
+        at = self.position_of
+        return {at[c] for c in seen_by(self.hand, seat)}
+
+    def observation(self) -> Observation:
+        """What this node's player (or watcher) sees: the engine's observation with every
+        card this node does not know left out."""
+        hand = self.hand
+        obs = observe(hand, self.me if self.me is not None else -1)
+        if self.me is None:
+            obs = dataclasses.replace(obs, hand=(), legal=())
+        return dataclasses.replace(mask(obs, set(self.known.values()), self.me), rules=self.table_rules.facts)
+
+
+def seen_by(hand: Hand, seat: int) -> set[Card]:
+    """The cards whose place ``seat``'s observation shows: its hand, the talon it took,
+    the discards it sees, the tricks, the talon shown, the open hands, and, once the
+    partnership is public, the called card in its holder's hand."""
+    obs = observe(hand, seat)
+    cards: set[Card] = set(obs.hand) | set(obs.talon_seen) | set(obs.discards)
+    for trick in (*obs.tricks, *((obs.trick,) if obs.trick is not None else ())):
+        cards.update(trick.cards)
+    for pile in obs.talon_shown:
+        cards.update(pile)
+    for _, open_cards in obs.open_hands:
+        cards.update(open_cards)
+    if obs.partner is not None and obs.called is not None and obs.called in hand.state.hands[obs.partner]:
+        cards.add(obs.called)
+    return cards
+
+
+def mask(obs: Observation, known: set[Card], me: int | None) -> Observation:
+    """``obs`` without the cards not in ``known`` (a virtual deal's fillers)."""
+    def keep(cards: Iterable[Card]) -> tuple[Card, ...]:
+        return tuple(c for c in cards if c in known)
+
+    def trick(t: TrickView) -> TrickView:
+        return dataclasses.replace(t, cards=keep(t.cards)) if any(c not in known for c in t.cards) else t
+
+    history = tuple(dataclasses.replace(a, cards=keep(a.cards)) if isinstance(a, Discard) else a
+                    for a in obs.history)
+    partner = obs.partner
+    if partner is not None and partner != me and (obs.called is None or obs.called not in known):
+        partner = None  # only a known card says who holds the called card
+    return dataclasses.replace(
+        obs, hand=keep(obs.hand), talon_seen=keep(obs.talon_seen), discards=keep(obs.discards),
+        tricks=tuple(trick(t) for t in obs.tricks), trick=trick(obs.trick) if obs.trick is not None else None,
+        history=history, talon_shown=tuple(keep(p) for p in obs.talon_shown),
+        open_hands=tuple((s, keep(cs)) for s, cs in obs.open_hands), partner=partner)
+
+
+def _replace(plain: Any, names: Mapping[str, str]) -> Any:
+    """Card names of ``names`` in a plain action replaced by their positions (each once)."""
+    left = dict(names)
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str) and value in left:
+            return left.pop(value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) if k not in ("type", "seat") else v for k, v in value.items()}
+        return value
+    out = walk(plain)
+    if left:
+        raise VirtualError(f"the action takes cards out of the hand it does not name: {sorted(left)}")
+    return out
