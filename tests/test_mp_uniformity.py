@@ -36,10 +36,11 @@ import hashlib
 import itertools
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
+from time_bound import bounded
 
 from net import barnett_smart as bs
 from net import group
@@ -50,6 +51,12 @@ SEATS = 4
 ALPHA = 1e-6
 CTX = DealContext("5eed" * 8, 1, 1, SEATS)
 """Every deal has the same hand id: the colluders replay their messages verbatim."""
+
+
+@pytest.fixture(autouse=True)
+def _bounded() -> Iterator[None]:
+    with bounded(180):
+        yield
 
 
 # -- statistics -----------------------------------------------------------------------------
