@@ -278,7 +278,12 @@ class HandPlay:
         seen = self.heads[env.head] if env.head else -1
         mine = author == self.me_author and self.signer is not None and env.author == self.signer.node
         key = self._key(msg, author)
-        self._apply(entry, seen)
+        saved = self._saved()
+        try:
+            self._apply(entry, seen)
+        except HandFault:
+            self._restore(saved)  # a refused entry changes nothing, not even what it did half-way
+            raise
         self.log.append(entry)
         self.heads[entry.head] = entry.index
         self.chains[(env.author, env.seat)] = (env.seq, digest)
@@ -286,6 +291,29 @@ class HandPlay:
             self._posted.add(key)
             if env.seq > self._mine[0]:
                 self._mine = (env.seq, digest)
+
+    def _saved(self) -> tuple[Any, ...]:
+        """What an entry may change: this object's, its dealer's and its virtual deal's fields."""
+        v = self.virtual
+        virtual = None if v is None else (v, _copied(vars(v)), dict(v.rules.called))
+        return _copied(vars(self)), self.dealer, _copied(vars(self.dealer)), virtual
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        mine, dealer, dealer_fields, virtual = saved
+        vars(self).clear()
+        vars(self).update(mine)
+        vars(dealer).clear()
+        vars(dealer).update(dealer_fields)
+        if virtual is not None:
+            v, fields, called = virtual
+            same = v.rules.called == called and all(vars(v).get(k) == fields[k]
+                                                    for k in ("known", "cards", "log"))
+            hand = v._hand
+            vars(v).clear()
+            vars(v).update(fields)
+            v.rules.called.clear()
+            v.rules.called.update(called)
+            v._hand = hand if same and hand is fields["_hand"] else None  # the engine is rebuilt if touched
 
     @property
     def me_author(self) -> Author | None:
@@ -659,6 +687,20 @@ class HandPlay:
         env = parse(fields, "body")
         assert isinstance(env, Signed)
         return env
+
+
+def _copied(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``fields`` with every dict, list and set copied, and those inside a dict too."""
+    def one(value: Any) -> Any:
+        if isinstance(value, dict):
+            return dict(value)
+        if isinstance(value, list):
+            return list(value)
+        if isinstance(value, set):
+            return set(value)
+        return value
+    return {k: {kk: one(vv) for kk, vv in v.items()} if isinstance(v, dict) else one(v)
+            for k, v in fields.items()}
 
 
 def roster_of(seat_infos: Sequence[Any], host: str, bots: Sequence[int] = ()) -> Roster:
