@@ -292,11 +292,16 @@ class HandPlay:
             if env.seq > self._mine[0]:
                 self._mine = (env.seq, digest)
 
+    _KEPT = frozenset({"log", "heads", "chains", "_posted", "game", "rules", "roster", "signer"})
+    """Fields an entry changes only once it is taken (after _apply): saved by reference."""
+
     def _saved(self) -> tuple[Any, ...]:
         """What an entry may change: this object's, its dealer's and its virtual deal's fields."""
         v = self.virtual
         virtual = None if v is None else (v, _copied(vars(v)), dict(v.rules.called))
-        return _copied(vars(self)), self.dealer, _copied(vars(self.dealer)), virtual
+        mine = {k: val for k, val in vars(self).items() if k in self._KEPT}
+        mine.update(_copied({k: val for k, val in vars(self).items() if k not in self._KEPT}))
+        return mine, self.dealer, _copied(vars(self.dealer)), virtual
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
         mine, dealer, dealer_fields, virtual = saved
@@ -690,17 +695,19 @@ class HandPlay:
 
 
 def _copied(fields: Mapping[str, Any]) -> dict[str, Any]:
-    """``fields`` with every dict, list and set copied, and those inside a dict too."""
+    """``fields`` with every dict, list and set copied, and those inside a dict too (the
+    values of one dict here are all of one kind: the first tells)."""
     def one(value: Any) -> Any:
         if isinstance(value, dict):
+            if value and isinstance(next(iter(value.values())), dict | list | set):
+                return {k: one(v) for k, v in value.items()}
             return dict(value)
         if isinstance(value, list):
             return list(value)
         if isinstance(value, set):
             return set(value)
         return value
-    return {k: {kk: one(vv) for kk, vv in v.items()} if isinstance(v, dict) else one(v)
-            for k, v in fields.items()}
+    return {k: one(v) for k, v in fields.items()}
 
 
 def roster_of(seat_infos: Sequence[Any], host: str, bots: Sequence[int] = ()) -> Roster:
