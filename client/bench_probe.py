@@ -17,7 +17,8 @@ calls it makes):
   tokens, outside the audit;
 * ``audit``: the end-of-hand audit of a seat (the dealer's check of every
   opening and position, and the replay through the engine); ``host audit``: the
-  host's own.
+  host's own;
+* ``node``: the process's CPU time in all (start-up, discovery and play included).
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ class Probe:
         self.wrap(host, "audit", "host audit", put=put)
 
     def dump(self) -> dict[str, Any]:
-        return {"seconds": self.seconds, "calls": self.calls}
+        """The measures, and the process's CPU seconds in all (``node``)."""
+        return {"seconds": {**self.seconds, "node": time.process_time()}, "calls": {**self.calls, "node": 1}}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -194,6 +194,10 @@ def dealing_lines(cards: int, variant: str, mp: TableRun, cr: TableRun) -> list[
         ratio = _ratio(ours, than)
         lines.append(f"{label}, {cards} cards, mental poker: {ours * 1000:.1f} ms per hand and node{counted} "
                      f"({name} {than * 1000:.2f} ms, {ratio})")
+    node_mp, node_cr = mp.per_hand("node"), cr.per_hand("node")
+    lines.append(f"node CPU in all (start-up and play included), {cards} cards, mental poker: "
+                 f"{node_mp * 1000:.0f} ms per hand and node (commit-reveal {node_cr * 1000:.0f} ms, "
+                 f"{_ratio(node_mp, node_cr)})")
     host_mp, host_cr = mp.per_hand("host audit") * BOTS, cr.per_hand("host audit") * BOTS
     lines.append(f"host's own audit, {cards} cards, mental poker: {host_mp * 1000:.1f} ms per hand "
                  f"(commit-reveal {host_cr * 1000:.2f} ms, {_ratio(host_mp, host_cr)})")
