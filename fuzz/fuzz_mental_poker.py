@@ -9,7 +9,7 @@ The targets, chosen by the input's first byte:
    a payload that is the msgpack the rest of the input decodes to (through the
    real frame decoder, as a peer's payload arrives), or a real payload with one
    field replaced by it;
-2. ``HandPlay.receive`` of seat 2 at any point of a real tarock40 hand, with an
+2. ``HandPlay.receive`` of seat 2 or of the host at any point of a real tarock40 hand, with an
    entry signed, chained and headed correctly (so it reaches the handlers),
    whose body is built the same way.
 
@@ -56,7 +56,7 @@ DEALERS = dealer_stages()
 HAND = hand_stages()
 POINTS = sorted({1, 2, 5, 8, 9, 10, 12, 20, 40, 80, 120, len(HAND.envs) - 6, len(HAND.envs) - 2,
                  len(HAND.envs)})
-_PLAYS = {k: play_at(k) for k in POINTS}
+_PLAYS = {(k, host): play_at(k, host) for k in POINTS for host in (False, True)}
 """Each stage built once; every input works on a copy."""
 
 
@@ -157,7 +157,7 @@ def _dealer(src: Input) -> None:
 
 def _entry(src: Input) -> None:
     k = POINTS[src.int_in(0, len(POINTS) - 1)]
-    play = clone_play(_PLAYS[k])
+    play = clone_play(_PLAYS[k, src.flag()])
     base = HAND.envs[min(k, len(HAND.envs) - 1)] if src.flag() else \
         HAND.envs[src.int_in(0, len(HAND.envs) - 1)]
     seat = base.seat if src.flag() else [None, 0, 1, 2, 3][src.int_in(0, 4)]
@@ -199,9 +199,10 @@ def write_seeds(where: Path) -> int:
             seeds.append(bytes([1, i, 1, i % (SEATS + 1), 1, 1, 1, key_index]) + msgpack.packb(payload[key]))
     for point, k in enumerate(POINTS):
         body = HAND.envs[min(k, len(HAND.envs) - 1)].body
-        seeds.append(bytes([2, point, 1, 1, 0]) + msgpack.packb(body))
-        for key_index, key in enumerate(sorted(body)):
-            seeds.append(bytes([2, point, 1, 1, 1, 1, key_index]) + msgpack.packb(body[key]))
+        for host in (0, 1):
+            seeds.append(bytes([2, point, host, 1, 1, 0]) + msgpack.packb(body))
+            for key_index, key in enumerate(sorted(body)):
+                seeds.append(bytes([2, point, host, 1, 1, 1, 1, key_index]) + msgpack.packb(body[key]))
     for env in HAND.envs[::11]:
         seeds.append(bytes([0, 40]) + encode_frame(dump(env)))
     for n, seed in enumerate(seeds):

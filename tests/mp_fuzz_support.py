@@ -161,23 +161,28 @@ def hand_stages() -> HandStages:
     return HandStages(play.game, tuple(e.env for e in play.log), play.secret(), play)
 
 
-def fresh_play(stages: HandStages) -> HandPlay:
+def fresh_play(stages: HandStages, host: bool = False) -> HandPlay:
+    """A new HandPlay of seat 2 (checking every proof), or of the host (``host``: no seat,
+    checking who may send what)."""
     t = stages.template
+    if host:
+        return HandPlay(t.game, t.base_ctx, t.begin, t.roster, None, signer=identity(0), host=True,
+                        checks=False)
     return HandPlay(t.game, t.base_ctx, t.begin, t.roster, SPIED, signer=identity(SPIED), checks=True,
                     secret=stages.secret)
 
 
 @functools.cache
-def _play_at(k: int) -> HandPlay:
+def _play_at(k: int, host: bool) -> HandPlay:
     stages = hand_stages()
-    play = fresh_play(stages)
+    play = fresh_play(stages, host)
     play.receive_all(stages.envs[:k])
     return play
 
 
-def play_at(k: int) -> HandPlay:
-    """A fresh copy of seat 2's HandPlay after the first ``k`` entries of the log."""
-    return clone_play(_play_at(k))
+def play_at(k: int, host: bool = False) -> HandPlay:
+    """A fresh copy of seat 2's (or the host's) HandPlay after the first ``k`` entries of the log."""
+    return clone_play(_play_at(k, host))
 
 
 PLAY_FIELDS = frozenset({

@@ -10,9 +10,10 @@ group put where another belongs (tests/mp_fuzz_support.py).  They go to
 * every handler of :class:`~net.mental_poker.MentalDealer` -- ``entry`` (keys,
   shuffles), ``take`` (tokens), ``open`` -- of the seats and of the host, at
   every point of an honest deal;
-* :meth:`HandPlay.receive <net.handplay.HandPlay.receive>` with entries that
-  carry a correct signature, chain and head (so they reach the handlers), and
-  with spoiled envelopes, at points all along a real hand; and ``private``.
+* :meth:`HandPlay.receive <net.handplay.HandPlay.receive>` of a seat and of the
+  host with entries that carry a correct signature, chain and head (so they
+  reach the handlers), and with spoiled envelopes, at points all along a real
+  hand; and ``private``.
 
 The properties: nothing but the documented error escapes (PayloadError,
 DealingFault, HandFault, FrameError, MessageError); a rejected message changes
@@ -216,7 +217,8 @@ def test_a_signed_body_that_is_no_map_is_a_message_error() -> None:
     opaque ``body`` through, where every caller (net/hosting.py, net/node.py) expects
     MessageError -- one such frame from a peer crashed the node's link task."""
     good = dump(hand_stages().envs[0])
-    for body in (-1, {}, {"t": 3}, [], "x"):
+    bodies: list[object] = [-1, {}, {"t": 3}, [], "x"]
+    for body in bodies:
         with pytest.raises(MessageError, match="body"):
             parse({**good, "body": body}, "body")
     assert parse(good, "body") == hand_stages().envs[0]
@@ -319,7 +321,7 @@ def test_every_entry_of_the_log_is_taken_or_refused_and_a_refusal_changes_nothin
         data: st.DataObject) -> None:
     stages = hand_stages()
     k = data.draw(st.sampled_from(_points_of_the_hand()), label="entries already taken")
-    play = play_at(k)
+    play = play_at(k, host=data.draw(st.booleans(), label="the host's HandPlay"))
     due = list(stages.envs[k:k + 1]) or [stages.envs[-1]]
     base = data.draw(st.sampled_from([*due, *due, *due, *stages.envs[k + 1:k + 3], *stages.envs]),
                      label="base entry")
@@ -372,7 +374,7 @@ def test_an_entry_refused_after_its_shares_are_read_changes_nothing(data: st.Dat
     as a whole: no share of it stays with the dealer, the virtual deal or the share log."""
     stages = hand_stages()
     k = data.draw(st.sampled_from(_spoiled_acts()), label="entry")
-    play = play_at(k)
+    play = play_at(k, host=data.draw(st.booleans(), label="the host's HandPlay"))
     env = stages.envs[k]
     body = dict(env.body)
     seat = env.seat
