@@ -186,7 +186,8 @@ def dealing_lines(cards: int, variant: str, mp: TableRun, cr: TableRun) -> list[
         ours = mp.per_hand(measure)
         calls = mp.per_hand(measure, "calls")
         theirs = cr.per_hand(measure)
-        counted = f", {calls:.0f} calls" if measure not in ("deal", "audit") else ""
+        plural = "" if round(calls) == 1 else "s"
+        counted = f", {calls:.0f} call{plural}" if measure not in ("deal", "audit") else ""
         if measure in ("deal", "audit"):
             than, name = theirs, "commit-reveal"
         else:
