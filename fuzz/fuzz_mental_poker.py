@@ -45,6 +45,7 @@ with atheris.instrument_imports(include=["net"]):
         hand_stages,
         play_at,
         play_state,
+        refused_cleanly,
     )
 
     from net.dealing import DealingFault, PayloadError
@@ -166,11 +167,11 @@ def _entry(src: Input) -> None:
         env = forge(play, seat, body)
     except (MessageError, ValueError, TypeError):
         return  # a body that is no message, or no canonical JSON: the frame layer refuses it
-    before = play_state(play)
+    before, unlogged, length = play_state(play), play_state(play, logged=False), len(play.log)
     try:
         play.receive(env)
     except HandFault:
-        assert play_state(play) == before, "a refused entry changed the hand"
+        assert refused_cleanly(before, unlogged, length, play), "a refused entry changed the hand"
 
 
 TARGETS = (_frames, _dealer, _entry)

@@ -185,42 +185,67 @@ def play_at(k: int, host: bool = False) -> HandPlay:
     return clone_play(_play_at(k, host))
 
 
-PLAY_FIELDS = frozenset({
-    "game", "rules", "seats", "base_ctx", "begin", "roster", "me", "signer", "is_host", "checks", "rand",
-    "secrets", "log", "heads", "chains", "_mine", "attempt", "_outbox", "_posted", "ctx", "layout", "dealer",
-    "virtual", "steps", "share_log", "acts", "readies", "redeals", "unknown_before", "fixed_at", "facts",
-    "fault", "opens", "done_at", "result"})
-"""HandPlay's fields as :func:`clone_play` knows them (a new one must be added there)."""
+SHARED = frozenset({"game", "rules", "roster", "signer", "rand", "base_ctx", "begin", "ctx", "layout"})
+"""HandPlay's fields that no entry changes (shared by the copies)."""
+LOGGED = frozenset({"log", "heads", "chains", "_mine", "_posted", "tainted"})
+"""The fields that keep the log and this node's place in it: a refused entry that is well
+signed and in its place may still enter the log, marked as the cheat that stops the hand."""
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    return value
 
 
 def clone_play(p: HandPlay) -> HandPlay:
-    assert set(vars(p)) == PLAY_FIELDS, sorted(set(vars(p)) ^ PLAY_FIELDS)
+    """A copy of ``p`` whose state is independent of it: every field copied (containers
+    deeply), the dealer and the virtual deal by their own copies."""
     out = copy.copy(p)
-    for name in ("log", "share_log", "acts", "facts", "_outbox"):
-        setattr(out, name, list(getattr(p, name)))
-    for name in ("heads", "chains", "readies", "redeals", "opens", "secrets"):
-        setattr(out, name, dict(getattr(p, name)))
-    out.steps = {k: dict(v) for k, v in p.steps.items()}
-    out._posted = set(p._posted)
-    out.unknown_before = set(p.unknown_before)
+    for name, value in vars(p).items():
+        if name not in SHARED and name not in ("dealer", "virtual"):
+            setattr(out, name, _copy(value))
     assert isinstance(p.dealer, MentalDealer)
     out.dealer = clone_dealer(p.dealer)
     out.virtual = p.virtual.fork() if p.virtual is not None else None
     return out
 
 
-def play_state(p: HandPlay) -> tuple[Any, ...]:
-    """Everything an entry could change in a HandPlay."""
+def _fingerprint(value: Any) -> Any:
+    if isinstance(value, dict):
+        return sorted(((repr(k), _fingerprint(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return [_fingerprint(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted(repr(v) for v in value)
+    return repr(value)
+
+
+def play_state(p: HandPlay, logged: bool = True) -> tuple[Any, ...]:
+    """Everything an entry could change in a HandPlay (``logged`` False: but the log and
+    this node's place in it)."""
     v = p.virtual
     virtual = None if v is None else (sorted(v.known.items()), tuple(v.cards), repr(v.log),
                                       sorted(v.rules.called.items()))
     assert isinstance(p.dealer, MentalDealer)
-    return (len(p.log), p.head, sorted(p.heads.items()), sorted(p.chains.items(), key=repr), p._mine,
-            p.attempt, len(p._outbox), sorted(p._posted, key=repr), dealer_state(p.dealer), virtual,
-            sorted((k, sorted(v, key=repr)) for k, v in p.steps.items()), tuple(p.share_log), len(p.acts),
-            sorted(p.readies), sorted(p.redeals.items()), sorted(p.unknown_before), p.fixed_at,
-            repr(p.facts), p.fault is None, sorted(p.opens, key=repr), p.done_at, repr(p.result),
-            sorted(p.secrets, key=repr))
+    fields = sorted((name, _fingerprint(value)) for name, value in vars(p).items()
+                    if name not in SHARED and name not in ("dealer", "virtual")
+                    and (logged or name not in LOGGED))
+    return (dealer_state(p.dealer), virtual, fields)
+
+
+def refused_cleanly(before: tuple[Any, ...], before_unlogged: tuple[Any, ...], before_len: int,
+                    p: HandPlay) -> bool:
+    """After a HandFault: nothing changed, or (a cheat well signed and in its place) only the
+    log grew by that one entry, marked as the cheat that stops the hand."""
+    if play_state(p) == before:
+        return True
+    return (getattr(p, "tainted", None) is not None and len(p.log) == before_len + 1
+            and play_state(p, logged=False) == before_unlogged)
 
 
 def forge(p: HandPlay, seat: int | None, body: object, **change: Any) -> Signed:
@@ -242,4 +267,5 @@ def forge(p: HandPlay, seat: int | None, body: object, **change: Any) -> Signed:
 
 
 __all__ = ["HOST", "SEATS", "SPIED", "DealerStages", "HandStages", "Message", "clone_dealer", "clone_play",
-           "dealer_stages", "dealer_state", "forge", "fresh_play", "hand_stages", "play_at", "play_state"]
+           "dealer_stages", "dealer_state", "forge", "fresh_play", "hand_stages", "play_at", "play_state",
+           "refused_cleanly"]
