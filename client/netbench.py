@@ -6,11 +6,21 @@ time of the network table and of selfplay, and their ratio; messages and bytes
 per hand; the round trip of an action (median and p95).  The processes find
 each other through mDNS on the loopback interface (``--to`` is not used), so
 the first figure includes discovery, host agreement and the first deal.
+
+Then the cost of dealing, for 54 cards (tarock54) and 40 (tarock40): the same
+table of four bot processes with mental-poker dealing and with commit-reveal
+(the baseline, in the same run), every node timing its dealing work
+(client/bench_probe.py: CPU time, averaged over the four nodes and the hands).
+One line per measure, each as a ratio to commit-reveal's figure for the same
+measure or, where commit-reveal has none, to its whole deal; and the time per
+hand end to end on loopback (from one hand's end to the next, at the host's
+node: dealing, play, audit, settlement).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -18,12 +28,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from client.bench_probe import MEASURES
+from net.dealing import COMMIT_REVEAL, MENTAL_POKER
 from net.node import percentile
 
 BOTS = 4
+DEALING_VARIANTS = (("tarock54", 54), ("tarock40", 40))
 
 
 def extend(bench: argparse.ArgumentParser) -> None:
@@ -44,40 +58,80 @@ def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "client.cli", *args]
 
 
+@dataclass
+class TableRun:
+    """What one network table of the benchmark left: each bot's events, stats and probe."""
+
+    start: float
+    wall: float
+    events: list[list[dict[str, Any]]]
+    probes: list[dict[str, Any]]
+
+    @property
+    def stats(self) -> list[dict[str, Any]]:
+        return [next(e for e in evs if e["event"] == "standings")["stats"] for evs in self.events]
+
+    @property
+    def hands(self) -> int:
+        return int(max(s["hands"] for s in self.stats))
+
+    def per_hand(self, measure: str, what: str = "seconds") -> float:
+        """A probe's measure per hand and node (averaged over the nodes)."""
+        total = float(sum(p[what][measure] for p in self.probes))
+        return total / len(self.probes) / max(1, self.hands)
+
+    def hand_interval(self) -> float:
+        """Median seconds from one hand's end to the next at the host's node."""
+        host = next((i for i, evs in enumerate(self.events)
+                     if any(e["event"] == "seated" and e["host_name"] == e["node"] for e in evs)), 0)
+        ends = [e["time"] for e in self.events[host] if e["event"] in ("hand", "void")]
+        gaps = [b - a for a, b in itertools.pairwise(ends)]
+        return float(percentile(gaps, 0.5)) if gaps else float("nan")
+
+
+def _table(base: Path, args: argparse.Namespace, variant: list[str], dealing: str, rounds: int) -> TableRun:
+    """Four bot processes on loopback, through the probe; SystemExit(1) if one fails."""
+    base.mkdir(parents=True)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAROCK_STATE": str(base / "state")}
+    start = time.time()
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "client.bench_probe", str(base / f"probe{i}.json"),
+         "bot", "--name", f"bench{i}", "--rounds", str(rounds), "--json", "--seed", str(args.seed + i),
+         "--records", str(base / f"records{i}"), "--interface", "127.0.0.1", "--state", str(base / "state"),
+         "--dealing", dealing, *variant],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for i in range(BOTS)]
+    outs: list[str] = []
+    try:
+        for p in procs:
+            out, _ = p.communicate(timeout=args.timeout)
+            outs.append(out)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    wall = time.time() - start
+    failed = [i for i, p in enumerate(procs) if p.returncode != 0]
+    if failed:
+        for i in failed:
+            print(f"bot {i} failed ({procs[i].returncode}):", file=sys.stderr)
+            print(outs[i][-2000:], file=sys.stderr)
+        raise SystemExit(1)
+    events = [[json.loads(line) for line in out.splitlines() if line.startswith("{")] for out in outs]
+    probes = [json.loads((base / f"probe{i}.json").read_text()) for i in range(BOTS)]
+    return TableRun(start, wall, events, probes)
+
+
 def run_net(args: argparse.Namespace) -> int:
     rounds = max(1, int(args.rounds))
     variant = ["--variant", args.variant] if args.variant else []
     with tempfile.TemporaryDirectory(prefix="tarock-bench-") as tmp:
         base = Path(tmp)
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAROCK_STATE": str(base / "state")}
-        start = time.time()
-        procs = [subprocess.Popen(
-            _command("bot", "--name", f"bench{i}", "--rounds", str(rounds), "--json",
-                     "--seed", str(args.seed + i),
-                     "--records", str(base / f"records{i}"), "--interface", "127.0.0.1",
-                     "--state", str(base / "state"), *variant),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for i in range(BOTS)]
-        outs: list[str] = []
         try:
-            for p in procs:
-                out, _ = p.communicate(timeout=args.timeout)
-                outs.append(out)
-        finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.kill()
-                    p.wait()
-        net_wall = time.time() - start
-        events = [[json.loads(line) for line in out.splitlines() if line.startswith("{")] for out in outs]
-        failed = [i for i, p in enumerate(procs) if p.returncode != 0]
-        if failed:
-            for i in failed:
-                print(f"bot {i} failed ({procs[i].returncode}):", file=sys.stderr)
-                print(outs[i][-2000:], file=sys.stderr)
+            main = _table(base / "main", args, variant, MENTAL_POKER, rounds)
+        except SystemExit:
             return 1
-        first = min(e["time"] for evs in events for e in evs if e["event"] == "first-card")
-        stats = [next(e for e in evs if e["event"] == "standings")["stats"] for evs in events]
-        hosted = [next(e for e in evs if e["event"] == "seated") for evs in events]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAROCK_STATE": str(base / "state")}
         t0 = time.time()
         selfplay = subprocess.run(_command("selfplay", "--hands", str(rounds), "--seed", str(args.seed),
                                            "--no-records", *variant),
@@ -86,13 +140,73 @@ def run_net(args: argparse.Namespace) -> int:
         if selfplay.returncode != 0:
             print(selfplay.stderr, file=sys.stderr)
             return 1
-    hands = max(s["hands"] for s in stats)
-    frames = sum(s["frames"] for s in stats)
-    data = sum(s["bytes"] for s in stats)
-    lines = _lines(first - start, net_wall, self_wall, hands, frames, data, stats, hosted)
-    for line in lines:
-        print(line)
+        stats = main.stats
+        first = min(e["time"] for evs in main.events for e in evs if e["event"] == "first-card")
+        hosted = [next(e for e in evs if e["event"] == "seated") for evs in main.events]
+        frames = sum(s["frames"] for s in stats)
+        data = sum(s["bytes"] for s in stats)
+        for line in _lines(first - main.start, main.wall, self_wall, main.hands, frames, data, stats, hosted):
+            print(line, flush=True)
+        for name, cards in DEALING_VARIANTS:
+            try:
+                mp = _table(base / f"{name}-mp", args, ["--variant", name], MENTAL_POKER, rounds)
+                cr = _table(base / f"{name}-cr", args, ["--variant", name], COMMIT_REVEAL, rounds)
+            except SystemExit:
+                return 1
+            for line in dealing_lines(cards, name, mp, cr):
+                print(line, flush=True)
     return 0
+
+
+LABELS = {
+    "deal": "deal and reveals (every dealing step of the hand)",
+    "shuffle": "shuffle (permute and re-mask the deck)",
+    "proofs made": "proofs made (key and token proofs)",
+    "proofs checked": "proofs checked",
+    "points validated": "points validated (every point received)",
+    "reveal tokens": "reveal tokens (made, and cards opened with them)",
+    "audit": "end-of-hand audit",
+}
+assert set(LABELS) <= set(MEASURES)
+
+
+def _ratio(ours: float, than: float) -> str:
+    if not than > 0:
+        return "no ratio"
+    r = ours / than
+    return f"{r:.1f}x" if r < 10 else f"{r:.0f}x"
+
+
+def dealing_lines(cards: int, variant: str, mp: TableRun, cr: TableRun) -> list[str]:
+    """One line per measure: mental poker per hand and node, against commit-reveal."""
+    base_deal = cr.per_hand("deal")
+    lines = [f"dealing {cards} cards ({variant}, four bot processes on loopback, {mp.hands} hands each "
+             "scheme): CPU per hand and node, averaged over the four nodes"]
+    for measure, label in LABELS.items():
+        ours = mp.per_hand(measure)
+        calls = mp.per_hand(measure, "calls")
+        theirs = cr.per_hand(measure)
+        plural = "" if round(calls) == 1 else "s"
+        counted = f", {calls:.0f} call{plural}" if measure not in ("deal", "audit") else ""
+        if measure in ("deal", "audit"):
+            than, name = theirs, "commit-reveal"
+        else:
+            than, name = base_deal, "commit-reveal deal"
+        ratio = _ratio(ours, than)
+        lines.append(f"{label}, {cards} cards, mental poker: {ours * 1000:.1f} ms per hand and node{counted} "
+                     f"({name} {than * 1000:.2f} ms, {ratio})")
+    node_mp, node_cr = mp.per_hand("node"), cr.per_hand("node")
+    lines.append(f"node CPU in all (start-up and play included), {cards} cards, mental poker: "
+                 f"{node_mp * 1000:.0f} ms per hand and node (commit-reveal {node_cr * 1000:.0f} ms, "
+                 f"{_ratio(node_mp, node_cr)})")
+    host_mp, host_cr = mp.per_hand("host audit") * BOTS, cr.per_hand("host audit") * BOTS
+    lines.append(f"host's own audit, {cards} cards, mental poker: {host_mp * 1000:.1f} ms per hand "
+                 f"(commit-reveal {host_cr * 1000:.2f} ms, {_ratio(host_mp, host_cr)})")
+    e2e_mp, e2e_cr = mp.hand_interval(), cr.hand_interval()
+    lines.append(f"hand end to end on loopback, {cards} cards, mental poker: {e2e_mp:.2f} s per hand "
+                 f"(commit-reveal {e2e_cr:.2f} s, {_ratio(e2e_mp, e2e_cr)}; wall time from one hand's end to "
+                 "the next at the host's node)")
+    return lines
 
 
 def _lines(first: float, net_wall: float, self_wall: float, hands: int, frames: int, data: int,

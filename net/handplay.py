@@ -285,9 +285,11 @@ class HandPlay:
         seen = self.heads[env.head] if env.head else -1
         mine = author == self.me_author and self.signer is not None and env.author == self.signer.node
         key = self._key(msg, author)
+        saved = self._saved()
         try:
             self._apply(entry, seen)
         except HandFault as exc:
+            self._restore(saved)  # a refused entry changes nothing, not even what it did half-way
             if exc.author == HOST or self.tainted is not None:
                 raise
             # Well signed and in its place, but it cheats: the entry stays in this node's log
@@ -306,6 +308,34 @@ class HandPlay:
             self._posted.add(key)
             if env.seq > self._mine[0]:
                 self._mine = (env.seq, entry.hash)
+
+    _KEPT = frozenset({"log", "heads", "chains", "_posted", "game", "rules", "roster", "signer"})
+    """Fields an entry changes only once it is taken (after _apply): saved by reference."""
+
+    def _saved(self) -> tuple[Any, ...]:
+        """What an entry may change: this object's, its dealer's and its virtual deal's fields."""
+        v = self.virtual
+        virtual = None if v is None else (v, _copied(vars(v)), dict(v.rules.called))
+        mine = {k: val for k, val in vars(self).items() if k in self._KEPT}
+        mine.update(_copied({k: val for k, val in vars(self).items() if k not in self._KEPT}))
+        return mine, self.dealer, _copied(vars(self.dealer)), virtual
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        mine, dealer, dealer_fields, virtual = saved
+        vars(self).clear()
+        vars(self).update(mine)
+        vars(dealer).clear()
+        vars(dealer).update(dealer_fields)
+        if virtual is not None:
+            v, fields, called = virtual
+            same = v.rules.called == called and all(vars(v).get(k) == fields[k]
+                                                    for k in ("known", "cards", "log"))
+            hand = v._hand
+            vars(v).clear()
+            vars(v).update(fields)
+            v.rules.called.clear()
+            v.rules.called.update(called)
+            v._hand = hand if same and hand is fields["_hand"] else None  # the engine is rebuilt if touched
 
     @property
     def me_author(self) -> Author | None:
@@ -687,6 +717,22 @@ class HandPlay:
         env = parse(fields, "body")
         assert isinstance(env, Signed)
         return env
+
+
+def _copied(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``fields`` with every dict, list and set copied, and those inside a dict too (the
+    values of one dict here are all of one kind: the first tells)."""
+    def one(value: Any) -> Any:
+        if isinstance(value, dict):
+            if value and isinstance(next(iter(value.values())), dict | list | set):
+                return {k: one(v) for k, v in value.items()}
+            return dict(value)
+        if isinstance(value, list):
+            return list(value)
+        if isinstance(value, set):
+            return set(value)
+        return value
+    return {k: one(v) for k, v in fields.items()}
 
 
 def roster_of(seat_infos: Sequence[Any], host: str, bots: Sequence[int] = ()) -> Roster:

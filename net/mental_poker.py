@@ -281,6 +281,15 @@ class MentalDealer:
         return [Outgoing(None, dump(Tokens(tuple(out))))]
 
     def take(self, author: int, payload: object, public: bool = True) -> tuple[dict[int, Card], set[int]]:
+        # A refused message leaves nothing behind, not even the shares before the bad one.
+        saved = ({p: dict(t) for p, t in self.tokens.items()}, dict(self.cards), set(self._given))
+        try:
+            return self._take(author, payload)
+        except (PayloadError, DealingFault):
+            self.tokens, self.cards, self._given = saved
+            raise
+
+    def _take(self, author: int, payload: object) -> tuple[dict[int, Card], set[int]]:
         msg = parse(payload, Tokens)
         if not 0 <= author < self.n or not self.fixed:
             raise PayloadError("tokens from no seat, or before the deck is final")

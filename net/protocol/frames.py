@@ -8,6 +8,7 @@ after that the reader refuses everything (the connection must be closed).
 
 from __future__ import annotations
 
+import math
 import struct
 from typing import Any
 
@@ -68,7 +69,26 @@ def decode_body(body: bytes) -> object:
         raise FrameError(f"not a valid msgpack frame: {type(exc).__name__}: {exc}") from None
     if depth_of(value) > MAX_DEPTH:
         raise FrameError(f"frame nested deeper than {MAX_DEPTH} levels, or holding msgpack bin values")
+    if not _finite(value):
+        raise FrameError("a frame may hold only finite numbers (no NaN or infinity: canonical JSON, "
+                         "which every signature and hash is made of, has none)")
     return value
+
+
+def _finite(value: object) -> bool:
+    """Whether no float anywhere in ``value`` is NaN or infinite (``value`` is at most
+    MAX_DEPTH deep: depth_of has checked)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def encode_body(value: object, limit: int = MAX_FRAME) -> bytes:

@@ -599,7 +599,10 @@ def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Me
         for name in opaque:
             if name in raw:
                 object.__setattr__(msg, name, raw[name])
-        msg.__post_init__()
+        try:
+            msg.__post_init__()
+        except ValueError as exc:  # an opaque field that does not fit (a signed body that is no map)
+            raise MessageError(str(exc)) from None
     return msg
 
 

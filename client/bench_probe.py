@@ -1,0 +1,109 @@
+"""Timers around the dealing's work inside a real node, for ``tarock bench --net``.
+
+``python -m client.bench_probe OUT ARGS...`` runs ``tarock ARGS...`` (a bot, as
+the benchmark starts them) with the functions of both dealing schemes wrapped,
+and at its exit writes to the file OUT, as JSON, the CPU seconds each measure
+took and how often it ran.  Nothing changes in the node but the clock reads
+around those calls.  The measures (inclusive: a measure's time contains the
+calls it makes):
+
+* ``deal``: every step of the node's dealer during the hand (start, the dealing
+  entries, the shares it makes and takes, its opening and the others');
+* ``shuffle``: mental poker's permute-and-re-mask (``barnett_smart.shuffle``);
+* ``proofs made`` / ``proofs checked``: Schnorr key proofs and Chaum–Pedersen
+  token proofs;
+* ``points validated``: every point received, checked to be in the group;
+* ``reveal tokens``: computing a token (``x·C1``) and opening a card with the
+  tokens, outside the audit;
+* ``audit``: the end-of-hand audit of a seat (the dealer's check of every
+  opening and position, and the replay through the engine); ``host audit``: the
+  host's own;
+* ``node``: the process's CPU time in all (start-up, discovery and play included).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+MEASURES = ("deal", "shuffle", "proofs made", "proofs checked", "points validated", "reveal tokens", "audit",
+            "host audit")
+DEALER_STEPS = ("start", "entry", "shares", "take", "open", "opening")
+
+
+class Probe:
+    """CPU seconds and calls per measure."""
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(MEASURES, 0.0)
+        self.calls = dict.fromkeys(MEASURES, 0)
+        self.auditing = 0
+
+    def wrap(self, owner: Any, name: str, measure: str, outside_audit: bool = False,
+             put: Callable[[Any, str, Any], None] = setattr) -> None:
+        inner: Callable[..., Any] = getattr(owner, name)
+        probe = self
+        is_audit = measure in ("audit", "host audit")
+
+        @functools.wraps(inner)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if outside_audit and probe.auditing:
+                return inner(*args, **kwargs)
+            start = time.process_time()
+            probe.auditing += is_audit
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                probe.auditing -= is_audit
+                probe.seconds[measure] += time.process_time() - start
+                probe.calls[measure] += 1
+
+        put(owner, name, timed)
+
+    def install(self, put: Callable[[Any, str, Any], None] = setattr) -> None:
+        """Wrap every measured function (``put``: how to set an attribute, e.g. a test's
+        monkeypatch.setattr, so that it is undone)."""
+        from net import barnett_smart, commit_reveal, group, host, mental_poker, seat
+
+        for cls in (mental_poker.MentalDealer, commit_reveal.CommitRevealDealer):
+            for step in DEALER_STEPS:
+                self.wrap(cls, step, "deal", put=put)
+        self.wrap(barnett_smart, "shuffle", "shuffle", put=put)
+        self.wrap(mental_poker, "prove_key", "proofs made", put=put)
+        self.wrap(mental_poker, "prove_token", "proofs made", put=put)
+        self.wrap(mental_poker, "check_key", "proofs checked", put=put)
+        self.wrap(mental_poker, "check_token", "proofs checked", put=put)
+        self.wrap(group, "point", "points validated", put=put)
+        self.wrap(barnett_smart, "token", "reveal tokens", outside_audit=True, put=put)
+        self.wrap(barnett_smart, "unmask", "reveal tokens", outside_audit=True, put=put)
+        self.wrap(seat, "audit", "audit", put=put)
+        self.wrap(host, "audit", "host audit", put=put)
+
+    def dump(self) -> dict[str, Any]:
+        """The measures, and the process's CPU seconds in all (``node``)."""
+        return {"seconds": {**self.seconds, "node": time.process_time()}, "calls": {**self.calls, "node": 1}}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        print("usage: python -m client.bench_probe OUT TAROCK-ARGS...", file=sys.stderr)
+        return 2
+    out = Path(args[0])
+    probe = Probe()
+    probe.install()
+    from client.cli import main as tarock
+
+    try:
+        return tarock(args[1:])
+    finally:
+        out.write_text(json.dumps(probe.dump()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
