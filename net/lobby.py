@@ -85,20 +85,20 @@ def new_table(game: Game, name: str, private: bool = False) -> TableInfo:
                      game.hash, game.rounds, game.seats, game.scheme.name, private)
 
 
-async def host_table(node: Node, game: Game, info: TableInfo, own: Seated | None, bots: Sequence[Seated],
+async def host_table(node: Node, game: Game, info: TableInfo, own: Seated, bots: Sequence[Seated],
                      bot_for: BotFor, publish: Publish | None = None,
                      invite: Sequence[Seen] = ()) -> Leave:
-    """Open ``info`` on ``node``: seat its own player and bots, announce the
-    table while seats are free, invite ``invite``, play until the table ends."""
+    """Open ``info`` on ``node``: seat its own player (the seats know the host's key from its
+    seat) and bots, announce the table while seats are free, invite ``invite``, play until the
+    table ends."""
     assert node.nursery is not None
     core = HostCore(game, info, node.me, node.host_store(), now=trio.current_time(), timing=node.timing,
                     bot_for=bot_for, identity=node.identity)
     driver = node.start_hosting(core)
     seats: list[SeatDriver] = []
-    if own is not None:
-        core.seat_local(node.me, node.name, local=False, addresses=node.addresses, port=node.port,
-                        key=node.identity.key)
-        seats.append(_seat(node, info, own, node.identity, node.name, node.store, node.records_dir, bot_for))
+    core.seat_local(node.me, node.name, local=False, addresses=node.addresses, port=node.port,
+                    key=node.identity.key)
+    seats.append(_seat(node, info, own, node.identity, node.name, node.store, node.records_dir, bot_for))
     for k, bot in enumerate(bots):
         bot_identity = local_identity(node.identity, k)
         name = getattr(bot.player, "name", f"bot{k + 1}")
