@@ -1,0 +1,101 @@
+"""Strength levels by search: ``medium`` and ``hard``.
+
+Both decide every decision by simulation in worlds sampled from the bot's
+own information (:mod:`client.bots.worlds`), played by the table's engine
+rules (:mod:`client.bots.rulebook`):
+
+- card play: :func:`client.bots.cardsearch.search_card`;
+- every other decision (bids and contract choice, calls, talon half and
+  discard, announcements, Kontra, trump): :func:`client.bots.plans.search_action`.
+
+The levels differ in how much they search (:class:`Level`): ``medium``
+samples fewer worlds and finishes them with the playout player only;
+``hard`` samples more and solves the last tricks of each world exactly.
+Work is counted in worlds and nodes, never in seconds, so a decision is a
+function of the observation and the seed alone: the same situation gets the
+same answer on every machine, in a replay and in both seatings of a
+duplicate board.  Each decision draws its worlds from a generator seeded by
+the bot's seed and a digest of the observation (:func:`decision_seed`).
+
+Every level keeps the limits all bots keep (:mod:`client.bots.limits`:
+no Subkontra or Re-Sub, a Valat only past the Valat check).  A table whose
+engine rules cannot be found (:func:`client.bots.rulebook.engine_for`), and
+a decision for which no world can be drawn, are decided by the heuristic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, replace
+
+from client.bots.cardsearch import Budget, search_card
+from client.bots.heuristic import HeuristicBot
+from client.bots.limits import within_limits
+from client.bots.plans import PlanBudget, RolloutPolicy, search_action
+from client.bots.rulebook import engine_for
+from core.actions import Action, Play
+from core.observation import Observation
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """The work one level spends per decision."""
+
+    name: str
+    cards: Budget
+    """Card play."""
+    plans: PlanBudget
+    """Every other decision."""
+
+
+MEDIUM = Level("medium", Budget(worlds=10, solve_at=2), PlanBudget(worlds=12, screen=4, finalists=3))
+HARD = Level("hard", Budget(worlds=24, solve_at=3), PlanBudget(worlds=32, screen=8, finalists=4))
+LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
+
+
+def decision_seed(seed: int, obs: Observation) -> int:
+    """A seed for one decision: the bot's seed and the observation's own content
+    (seat, hand, what it has seen), never anything hidden."""
+    parts = [str(seed), str(obs.seat), str(obs.dealer), obs.phase, repr(obs.hand), repr(obs.history),
+             repr(obs.talon_seen), repr(obs.talon_shown), repr(obs.context)]
+    digest = hashlib.blake2b("|".join(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+class SearchBot:
+    """A bot of one :class:`Level` (see the module docstring)."""
+
+    def __init__(self, level: Level, seed: int, name: str | None = None) -> None:
+        self.level = level
+        self.seed = seed
+        self.name = name or f"{level.name.capitalize()} {seed}"
+        self._fallback = HeuristicBot(seed, self.name)
+        self._policy = RolloutPolicy(HeuristicBot(seed, "policy"))
+        """Plays the other decisions of every seat in the simulations."""
+        self._model = HeuristicBot(seed, "model")
+        """Whom the worlds take the others for when weighing their bids."""
+
+    def decide(self, obs: Observation) -> Action:
+        """Choose one of ``obs.legal``."""
+        if not obs.legal:
+            raise ValueError(f"seat {obs.seat} has no legal action in phase {obs.phase!r}")
+        legal = within_limits(obs)
+        if len(legal) == 1:
+            return legal[0]
+        if legal != obs.legal:
+            obs = replace(obs, legal=legal)
+        table = engine_for(obs.rules)
+        if table is None:
+            return self._fallback.decide(obs)
+        rng = random.Random(decision_seed(self.seed, obs))
+        default = self._fallback.decide(obs)
+        if all(isinstance(a, Play) for a in legal):
+            card = default.card if isinstance(default, Play) else None
+            choice = search_card(obs, table, rng, self.level.cards, card, self._model,
+                                 self._policy if self.level.cards.rollouts else None)
+            if choice is not None:
+                return Play(obs.seat, choice.card)
+            return default
+        plan = search_action(obs, table, rng, self.level.plans, default, self._policy, self._model)
+        return plan.action if plan is not None else default
