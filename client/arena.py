@@ -202,3 +202,59 @@ def pairings(kinds: Sequence[str]) -> list[tuple[str, str]]:
 
 def dumps(pairing: Pairing) -> str:
     return json.dumps(pairing.to_json(), ensure_ascii=False)
+
+
+# -- the command ------------------------------------------------------------------
+
+class ArenaError(ValueError):
+    """A command line ``tarock arena`` cannot carry out."""
+
+
+def add_parser(sub: Any, plugins_arg: Callable[[Any], None]) -> None:
+    """Register ``tarock arena`` on the subcommands ``sub`` of the main parser."""
+    parser = sub.add_parser("arena", help="duplicate matches between bot kinds, with confidence intervals")
+    parser.add_argument("--variant", required=True, help="the ruleset to play")
+    plugins_arg(parser)
+    parser.add_argument("--bots", required=True, metavar="A,B[,C...]",
+                        help="bot kinds; each is matched against the next one in the list")
+    parser.add_argument("--boards", type=int, required=True, help="deals per pairing (each played twice)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots' sampling")
+    parser.add_argument("--json", action="store_true", help="one JSON object per pairing and line")
+    parser.add_argument("--progress", action="store_true", help="a line on stderr every 10 boards")
+    parser.set_defaults(func=cmd_arena)
+
+
+def cmd_arena(args: Any) -> int:
+    """Run the pairings of ``--bots`` on ``--variant``; print each result."""
+    import sys
+
+    from client.bots import BOT_KINDS
+    from core.plugins import load_plugins
+
+    try:
+        kinds = [k.strip() for k in str(args.bots).split(",") if k.strip()]
+        if len(kinds) < 2:
+            raise ArenaError(f"--bots wants at least two kinds separated by commas, got {args.bots!r}")
+        unknown = sorted(set(kinds) - set(BOT_KINDS))
+        if unknown:
+            raise ArenaError(f"unknown bot kind(s) {', '.join(unknown)} (known: {', '.join(BOT_KINDS)})")
+        if args.boards < 1:
+            raise ArenaError(f"--boards must be at least 1, not {args.boards}")
+        variant = load_plugins(args.plugins).find(args.variant)
+        if variant.rules().players_per_hand != len(SEATINGS[0]):
+            raise ArenaError(f"{variant.name} is not played by {len(SEATINGS[0])} at a hand")
+    except ArenaError as exc:
+        print(f"tarock arena: {exc}", file=sys.stderr, flush=True)
+        return 2
+
+    for a, b in pairings(kinds):
+        def progress(board: Board, a: str = a, b: str = b) -> None:
+            if args.progress and (board.index + 1) % 10 == 0:
+                print(f"{args.variant} {a}-{b}: {board.index + 1} boards", file=sys.stderr, flush=True)
+        result = run_pairing(variant, (a, b), args.boards, args.seed, progress)
+        if args.json:
+            print(dumps(result), flush=True)
+        else:
+            for line in result.lines():
+                print(line, flush=True)
+    return 0

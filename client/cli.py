@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from client import bench
+from client import arena, bench
 from client.bots import BOT_KINDS, make_bot
 from client.human import (
     HumanPlayer,
@@ -33,6 +33,7 @@ from client.paths import default_records_dir
 from client.players import Player
 from client.rules_text import rules_page
 from client.session import Session, SessionListener
+from client.stats import ContractStats
 from client.words import Terms
 from core.actions import Play
 from core.cards import format_card
@@ -186,8 +187,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown bot kind(s) {', '.join(unknown)} (known: {', '.join(BOT_KINDS)})")
     players = [make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}") for seat, kind in enumerate(kinds)]
     variant = _variant(args, _catalogue(args))
+    stats = ContractStats() if args.stats else None
     session = Session(variant, players, seed=args.seed, records_dir=_records_dir(args),
-                      rounds=args.hands, options=_options(args), listener=_Quiet())
+                      rounds=args.hands, options=_options(args), listener=stats or _Quiet())
     table = session.run()
     void = table.deals - len(table.rows)
     _out(f"Selfplay {variant.name}: {table.rounds} rounds ({table.deals} deals, {void} passed out), "
@@ -198,6 +200,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             _out(line)
     _out(f"Final standings (sub points in {terms.unit_name}):" if terms.money else "Final standings:")
     for line in standings_lines(table.standings(), session.names, terms):
+        _out(line)
+    for line in stats.lines() if stats is not None else ():
         _out(line)
     _out(_records_line(session))
     return 0
@@ -387,6 +391,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--bots", default="heuristic,heuristic,heuristic,heuristic",
                           help=f"four bot kinds, comma-separated (known: {', '.join(BOT_KINDS)})")
     selfplay.add_argument("--sheet", action="store_true", help="print the score sheet too")
+    selfplay.add_argument("--stats", action="store_true",
+                          help="print the declarers' win share and the mix of contracts")
     selfplay.set_defaults(func=cmd_selfplay)
 
     rep = sub.add_parser("replay", help="replay hand records and show or check them")
@@ -412,6 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
     ben.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
     plugins_arg(ben)
     ben.set_defaults(func=cmd_bench)
+
+    arena.add_parser(sub, plugins_arg)
     return parser
 
 

@@ -69,6 +69,8 @@ class CardChoice:
     """Mean result per candidate tried."""
     worlds: int
     solved: bool
+    kept_default: bool = False
+    """The best mean was another card's, but not by more than the noise: the default stays."""
 
 
 def equivalent_groups(obs: Observation, cards: Sequence[Card]) -> list[list[Card]]:
@@ -165,10 +167,11 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
     weights = [w.weight for w in worlds]
     means = {c: weighted_mean(v, weights) for c, v in results.items()}
     best = max(reps, key=lambda c: (means[c], -STRENGTH[c]))
+    kept = False
     if default is not None and best != default and not clearly_better(results[best], results[default],
                                                                        weights, budget.confidence):
-        best = default
-    return CardChoice(best, means, len(worlds), solved)
+        best, kept = default, True
+    return CardChoice(best, means, len(worlds), solved, kept)
 
 
 def weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:

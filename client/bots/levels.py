@@ -63,6 +63,32 @@ def decision_seed(seed: int, obs: Observation) -> int:
     return int.from_bytes(digest, "big")
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A search bot's choice and, in a few words, why."""
+
+    action: Action
+    reason: str
+    values: dict[Action, float]
+    """The mean result of each candidate tried (empty where nothing was searched)."""
+
+
+def _unit(obs: Observation) -> str:
+    money = obs.rules.facts.money if obs.rules is not None else ""
+    return money or "points"
+
+
+def _compare(values: dict[Action, float], chosen: Action, unit: str) -> str:
+    others = sorted(((v, a) for a, v in values.items() if a != chosen), key=lambda t: -t[0])
+    mine = values.get(chosen)
+    if mine is None:
+        return ""
+    text = f"{chosen.describe()} averages {mine:+.2f} {unit}"
+    if others:
+        text += f", the best other ({others[0][1].describe()}) {others[0][0]:+.2f}"
+    return text
+
+
 class SearchBot:
     """A bot of one :class:`Level` (see the module docstring)."""
 
@@ -78,24 +104,42 @@ class SearchBot:
 
     def decide(self, obs: Observation) -> Action:
         """Choose one of ``obs.legal``."""
+        return self.explain(obs).action
+
+    def explain(self, obs: Observation) -> Decision:
+        """Choose one of ``obs.legal`` and say why (the decision :meth:`decide` takes)."""
         if not obs.legal:
             raise ValueError(f"seat {obs.seat} has no legal action in phase {obs.phase!r}")
         legal = within_limits(obs)
         if len(legal) == 1:
-            return legal[0]
+            only = "the only action allowed" if len(obs.legal) == 1 else \
+                "the only action within the bots' limits"
+            return Decision(legal[0], only, {})
         if legal != obs.legal:
             obs = replace(obs, legal=legal)
         table = engine_for(obs.rules)
-        if table is None:
-            return self._fallback.decide(obs)
-        rng = random.Random(decision_seed(self.seed, obs))
         default = self._fallback.decide(obs)
+        if table is None:
+            return Decision(default, "rule of thumb (the search does not know this table's rules)", {})
+        rng = random.Random(decision_seed(self.seed, obs))
+        unit = _unit(obs)
         if all(isinstance(a, Play) for a in legal):
             card = default.card if isinstance(default, Play) else None
             choice = search_card(obs, table, rng, self.level.cards, card, self._model,
                                  self._policy if self.level.cards.rollouts else None)
-            if choice is not None:
-                return Play(obs.seat, choice.card)
-            return default
+            if choice is None:
+                return Decision(default, "rule of thumb (too early in the hand to solve it)", {})
+            action = Play(obs.seat, choice.card)
+            if not choice.worlds:
+                return Decision(action, "the cards it may play are all worth the same", {})
+            values: dict[Action, float] = {Play(obs.seat, c): v for c, v in choice.values.items()}
+            how = "solved to the end" if choice.solved else "played out"
+            kept = " (kept: no card clearly better than the rule of thumb's)" if choice.kept_default else ""
+            return Decision(action, f"{choice.worlds} sampled deals {how}: "
+                            f"{_compare(values, action, unit)}{kept}", values)
         plan = search_action(obs, table, rng, self.level.plans, default, self._policy, self._model)
-        return plan.action if plan is not None else default
+        if plan is None:
+            return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
+        kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
+        return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
+                        f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values)

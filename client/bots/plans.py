@@ -70,6 +70,8 @@ class PlanChoice:
     action: Action
     values: dict[Action, float]
     worlds: int
+    kept_default: bool = False
+    """The best mean was another candidate's, but not by more than the noise."""
 
 
 def discard_rating(obs: Observation, cards: Sequence[Card]) -> float:
@@ -187,7 +189,8 @@ def search_action(obs: Observation, table: TableEngine, rng: random.Random, budg
     weights = [w.weight for w in chosen]
     means = {a: weighted_mean(results[a], weights) for a in finalists}
     best = max(finalists, key=lambda a: means[a])
+    kept = False
     if default in means and best != default and not clearly_better(results[best], results[default], weights,
                                                                    budget.confidence):
-        best = default
-    return PlanChoice(best, means, len(chosen))
+        best, kept = default, True
+    return PlanChoice(best, means, len(chosen), kept)
