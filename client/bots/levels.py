@@ -49,8 +49,10 @@ class Level:
     """Every other decision."""
 
 
-MEDIUM = Level("medium", Budget(worlds=10, solve_at=2), PlanBudget(worlds=12, screen=4, finalists=3))
-HARD = Level("hard", Budget(worlds=24, solve_at=3), PlanBudget(worlds=32, screen=8, finalists=4))
+MEDIUM = Level("medium", Budget(worlds=10, solve_at=2),
+               PlanBudget(worlds=10, screen=3, finalists=2, cards_by_policy=False))
+HARD = Level("hard", Budget(worlds=20, solve_at=3),
+             PlanBudget(worlds=24, screen=6, finalists=3, cards_by_policy=True))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 

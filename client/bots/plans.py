@@ -123,13 +123,28 @@ class RolloutPolicy:
             key = (obs.seat, obs.hand)
             found = self._discards.get(key)
             if found is None or found not in legal:
-                found = max((a for a in legal if isinstance(a, Discard)),
-                            key=lambda a: discard_rating(obs, a.cards))
+                found = quick_discard(obs)
                 if len(self._discards) > 256:
                     self._discards.clear()
                 self._discards[key] = found
             return found
         return self.player.decide(obs)
+
+
+def quick_discard(obs: Observation) -> Action:
+    """A good discard without rating every one: the cards best laid away one by
+    one (:func:`discard_rating` of each card alone), the first legal set of
+    them; else the best-rated legal discard."""
+    discards = [a for a in obs.legal if isinstance(a, Discard)]
+    count = len(discards[0].cards)
+    ranked = sorted(obs.hand, key=lambda c: -discard_rating(obs, (c,)))
+    legal = {a.cards: a for a in discards}
+    for skip in range(min(4, len(ranked) - count + 1)):
+        for start in range(skip + 1):
+            pick = tuple(sorted(ranked[:start] + ranked[start + skip:start + skip + count - start]))
+            if len(pick) == count and pick in legal:
+                return legal[pick]
+    return max(discards, key=lambda a: discard_rating(obs, a.cards))
 
 
 def rollout(table: TableEngine, hand: Hand, seat: int, policy: Model, cards_too: bool = False) -> float:
@@ -176,13 +191,25 @@ def search_action(obs: Observation, table: TableEngine, rng: random.Random, budg
         return None
     me = obs.seat
     finalists = list(candidates)
-    if len(candidates) > budget.finalists:
-        screened: dict[Action, list[float]] = {}
-        _evaluate(sampler, table, worlds[:budget.screen], candidates, me, policy, False, screened)
-        ranked = sorted(candidates, key=lambda a: -sum(screened[a]))
-        finalists = ranked[:budget.finalists - 1] if default in candidates else ranked[:budget.finalists]
+    screened: dict[Action, list[float]] = {}
+    used = 1
+    while len(finalists) > budget.finalists:
+        # successive halving: one world more for each survivor, the worse half dropped
+        used = min(used * 2, max(1, budget.screen))
+        _evaluate(sampler, table, worlds[len(screened.get(finalists[0], [])):used], finalists, me, policy,
+                  False, screened)
+        ranked = sorted(finalists, key=lambda a: -sum(screened[a]) / len(screened[a]))
+        keep = max(budget.finalists, len(ranked) // 2)
+        survivors = ranked[:keep]
+        if default in finalists and default not in survivors:
+            survivors[-1] = default
+        finalists = survivors
+        if used >= budget.screen:
+            break
+    if len(finalists) > budget.finalists:
+        finalists = finalists[:budget.finalists]
         if default in candidates and default not in finalists:
-            finalists.append(default)
+            finalists[-1] = default
     results: dict[Action, list[float]] = {}
     chosen = worlds[:budget.worlds]
     _evaluate(sampler, table, chosen, finalists, me, policy, budget.cards_by_policy, results)

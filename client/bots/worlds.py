@@ -51,18 +51,22 @@ from core.rules import RuleError
 
 TRIES = 40
 """Deals drawn per world before :meth:`Sampler.sample` gives up."""
-BURN_IN = 8
+MODEL_CACHE = 20_000
+"""Model decisions a sampler remembers at most."""
+REPAIRS = 12
+"""Random choices tried to make a hidden discard legal (:meth:`Sampler._repair`)."""
+BURN_IN = 4
 """Steps of the chain (:meth:`Sampler.worlds`) at least before its first world is kept."""
 """Steps the chain may take to come to agree with every decision."""
-THIN = 3
+THIN = 2
 """Steps of the chain between two worlds kept."""
-FRESH = 0.5
+FRESH = 0.25
 """The share of the chain's steps that propose a fresh random assignment."""
-CONDITIONED_TRIES = 40
+CONDITIONED_TRIES = 16
 """Random deals drawn for one fresh proposal that meets the chain's conditions."""
 MAX_CONDITIONS = 4
 """Decisions the chain makes conditions of at most."""
-BURN_IN_MAX = 60
+BURN_IN_MAX = 30
 
 BIRD_NAMES: dict[str, Card] = {"pagat": PAGAT, "pagat-ultimo": PAGAT, "uhu": UHU, "kakadu": KAKADU,
                                "marabu": MARABU}
@@ -139,6 +143,7 @@ class Sampler:
     def __init__(self, obs: Observation, table: TableEngine, model: Model | None = None) -> None:
         rules = obs.rules
         self.model = model
+        self._decided: dict[object, Action] = {}
         assert rules is not None
         self.obs = obs
         self._legal = set(obs.legal)
@@ -489,29 +494,33 @@ class Sampler:
         index = next((i for i, p in enumerate(self.pools) if p.kind == "hand" and p.seat == seat), None)
         allowed = self._allowed
 
-        def fits(cards: tuple[Card, ...]) -> bool:
-            chosen = set(cards)
-            if not shown <= chosen or chosen & later:
-                return False
-            if index is None:
-                return True
-            for c in hand.state.hands[seat]:
-                if c not in chosen and c not in later and c in allowed and index not in allowed[c]:
-                    return False
-            return True
-        options = [a for a in hand.legal(seat) if isinstance(a, Discard) and fits(a.cards)]
-        return rng.choice(options) if options else None
+        held = hand.state.hands[seat]
+        count = len(action.cards)
+        # cards that cannot stay in the hand (its plays rule them out) must go
+        forced = shown | {c for c in held if c not in later and c in allowed and index is not None
+                          and index not in allowed[c]}
+        free = [c for c in held if c not in forced and c not in later]
+        need = count - len(forced)
+        if need < 0 or len(free) < need or not forced <= set(held):
+            return None
+        for _ in range(REPAIRS):
+            cards = tuple(sorted((*forced, *rng.sample(free, need))))
+            candidate = Discard(seat, cards)
+            if hand.why_not(candidate) is None:
+                return candidate
+        return None
 
     def replay(self, hands: list[list[Card]], talon: list[list[Card]], history: Sequence[Action],
-               rng: random.Random | None = None,
-               accept: float = 0.0) -> tuple[Hand, list[Action], float] | None:
+               rng: random.Random | None = None, accept: float = 0.0,
+               weigh_from: int = 0) -> tuple[Hand, list[Action], float] | None:
         """The engine's hand of this deal after ``history``, the history as
         replayed and the world's plausibility, or None if the deal cannot have
         produced it.  With ``rng`` a hidden discard the deal makes illegal is
         chosen again (:meth:`_repair`).  With a ``model`` each public decision
         of another seat outside card play that the model, in that seat's
         place, would have taken otherwise costs the plausibility a factor
-        ``UNLIKELY``; the replay stops (None) as soon as it falls below ``accept``."""
+        ``UNLIKELY`` (from action ``weigh_from`` on); the replay stops (None)
+        as soon as it falls below ``accept``."""
         obs = self.obs
         rules = self.table.rules
         if rules.redeal_reason(hands) is not None:
@@ -521,16 +530,17 @@ class Sampler:
         model = self.model
         try:
             hand = Hand(rules, obs.dealer, hands, talon, obs.seats, obs.active, obs.context)
-            for action in history:
+            for index, action in enumerate(history):
                 if isinstance(action, Discard) and action.seat != self.me:
                     if rng is not None and hand.why_not(action) is not None:
                         repaired = self._repair(hand, action, rng)
                         if repaired is None:
                             return None
                         action = repaired
-                elif model is not None and action.seat != self.me and not isinstance(action, Play) \
+                elif model is not None and index >= weigh_from and action.seat != self.me \
+                        and not isinstance(action, Play) \
                         and len(hand.legal(action.seat)) > 1 \
-                        and model.decide(observe(hand, action.seat)) != action:
+                        and self._model_decides(observe(hand, action.seat)) != action:
                     weight *= UNLIKELY
                     if weight < accept:
                         return None
@@ -543,9 +553,11 @@ class Sampler:
         return hand, done, weight
 
     def _prefix_end(self) -> int:
-        """The number of actions before the first card was played."""
+        """The number of actions the chain replays to score a deal: those
+        before the first card played or the first discard laid away hidden
+        (the engine's check of a discard can be dear: every legal discard)."""
         for i, action in enumerate(self.obs.history):
-            if isinstance(action, Play):
+            if isinstance(action, Play) or (isinstance(action, Discard) and action.seat != self.me):
                 return i
         return len(self.obs.history)
 
@@ -585,7 +597,7 @@ class Sampler:
                         action = repaired
                 elif model is not None and action.seat != self.me and len(hand.legal(action.seat)) > 1:
                     seen = observe(hand, action.seat)
-                    if model.decide(seen) != action:
+                    if self._model_decides(seen) != action:
                         misses += 1
                         if prior + misses * _LOG_UNLIKELY < floor:
                             return None
@@ -597,13 +609,31 @@ class Sampler:
             return None
         return _Scored(placed, prior + misses * _LOG_UNLIKELY, dealt, miss)
 
+    def _model_decides(self, seen: Observation) -> Action:
+        """The model's decision in ``seen``, remembered by everything the
+        observation says (the chain asks about the same hands again and again)."""
+        model = self.model
+        assert model is not None
+        contract = seen.contract
+        key = (seen.seat, seen.phase, seen.hand, seen.history, seen.legal, seen.talon_seen,
+               seen.talon_shown, seen.discards, seen.announcements, seen.kontra_level, seen.called,
+               seen.partner, seen.declarer, seen.hand_sizes,
+               None if contract is None else (contract.name, contract.trump, contract.declarers))
+        found = self._decided.get(key)
+        if found is None:
+            found = model.decide(seen)
+            if len(self._decided) > MODEL_CACHE:
+                self._decided.clear()
+            self._decided[key] = found
+        return found
+
     def _meets(self, hands: list[list[Card]], conditions: Sequence[_Condition]) -> bool:
         """Whether the model, given these dealt hands, decides as each condition says."""
         model = self.model
         assert model is not None
         for cond in conditions:
             seen = replace(cond.obs, hand=tuple(sorted(hands[cond.seat], key=sort_key)))
-            if model.decide(seen) != cond.action:
+            if self._model_decides(seen) != cond.action:
                 return False
         return True
 
@@ -724,9 +754,10 @@ class Sampler:
             for _ in range(THIN):
                 current = step(current)
             hands, talon, hidden = current.dealt
-            replayed = self.replay(hands, talon, self._history(hidden), rng)
+            replayed = self.replay(hands, talon, self._history(hidden), rng, weigh_from=self._prefix_end())
             if replayed is not None:
-                out.append(World(replayed[0], hands, talon, replayed[1], math.exp(current.score)))
+                # the decisions after the chain's part weigh the world
+                out.append(World(replayed[0], hands, talon, replayed[1], replayed[2]))
         return out
 
     def rebuild(self, world: World) -> Hand:
