@@ -127,8 +127,17 @@ def _records_line(session: Session) -> str:
 
 
 # -- play ------------------------------------------------------------------------
+def _full_screen(args: argparse.Namespace) -> bool:
+    """The full-screen client unless ``--plain`` or not at a terminal (scripts, pipes)."""
+    return not getattr(args, "plain", False) and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
+    if _full_screen(args):
+        from client.ui.main import run_play_command
+
+        return run_play_command(args, catalogue, _options(args))
     if args.variant or not sys.stdin.isatty():
         variant = _variant(args, catalogue)
     else:
@@ -357,8 +366,32 @@ def _positive(text: str) -> int:
     return n
 
 
+def _screen_args(p: argparse.ArgumentParser, sub: bool = False) -> None:
+    """The full-screen client's options (``tarock`` and ``tarock play``); a
+    subcommand's do not overwrite those given before it (``tarock --lang en play``)."""
+    keep = {"default": argparse.SUPPRESS} if sub else {}
+    p.add_argument("--plain", action="store_true",
+                   help="the line-based client (for scripts and screen readers)", **keep)  # type: ignore[arg-type]
+    p.add_argument("--lang", metavar="LANG", help="de or en (default: English where the locale is, "
+                   "else German)", **keep)  # type: ignore[arg-type]
+    p.add_argument("--name", metavar="NAME", help="your name at the table", **keep)  # type: ignore[arg-type]
+    p.add_argument("--state", metavar="DIR", help="where the saved table is kept (default: $TAROCK_STATE or "
+                   "the user's state folder)", **keep)  # type: ignore[arg-type]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tarock", description="Austrian Tarock for four players.")
+    parser = argparse.ArgumentParser(prog="tarock", description="Austrian Tarock for four players. "
+                                     "Without a command: the lobby (full screen).")
+    _screen_args(parser)
+    parser.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the lobby's node: TCP port to listen on (default: any)")
+    parser.add_argument("--interface", action="append", metavar="NAME|IP",
+                        help="the lobby's node: interface for discovery (default: every multicast one)")
+    parser.add_argument("--to", metavar="HOST:PORT",
+                        help="the lobby: ask this address for its table (no mDNS)")
+    parser.add_argument("--offline", action="store_true", help="the lobby without the network")
+    parser.add_argument("--records", metavar="DIR", help="where hand records go")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def plugins_arg(p: argparse.ArgumentParser) -> None:
@@ -382,6 +415,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seats at the table: 5 where the dealer sits out each hand (default: 4)")
     play.add_argument("--seed", type=int, help="seed of the deals (default: random, printed)")
     play.add_argument("--rounds", type=_positive, default=12, help="rounds of the table (default: 12)")
+    _screen_args(play, sub=True)
+    play.add_argument("--new", action="store_true",
+                      help="start a new table instead of going on with the saved one")
+    play.add_argument("--pace", type=float, metavar="S",
+                      help="seconds a bot waits before its move (default: 0.6)")
     play.set_defaults(func=cmd_play)
 
     selfplay = sub.add_parser("selfplay", help="let four bots play a table")
@@ -420,6 +458,9 @@ def build_parser() -> argparse.ArgumentParser:
     ben.set_defaults(func=cmd_bench)
 
     arena.add_parser(sub, plugins_arg)
+    # The network commands (host, join, tables, watch, bot, bench --net) live in client/netcli.py.
+    from client import netcli
+    netcli.register(sub)
     return parser
 
 
@@ -439,8 +480,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     if args.command is None:
-        parser.print_help()
-        return 2
+        if not _full_screen(args):
+            parser.print_help()
+            return 2
+        from client.ui.main import run_lobby_command
+
+        try:
+            return run_lobby_command(args, _catalogue(args))
+        except RuleError as exc:
+            _err(f"tarock: {exc}")
+            return 2
     try:
         status: int = args.func(args)
     except (RuleError, UsageError) as exc:

@@ -35,6 +35,7 @@ from core.actions import Action, Discard, Play
 from core.engine import Hand
 from core.observation import Observation, TrickView, observe
 from core.state import Reason
+from core.table import Table
 
 __all__ = ["HELP", "MAX_LISTED", "HumanPlayer", "Quit", "TableView", "action_text", "announcement_text",
            "cards_text", "choice_text", "choices", "choices_lines", "game_text", "help_lines", "number_text",
@@ -168,18 +169,22 @@ class TableView(SessionListener):
         self._phase = ""
 
     def hand_started(self, session: Session, hand: Hand) -> None:
-        names = session.names
-        obs = observe(hand, self.seat)
+        self.show_start(observe(hand, self.seat), session.names, session.round, session.table.rounds,
+                        session.deal_no, session.direction)
+
+    def show_start(self, obs: Observation, names: Sequence[str], round_no: int, rounds: int, deal_no: int,
+                   direction: str) -> None:
+        """A new deal as ``obs`` (this seat's first view of it) shows it."""
         self._talon_shown = self._partner_shown = False
         self._talon_public = []
         self._open = set()
         self._phase = obs.phase
         players = tuple(s for s in range(obs.seats) if obs.hand_sizes[s] > 0)
-        again = f", deal {session.deal_no}" if session.deal_no > 1 else ""
+        again = f", deal {deal_no}" if deal_no > 1 else ""
         self.write("")
-        self.write(f"=== Round {session.round} of {session.table.rounds}{again}: "
+        self.write(f"=== Round {round_no} of {rounds}{again}: "
                    f"{names[obs.dealer]} deals, {names[obs.forehand]} is forehand ===")
-        self.write(seating_text(self.seat, obs.forehand, obs.seats, session.direction, names,
+        self.write(seating_text(self.seat, obs.forehand, obs.seats, direction, names,
                                 players if len(players) < obs.seats else ()))
         if self.seat in players:
             self.write(f"Your hand: {cards_text(obs.hand)}")
@@ -187,12 +192,14 @@ class TableView(SessionListener):
             self.write("You sit out this hand and watch.")
 
     def action_taken(self, session: Session, hand: Hand, action: Action) -> None:
-        names = session.names
-        obs = observe(hand, self.seat)
+        self.show_action(observe(hand, self.seat), session.names, session.terms)
+
+    def show_action(self, obs: Observation, names: Sequence[str], terms: Terms) -> None:
+        """The last action of ``obs.history`` (taken by another seat, or a card)."""
         seen = obs.history[-1]
         phase, self._phase = self._phase, obs.phase
         if not isinstance(seen, Play) and seen.seat != self.seat:
-            self.write(action_text(seen, names, obs, session.terms, phase))
+            self.write(action_text(seen, names, obs, terms, phase))
         if obs.talon_seen and not self._talon_shown and obs.result is None:
             self._talon_shown = True
             self.write(f"You take from the talon: {cards_text(obs.talon_seen)}")
@@ -201,8 +208,10 @@ class TableView(SessionListener):
         self._tell_partner(obs, names)
 
     def trick_done(self, session: Session, hand: Hand, trick: TrickView) -> None:
-        names = session.names
-        obs = observe(hand, self.seat)
+        self.show_trick(observe(hand, self.seat), session.names, trick)
+
+    def show_trick(self, obs: Observation, names: Sequence[str], trick: TrickView) -> None:
+        """A complete trick (``obs`` is the view just after it)."""
         self.write(f"Trick {len(obs.tricks)}: {trick_text(trick, names)}")
         self._tell_talon(obs, names)
         self._tell_open(obs, names)
@@ -240,20 +249,25 @@ class TableView(SessionListener):
             self.write(f"{names[obs.partner]} is {names[obs.declarer]}'s partner.")
 
     def hand_over(self, session: Session, outcome: HandOutcome) -> None:
-        names = session.names
-        terms = session.terms
-        obs = observe(outcome.hand, self.seat)
+        self.show_result(observe(outcome.hand, self.seat), session.names, session.terms,
+                         session.table if outcome.row is not None else None)
+
+    def show_result(self, obs: Observation, names: Sequence[str], terms: Terms, table: Table | None) -> None:
+        """A finished hand; ``table``: the score sheet, when the hand counted as a round."""
         for line in result_lines(obs, names, terms):
             self.write(line)
-        if outcome.row is not None:
+        if table is not None:
             self.write(f"Score sheet ({terms.unit_name}):" if terms.money else "Score sheet:")
-            for line in sheet_lines(session.table, names, terms):
+            for line in sheet_lines(table, names, terms):
                 self.write(line)
 
     def table_over(self, session: Session) -> None:
-        terms = session.terms
+        self.show_final(session.table, session.names, session.terms)
+
+    def show_final(self, table: Table, names: Sequence[str], terms: Terms) -> None:
+        """The final standings of a table."""
         unit = f" (sub points in {terms.unit_name})" if terms.money else ""
         self.write("")
-        self.write(f"Final standings after {session.table.rounds} rounds{unit}:")
-        for line in standings_lines(session.table.standings(), session.names, terms):
+        self.write(f"Final standings after {table.rounds} rounds{unit}:")
+        for line in standings_lines(table.standings(), names, terms):
             self.write(line)

@@ -1,18 +1,7 @@
-"""The seat interface shared by humans, bots and remote peers."""
+"""The seat interface shared by humans, bots and remote peers (defined in :mod:`core.players`)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from core.players import Player
 
-from core.actions import Action
-from core.observation import Observation
-
-
-class Player(Protocol):
-    """Anything that takes a seat: observation in, action out."""
-
-    name: str
-
-    def decide(self, obs: Observation) -> Action:
-        """Choose one of ``obs.legal``."""
-        ...
+__all__ = ["Player"]

@@ -19,15 +19,14 @@ from typing import Any, Protocol, runtime_checkable
 from client.players import Player
 from client.words import Terms
 from core.actions import Action
-from core.cards import format_card
 from core.deal import active_seats, deal
 from core.engine import Hand
 from core.observation import TrickView, observe
 from core.record import record_of
 from core.registry import Variant, find_variant
 from core.rules import RuleError
-from core.state import HandResult, HandState, Reason
-from core.table import SheetRow, Table
+from core.state import HandResult, Reason
+from core.table import SheetRow, Table, contract_text
 
 MAX_VOID_DEALS = 1000
 """Passed-out deals in a row after which a session gives up."""
@@ -77,28 +76,6 @@ class HandOutcome:
     path: Path | None
     round: int
     deal: int
-
-
-def contract_text(state: HandState) -> str:
-    """A short description of the contract: name, called card, trump, what was
-    announced (``gegen`` marks an announcement against the game, ``x2`` its own
-    Kontra factor) and the game's Kontra factor."""
-    if state.contract is None:
-        return ""
-    parts = [state.contract.name]
-    if state.called is not None:
-        parts.append(format_card(state.called))
-    if state.contract.trump:
-        parts.append(f"trump {state.contract.trump}")
-    implied = set(state.contract.spec.announces)  # solo-absolut announces the Absolut itself
-    for ann in state.announcements:
-        if ann.name in implied and not ann.against and not ann.kontra:
-            continue
-        text = ann.name + (" gegen" if ann.against else "")
-        parts.append(text + (f" x{2 ** ann.kontra}" if ann.kontra else ""))
-    if state.kontra_level:
-        parts.append(f"x{2 ** state.kontra_level}")
-    return " ".join(parts)
 
 
 def _stamp(records_dir: Path) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.actions import Action, Discard
 from core.cards import Card, sort_key
@@ -115,3 +115,11 @@ def observe(hand: Hand, seat: int) -> Observation:
         context=s.context,
         rules=rules.facts,
     )
+
+
+def observe_public(hand: Hand) -> Observation:
+    """What a spectator may see: the view of no seat (no hand, nothing taken from
+    the talon, other seats' discards only as every seat sees them, the partner
+    once public, no legal actions); after the hand everything is public."""
+    obs = observe(hand, -1)  # seat -1 holds nothing and is nobody's partner
+    return replace(obs, hand=(), legal=())

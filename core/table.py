@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from core.cards import format_card
 from core.context import TableContext, following
-from core.state import HandResult
+from core.state import HandResult, HandState
 
 MAIN_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 """Main points (Hauptpunkte) for the first, second, third and fourth place."""
@@ -175,3 +176,25 @@ class Table:
     def standings(self) -> list[Standing]:
         """The standings by the current totals (final once :attr:`over`)."""
         return standings(self.totals, self.main_points)
+
+
+def contract_text(state: HandState) -> str:
+    """A short description of the contract: name, called card, trump, what was
+    announced (``gegen`` marks an announcement against the game, ``x2`` its own
+    Kontra factor) and the game's Kontra factor."""
+    if state.contract is None:
+        return ""
+    parts = [state.contract.name]
+    if state.called is not None:
+        parts.append(format_card(state.called))
+    if state.contract.trump:
+        parts.append(f"trump {state.contract.trump}")
+    implied = set(state.contract.spec.announces)  # solo-absolut announces the Absolut itself
+    for ann in state.announcements:
+        if ann.name in implied and not ann.against and not ann.kontra:
+            continue
+        text = ann.name + (" gegen" if ann.against else "")
+        parts.append(text + (f" x{2 ** ann.kontra}" if ann.kontra else ""))
+    if state.kontra_level:
+        parts.append(f"x{2 ** state.kontra_level}")
+    return " ".join(parts)

@@ -76,11 +76,11 @@ def _read_until(fd: int, wanted: str, limit: float) -> str:
 
 
 def test_play_on_a_terminal_starts_on_forty_cards(tmp_path: Path) -> None:
-    """The real program on a pseudo-terminal: Enter in the lobby opens a 40-card table."""
+    """The line client (--plain) on a pseudo-terminal: Enter in its lobby opens a 40-card table."""
     main_fd, child_fd = pty.openpty()
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "client.cli", "play", "--seed", "3", "--records", str(tmp_path)],
+        [sys.executable, "-m", "client.cli", "play", "--plain", "--seed", "3", "--records", str(tmp_path)],
         stdin=child_fd, stdout=child_fd, stderr=child_fd, cwd=ROOT, env=env, close_fds=True)
     os.close(child_fd)
     try:

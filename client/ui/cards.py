@@ -1,0 +1,123 @@
+"""How a card looks: suit symbols, court cards in their colours, the order of a hand.
+
+Seed 000: "Jede Hofkarte hat ihre eigene Farbe: König lila, Dame rubinrot,
+Cavall grün, Bube blau."  The rank letters come from the catalogue (German
+K D C B, English K Q C J); the tarocks keep their numerals.  A hand is
+sorted with the game's trumps first: the tarocks, or in a game where a
+named suit trumps (Faberl) that suit, or in a colour game the suits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from client.i18n import NP_, p_
+from core.cards import (
+    MOND,
+    PAGAT,
+    RED,
+    SKUS,
+    SUIT_OF,
+    SUIT_SYMBOLS,
+    TAROCK,
+    Card,
+    Suit,
+    format_card,
+    rank_of,
+    sort_key,
+)
+from core.contracts import TrickRules
+
+Fragments = list[tuple[str, str]]
+
+RANKS: tuple[str, ...] = (NP_("card", "K"), NP_("card", "Q"), NP_("card", "C"), NP_("card", "J"))
+"""King, Queen, Cavall, Jack: their letters (German K D C B)."""
+COURT_STYLES: tuple[str, ...] = (
+    "class:court.king",
+    "class:court.queen",
+    "class:court.cavall",
+    "class:court.jack",
+)
+"""The style classes of King, Queen, Cavall and Jack (colours in :mod:`client.ui.style`)."""
+
+
+def rank_text(card: Card) -> str:
+    """The rank as shown: ``K``/``D``/``C``/``B`` (German) for court cards, the pip's number."""
+    rank = rank_of(card)
+    if rank < 4:
+        return p_("card", RANKS[rank])
+    return format_card(card)[1:]
+
+
+def card_text(card: Card) -> str:
+    """The card as plain text: ``♥K``, ``♣10``, ``XX``, ``Sküs``."""
+    if card == SKUS:
+        return p_("card", "Sküs")
+    if card < 22:
+        return format_card(card)
+    return SUIT_SYMBOLS[SUIT_OF[card]] + rank_text(card)
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards as plain text, separated by spaces."""
+    return " ".join(card_text(c) for c in cards)
+
+
+def card_fragments(card: Card, extra: str = "") -> Fragments:
+    """The card in colour: the suit symbol red or black, the court card's
+    letter in its own colour, the Trull marked; ``extra`` style classes
+    (``class:card.dimmed``, ``class:card.lifted`` ...) are added to each part."""
+    more = f" {extra}" if extra else ""
+    if card < 22:
+        style = "class:tarock.trull" if card in (PAGAT, MOND, SKUS) else "class:tarock"
+        return [(style + more, card_text(card))]
+    suit = SUIT_OF[card]
+    symbol = "class:suit.red" if suit in RED else "class:suit.black"
+    rank = rank_of(card)
+    rank_style = COURT_STYLES[rank] if rank < 4 else "class:pip"
+    return [(symbol + more, SUIT_SYMBOLS[suit]), (rank_style + more, rank_text(card))]
+
+
+def width(card: Card) -> int:
+    """The card's width on screen (every glyph here is one column wide)."""
+    return len(card_text(card))
+
+
+def trump_suit(tricks: TrickRules | None, suit: Suit | None) -> Suit | None:
+    """The suit that trumps in a game: ``TAROCK``, a named suit, or None in a
+    colour game (the tarocks win only tarock tricks) and before the game is known."""
+    if tricks is None:
+        return TAROCK
+    if tricks.trump == "suit":
+        return suit if suit is not None and suit != TAROCK else None
+    if tricks.trump == "colour":
+        return None
+    return TAROCK
+
+
+def hand_order(
+    cards: Sequence[Card], tricks: TrickRules | None = None, suit: Suit | None = None
+) -> list[Card]:
+    """``cards`` sorted for the hand: the game's trumps first, high to low."""
+    if tricks is not None and tricks.trump == "suit" and suit is not None and suit != TAROCK:
+
+        def key(card: Card) -> tuple[int, int, int]:
+            s = SUIT_OF[card]
+            group = 0 if s == suit else 2 if s == TAROCK else 1
+            return (group, s, -card if s == TAROCK else rank_of(card))
+
+        return sorted(cards, key=key)
+    if tricks is not None and tricks.trump == "colour":
+        return sorted(cards, key=lambda c: (1 if c < 22 else 0, *sort_key(c)))
+    return sorted(cards, key=sort_key)
+
+
+def groups(cards: Sequence[Card]) -> list[list[Card]]:
+    """Consecutive cards of one suit, in the given order (for separators)."""
+    out: list[list[Card]] = []
+    for card in cards:
+        if out and SUIT_OF[out[-1][-1]] == SUIT_OF[card]:
+            out[-1].append(card)
+        else:
+            out.append([card])
+    return out

@@ -1,0 +1,129 @@
+"""The hint key: what a bot of the table's strength would do here, and why.
+
+:data:`HINT` is the one seam: a function of an observation and a bot
+strength that answers a :class:`Hint`.  Today it asks the heuristic bot
+(:func:`heuristic_hint`) and explains its choice from the observation;
+when ``client.bots`` provides its own hint function (the move of a bot of
+a given strength and a short reason), :data:`HINT` is set to it, wrapped
+by :func:`from_pair` if it answers ``(action, reason)``.
+
+A reason is a catalogue message (an English msgid in context ``hint``,
+with ``str.format`` fields), so it is shown in the player's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from client.bots import BOT_KINDS, make_bot
+from client.i18n import NP_, _, p_
+from client.ui.cards import card_text
+from client.ui.texts import action_words
+from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from core.cards import SUIT_OF, TAROCK, Card
+from core.observation import Observation
+from core.tricks import winner
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested action and why, as a catalogue message with its fields."""
+
+    action: Action
+    reason: str
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+    def text(self, names: Sequence[str], obs: Observation | None = None) -> str:
+        """``Hint: ♥K — takes the trick``."""
+        what = action_words(self.action, names, obs, "", obs.rules if obs is not None else None)
+        why = p_("hint", self.reason).format(**self.fields) if self.reason else ""
+        return (
+            _("Hint: {action} — {reason}").format(action=what, reason=why)
+            if why
+            else _("Hint: {action}").format(action=what)
+        )
+
+
+HintFn = Callable[[Observation, str], Hint]
+
+
+def heuristic_hint(obs: Observation, strength: str = "heuristic") -> Hint:
+    """The choice of a bot of ``strength`` (the heuristic one if it is no bot
+    kind), with a reason read off the observation."""
+    kind = strength if strength in BOT_KINDS else "heuristic"
+    action = make_bot(kind, 0, "hint").decide(obs)
+    reason, fields = explain(obs, action)
+    return Hint(action, reason, fields)
+
+
+def from_pair(fn: Callable[[Observation, str], tuple[Action, str]]) -> HintFn:
+    """A hint function answering ``(action, reason)`` as a :data:`HintFn`."""
+
+    def hint(obs: Observation, strength: str) -> Hint:
+        action, reason = fn(obs, strength)
+        return Hint(action, reason)
+
+    return hint
+
+
+def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
+    """Why ``action`` in a few words (a msgid of context ``hint`` and its fields)."""
+    if isinstance(action, Play):
+        return _explain_play(obs, action.card)
+    if isinstance(action, Pass):
+        if any(isinstance(a, Kontra) for a in obs.legal):
+            return NP_("hint", "the hand is not strong enough for a Kontra"), {}
+        if obs.phase == "announce":
+            return NP_("hint", "nothing more the hand can promise"), {}
+        return NP_("hint", "the hand is not strong enough to bid"), {}
+    if isinstance(action, Bid):
+        return NP_("hint", "the hand is strong enough for this game"), {}
+    if isinstance(action, Call):
+        return NP_("hint", "its holder becomes your partner"), {}
+    if isinstance(action, Discard):
+        return NP_("hint", "keeps the tarocks and high cards, counts for you"), {}
+    if isinstance(action, Kontra):
+        return NP_("hint", "the hand is strong against this game"), {}
+    if isinstance(action, Trump):
+        return NP_("hint", "the longest and strongest suit of the hand"), {}
+    if isinstance(action, Announce):
+        return NP_("hint", "the hand can make it"), {}
+    if action.type == "talon":
+        return NP_("hint", "the half that fits the hand best"), {}
+    return "", {}
+
+
+def _explain_play(obs: Observation, card: Card) -> tuple[str, dict[str, str]]:
+    contract = obs.contract
+    trick = obs.trick
+    if contract is None or trick is None or not trick.cards:
+        if SUIT_OF[card] == TAROCK and contract is not None and contract.spec.tricks.trump == "tarock":
+            return NP_("hint", "a high trump draws the others' trumps"), {}
+        return NP_("hint", "a lead the others must follow"), {}
+    cards = (*trick.cards, card)
+    wins = winner(cards, contract.spec.tricks, contract.suit) == len(cards) - 1
+    if wins:
+        return NP_("hint", "takes the trick"), {}
+    leader = trick.seats[winner(trick.cards, contract.spec.tricks, contract.suit)]
+    friends = _friends(obs)
+    values = obs.rules.facts.card_values if obs.rules is not None else ()
+    if leader in friends and values and values[card] > 1:
+        return NP_("hint", "your partner wins the trick: {card} adds points to it"), {"card": card_text(card)}
+    return NP_("hint", "the trick cannot be won: the cheapest card"), {}
+
+
+def _friends(obs: Observation) -> set[int]:
+    if obs.declarer is None:
+        return set()
+    if obs.seat == obs.declarer:
+        return {obs.partner} if obs.partner is not None else set()
+    if obs.partner == obs.seat:
+        return {obs.declarer}
+    if obs.partner is not None:
+        return {s for s in range(obs.seats) if s not in (obs.declarer, obs.partner, obs.seat)}
+    return set()
+
+
+HINT: HintFn = heuristic_hint
+"""The hint function the client uses (see the module docstring: the one line to change)."""

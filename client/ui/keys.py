@@ -1,0 +1,241 @@
+"""The table's key bindings and mouse clicks, calling the model's methods.
+
+``load_table_bindings(model, commands)`` returns the bindings, with
+conditions for an open overlay, a dialog, the hand; ``click_handler``
+turns the tag of a clicked cell into the same calls.  What leaves the
+table (close and go on later, end the table) is handed to ``commands``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine, Hashable
+from dataclasses import dataclass
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+
+from client.ui.layout import KEYS, menu_items, quit_items
+from client.ui.model import Overlay, TableModel
+
+
+@dataclass
+class Commands:
+    """What the table's keys ask of the application around it."""
+
+    close: Callable[[], None]
+    """Close the client; the table is kept and goes on when opened again."""
+    end: Callable[[], None]
+    """End the table now: the standings as they are."""
+    leave: Callable[[], None]
+    """The table is over and the player has seen the standings."""
+
+
+_TASKS: set[asyncio.Task[None]] = set()
+
+
+def _spawn(coro: Coroutine[object, object, None]) -> None:
+    task = asyncio.ensure_future(coro)
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
+def item(model: TableModel, commands: Commands, tag: str) -> None:
+    """A menu or quit item."""
+    if tag == "close":
+        model.close_overlay()
+    elif tag == "save":
+        commands.close()
+    elif tag == "end":
+        model.close_overlay()
+        commands.end()
+    elif tag in ("sheet", "last", "tricks", "rules", "help", "quit"):
+        model.open(tag)  # type: ignore[arg-type]
+
+
+def _overlay_is(model: TableModel, kind: Overlay) -> Condition:
+    return Condition(lambda: model.overlay == kind)
+
+
+def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
+    kb = KeyBindings()
+    overlay = Condition(lambda: model.overlay is not None)
+    listing = Condition(lambda: model.overlay in ("menu", "quit"))
+    free = ~overlay
+    dialog = Condition(
+        lambda: (
+            model.overlay is None
+            and model.waiting
+            and model.decision is not None
+            and model.decision.kind == "dialog"
+        )
+    )
+    hand = free & ~dialog
+
+    def items() -> list[tuple[str, str, str]]:
+        return menu_items() if model.overlay == "menu" else quit_items()
+
+    # -- overlays ---------------------------------------------------------------------
+    @kb.add("escape", filter=overlay, eager=True)
+    def _close(event: KeyPressEvent) -> None:
+        if model.overlay == "standings":
+            commands.leave()
+        else:
+            model.close_overlay()
+
+    @kb.add("enter", filter=overlay & ~listing)
+    @kb.add("space", filter=overlay & ~listing)
+    def _go_on(event: KeyPressEvent) -> None:
+        if model.overlay == "standings":
+            commands.leave()
+        else:
+            model.close_overlay()
+
+    @kb.add("up", filter=overlay)
+    def _up(event: KeyPressEvent) -> None:
+        if model.overlay in ("menu", "quit"):
+            model.menu_index = (model.menu_index - 1) % len(items())
+        else:
+            model.scroll = max(0, model.scroll - 1)
+        model.changed()
+
+    @kb.add("down", filter=overlay)
+    def _down(event: KeyPressEvent) -> None:
+        if model.overlay in ("menu", "quit"):
+            model.menu_index = (model.menu_index + 1) % len(items())
+        else:
+            model.scroll += 1
+        model.changed()
+
+    @kb.add("pageup", filter=overlay)
+    def _page_up(event: KeyPressEvent) -> None:
+        model.scroll = max(0, model.scroll - 10)
+        model.changed()
+
+    @kb.add("pagedown", filter=overlay)
+    def _page_down(event: KeyPressEvent) -> None:
+        model.scroll += 10
+        model.changed()
+
+    @kb.add("enter", filter=listing)
+    def _take_item(event: KeyPressEvent) -> None:
+        item(model, commands, items()[model.menu_index][2])
+
+    for key, _label, tag in [*menu_items(), *quit_items()]:
+        if key == "Esc":
+            continue
+        kind: Overlay = "menu" if (key, _label, tag) in menu_items() else "quit"
+
+        def take(event: KeyPressEvent, tag: str = tag, kind: Overlay = kind) -> None:
+            item(model, commands, tag)
+
+        kb.add(key.lower(), filter=_overlay_is(model, kind))(take)
+
+    # -- commands at the table -----------------------------------------------------------
+    for key, kind in (
+        ("s", "sheet"),
+        ("l", "last"),
+        ("t", "tricks"),
+        ("r", "rules"),
+        ("?", "help"),
+        ("f1", "help"),
+        ("f2", "menu"),
+        ("q", "quit"),
+    ):
+
+        def show(event: KeyPressEvent, kind: Overlay = kind) -> None:
+            model.open(kind)
+
+        kb.add(key, filter=free)(show)
+
+    @kb.add("c-c")
+    @kb.add("c-q")
+    def _interrupt(event: KeyPressEvent) -> None:
+        commands.close()
+
+    @kb.add("h", filter=free)
+    def _hint(event: KeyPressEvent) -> None:
+        _spawn(model.ask_hint())
+
+    # -- the hand ----------------------------------------------------------------------
+    @kb.add("left", filter=hand)
+    def _left(event: KeyPressEvent) -> None:
+        model.move(-1)
+
+    @kb.add("right", filter=hand)
+    @kb.add("tab", filter=hand)
+    def _right(event: KeyPressEvent) -> None:
+        model.move(1)
+
+    @kb.add("enter", filter=hand)
+    @kb.add("up", filter=hand)
+    def _enter(event: KeyPressEvent) -> None:
+        model.confirm()
+
+    @kb.add("space", filter=hand)
+    def _space(event: KeyPressEvent) -> None:
+        d = model.decision
+        if d is not None and d.kind == "discard":
+            model.toggle_cursor()
+        else:
+            model.confirm()
+
+    @kb.add("escape", filter=hand, eager=True)
+    def _lower(event: KeyPressEvent) -> None:
+        model.lifted = None
+        model.changed()
+
+    for i, key in enumerate(KEYS):
+
+        def press(event: KeyPressEvent, i: int = i) -> None:
+            model.press_card(i)
+
+        kb.add(key, filter=hand)(press)
+
+    # -- dialogs -----------------------------------------------------------------------
+    @kb.add("up", filter=dialog)
+    def _dialog_up(event: KeyPressEvent) -> None:
+        model.dialog_move(-1)
+
+    @kb.add("down", filter=dialog)
+    @kb.add("tab", filter=dialog)
+    def _dialog_down(event: KeyPressEvent) -> None:
+        model.dialog_move(1)
+
+    @kb.add("enter", filter=dialog)
+    @kb.add("space", filter=dialog)
+    def _dialog_enter(event: KeyPressEvent) -> None:
+        model.dialog_enter()
+
+    @kb.add("escape", filter=dialog, eager=True)
+    @kb.add("backspace", filter=dialog)
+    def _dialog_back(event: KeyPressEvent) -> None:
+        model.dialog_back()
+
+    for n in range(1, 10):
+
+        def pick(event: KeyPressEvent, n: int = n) -> None:
+            model.dialog_pick(n - 1)
+
+        kb.add(str(n), filter=dialog)(pick)
+    return kb
+
+
+def click_handler(model: TableModel, commands: Commands) -> Callable[[Hashable], None]:
+    """What a click on a tagged cell does: a card, a dialog row, a menu item, the menu."""
+
+    def click(tag: Hashable) -> None:
+        if not isinstance(tag, tuple) or len(tag) != 2:
+            return
+        kind, value = tag
+        if kind == "card" and model.overlay is None and isinstance(value, int):
+            model.press_card(value)
+        elif kind == "row" and isinstance(value, int):
+            model.dialog_pick(value)
+        elif kind == "item" and isinstance(value, str):
+            item(model, commands, value)
+        elif kind == "menu":
+            model.open("menu")
+
+    return click

@@ -1,0 +1,775 @@
+"""The table's screen, drawn from a :class:`~client.ui.model.TableModel`.
+
+Layout factories (``table_layout(model, ...)`` and its parts) return
+prompt-toolkit containers; each part is a canvas drawn at the size the
+terminal gives it, so a resized window is simply drawn again, and a
+terminal too small for the table gets a notice saying how large it must be.
+
+From top to bottom: the title bar; the table (the others with names, card
+counts and roles, the trick in the middle, the talon and open hands); the
+game and what this seat has won; the last events; the hand (the game's
+trumps first, cards that may not be played dimmed, the lifted card raised);
+a message line (reasons, hints); the keys.  Decisions other than playing a
+card are dialogs over the table; the menu, score sheet, settlement and the
+like are overlays.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Hashable, Sequence
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.layout.dimension import Dimension
+
+from client.i18n import _, n_
+from client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
+from client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
+from client.ui.model import LOG_SIZE, RoundInfo, TableModel
+from client.ui.texts import (
+    amount_text,
+    count_line,
+    game_line,
+    names_text,
+    number_text,
+    standing_line,
+    trick_line,
+)
+from core.cards import SUIT_OF, TAROCK, Card
+
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+KEYS = "1234567890"
+"""The keys that lift (and play) the first ten cards of the hand."""
+
+Lines = list[list[tuple[str, str]]]
+
+
+# -- who sits where ------------------------------------------------------------------------
+
+
+def places(model: TableModel) -> dict[int, str]:
+    """Each other seat's place seen from this seat: ``left``, ``across`` (or
+    ``across-left``/``across-right`` at five seats), ``right``.  With
+    counter-clockwise play the next seat sits on one's right."""
+    obs = model.obs
+    seats = obs.seats if obs is not None else len(model.names)
+    clockwise = obs is not None and obs.rules is not None and obs.rules.facts.direction == "clockwise"
+    order = (
+        ["right", "across", "left"]
+        if seats == 4
+        else ["right", "across-right", "across-left", "left"]
+        if seats == 5
+        else ["right", "left"]
+        if seats == 3
+        else [f"seat{k}" for k in range(1, seats)]
+    )
+    if clockwise:
+        order = list(reversed(order))
+    return {(model.seat + k) % seats: order[k - 1] for k in range(1, seats)}
+
+
+def roles(model: TableModel, seat: int) -> Fragments:
+    """The marks of a seat: dealer, forehand, declarer (or playing alone), partner, to move."""
+    obs = model.obs
+    if obs is None:
+        return []
+    out: list[tuple[str, str]] = []
+    active = obs.active or tuple(range(obs.seats))
+    if seat not in active:
+        return [("class:seat.out", _("sits out"))]
+    if seat == obs.dealer:
+        out.append(("class:seat.role", _("dealer")))
+    if seat == obs.forehand:
+        out.append(("class:seat.forehand", "⚑ " + _("forehand")))
+    contract = obs.contract
+    declarers = (
+        contract.declarers
+        if contract is not None and contract.declarers
+        else ((obs.declarer,) if obs.declarer is not None else ())
+    )
+    if seat in declarers and contract is not None:
+        spec = contract.spec
+        called_away = obs.called is not None and any(obs.called in pile for pile in obs.talon_shown)
+        if spec.partnership == "alone" or (spec.partnership == "called" and called_away):
+            out.append(("class:seat.role", _("plays alone")))
+        else:
+            out.append(("class:seat.role", _("caller") if spec.partnership == "called" else _("declarer")))
+    elif obs.partner is not None and seat == obs.partner and obs.declarer is not None:
+        out.append(("class:seat.role", _("partner")))
+    if obs.to_move == seat and obs.result is None:
+        out.append(("class:seat.turn", _("to move") + " ◀"))
+    joined: list[tuple[str, str]] = []
+    for frag in out:
+        if joined:
+            joined.append(("", " · "))
+        joined.append(frag)
+    return joined
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def seat_block(model: TableModel, seat: int) -> list[Fragments]:
+    """A seat's lines: its name and card count, its roles, its open hand."""
+    obs = model.obs
+    name = model.names[seat] if seat < len(model.names) else str(seat)
+    lines: list[Fragments] = []
+    count = obs.hand_sizes[seat] if obs is not None else 0
+    lines.append([("class:seat.name", name), ("", " · " + count_line(count))])
+    lines.append(list(roles(model, seat)))
+    if obs is not None:
+        for open_seat, cards in obs.open_hands:
+            if open_seat == seat and cards:
+                lines.append(_cards_line(model, cards))
+    return lines
+
+
+def _cards_line(model: TableModel, cards: Sequence[Card], extra: str = "") -> Fragments:
+    out: list[tuple[str, str]] = []
+    for card in cards:
+        if out:
+            out.append((extra, " "))
+        out.extend(card_fragments(card, extra))
+    return out
+
+
+def draw_table(model: TableModel, w: int, h: int) -> Canvas:
+    """The others around the table and the trick in the middle."""
+    canvas = Canvas(w, h)
+    obs = model.obs
+    if obs is None:
+        canvas.center(h // 2, [("", _("Waiting for the table …"))])
+        return canvas
+    where = places(model)
+    third = max(18, w // 3)
+    for seat, place in where.items():
+        block = seat_block(model, seat)
+        if place == "across":
+            for i, line in enumerate(block):
+                canvas.center(i, line)
+        elif place in ("across-left", "across-right"):
+            left = 0 if place == "across-left" else w // 2
+            for i, line in enumerate(block):
+                canvas.center(i, line, left=left, right=left + w // 2)
+        elif place == "left":
+            for i, line in enumerate(block):
+                canvas.put(3 + i, 1, clip(line, third))
+        elif place == "right":
+            for i, line in enumerate(block):
+                canvas.put(3 + i, max(0, w - 1 - min(third, text_width(line))), clip(line, third))
+    _draw_middle(model, canvas, where)
+    me = seat_block(model, model.seat)
+    canvas.center(h - 1, [("class:seat.me", model.names[model.seat]), ("", "  "), *me[1]])
+    return canvas
+
+
+def _draw_middle(model: TableModel, canvas: Canvas, where: dict[int, str]) -> None:
+    obs = model.obs
+    assert obs is not None
+    w, h = canvas.width, canvas.height
+    mid = max(4, h // 2)
+    trick, done = model.shown_trick()
+    if trick is not None:
+        extra = "class:trick.done" if done else ""
+        spots = {
+            "across": (mid - 2, w // 2),
+            "across-left": (mid - 2, w // 2 - 6),
+            "across-right": (mid - 2, w // 2 + 6),
+            "left": (mid, w // 2 - 12),
+            "right": (mid, w // 2 + 12),
+            "me": (mid + 2, w // 2),
+        }
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            row, col = spots.get("me" if seat == model.seat else where.get(seat, "across"), (mid, w // 2))
+            face = card_fragments(card, extra)
+            canvas.put(row, col - text_width(face) // 2, face)
+        if done and trick.winner is not None:
+            canvas.center(
+                mid + 3, [("class:trick.winner", _("Trick: {name}").format(name=model.names[trick.winner]))]
+            )
+        return
+    if any(obs.talon_shown) and obs.result is None and not obs.tricks:
+        frags: list[tuple[str, str]] = [("", _("Talon") + ": ")]
+        for i, pile in enumerate(obs.talon_shown):
+            if i:
+                frags.append(("", "  │  "))
+            frags.extend(_cards_line(model, pile) if pile else [("class:card.back", "▒▒")])
+        canvas.center(mid, frags)
+    if obs.discards and obs.declarer is not None and obs.result is None and obs.seat != obs.declarer:
+        canvas.center(mid + 2, [("", _("Laid away face up: ")), *_cards_line(model, obs.discards)])
+
+
+def draw_info(model: TableModel, w: int, h: int) -> Canvas:
+    """The game in play, and what this seat (and its known partner) has won."""
+    canvas = Canvas(w, h)
+    obs = model.obs
+    if obs is None:
+        return canvas
+    canvas.put(0, 1, clip([("class:info.game", game_line(obs, model.names))], w - 2))
+    if obs.phase != "play" and not obs.tricks:
+        return canvas
+    mine = model.own_tricks()
+    parts = [n_("Your tricks: {n}", "Your tricks: {n}", len(mine)).format(n=len(mine))]
+    party = model.party()
+    if party:
+        theirs = model.partner_tricks()
+        parts.append(_("{names}: {n}").format(names=names_text(party, model.names), n=len(theirs)))
+    if obs.tricks:
+        parts.append(_("points {points}").format(points=number_text(model.points())))
+    canvas.put(1, 1, clip([("class:info", " · ".join(parts))], w - 2))
+    return canvas
+
+
+def draw_log(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h)
+    canvas.put(0, 0, [("class:rule", "─" * w)])
+    lines = list(model.log)[-(h - 1) :] if h > 1 else []
+    for i, line in enumerate(lines):
+        canvas.put(1 + i, 1, clip([("class:log", line)], w - 2))
+    return canvas
+
+
+# -- the hand ------------------------------------------------------------------------------
+
+
+def hand_cells(model: TableModel) -> list[tuple[Card, int]]:
+    """Each card of the hand with its column (groups of a suit set apart)."""
+    hand = model.hand()
+    out: list[tuple[Card, int]] = []
+    col = 1
+    for group in groups(hand):
+        if out:
+            col += 2
+        for card in group:
+            out.append((card, col))
+            col += max(width(card), 2) + 2
+    return out
+
+
+def card_style(model: TableModel, card: Card, index: int) -> str:
+    d = model.decision
+    obs = model.obs
+    styles = []
+    contract = obs.contract if obs is not None else None
+    trump = trump_suit(
+        contract.spec.tricks if contract is not None else None,
+        contract.suit if contract is not None else None,
+    )
+    if trump is not None and trump != TAROCK and SUIT_OF[card] == trump:
+        styles.append("class:card.trump")
+    if d is not None and model.waiting:
+        if d.kind == "play" and card not in d.playable:
+            styles.append("class:card.dimmed")
+        if d.kind == "discard":
+            if card in model.chosen:
+                styles.append("class:card.chosen")
+            elif not d.may_add(frozenset(model.chosen), card):
+                styles.append("class:card.dimmed")
+            if index == model.cursor:
+                styles.append("class:card.cursor")
+    if model.lifted == card:
+        styles.append("class:card.lifted")
+    return " ".join(styles)
+
+
+def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
+    """Three rows: the lifted card raised, the hand, the keys of the first ten cards."""
+    canvas = Canvas(w, h)
+    canvas.put(0, 0, [("class:rule", "─" * w)])
+    cells = hand_cells(model)
+    if model.watching:
+        canvas.put(2, 2, [("", _("You are watching this table."))])
+        return canvas
+    if not cells:
+        obs = model.obs
+        if obs is not None and (obs.active and model.seat not in obs.active):
+            canvas.put(2, 2, [("", _("You sit out this hand."))])
+        return canvas
+    total = cells[-1][1] + 4
+    shift = max(0, (w - total) // 2)
+    for i, (card, col) in enumerate(cells):
+        extra = card_style(model, card, i)
+        frags = card_fragments(card, extra)
+        row = 1 if model.lifted == card else 2
+        x = shift + col
+        canvas.put(row, x, frags, tag=("card", i))
+        if i < len(KEYS):
+            canvas.put(3, x, [("class:key", KEYS[i])], tag=("card", i))
+    # the separators between suits
+    prev: Card | None = None
+    for card, col in cells:
+        if prev is not None and SUIT_OF[prev] != SUIT_OF[card]:
+            canvas.put(2, shift + col - 2, [("class:rule", "│")])
+        prev = card
+    return canvas
+
+
+# -- one-line bars -------------------------------------------------------------------------
+
+
+def draw_header(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h, "class:header")
+    title = model.title
+    where = _("Round {round} of {rounds}").format(round=max(1, model.round), rounds=model.rounds)
+    canvas.put(0, 1, clip([("class:header.title", title), ("class:header", " · " + where)], w - 20))
+    menu = "F2 ≡ " + _("Menu")
+    canvas.put(0, w - len(menu) - 1, [("class:header", menu)], tag=("menu", "open"))
+    return canvas
+
+
+def draw_message(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h)
+    text = model.message
+    if not text and model.waiting and model.decision is not None:
+        d = model.decision
+        if d.kind == "play":
+            text = _("Your turn: play a card (the lit ones may be played).")
+        elif d.kind == "discard":
+            text = _("Lay {n} cards away: {k} chosen.").format(n=d.discard_count, k=len(model.chosen))
+            obs = model.obs
+            if obs is not None and obs.talon_seen:
+                text += " " + _("From the talon: {cards}").format(cards=cards_text(obs.talon_seen))
+    for i, line in enumerate(textwrap.wrap(text, max(10, w - 2))[:h]):
+        canvas.put(i, 1, clip([("class:message", line)], w - 2))
+    return canvas
+
+
+def status_keys(model: TableModel) -> list[tuple[str, str]]:
+    """The keys that work now, as ``(key, what)`` pairs."""
+    d = model.decision if model.waiting else None
+    if model.overlay is not None:
+        return [("↑↓", _("scroll")), ("Enter/Esc", _("close"))]
+    keys: list[tuple[str, str]] = []
+    if d is not None and d.kind == "play":
+        keys += [("←→ 1-0", _("lift")), (_("Enter"), _("play"))]
+    elif d is not None and d.kind == "discard":
+        keys += [("←→", _("move")), (_("Space") + " 1-0", _("tick")), (_("Enter"), _("lay away"))]
+    elif d is not None:
+        keys += [("↑↓ 1-9", _("choose")), (_("Enter"), _("take"))]
+    keys += [
+        ("H", _("hint")),
+        ("?", _("help")),
+        ("Q", _("quit")),
+        ("L", _("last trick")),
+        ("T", _("tricks")),
+        ("S", _("sheet")),
+        ("R", _("rules")),
+    ]
+    return keys
+
+
+def draw_status(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h, "class:status")
+    col = 1
+    for key, what in status_keys(model):
+        part = [("class:status bold", key), ("class:status", f" {what}  ")]
+        if col + text_width(part) > w:
+            break
+        col = canvas.put(0, col, part)
+    return canvas
+
+
+# -- dialogs -------------------------------------------------------------------------------
+
+
+def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, Hashable | None]]]:
+    """The dialog's title and rows (each with the tag a click maps to)."""
+    d = model.decision
+    assert d is not None
+    rows: list[tuple[Fragments, Hashable | None]] = []
+    st = model.stage
+    if not st.additions:
+        label_w = min(28, max((text_width([("", o.label)]) for o in d.options), default=8) + 1)
+        tariff_w = max((len(o.tariff) for o in d.options), default=0)
+        for i, option in enumerate(d.options):
+            sel = i == st.row
+            base = "class:dialog.selected" if sel else "class:dialog.row"
+            key = str(i + 1) if i < 9 else " "
+            frags: list[tuple[str, str]] = [
+                ("class:key " + base, f" {key} "),
+                (base, option.label.ljust(label_w)),
+            ]
+            if option.cards:
+                frags.append((base, " "))
+                for card in option.cards:
+                    frags.extend(card_fragments(card, base))
+                    frags.append((base, " "))
+            if tariff_w:
+                frags.append(("class:dialog.tariff " + base, option.tariff.rjust(tariff_w) + "  "))
+            if option.detail and not option.cards:
+                frags.append(("class:dialog.detail " + base, option.detail))
+            rows.append((frags, ("row", i)))
+        return d.title, rows
+    option = d.options[st.option]
+    names = model.stage_additions()
+    additions = {a.name: a for a in d.additions}
+    for i, name in enumerate(names):
+        a = additions[name]
+        sel = i == st.row
+        base = "class:dialog.selected" if sel else "class:dialog.row"
+        ticked = name in st.chosen
+        possible = ticked or option.can_add(st.chosen, name)
+        style = base if possible else "class:dialog.disabled"
+        mark = "[x]" if ticked else "[ ]"
+        frags = [
+            ("class:dialog.check " + base, f" {mark} "),
+            (style, a.label.ljust(16)),
+            ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
+            ("class:dialog.detail " + base, a.detail),
+        ]
+        rows.append((frags, ("row", i)))
+    n = len(names)
+    chosen = [additions[x].label for x in names if x in st.chosen]
+    what = option.label + (" + " + ", ".join(chosen) if chosen else "")
+    ok_style = "class:dialog.selected" if st.row == n else "class:dialog.row"
+    back_style = "class:dialog.selected" if st.row == n + 1 else "class:dialog.row"
+    rows.append(([(ok_style, " ▶ " + _("Take: {what}").format(what=what))], ("row", n)))
+    rows.append(([(back_style, " ◀ " + _("Back"))], ("row", n + 1)))
+    return _("Additions to {game}").format(game=option.label), rows
+
+
+def dialog_size(model: TableModel) -> tuple[int, int]:
+    size = _screen()
+    d = model.decision
+    if d is None:
+        return 10, 4
+    title, rows = dialog_lines(model, size[0])
+    content = max([text_width(frags) for frags, _tag in rows] + [len(title) + 6, 44])
+    w = min(size[0] - 4, content + 4)
+    return w, min(size[1] - 10, len(rows) + 6)
+
+
+def draw_dialog(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h, "class:dialog")
+    if model.decision is None:
+        return canvas
+    title, rows = dialog_lines(model, w)
+    canvas.box(0, 0, h, w, "class:dialog.frame", [("class:dialog.title", title)])
+    inner = h - 5
+    st = model.stage
+    first = max(0, min(st.row - inner + 1, len(rows) - inner)) if len(rows) > inner else 0
+    for i, (frags, tag) in enumerate(rows[first : first + inner]):
+        canvas.put(1 + i, 1, clip(frags, w - 2), tag)
+    detail = _selected_detail(model)
+    for i, line in enumerate(textwrap.wrap(detail, w - 4)[:2]):
+        canvas.put(h - 3 + i, 2, [("class:dialog.detail", line)])
+    return canvas
+
+
+def _selected_detail(model: TableModel) -> str:
+    d = model.decision
+    if d is None:
+        return ""
+    st = model.stage
+    if st.additions:
+        names = model.stage_additions()
+        if st.row < len(names):
+            a = next(x for x in d.additions if x.name == names[st.row])
+            return f"{a.label}: {a.detail}" if a.detail else a.label
+        return ""
+    if 0 <= st.row < len(d.options):
+        o = d.options[st.row]
+        return f"{o.label}: {o.detail}" if o.detail else ""
+    return ""
+
+
+# -- overlays ------------------------------------------------------------------------------
+
+
+def sheet_lines(model: TableModel, w: int) -> Lines:
+    """The score sheet: per round the game, who declared and who was the partner, each seat's amount."""
+    names = model.names
+    col = max(9, *(len(n) + 1 for n in names))
+    game_w = max([14] + [min(24, len(r.game)) for r in model.sheet])
+    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)'):<20}" + "".join(
+        f"{n:>{col}}" for n in names
+    )
+    out: Lines = [[("class:overlay.head", head)]]
+    for row in model.sheet:
+        out.append([("class:overlay", _sheet_row(model, row, col, game_w))])
+    if not model.sheet:
+        out.append([("class:overlay", "  " + _("(no rounds played yet)"))])
+    unit = model.rules.facts.money if model.rules is not None else ""
+    if unit:
+        out.append(
+            [
+                (
+                    "class:overlay",
+                    "  "
+                    + _("(amounts in {unit}; the running total in brackets)").format(
+                        unit=amount_text(0, model.rules).split()[-1]
+                    ),
+                )
+            ]
+        )
+    else:
+        out.append([("class:overlay", "  " + _("(the running total in brackets)"))])
+    return out
+
+
+def _sheet_row(model: TableModel, row: RoundInfo, col: int, game_w: int) -> str:
+    names = model.names
+    who = names[row.declarer] if row.declarer is not None else "–"
+    if row.partners:
+        who += f" ({names_text(row.partners, names)})"
+    cells = "".join(
+        f"{amount_text(a, None)}({amount_text(t, None)})".rjust(col)
+        for a, t in zip(row.settlement, row.totals, strict=True)
+    )
+    factor = f"  ×{row.factor}" if row.factor != 1 else ""
+    return f"{row.number:>3} {row.game[:game_w]:<{game_w}} {who[:20]:<20}{cells}{factor}"
+
+
+def standings_lines(model: TableModel) -> Lines:
+    out: Lines = []
+    played = len(model.sheet)
+    if model.left_early:
+        out.append(
+            [
+                (
+                    "class:overlay",
+                    _("The table ended after {n} of {rounds} rounds.").format(n=played, rounds=model.rounds),
+                )
+            ]
+        )
+    else:
+        out.append([("class:overlay", n_("After {n} round:", "After {n} rounds:", played).format(n=played))])
+    width_ = max((len(n) for n in model.names), default=5)
+    for s in model.standings:
+        out.append(
+            [
+                (
+                    "class:overlay.head",
+                    "  " + standing_line(s.place, model.names[s.seat], s.main, s.sub, model.rules, width_),
+                )
+            ]
+        )
+    out.append([("class:overlay", "")])
+    out.append(
+        [("class:overlay", _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total."))]
+    )
+    return out
+
+
+def trick_view_lines(model: TableModel, title: str, tricks: Sequence[object]) -> Lines:
+    out: Lines = []
+    for k, trick in enumerate(tricks, start=1):
+        from core.observation import TrickView
+
+        assert isinstance(trick, TrickView)
+        out.append([("class:overlay", f"{k:>2}. " + trick_line(trick, model.names))])
+    if not tricks:
+        out.append([("class:overlay", "  " + _("(none)"))])
+    return out
+
+
+def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
+    """The title and lines of the overlay shown."""
+    kind = model.overlay
+    wrap = max(20, w - 4)
+    if kind == "menu":
+        return "≡ " + _("Menu"), [
+            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
+            for i, (key, label, _tag) in enumerate(menu_items())
+        ]
+    if kind == "sheet":
+        return _("Score sheet"), sheet_lines(model, w)
+    if kind == "settlement":
+        lines: Lines = []
+        for line in model.settlement:
+            for part in textwrap.wrap(line, wrap, subsequent_indent="    ") or [""]:
+                lines.append([("class:overlay", part)])
+        lines.append([("class:overlay", "")])
+        lines.append([("class:key", _("Enter: go on"))])
+        return _("Settlement"), lines
+    if kind == "standings":
+        return _("Final standings"), standings_lines(model)
+    if kind == "last":
+        last = model.last_trick()
+        return _("Last trick"), trick_view_lines(model, "", [last] if last is not None else [])
+    if kind == "tricks":
+        lines = [[("class:overlay.head", _("Your tricks"))], *trick_view_lines(model, "", model.own_tricks())]
+        party = model.party()
+        if party:
+            lines.append(
+                [("class:overlay.head", _("Tricks of {names}").format(names=names_text(party, model.names)))]
+            )
+            lines.extend(trick_view_lines(model, "", model.partner_tricks()))
+        lines.append(
+            [("class:overlay", _("Points so far: {points}").format(points=number_text(model.points())))]
+        )
+        return _("Tricks"), lines
+    if kind == "rules":
+        return _("Rules"), [[("class:overlay", line)] for line in model_rules_lines(model, wrap)]
+    if kind == "help":
+        return _("Help"), [[("class:overlay", line)] for line in help_lines()]
+    if kind == "quit":
+        return _("Leave the table?"), [
+            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
+            for i, (key, label, _tag) in enumerate(quit_items())
+        ]
+    return "", []
+
+
+def model_rules_lines(model: TableModel, w: int) -> list[str]:
+    from client.ui.rules_page import rules_lines
+
+    return rules_lines(model.rules, w, model.option_specs) if model.rules is not None else []
+
+
+def menu_items() -> list[tuple[str, str, str]]:
+    return [
+        ("S", _("Score sheet"), "sheet"),
+        ("L", _("Last trick"), "last"),
+        ("T", _("Tricks"), "tricks"),
+        ("R", _("Rules"), "rules"),
+        ("?", _("Help"), "help"),
+        ("Q", _("Leave the table"), "quit"),
+        ("Esc", _("Back to the table"), "close"),
+    ]
+
+
+def quit_items() -> list[tuple[str, str, str]]:
+    return [
+        ("1", _("Close and go on later (nothing is lost)"), "save"),
+        ("2", _("End the table now (final standings)"), "end"),
+        ("Esc", _("Back to the table"), "close"),
+    ]
+
+
+def help_lines() -> list[str]:
+    return [
+        _("Playing a card: the first press of its key (1-9, 0) or a click lifts it,"),
+        _("the second press (or Enter, or a second click) plays it. ←→ lift the next card."),
+        _("Cards you may not play are dimmed; a dimmed card's key says why."),
+        _("Laying away: Space or the card's key ticks a card, Enter lays the ticked cards away."),
+        _("Dialogs: ↑↓ or the row's number, Enter takes it; additions are ticked with Enter."),
+        "",
+        _("L  the last trick          T  your tricks (and your partner's, once known)"),
+        _("S  the score sheet         H  a hint: what the bot would do, and why"),
+        _("R  the rules of this table F2 the menu (≡)"),
+        _("Q  leave: close and go on later, or end the table"),
+    ]
+
+
+def overlay_size(model: TableModel) -> tuple[int, int]:
+    size = _screen()
+    w = min(size[0] - 2, 110)
+    _title, lines = overlay_content(model, w)
+    return w, min(size[1] - 2, len(lines) + 2)
+
+
+def draw_overlay(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h, "class:overlay")
+    title, lines = overlay_content(model, w)
+    canvas.box(0, 0, h, w, "class:overlay.frame", [("class:overlay.title", title)])
+    inner = h - 2
+    top = max(0, min(model.scroll, len(lines) - inner))
+    model.scroll = top
+    items = menu_items() if model.overlay == "menu" else quit_items() if model.overlay == "quit" else []
+    for i, line in enumerate(lines[top : top + inner]):
+        tag = ("item", items[top + i][2]) if items else None
+        canvas.put(1 + i, 1, clip(line, w - 2), tag)
+    if len(lines) > inner:
+        canvas.put(
+            h - 1,
+            w - 12,
+            [("class:overlay.frame", f" {top + 1}-{min(len(lines), top + inner)}/{len(lines)} ")],
+        )
+    return canvas
+
+
+# -- too small ------------------------------------------------------------------------------
+
+
+def _screen() -> tuple[int, int]:
+    try:
+        size = get_app().output.get_size()
+    except Exception:  # no app (tests drawing parts alone)
+        return MIN_WIDTH, MIN_HEIGHT
+    return size.columns, size.rows
+
+
+def too_small() -> bool:
+    w, h = _screen()
+    return w < MIN_WIDTH or h < MIN_HEIGHT
+
+
+def draw_too_small(w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h)
+    cols, rows = _screen()
+    lines = textwrap.wrap(
+        _(
+            "The window is too small for the table: it needs at least {w}×{h}, "
+            "it has {cols}×{rows}. Please make it larger."
+        ).format(w=MIN_WIDTH, h=MIN_HEIGHT, cols=cols, rows=rows),
+        max(10, w - 2),
+    )
+    for i, line in enumerate(lines):
+        canvas.center(max(0, h // 2 - len(lines) // 2) + i, [("class:small", line)])
+    return canvas
+
+
+# -- the whole screen -----------------------------------------------------------------------
+
+
+def _window(
+    draw: Callable[[int, int], Canvas],
+    height: int | Dimension | None = None,
+    click: Callable[[Hashable], None] | None = None,
+) -> Window:
+    return Window(CanvasControl(draw, click), height=height)
+
+
+def table_layout(model: TableModel, click: Callable[[Hashable], None]) -> Layout:
+    """The table's screen; ``click`` gets the tag of a clicked card, dialog row or menu item."""
+    body = HSplit(
+        [
+            _window(lambda w, h: draw_header(model, w, h), 1, click),
+            _window(lambda w, h: draw_table(model, w, h), Dimension(min=10, weight=4)),
+            _window(lambda w, h: draw_info(model, w, h), 2),
+            _window(lambda w, h: draw_log(model, w, h), Dimension(min=4, max=LOG_SIZE + 1, weight=1)),
+            _window(lambda w, h: draw_hand(model, w, h), 4, click),
+            _window(lambda w, h: draw_message(model, w, h), 2),
+            _window(lambda w, h: draw_status(model, w, h), 1),
+        ]
+    )
+    dialog = Float(
+        ConditionalContainer(
+            _window(lambda w, h: draw_dialog(model, w, h), click=click),
+            filter=Condition(
+                lambda: (
+                    model.waiting
+                    and model.decision is not None
+                    and model.decision.kind == "dialog"
+                    and model.overlay is None
+                )
+            ),
+        ),
+        width=lambda: dialog_size(model)[0],
+        height=lambda: dialog_size(model)[1],
+        top=3,
+    )
+    overlay = Float(
+        ConditionalContainer(
+            _window(lambda w, h: draw_overlay(model, w, h), click=click),
+            filter=Condition(lambda: model.overlay is not None),
+        ),
+        width=lambda: overlay_size(model)[0],
+        height=lambda: overlay_size(model)[1],
+    )
+    table: AnyContainer = FloatContainer(body, floats=[dialog, overlay])
+    small = _window(draw_too_small)
+    return Layout(DynamicContainer(lambda: small if too_small() else table))

@@ -1,0 +1,398 @@
+"""The lobby as plain Python: the menu, the forms of a new table, the rules pages.
+
+What the lobby offers (the issue's "What to build"): go on with a saved
+table, play against bots (variant, its options, the bots' strength per
+seat, rounds), open a table on the network (variant, options, seats for
+bots), the tables found on the network (join, watch), a rules page per
+variant.  The variants are the ones plugins.toml offers, the first
+preselected; each option is a field with its description, typed as its
+declaration says.  The lobby ends with a :class:`LobbyChoice`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from client.bots import BOT_KINDS
+from client.i18n import _, n_, p_
+from client.ui.rules_page import rules_lines
+from core.options import Declared
+from core.plugins import Catalogue
+from core.registry import Variant
+from core.rules import RuleError
+
+BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
+ROUNDS = (1, 2, 4, 6, 8, 12, 16, 24)
+ChoiceKind = Literal["resume", "resume-net", "bots", "open", "join", "watch", "quit"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    """A table found on the network, as the lobby lists it."""
+
+    name: str
+    variant: str
+    title: str
+    free: int
+    players: tuple[str, ...]
+    rounds: int
+    key: object
+    """What the network layer needs to join or watch it."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChoice:
+    """What the player chose in the lobby."""
+
+    kind: ChoiceKind
+    variant: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    bots: tuple[str, ...] = ()
+    rounds: int = 12
+    name: str = ""
+    table: TableEntry | None = None
+
+
+@dataclass
+class Field:
+    """One row of a form: a value chosen among ``values`` (←→), or text typed."""
+
+    key: str
+    label: str
+    values: list[Any]
+    index: int = 0
+    detail: str = ""
+    text: str | None = None
+    show: Callable[[Any], str] = str
+
+    @property
+    def value(self) -> Any:
+        return self.text if self.text is not None else self.values[self.index]
+
+    def shown(self) -> str:
+        return self.text if self.text is not None else self.show(self.value)
+
+    def step(self, n: int) -> None:
+        if self.text is None and self.values:
+            self.index = (self.index + n) % len(self.values)
+
+
+def _flag(value: Any) -> str:
+    return _("yes") if value else _("no")
+
+
+def option_field(name: str, declared: Declared, value: Any) -> Field | None:
+    """A form field for an option, by its type (None for a list option: kept as it is)."""
+    spec = declared.spec
+    label = p_("option-name", name)
+    detail = p_("option", spec.description)
+    if spec.choices:
+        values = list(spec.choices)
+        return Field(f"option:{name}", label, values, values.index(value) if value in values else 0, detail)
+    if spec.kind is bool:
+        return Field(f"option:{name}", label, [True, False], 0 if value else 1, detail, show=_flag)
+    if spec.kind is int:
+        low = spec.minimum if spec.minimum is not None else min(0, int(value))
+        high = spec.maximum if spec.maximum is not None else max(int(value) * 4, int(value) + 20)
+        values = list(range(low, high + 1))
+        return Field(
+            f"option:{name}", label, values, values.index(int(value)) if int(value) in values else 0, detail
+        )
+    if spec.kind is float:
+        values = sorted({float(value), *(float(value) + k * 0.5 for k in range(-4, 9))} - {-0.5, -1.0})
+        return Field(f"option:{name}", label, values, values.index(float(value)), detail)
+    if spec.kind is str:
+        return Field(f"option:{name}", label, [], detail=detail, text=str(value))
+    return None
+
+
+def bot_label(kind: str) -> str:
+    return p_("bot", kind)
+
+
+@dataclass
+class Form:
+    """A new table: against bots here, or opened on the network."""
+
+    kind: Literal["bots", "open"]
+    fields: list[Field]
+    row: int = 0
+    message: str = ""
+
+    def rows(self) -> int:
+        return len(self.fields) + 2
+
+    def field(self, key: str) -> Field | None:
+        return next((f for f in self.fields if f.key == key), None)
+
+
+Page = Literal["main", "form", "rules", "rules-pick"]
+
+
+@dataclass
+class LobbyModel:
+    """See the module docstring."""
+
+    catalogue: Catalogue
+    player: str = ""
+    saved: str = ""
+    """The saved table in words (empty: none to resume)."""
+    network: bool = False
+    """Whether network tables can be opened, found and joined here."""
+    net_saved: str = ""
+    """The network table this node holds a seat at (empty: none)."""
+    tables: list[TableEntry] = field(default_factory=list)
+    network_note: str = ""
+    page: Page = "main"
+    row: int = 0
+    form: Form | None = None
+    rules: list[str] = field(default_factory=list)
+    rules_title: str = ""
+    scroll: int = 0
+    message: str = ""
+    on_change: Callable[[], None] = lambda: None
+    _result: asyncio.Future[LobbyChoice] | None = None
+
+    def changed(self) -> None:
+        self.on_change()
+
+    # -- the main menu -----------------------------------------------------------------
+    def entries(self) -> list[tuple[str, str, str]]:
+        """``(tag, label, detail)`` of the main menu's rows, the network's tables last."""
+        out: list[tuple[str, str, str]] = []
+        if self.net_saved:
+            out.append(("resume-net", _("Go on at the network table"), self.net_saved))
+        if self.saved:
+            out.append(("resume", _("Go on with the saved table"), self.saved))
+        out.append(("bots", _("Play against bots"), _("choose the game, its options and the bots")))
+        if self.network:
+            out.append(
+                ("open", _("Open a table on the network"), _("others join it; bots fill the seats you say"))
+            )
+        out.append(("rules", _("Rules"), _("the rules of each game, from its data")))
+        out.append(("quit", _("Quit"), ""))
+        for i, t in enumerate(self.tables):
+            free = n_("{n} seat free", "{n} seats free", t.free).format(n=t.free)
+            players = ", ".join(t.players)
+            out.append((f"table:{i}", f"{t.name} · {t.title}", f"{free} · {players}" if players else free))
+        return out
+
+    def variants(self) -> list[Variant]:
+        return list(self.catalogue.offered().values())
+
+    def move(self, step: int) -> None:
+        if self.page == "main":
+            self.row = (self.row + step) % len(self.entries())
+        elif self.page == "rules-pick":
+            self.row = (self.row + step) % len(self.variants())
+        elif self.page == "form" and self.form is not None:
+            self.form.row = (self.form.row + step) % self.form.rows()
+            self.form.message = ""
+        elif self.page == "rules":
+            self.scroll = max(0, self.scroll + step)
+        self.changed()
+
+    def enter(self) -> None:
+        if self.page == "main":
+            self._take(self.entries()[self.row][0])
+        elif self.page == "rules-pick":
+            self.show_rules(self.variants()[self.row])
+        elif self.page == "form":
+            self._form_enter()
+        elif self.page == "rules":
+            self.back()
+        self.changed()
+
+    def back(self) -> None:
+        if self.page in ("form", "rules-pick"):
+            self.page, self.row = "main", 0
+        elif self.page == "rules":
+            self.page = "rules-pick"
+        self.message = ""
+        self.changed()
+
+    def watch(self) -> None:
+        """``W`` on a network table: follow it without a seat."""
+        if self.page != "main":
+            return
+        tag = self.entries()[self.row][0]
+        if tag.startswith("table:"):
+            self.finish(LobbyChoice("watch", table=self.tables[int(tag.split(":")[1])], name=self.player))
+
+    def _take(self, tag: str) -> None:
+        if tag == "resume":
+            self.finish(LobbyChoice("resume"))
+        elif tag == "resume-net":
+            self.finish(LobbyChoice("resume-net", name=self.player))
+        elif tag == "bots":
+            self.form = self.new_form("bots")
+            self.page = "form"
+        elif tag == "open":
+            self.form = self.new_form("open")
+            self.page = "form"
+        elif tag == "rules":
+            self.page, self.row = "rules-pick", 0
+        elif tag == "quit":
+            self.finish(LobbyChoice("quit"))
+        elif tag.startswith("table:"):
+            entry = self.tables[int(tag.split(":")[1])]
+            if entry.free <= 0:
+                self.message = _("That table has no free seat: W watches it.")
+                return
+            self.finish(LobbyChoice("join", table=entry, name=self.player))
+
+    # -- forms ---------------------------------------------------------------------------
+    def new_form(self, kind: Literal["bots", "open"], variant: str | None = None) -> Form:
+        variants = self.variants()
+        names = [v.name for v in variants]
+        index = names.index(variant) if variant in names else 0
+        fields = [
+            Field(
+                "variant",
+                _("Game"),
+                names,
+                index,
+                show=lambda n: p_("variant", self.catalogue.variants[n].title),
+            )
+        ]
+        if kind == "open":
+            fields.append(
+                Field("name", _("Table name"), [], text=_("{name}'s table").format(name=self.player))
+            )
+        fields.append(Field("rounds", _("Rounds"), list(ROUNDS), ROUNDS.index(12)))
+        if kind == "bots":
+            for seat in range(1, 4):
+                fields.append(
+                    Field(
+                        f"bot:{seat}",
+                        BOT_NAMES[seat - 1],
+                        list(BOT_KINDS),
+                        BOT_KINDS.index("heuristic") if "heuristic" in BOT_KINDS else 0,
+                        _("how this bot plays"),
+                        show=bot_label,
+                    )
+                )
+        else:
+            fields.append(
+                Field(
+                    "bots",
+                    _("Seats for bots"),
+                    [0, 1, 2, 3],
+                    0,
+                    _("seats filled by bots at once; the others wait for players"),
+                )
+            )
+        form = Form(kind, fields)
+        self._option_fields(form)
+        return form
+
+    def _option_fields(self, form: Form) -> None:
+        """The chosen variant's options, each a field with its description."""
+        form.fields = [f for f in form.fields if not f.key.startswith("option:")]
+        variant_field = form.field("variant")
+        assert variant_field is not None
+        variant = self.catalogue.variants[variant_field.value]
+        try:
+            rules = variant.rules()
+        except RuleError as exc:
+            form.message = str(exc)
+            return
+        for name, declared in rules.option_specs.items():
+            f = option_field(name, declared, rules.options.get(name, declared.spec.default))
+            if f is not None:
+                form.fields.append(f)
+
+    def form_step(self, n: int) -> None:
+        form = self.form
+        if form is None or not form.row < len(form.fields):
+            return
+        f = form.fields[form.row]
+        f.step(n)
+        if f.key == "variant":
+            self._option_fields(form)
+        form.message = ""
+        self.changed()
+
+    def form_type(self, text: str) -> None:
+        """A character typed into a text field (Backspace: ``\\b``)."""
+        form = self.form
+        if form is None or not form.row < len(form.fields):
+            return
+        f = form.fields[form.row]
+        if f.text is None:
+            return
+        f.text = f.text[:-1] if text == "\b" else (f.text + text)[:40]
+        self.changed()
+
+    def _form_enter(self) -> None:
+        form = self.form
+        assert form is not None
+        if form.row == len(form.fields):
+            choice = self.form_choice(form)
+            if choice is not None:
+                self.finish(choice)
+        elif form.row == len(form.fields) + 1:
+            self.back()
+        else:
+            form.row = len(form.fields)
+
+    def form_choice(self, form: Form) -> LobbyChoice | None:
+        """The table the form describes, or None (with a message) if its rules refuse the options."""
+        values = {f.key: f.value for f in form.fields}
+        variant = str(values["variant"])
+        options = {k.split(":", 1)[1]: v for k, v in values.items() if k.startswith("option:")}
+        try:
+            self.catalogue.variants[variant].rules(options)
+        except RuleError as exc:
+            form.message = str(exc)
+            return None
+        if form.kind == "bots":
+            bots = tuple(str(values[f"bot:{s}"]) for s in range(1, 4))
+            return LobbyChoice("bots", variant, options, bots, int(values["rounds"]), self.player)
+        name = str(values.get("name") or "").strip()
+        if not name:
+            form.message = _("The table needs a name.")
+            return None
+        return LobbyChoice(
+            "open",
+            variant,
+            options,
+            ("heuristic",) * int(values["bots"]),
+            int(values["rounds"]),
+            self.player,
+            TableEntry(name, variant, "", 0, (), int(values["rounds"]), None),
+        )
+
+    # -- rules ---------------------------------------------------------------------------
+    def show_rules(self, variant: Variant, width: int = 96) -> None:
+        try:
+            rules = variant.rules()
+        except RuleError as exc:
+            self.message = str(exc)
+            return
+        self.rules = rules_lines(rules.facts, width, rules.option_specs)
+        self.rules_title = p_("variant", variant.title)
+        self.page, self.scroll = "rules", 0
+
+    # -- the end ---------------------------------------------------------------------------
+    def wait(self) -> asyncio.Future[LobbyChoice]:
+        self._result = asyncio.get_running_loop().create_future()
+        return self._result
+
+    def finish(self, choice: LobbyChoice) -> None:
+        if self._result is not None and not self._result.done():
+            self._result.set_result(choice)
+
+    def set_tables(self, tables: Sequence[TableEntry], note: str = "") -> None:
+        """The tables the network shows now (the selection stays on the same row)."""
+        self.tables = list(tables)
+        self.network_note = note
+        self.row = min(self.row, len(self.entries()) - 1)
+        self.changed()
+
+
+def describe_saved(title: str, played: int, rounds: int) -> str:
+    return _("{game}, {n} of {rounds} rounds played").format(game=title, n=played, rounds=rounds)

@@ -1,0 +1,254 @@
+"""The full-screen client's entry points: ``tarock`` (the lobby) and ``tarock play``.
+
+Both run on one asyncio loop.  A local table is saved after every action,
+so closing the client (``Q``, Ctrl-C, the terminal going away) loses
+nothing: ``tarock play`` or the lobby's first row goes on with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from client.i18n import _, choose_language, p_, set_language
+from client.paths import default_records_dir
+from client.ui.app import Outcome, play_local, run_table
+from client.ui.bridge import Portal, trio_guest
+from client.ui.hint import HINT
+from client.ui.lobby import run_lobby
+from client.ui.lobby_model import BOT_NAMES, LobbyChoice, LobbyModel, describe_saved
+from client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup, state_dir
+from client.ui.model import TableModel
+from client.ui.network import NetError, NetSettings, Network
+from core.plugins import Catalogue
+from core.rules import RuleError
+
+DEFAULT_PACE = 0.6
+"""Seconds a bot waits before its move, so the player can follow (``--pace``)."""
+
+
+def _save(args: argparse.Namespace) -> SavedTable:
+    folder = Path(args.state) if getattr(args, "state", None) else state_dir()
+    return SavedTable(folder / SAVE_NAME)
+
+
+def _records(args: argparse.Namespace) -> Path | None:
+    if getattr(args, "no_records", False):
+        return None
+    return Path(args.records) if getattr(args, "records", None) else default_records_dir()
+
+
+def _player(args: argparse.Namespace) -> str:
+    return (getattr(args, "name", None) or "").strip() or _("You")
+
+
+def _pace(args: argparse.Namespace) -> float:
+    pace = getattr(args, "pace", None)
+    return DEFAULT_PACE if pace is None else max(0.0, float(pace))
+
+
+def _say_after(outcome: Outcome, save: SavedTable) -> None:
+    if outcome == "closed" and save.exists():
+        print(_("The table is saved: `tarock play` (or the lobby) goes on with it."), flush=True)
+
+
+def setup_of(choice: LobbyChoice, player: str) -> TableSetup:
+    bots = list(choice.bots)
+    names = [player, *BOT_NAMES[: len(bots)]]
+    return TableSetup(choice.variant, dict(choice.options), names, ["", *bots], choice.rounds)
+
+
+def _settings(args: argparse.Namespace) -> NetSettings:
+    folder = Path(args.state) if getattr(args, "state", None) else state_dir()
+    records = _records(args)
+    return NetSettings(
+        folder,
+        port=int(getattr(args, "port", None) or 0),
+        interfaces=getattr(args, "interface", None),
+        to=getattr(args, "to", None),
+        records=records,
+    )
+
+
+@contextlib.asynccontextmanager
+async def network(
+    args: argparse.Namespace, catalogue: Catalogue, player: str
+) -> AsyncIterator[Network | None]:
+    """This client's node, in the trio guest, while the lobby and its tables run (None with ``--offline``)."""
+    if getattr(args, "offline", False):
+        yield None
+        return
+    async with trio_guest() as portal:
+        net = Network(player, catalogue, _settings(args))
+        net.portal = portal
+        portal.start_soon(net.run)
+        await portal.run(net.ready.wait)
+        try:
+            yield net
+        finally:
+            portal.start_soon(_stop, net)
+
+
+async def _stop(net: Network) -> None:
+    net.stop()
+
+
+Seen = Callable[[object, TableModel], None]
+"""Told each table's driver and model as it opens (tests look through it)."""
+
+
+async def lobby(args: argparse.Namespace, catalogue: Catalogue, seen: Seen | None = None) -> int:
+    """The lobby, then the table chosen, then the lobby again, until the player quits or closes."""
+    player = _player(args)
+    async with network(args, catalogue, player) as net:
+        return await _lobby(args, catalogue, player, net, seen)
+
+
+async def _lobby(
+    args: argparse.Namespace, catalogue: Catalogue, player: str, net: Network | None, seen: Seen | None = None
+) -> int:
+    save = _save(args)
+    portal = _portal(net)
+    message = ""
+    while True:
+        summary = save.summary()
+        saved = ""
+        if summary is not None:
+            setup, played = summary
+            variant = catalogue.variants.get(setup.variant)
+            title = p_("variant", variant.title) if variant is not None else setup.variant
+            saved = describe_saved(title, played, setup.rounds)
+        model = LobbyModel(catalogue, player=player, saved=saved, message=message)
+        message = ""
+        if net is not None:
+            model.network = net.node is not None
+            model.net_saved = net.saved_table()
+            model.network_note = net.note
+            model.tables = net.entries()
+            net.lobby = model
+        try:
+            choice = await run_lobby(model)
+        finally:
+            if net is not None:
+                net.lobby = None
+        if choice.kind == "quit":
+            return 0
+        if choice.kind == "resume":
+            outcome = await _resume(save, catalogue, args)
+        elif choice.kind == "bots":
+            outcome = await play_local(
+                setup_of(choice, player), catalogue, save, _records(args), _pace(args), seen=seen
+            )
+        elif net is not None and portal is not None:
+            try:
+                outcome = await play_network(net, portal, choice, player, seen)
+            except NetProblem as exc:
+                message = str(exc)
+                continue
+        else:
+            continue
+        if outcome == "closed":
+            _say_after(outcome, save)
+            return 0
+
+
+def _portal(net: Network | None) -> Portal | None:
+    return net.portal if net is not None else None
+
+
+async def play_network(
+    net: Network, portal: Portal, choice: LobbyChoice, player: str, seen: Seen | None = None
+) -> Outcome:
+    """A network table on the screen: opened, joined, watched or taken up again from the node's store."""
+    model = TableModel(
+        seat=0,
+        names=[player],
+        title=choice.table.name if choice.table else "",
+        rounds=choice.rounds,
+        hint_fn=HINT,
+    )
+    if seen is not None:
+        seen(net, model)
+
+    async def drive(model: TableModel) -> object:
+        try:
+            if choice.kind == "open":
+                assert choice.table is not None
+                return await portal.run(
+                    net.host,
+                    model,
+                    choice.variant,
+                    dict(choice.options),
+                    choice.rounds,
+                    choice.table.name,
+                    len(choice.bots),
+                )
+            if choice.kind in ("join", "watch"):
+                assert choice.table is not None
+                return await portal.run(net.join, model, choice.table, choice.kind == "watch")
+            return await portal.run(net.resume, model)
+        except NetError as exc:
+            problem.append(str(exc))
+            raise
+
+    problem: list[str] = []
+    try:
+        return await run_table(model, drive)
+    except NetError:
+        raise NetProblem(problem[0] if problem else "") from None
+
+
+class NetProblem(Exception):
+    """A network table could not be opened, joined or watched; the lobby says why."""
+
+
+async def _resume(save: SavedTable, catalogue: Catalogue, args: argparse.Namespace) -> Outcome:
+    setup, _finished, _current = save.read()
+    return await play_local(setup, catalogue, save, _records(args), _pace(args), resume=True)
+
+
+async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str, object]) -> int:
+    """``tarock play``: straight to a table against bots (the saved one, unless ``--new``)."""
+    save = _save(args)
+    summary = save.summary()
+    if summary is not None and not args.new and (args.variant is None or args.variant == summary[0].variant):
+        outcome = await _resume(save, catalogue, args)
+    else:
+        variant = args.variant or catalogue.enabled[0]
+        player = _player(args)
+        seats = getattr(args, "seats", 4)
+        names = [player, *BOT_NAMES[: seats - 1]]
+        kind = getattr(args, "bot", None) or "heuristic"
+        setup = TableSetup(variant, dict(options), names, ["", *[kind] * (seats - 1)], args.rounds)
+        if args.seed is not None:
+            setup.seed = args.seed
+        outcome = await play_local(setup, catalogue, save, _records(args), _pace(args))
+    _say_after(outcome, save)
+    return 0 if outcome != "ended" else 1
+
+
+def language(args: argparse.Namespace) -> None:
+    """Set the catalogue's language from ``--lang`` or the locale."""
+    set_language(choose_language(getattr(args, "lang", None)))
+
+
+def run_lobby_command(args: argparse.Namespace, catalogue: Catalogue) -> int:
+    language(args)
+    try:
+        return asyncio.run(lobby(args, catalogue))
+    except SaveError as exc:
+        print(f"tarock: {exc}", file=sys.stderr)
+        return 2
+
+
+def run_play_command(args: argparse.Namespace, catalogue: Catalogue, options: dict[str, object]) -> int:
+    language(args)
+    try:
+        return asyncio.run(play(args, catalogue, options))
+    except (SaveError, RuleError) as exc:
+        print(f"tarock play: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,379 @@
+"""Tables over the network at the full-screen client: the node, the tables found, a seat on the screen.
+
+Everything here runs in trio, as a guest of the screen's asyncio loop
+(:mod:`client.ui.bridge`); it uses issue 8's network layer (``net/``) as
+the ``tarock host|join|watch`` commands do:
+
+- :class:`Network` is this client's node (its crash-safe store, its
+  listener) and the discovery of tables; the lobby lists what it finds;
+- :class:`ScreenSeat` plays a seat through the screen: the node asks it in
+  a worker thread, it asks the :class:`~client.ui.model.TableModel` on the
+  asyncio loop and waits for the player's answer;
+- :class:`ScreenListener` turns what the seat is told (the roster, each
+  observation, tricks, results, the table's end) into the model's events;
+- :meth:`Network.host`, :meth:`Network.join` and :meth:`Network.resume`
+  play a table to its end (or until the client closes: the node's store
+  keeps the seat, and the next start resumes it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import random
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from client.bots import make_bot
+from client.i18n import _, p_
+from client.players import Player
+from client.ui.bridge import Portal
+from client.ui.lobby_model import LobbyModel, TableEntry
+from client.ui.model import TableModel
+from core.actions import Action
+from core.observation import Observation
+from core.plugins import Catalogue
+from core.rules import RuleError
+from net.advert import Seen
+from net.dealing import COMMIT_REVEAL
+from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
+from net.effects import (
+    Acted,
+    HandBegins,
+    HandOver,
+    Joined,
+    Leave,
+    Refusal,
+    Shown,
+    TableOver,
+    TrickOver,
+    Voided,
+)
+from net.game import Game
+from net.lobby import PLAYERS, Seated, advert_of_info, host_table, join_table, new_table, resume_seat
+from net.manual_discovery import open_manual_discovery
+from net.node import Node
+from net.protocol.limits import Timing
+from net.seat import SeatCore
+from net.transport import ConnectError, PeerAddress, TcpTransport
+
+log = logging.getLogger("tarock.ui")
+SEATS = 4
+
+
+class NetError(Exception):
+    """A table that cannot be opened, joined or watched (says what and why)."""
+
+
+class ScreenSeat:
+    """A seat played through the screen (a :class:`~client.players.Player` the node asks in a thread)."""
+
+    def __init__(self, name: str, model: TableModel, loop: asyncio.AbstractEventLoop) -> None:
+        self.name = name
+        self.model = model
+        self.loop = loop
+        self.closed = False
+
+    async def _ask(self, obs: Observation) -> Action:
+        return await self.model.ask(obs)
+
+    def decide(self, obs: Observation) -> Action:
+        answer = asyncio.run_coroutine_threadsafe(self._ask(obs), self.loop)
+        while True:
+            if self.closed:
+                answer.cancel()
+                raise ConnectionAbortedError("the screen was closed")
+            with contextlib.suppress(concurrent.futures.TimeoutError):
+                return answer.result(timeout=0.25)
+
+
+class ScreenListener:
+    """What the node tells a seat, as the model's events (called in trio, in the screen's thread)."""
+
+    def __init__(self, model: TableModel, catalogue: Catalogue) -> None:
+        self.model = model
+        self.catalogue = catalogue
+        self.joined = False
+
+    def __call__(self, event: Shown) -> None:
+        model = self.model
+        if isinstance(event, Joined):
+            names = [_("Seat {n}").format(n=s + 1) for s in range(event.info.seats)]
+            for s in event.roster:
+                names[s.seat] = s.name
+            model.names = names
+            if event.seat is not None:
+                model.seat = event.seat
+            model.watching = event.seat is None
+            model.rounds = event.info.rounds
+            variant = self.catalogue.variants.get(event.info.variant)
+            model.title = f"{event.info.name} · " + (
+                p_("variant", variant.title) if variant else event.info.variant
+            )
+            if variant is not None and not model.option_specs:
+                with contextlib.suppress(RuleError):
+                    model.option_specs = dict(variant.rules(dict(event.info.options)).option_specs)
+            free = event.info.seats - len(event.roster)
+            if free and model.obs is None:
+                model.message = _("Waiting for players: {n} of {seats} seated.").format(
+                    n=len(event.roster), seats=event.info.seats
+                )
+            elif model.message.startswith(_("Waiting for players: {n} of {seats} seated.").split("{")[0]):
+                model.message = ""
+            model.note(_("At the table: {names}").format(names=", ".join(n for n in names)))
+            self.joined = True
+            model.changed()
+        elif isinstance(event, HandBegins):
+            model.hand_started(event.obs, event.round, event.deal_in_round)
+        elif isinstance(event, Acted):
+            seen = event.obs.history[-1] if event.obs.history else None
+            if seen is not None:
+                model.action_taken(event.obs, seen)
+        elif isinstance(event, TrickOver):
+            model.trick_done(event.obs, event.trick)
+        elif isinstance(event, HandOver):
+            model.hand_over(event.obs, event.table if event.row is not None else None)
+            if event.bots and model.seat in event.bots:
+                model.note(_("A bot played for you while you were away."))
+        elif isinstance(event, Voided):
+            model.note(_("The deal is void and is dealt again: {reason}").format(reason=event.reason))
+            model.changed()
+        elif isinstance(event, Refusal):
+            if event.code not in ("stale", "not-now"):
+                model.message = _("The host did not accept that: {reason}").format(reason=event.message)
+                model.changed()
+        elif isinstance(event, TableOver):
+            model.table_over(event.table)
+
+
+@dataclass
+class NetSettings:
+    """How this client's node reaches the network (the ``tarock host`` options of the same names)."""
+
+    state: Path
+    port: int = 0
+    bind: str = "0.0.0.0"
+    interfaces: Sequence[str] | None = None
+    to: str | None = None
+    """Ask this ``HOST:PORT`` for its table instead of browsing (networks that block multicast)."""
+    timing: Timing = field(default_factory=Timing)
+    records: Path | None = None
+
+
+def _bot_for(seed: int) -> Callable[[int], Player]:
+    def make(seat: int) -> Player:
+        return make_bot("heuristic", seed * 10 + seat, _("Bot for seat {n}").format(n=seat + 1))
+
+    return make
+
+
+class Network:
+    """This client's node and the tables it sees (module docstring); lives in the trio guest."""
+
+    def __init__(self, name: str, catalogue: Catalogue, settings: NetSettings) -> None:
+        self.name = name
+        self.catalogue = catalogue
+        self.settings = settings
+        self.node: Node | None = None
+        self.discovery: Discovery | None = None
+        self.note = ""
+        self.ready = trio.Event()
+        self.lobby: LobbyModel | None = None
+        self.portal: Portal | None = None
+        self._stop = trio.Event()
+
+    # -- the node's life -------------------------------------------------------------------
+    async def run(self) -> None:
+        """Listen and discover until :meth:`stop` (start it with the portal's ``start_soon``)."""
+        s = self.settings
+        try:
+            transport = TcpTransport(s.bind, s.port)
+            node = Node(self.name, self.catalogue, transport, s.state, timing=s.timing, records_dir=s.records)
+        except (ValueError, OSError) as exc:
+            self.note = _("The network is not available: {reason}").format(reason=str(exc))
+            self.ready.set()
+            return
+        self.node = node
+        async with trio.open_nursery() as nursery:
+            node.nursery = nursery
+            try:
+                await nursery.start(node.serve)
+            except OSError as exc:
+                self.note = _("The network is not available: {reason}").format(reason=str(exc))
+                self.node = None
+                self.ready.set()
+                return
+            try:
+                async with self._open_discovery(node) as disc:
+                    self.discovery = disc
+                    self.ready.set()
+                    nursery.start_soon(self._watch_tables, disc)
+                    await self._stop.wait()
+            except DiscoveryError as exc:
+                self.note = _("Tables cannot be found on this network: {reason}").format(reason=str(exc))
+                self.ready.set()
+                await self._stop.wait()
+            finally:
+                self.discovery = None
+                nursery.cancel_scope.cancel()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    @contextlib.asynccontextmanager
+    async def _open_discovery(self, node: Node) -> AsyncIterator[Discovery]:
+        to = self.settings.to
+        if to:
+            target = PeerAddress.parse(to)
+
+            async def ask(address: PeerAddress) -> Any:
+                return advert_of_info(await node.ask_info(address), address.port)
+
+            async with open_manual_discovery([target], ask, interval=1.0) as manual:
+                yield manual
+            return
+        async with open_zeroconf_discovery(interfaces=self.settings.interfaces) as disc:
+            node.addresses = tuple(disc.network.advertise)
+            yield disc
+
+    async def _watch_tables(self, disc: Discovery) -> None:
+        while True:
+            self._show_tables(disc)
+            await disc.wait_changed(timeout=1.0)
+
+    def entries(self) -> list[TableEntry]:
+        disc = self.discovery
+        if disc is None:
+            return []
+        out = []
+        for seen in disc.current():
+            a = seen.advert
+            if a.kind != "table":
+                continue
+            variant = self.catalogue.variants.get(a.variant)
+            title = p_("variant", variant.title) if variant is not None else a.variant
+            players = tuple(p.strip() for p in a.extra.get(PLAYERS, "").split(",") if p.strip())
+            out.append(TableEntry(a.name, a.variant, title, a.free_seats, players, a.rounds, seen))
+        return sorted(out, key=lambda e: e.name)
+
+    def _show_tables(self, disc: Discovery) -> None:
+        lobby = self.lobby
+        if lobby is not None:
+            lobby.set_tables(self.entries(), self.note)
+
+    # -- tables ----------------------------------------------------------------------------
+    def _node(self) -> Node:
+        if self.node is None:
+            raise NetError(self.note or _("The network is not available."))
+        return self.node
+
+    def saved_table(self) -> str:
+        """The name of the network table this node's store holds a seat at (empty: none)."""
+        node = self.node
+        if node is None:
+            return ""
+        core = SeatCore(node.me, node.name, node.catalogue, node.store)
+        if not core.restore() or core.over or core.info is None:
+            return ""
+        return core.info.name
+
+    async def host(
+        self, model: TableModel, variant: str, options: dict[str, Any], rounds: int, name: str, bots: int
+    ) -> Leave:
+        """Open a table, seat the player and ``bots`` bots, play it until it ends."""
+        node = self._node()
+        try:
+            game = Game.make(self.catalogue, variant, options, SEATS, rounds, COMMIT_REVEAL)
+        except RuleError as exc:
+            raise NetError(str(exc)) from None
+        info = new_table(game, name)
+        seed = random.SystemRandom().randrange(1_000_000)
+        names = [_("Bot {n}").format(n=k + 1) for k in range(bots)]
+        robots = [Seated(make_bot("heuristic", seed + k, names[k]), lambda event: None) for k in range(bots)]
+        seat = ScreenSeat(self.name, model, asyncio.get_running_loop())
+        disc = self.discovery
+        publish = disc.publish if disc is not None else None
+        try:
+            return await host_table(
+                node,
+                game,
+                info,
+                Seated(seat, ScreenListener(model, self.catalogue), True),
+                robots,
+                _bot_for(seed),
+                publish=publish,
+            )
+        finally:
+            seat.closed = True
+            if disc is not None:
+                with contextlib.suppress(Exception):
+                    await disc.withdraw()
+
+    async def join(self, model: TableModel, entry: TableEntry, watch: bool = False) -> Leave:
+        """Take a seat at (or watch) a table the lobby listed."""
+        node = self._node()
+        seen = entry.key
+        if not isinstance(seen, Seen):
+            raise NetError(_("That table is not on the network any more."))
+        info = None
+        address = None
+        for endpoint in seen.endpoints:
+            try:
+                info = await node.ask_info(endpoint)
+                address = endpoint
+                break
+            except ConnectError as exc:
+                log.info("%s", exc)
+        if info is None or address is None:
+            raise NetError(_("The table {name} does not answer.").format(name=entry.name))
+        self._check_rules(info)
+        seat = ScreenSeat(self.name, model, asyncio.get_running_loop())
+        driver = await join_table(
+            node,
+            address,
+            info.table,
+            info.rules,
+            Seated(seat, ScreenListener(model, self.catalogue), True),
+            _bot_for(0),
+            watch=watch,
+        )
+        try:
+            return await driver.run(address)
+        finally:
+            seat.closed = True
+
+    async def resume(self, model: TableModel) -> Leave | None:
+        """Take again the seat this node's store holds, if its table is not over."""
+        node = self._node()
+        seat = ScreenSeat(self.name, model, asyncio.get_running_loop())
+        driver = resume_seat(node, Seated(seat, ScreenListener(model, self.catalogue), True), _bot_for(0))
+        if driver is None:
+            return None
+        try:
+            return await driver.run(None)
+        finally:
+            seat.closed = True
+
+    def _check_rules(self, info: Any) -> None:
+        try:
+            game = Game.make(
+                self.catalogue, info.variant, info.options, SEATS, max(1, info.rounds), COMMIT_REVEAL
+            )
+        except RuleError as exc:
+            raise NetError(
+                _("That table plays {variant}, which this installation cannot: {reason}").format(
+                    variant=info.variant, reason=str(exc)
+                )
+            ) from None
+        if game.hash != info.rules:
+            raise NetError(
+                _("That table plays {variant} with other plugins or plugin versions than here.").format(
+                    variant=info.variant
+                )
+            )

@@ -1,0 +1,159 @@
+"""What the sans-IO table cores ask their driver to do.
+
+The cores (:mod:`net.host`, :mod:`net.seat`) never touch a socket or a clock:
+they return effects, and the trio node carries them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.facts import VariantFacts
+from core.observation import Observation, TrickView
+from core.table import SheetRow, Table
+from net.protocol.messages import Body, SeatInfo, TableInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``body`` to the node ``to`` (a seat's or a watcher's node id)."""
+
+    to: str
+    body: Body
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Close the connection of ``to``: it broke the protocol (logged with ``reason``)."""
+
+    to: str
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A line for the node's log."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToHost:
+    """(Seat) send ``body`` to the host."""
+
+    body: Body
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """(Seat) the player must choose one of ``obs.legal``; answer with ``SeatCore.decided``."""
+
+    obs: Observation
+    deal: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """(Seat) this node leaves the table: ``done`` when it is over, else why."""
+
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableDone:
+    """(Host) every round is played and checked: the table is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepDown:
+    """(Host) a newer host exists (``epoch``): stop hosting and join it as a seat."""
+
+    epoch: int
+    host: str
+
+
+# -- what a player's screen shows (seat side) ------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    info: TableInfo
+    roster: tuple[SeatInfo, ...]
+    seat: int | None
+    epoch: int
+    host: str
+    facts: VariantFacts
+    """What a screen needs of the rules (money unit, Kontra words, direction of play)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandBegins:
+    obs: Observation
+    round: int
+    rounds: int
+    deal_in_round: int
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    obs: Observation
+    phase_before: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrickOver:
+    obs: Observation
+    trick: TrickView
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    obs: Observation
+    row: SheetRow | None
+    table: Table
+    bots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Voided:
+    deal: int
+    reason: str
+    culprit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """The host did not apply this seat's action."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableOver:
+    table: Table
+
+
+@dataclass(frozen=True, slots=True)
+class FirstCard:
+    """The first card of the table was played (for benchmarks)."""
+
+    deal: int
+    index: int
+
+
+Shown = Joined | HandBegins | Acted | TrickOver | HandOver | Voided | Refusal | TableOver | FirstCard
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """(Seat) something for the player's screen."""
+
+    event: Shown
+
+
+Effect = Send | Drop | Note | ToHost | Decide | Leave | TableDone | StepDown | Show
+Plain = Any

@@ -1,0 +1,181 @@
+"""The host's trio driver: sessions, connections and timers around a :class:`HostCore`."""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+import trio
+
+from net.effects import Drop, Effect, Note, Send, StepDown, TableDone
+from net.host import HostCore, Reject
+from net.link import Link
+from net.protocol.channel import Channel, QueueFull
+from net.protocol.connection import BodyReceived, Event, choose_version
+from net.protocol.messages import Body, Hello, Info, MessageError, SeatInfo, Welcome, dump, parse
+
+log = logging.getLogger("tarock.net")
+
+
+class HostDriver:
+    """Runs one :class:`HostCore`: every connection of a seat or watcher goes through it."""
+
+    def __init__(self, core: HostCore, name: str,
+                 ask: Callable[[SeatInfo], Awaitable[Info | None]] | None = None) -> None:
+        self.core = core
+        self.name = name
+        self.ask = ask
+        self.sessions: dict[str, Channel] = {}
+        self.links: dict[str, Link] = {}
+        self.finished = trio.Event()
+        self.stepped_down: StepDown | None = None
+        self.stepped = trio.Event()
+        self.changed = trio.Event()
+        self._wake = trio.Event()
+        self.frames = 0
+        self.bytes = 0
+
+    # -- effects -------------------------------------------------------------------------
+    def apply(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Send):
+                self._send(effect.to, effect.body)
+            elif isinstance(effect, Drop):
+                link = self.links.get(effect.to)
+                log.warning("closing the connection of %s: %s", effect.to[:8], effect.reason)
+                if link is not None:
+                    link.close(effect.code, effect.reason)
+            elif isinstance(effect, Note):
+                log.info("%s", effect.text)
+            elif isinstance(effect, TableDone):
+                self.finished.set()
+            elif isinstance(effect, StepDown):
+                self.stepped_down = effect
+                self.stepped.set()
+        self._wake.set()
+        self.changed.set()
+        self.changed = trio.Event()
+
+    def _send(self, to: str, body: Body) -> None:
+        link = self.links.get(to)
+        if link is None or link.conn.closed:
+            return
+        try:
+            link.conn.send_body(dump(body), trio.current_time())
+        except QueueFull:
+            log.warning("%s does not acknowledge: its session is dropped", to[:8])
+            self.sessions.pop(to, None)
+            link.close("protocol", "too many unacknowledged messages")
+        link.push()
+
+    # -- timers ----------------------------------------------------------------------------
+    async def probe(self, every: float = 2.0) -> None:
+        """While seats are away, ask their nodes whether a newer host exists; step down if so
+        (this host was cut off, and the others went on with a new one)."""
+        while not self.finished.is_set() and self.stepped_down is None:
+            await trio.sleep(every)
+            core = self.core
+            away = [c.info for c in core.chairs if c.info is not None and not c.info.local
+                    and not c.connected and c.info.node != core.me]
+            if self.ask is None or not away:
+                continue
+            for seat in away:
+                with trio.move_on_after(every):
+                    info = await self.ask(seat)
+                    if info is not None and info.table == core.info.id and info.epoch > core.epoch:
+                        log.warning("%s hosts table %r at epoch %d: this host (epoch %d) steps down",
+                                    info.host[:8], core.info.name, info.epoch, core.epoch)
+                        self.apply(core.step_down(info.epoch, info.host))
+                        await self.close_all("superseded", "a newer host exists")
+                        return
+
+    async def timers(self) -> None:
+        """Run the core's timeouts (away seats, checks, gathering)."""
+        while not self.finished.is_set() and self.stepped_down is None:
+            now = trio.current_time()
+            deadline = self.core.next_deadline(now)
+            self._wake = trio.Event()
+            # At least a moment between two ticks, so that a deadline the core cannot act on yet
+            # is never a busy loop.
+            at = max(deadline if deadline is not None else now + 1.0, now + 0.01)
+            with trio.move_on_at(at):
+                await self._wake.wait()
+            self.apply(self.core.tick(trio.current_time()))
+
+    # -- connections -----------------------------------------------------------------------
+    async def handle(self, link: Link, hello: Hello, peer_ip: str | None) -> None:
+        core = self.core
+        verdict = core.admit(hello if peer_ip is None else _with_address(hello, peer_ip))
+        if isinstance(verdict, Reject):
+            log.info("refused %s (%s): %s", hello.name, hello.node[:8], verdict.message)
+            link.conn.refuse(verdict.code, verdict.message, verdict.host, verdict.epoch)
+            await link.flush()
+            if core.stale:
+                self.apply(core.step_down(hello.epoch, ""))
+            return
+        node = hello.node
+        version = choose_version(hello.proto_min, hello.proto_max)
+        assert version is not None  # the connection refused other ranges already
+        channel = self.sessions.get(node)
+        resumed = channel is not None and hello.session == channel.session
+        if not resumed or channel is None:
+            channel = Channel(secrets.token_hex(16))
+            self.sessions[node] = channel
+        info = core.info
+        welcome = Welcome(version, core.me, self.name, info.id, info.rules, core.epoch, core.me,
+                          channel.session, channel.received, resumed, verdict.seat, core.sheet.done)
+        link.conn.accept(welcome, channel, trio.current_time())
+        if resumed:
+            link.conn.resend(hello.received, trio.current_time())
+        old = self.links.get(node)
+        if old is not None:
+            old.close("superseded", "the node connected again")
+        self.links[node] = link
+        log.info("%s (%s) %s as %s", hello.name, node[:8], "resumed" if resumed else "connected",
+                 "watcher" if verdict.seat is None else f"seat {verdict.seat}")
+        self.apply(core.connected(node, hello, trio.current_time()))
+
+        async def on_event(event: Event) -> None:
+            if isinstance(event, BodyReceived):
+                try:
+                    msg = parse(event.body, "body")
+                except MessageError as exc:
+                    log.warning("bad body from %s: %s", node[:8], exc)
+                    link.close("protocol", f"bad body: {exc}")
+                    return
+                assert isinstance(msg, Body)
+                self.apply(core.receive(node, msg, trio.current_time()))
+            link.conn.flush_ack(trio.current_time())
+
+        try:
+            closed = await link.run(on_event)
+            log.info("%s (%s) left: %s (%s)", hello.name, node[:8], closed.reason, closed.code)
+        finally:
+            self.frames += link.conn.frames_in + link.conn.frames_out
+            self.bytes += link.conn.bytes_in + link.conn.bytes_out
+            if self.links.get(node) is link:
+                del self.links[node]
+                self.apply(core.disconnected(node, trio.current_time()))
+
+    async def close_all(self, code: str, reason: str) -> None:
+        for link in list(self.links.values()):
+            link.close(code, reason)
+
+
+def _with_address(hello: Hello, ip: str) -> Hello:
+    """The hello with the address its connection came from added after the ones the node
+    names (a node may not know its own; behind a proxy or NAT the peer address is not
+    the node's).  A loopback peer address is added only when the node names none."""
+    if ip in hello.addresses or (hello.addresses and _loopback(ip)):
+        return hello
+    return dataclasses.replace(hello, addresses=(*hello.addresses, ip)[:8])
+
+
+def _loopback(ip: str) -> bool:
+    try:
+        return ipaddress.ip_address(ip).is_loopback
+    except ValueError:
+        return False

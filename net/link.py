@@ -1,0 +1,161 @@
+"""One connection driven by trio: the sans-IO :class:`Connection` over a stream.
+
+The link only moves bytes and time: a reader feeds what arrives into the
+connection and hands its events on, a writer sends what the connection has
+to send, and every wait has a deadline (the heartbeat, the peer's silence,
+the handshake).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+import trio
+
+from net.protocol.connection import Closed, Connection, Event, HelloReceived
+from net.protocol.limits import Timing
+from net.protocol.messages import Hello
+
+log = logging.getLogger("tarock.net")
+
+READ_SIZE = 65536
+
+
+class Link:
+    """A stream and the protocol state of one connection."""
+
+    def __init__(self, stream: trio.abc.Stream, side: Literal["client", "server"], timing: Timing,
+                 label: str = "") -> None:
+        self.stream = stream
+        self.timing = timing
+        self.conn = Connection(side, trio.current_time(), timing)
+        self.label = label
+        self._dirty = trio.Event()
+        self._closing = False
+        self._scope: trio.CancelScope | None = None
+        self.closed: Closed | None = None
+        self.pending: list[Event] = []
+
+    def push(self) -> None:
+        """Wake the writer: the connection has bytes to send."""
+        self._dirty.set()
+
+    async def flush(self) -> None:
+        """Send what is pending now (bounded by the peer-silence timeout)."""
+        data = self.conn.data_to_send()
+        if data:
+            with trio.move_on_after(self.timing.dead_after):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    await self.stream.send_all(data)
+
+    async def _writer(self) -> None:
+        while True:
+            await self._dirty.wait()
+            self._dirty = trio.Event()
+            data = self.conn.data_to_send()
+            if data:
+                try:
+                    with trio.fail_after(self.timing.dead_after):
+                        await self.stream.send_all(data)
+                except trio.TooSlowError:
+                    self._broken(Closed("timeout", "the peer did not take what was sent in time", False))
+                    return
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    self._broken(Closed("eof", f"the connection broke: {exc}", True))
+                    return
+            if self._closing and self._scope is not None:
+                self._scope.cancel()
+                return
+
+    def _broken(self, closed: Closed) -> None:
+        """Writing failed: the connection is over (the reader stops with the scope)."""
+        if self.closed is None:
+            self.closed = closed
+        self.conn.receive_data(b"", trio.current_time())
+        if self._scope is not None:
+            self._scope.cancel()
+
+    async def _read_once(self, deadline: float) -> bool:
+        """Read what arrives until ``deadline``; False once the connection is closed."""
+        with trio.move_on_at(deadline):
+            try:
+                data = await self.stream.receive_some(READ_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                self.conn.receive_data(b"", trio.current_time())
+                log.debug("%s: read failed: %r", self.label, exc)
+                return False
+            self.conn.receive_data(bytes(data), trio.current_time())
+        self.conn.tick(trio.current_time())
+        return not self.conn.closed
+
+    async def handshake(self, timeout: float) -> Event | None:
+        """(Either side) read until the first event (a hello, welcome, refusal,
+        info, or the end); None if nothing came within ``timeout``."""
+        deadline = trio.current_time() + timeout
+        while trio.current_time() < deadline:
+            alive = await self._read_once(min(deadline, self.conn.next_deadline()))
+            events = self.conn.events()
+            if events:
+                first, rest = events[0], events[1:]
+                self.pending = rest
+                await self.flush()
+                return first
+            if not alive:
+                break
+        await self.flush()
+        return None
+
+    async def run(self, on_event: Callable[[Event], Awaitable[None]]) -> Closed:
+        """Read, tick and write until the connection ends; returns how it ended."""
+        try:
+            async with trio.open_nursery() as nursery:
+                self._scope = nursery.cancel_scope
+                nursery.start_soon(self._writer)
+                for event in self.pending:
+                    await on_event(event)
+                self.pending = []
+                self.push()
+                while True:
+                    alive = await self._read_once(self.conn.next_deadline())
+                    for event in self.conn.events():
+                        if isinstance(event, Closed):
+                            self.closed = event
+                        else:
+                            await on_event(event)
+                    self.push()
+                    if not alive or self.conn.closed:
+                        break
+                # The writer sends what is left (a bye with the reason) and then ends the run.
+                self._closing = True
+                self.push()
+        except trio.TooSlowError:
+            self.closed = Closed("timeout", "the peer did not take what was sent in time", by_peer=False)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            self.closed = Closed("eof", f"the connection broke: {exc}", by_peer=True)
+        await self.flush()
+        with trio.move_on_after(1):
+            await trio.aclose_forcefully(self.stream)
+        return self.closed or Closed("closed", "closed by this node", by_peer=False)
+
+    def close(self, code: str, reason: str) -> None:
+        """Say bye and end :meth:`run` (its reader sees the closed state)."""
+        self.conn.close(code, reason)
+        if self.closed is None:
+            self.closed = Closed(code, reason, by_peer=False)
+        self._closing = True
+        self.push()
+
+
+async def read_hello(link: Link, timeout: float) -> Hello | None:
+    """(Server) the peer's hello, or None (logged) when it sends anything else or nothing."""
+    event = await link.handshake(timeout)
+    if isinstance(event, HelloReceived):
+        return event.hello
+    if isinstance(event, Closed):
+        log.info("%s: closed during the handshake: %s (%s)", link.label, event.reason, event.code)
+    elif event is None:
+        log.info("%s: no hello within %g s", link.label, timeout)
+    return None

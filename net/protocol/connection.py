@@ -1,0 +1,341 @@
+"""One connection, sans-IO: frames, the handshake, the session's data and heartbeats.
+
+Feed received bytes to :meth:`Connection.receive_data` (``b""`` for the end
+of the stream), take typed events from :meth:`Connection.next_event`, and
+send what :meth:`Connection.data_to_send` returns.  Time only comes in as an
+argument (``now``, in seconds) to :meth:`Connection.tick`, which pings when
+the line was quiet and declares the connection dead when the peer was.
+
+The side that connects sends a :class:`~net.protocol.messages.Hello`; the
+other side answers with :meth:`Connection.accept` or :meth:`Connection.refuse`.
+After a welcome, bodies go through the attached :class:`Channel`.
+
+Any frame that breaks the format, is not a valid message, or comes at the
+wrong time ends the connection with a :class:`Closed` event whose reason says
+why; nothing else is delivered after it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Literal
+
+from net.protocol.channel import Channel, ChannelError
+from net.protocol.frames import FrameError, FrameReader, encode_frame
+from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from net.protocol.messages import (
+    Ack,
+    Bye,
+    Data,
+    Hello,
+    Info,
+    Message,
+    MessageError,
+    Ping,
+    Pong,
+    Refuse,
+    Welcome,
+    dump,
+    parse,
+)
+
+
+class State(Enum):
+    HANDSHAKE = "handshake"
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+# -- events ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HelloReceived:
+    """(Accepting side) the peer's hello: answer with accept or refuse."""
+
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Welcomed:
+    """(Connecting side) the peer accepted; bodies may flow."""
+
+    welcome: Welcome
+
+
+@dataclass(frozen=True, slots=True)
+class HelloRefused:
+    """(Connecting side) the peer refused the hello."""
+
+    refuse: Refuse
+
+
+@dataclass(frozen=True, slots=True)
+class InfoReceived:
+    info: Info
+
+
+@dataclass(frozen=True, slots=True)
+class BodyReceived:
+    """A new body (plain data; decode it with ``messages.parse(body, "body")``)."""
+
+    body: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The connection is over: ``code`` (``eof``, ``protocol``, ``timeout``, a
+    bye's code ...) and the reason.  ``by_peer``: the peer ended it."""
+
+    code: str
+    reason: str
+    by_peer: bool
+
+
+Event = HelloReceived | Welcomed | HelloRefused | InfoReceived | BodyReceived | Closed
+
+
+def choose_version(lo: int, hi: int, our_lo: int = PROTOCOL_MIN, our_hi: int = PROTOCOL_MAX) -> int | None:
+    """The highest version both ranges share, or None."""
+    best = min(hi, our_hi)
+    return best if best >= max(lo, our_lo) else None
+
+
+class Connection:
+    """The protocol on one stream.  ``side``: ``client`` (connects, says hello)
+    or ``server`` (accepts)."""
+
+    def __init__(self, side: Literal["client", "server"], now: float = 0.0,
+                 timing: Timing | None = None) -> None:
+        self.side = side
+        self.timing = timing or Timing()
+        self.state = State.HANDSHAKE
+        self.channel: Channel | None = None
+        self.version: int | None = None
+        self.peer_hello: Hello | None = None
+        self._reader = FrameReader()
+        self._events: deque[Event] = deque()
+        self._out = bytearray()
+        self._last_in = now
+        self._last_out = now
+        self._ping = 0
+        self._offered: Channel | None = None
+        self.frames_in = 0
+        self.frames_out = 0
+        self.bytes_in = 0
+        self.bytes_out = 0
+
+    @property
+    def closed(self) -> bool:
+        return self.state is State.CLOSED
+
+    # -- sending ----------------------------------------------------------------------
+    def _send(self, msg: Message) -> None:
+        frame = encode_frame(dump(msg))
+        self._out += frame
+        self.frames_out += 1
+        self.bytes_out += len(frame)
+
+    def data_to_send(self) -> bytes:
+        """The bytes to write now (empty if none)."""
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def hello(self, hello: Hello, now: float = 0.0, channel: Channel | None = None) -> None:
+        """(Client) open the handshake, offering to resume ``channel`` (its session
+        must be ``hello.session``).  A welcome that resumes it attaches it and resends
+        what the peer lacks; any other welcome attaches a new channel."""
+        if self.side != "client" or self.state is not State.HANDSHAKE:
+            raise RuntimeError("only a connecting side in its handshake says hello")
+        self._offered = channel
+        self._send(hello)
+        self._last_out = now
+
+    def accept(self, welcome: Welcome, channel: Channel | None, now: float = 0.0) -> None:
+        """(Server) accept the hello; ``channel`` carries the session's bodies
+        (None for an ``invite``, which carries none)."""
+        if self.side != "server" or self.peer_hello is None or self.state is not State.HANDSHAKE:
+            raise RuntimeError("accept answers a hello received")
+        self._send(welcome)
+        self.version = welcome.proto
+        self.channel = channel
+        self.state = State.OPEN
+        self._last_out = now
+
+    def refuse(self, code: str, message: str, host: str = "", epoch: int = 0) -> None:
+        """(Server) refuse the hello and close."""
+        self._send(Refuse(code, message, host, epoch))
+        self.state = State.CLOSED
+
+    def info(self, info: Info) -> None:
+        """(Server) answer an ``info`` hello and close."""
+        self._send(info)
+        self.state = State.CLOSED
+
+    def send_body(self, body: Any, now: float = 0.0) -> None:
+        """Send a body (plain data) through the session's channel."""
+        if self.state is not State.OPEN or self.channel is None:
+            raise RuntimeError("bodies flow only on an open connection with a session")
+        self._send(self.channel.wrap(body))
+        self._last_out = now
+
+    def resend(self, peer_received: int, now: float = 0.0) -> int:
+        """Resend what the peer lacks after a resume; returns how many frames."""
+        if self.channel is None:
+            return 0
+        frames = self.channel.resend(peer_received)
+        for frame in frames:
+            self._send(frame)
+        self._last_out = now
+        return len(frames)
+
+    def flush_ack(self, now: float = 0.0) -> None:
+        """Acknowledge what was received, if the peer has not been told yet."""
+        if self.state is State.OPEN and self.channel is not None and self.channel.ack_due:
+            self.channel.ack_due = False
+            self._send(Ack(self.channel.received))
+            self._last_out = now
+
+    def close(self, code: str, message: str) -> None:
+        """Say bye and close (no further events)."""
+        if self.state is not State.CLOSED:
+            try:
+                self._send(Bye(code, message[:200]))
+            except ValueError:
+                self._send(Bye("protocol", "closing"))
+            self.state = State.CLOSED
+
+    # -- time -------------------------------------------------------------------------
+    def tick(self, now: float) -> None:
+        """Ping a quiet line; close a connection whose peer was silent too long."""
+        if self.state is State.CLOSED:
+            return
+        if now - self._last_in > self.timing.dead_after:
+            self._fail("timeout", f"nothing received for {now - self._last_in:.1f} s", by_peer=False)
+            return
+        if self.state is State.OPEN and now - self._last_out >= self.timing.heartbeat:
+            self._ping += 1
+            self._send(Ping(self._ping))
+            self._last_out = now
+
+    def next_deadline(self) -> float:
+        """When :meth:`tick` must run next at the latest."""
+        dead = self._last_in + self.timing.dead_after
+        if self.state is not State.OPEN:
+            return dead
+        return min(dead, self._last_out + self.timing.heartbeat)
+
+    # -- receiving --------------------------------------------------------------------
+    def next_event(self) -> Event | None:
+        return self._events.popleft() if self._events else None
+
+    def events(self) -> list[Event]:
+        out = list(self._events)
+        self._events.clear()
+        return out
+
+    def _fail(self, code: str, reason: str, by_peer: bool) -> None:
+        if self.state is State.CLOSED:
+            return
+        if code in ("protocol", "timeout"):
+            self._send(Bye(code, reason[:200]))
+        self.state = State.CLOSED
+        self._events.append(Closed(code, reason, by_peer))
+
+    def receive_data(self, data: bytes, now: float = 0.0) -> None:
+        """Bytes from the peer (``b""``: the peer closed the stream)."""
+        if self.state is State.CLOSED:
+            return
+        if not data:
+            self.state = State.CLOSED
+            self._events.append(Closed("eof", "the peer closed the connection", by_peer=True))
+            return
+        self._last_in = now
+        self.bytes_in += len(data)
+        try:
+            frames = self._reader.feed(data)
+        except FrameError as exc:
+            self._fail("protocol", f"bad frame: {exc}", by_peer=False)
+            return
+        for raw in frames:
+            self.frames_in += 1
+            try:
+                msg = parse(raw, "frame")
+            except MessageError as exc:
+                self._fail("protocol", f"bad message: {exc}", by_peer=False)
+                return
+            try:
+                self._handle(msg, now)
+            except (ChannelError, _OutOfOrder) as exc:
+                self._fail("protocol", str(exc), by_peer=False)
+                return
+            if self.closed:
+                return
+
+    def _handle(self, msg: Message, now: float) -> None:
+        if isinstance(msg, Bye):
+            self.state = State.CLOSED
+            self._events.append(Closed(msg.code, msg.message, by_peer=True))
+            return
+        if self.state is State.HANDSHAKE:
+            self._handshake(msg)
+            return
+        if isinstance(msg, Data):
+            if self.channel is None:
+                raise _OutOfOrder("data on a connection without a session")
+            body = self.channel.receive(msg)
+            if body is not None:
+                self._events.append(BodyReceived(body))
+        elif isinstance(msg, Ack):
+            if self.channel is None:
+                raise _OutOfOrder("ack on a connection without a session")
+            self.channel.on_ack(msg.ack)
+        elif isinstance(msg, Ping):
+            self._send(Pong(msg.n))
+            self._last_out = now
+        elif isinstance(msg, Pong):
+            pass
+        else:
+            raise _OutOfOrder(f"{msg.tag!r} after the handshake")
+
+    def _handshake(self, msg: Message) -> None:
+        if self.side == "server":
+            if not isinstance(msg, Hello):
+                raise _OutOfOrder(f"expected hello, got {msg.tag!r}")
+            self.peer_hello = msg
+            if choose_version(msg.proto_min, msg.proto_max) is None:
+                self.refuse("version", f"this node speaks protocol {PROTOCOL_MIN}..{PROTOCOL_MAX}, "
+                                       f"the peer {msg.proto_min}..{msg.proto_max}")
+                self._events.append(Closed("version", "no common protocol version", by_peer=False))
+                return
+            self._events.append(HelloReceived(msg))
+            return
+        if isinstance(msg, Welcome):
+            if not PROTOCOL_MIN <= msg.proto <= PROTOCOL_MAX:
+                raise _OutOfOrder(f"the peer chose protocol {msg.proto}, which this node does not speak")
+            self.version = msg.proto
+            self.state = State.OPEN
+            offered = self._offered
+            if msg.session:
+                if offered is not None and msg.resumed and msg.session == offered.session:
+                    self.channel = offered
+                    for frame in offered.resend(msg.received):
+                        self._send(frame)
+                else:
+                    self.channel = Channel(msg.session)
+            self._events.append(Welcomed(msg))
+        elif isinstance(msg, Refuse):
+            self.state = State.CLOSED
+            self._events.append(HelloRefused(msg))
+        elif isinstance(msg, Info):
+            self.state = State.CLOSED
+            self._events.append(InfoReceived(msg))
+        else:
+            raise _OutOfOrder(f"expected welcome, refuse or info, got {msg.tag!r}")
+
+
+
+class _OutOfOrder(ValueError):
+    """A valid message at a time the protocol does not allow it."""

@@ -1,0 +1,50 @@
+"""Hard limits of the wire format and the default timings (docs/protocol.md, "Limits")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+PROTOCOL_MIN: Final = 1
+PROTOCOL_MAX: Final = 1
+"""The protocol versions this implementation speaks."""
+
+LENGTH_BYTES: Final = 4
+"""Every frame starts with its body length as an unsigned big-endian integer."""
+MAX_FRAME: Final = 128 * 1024
+"""Largest frame body in bytes (a full observation is about 1-7 KiB)."""
+MAX_STR: Final = 4096
+"""Longest msgpack str in bytes."""
+MAX_BIN: Final = 0
+"""The protocol sends no msgpack bin; any non-empty bin is refused."""
+MAX_ARRAY: Final = 2048
+"""Most items in one msgpack array."""
+MAX_MAP: Final = 64
+"""Most entries in one msgpack map."""
+MAX_DEPTH: Final = 16
+"""Deepest nesting of arrays and maps (the top-level map is depth 1)."""
+MAX_UNACKED: Final = 512
+"""Most sequenced messages a sender keeps for resending; beyond, the session
+is dropped and the peer gets a snapshot when it returns."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The timeouts of a node, in seconds (all configurable from the command line)."""
+
+    heartbeat: float = 1.0
+    """A ping is sent when nothing was sent for this long."""
+    dead_after: float = 4.0
+    """A connection that received nothing for this long is dead."""
+    handshake: float = 5.0
+    """Longest wait for the answer to a hello."""
+    connect: float = 3.0
+    """Longest wait for a TCP connection."""
+    host_grace: float = 3.0
+    """How long a seat tries to reach its host again before it goes to the next in succession."""
+    seat_timeout: float = 20.0
+    """How long a seat may be away before a bot plays it (until the player returns)."""
+    check: float = 20.0
+    """Longest wait of the host for the seats' checks of a finished hand."""
+    gather: float = 8.0
+    """Longest wait of a new host for the seats to come back before it deals."""

@@ -1,0 +1,155 @@
+"""A node's crash-safe store: SQLite (stdlib) in WAL mode with synchronous=FULL.
+
+Every change is one transaction that is on disk when the call returns, so a
+``kill -9`` at any moment loses nothing that was written: the node's
+identity, its tables (the table, the roster, the host and its epoch), the
+outcome of every finished deal (its record, or why it was void) and the deal
+in progress (what was dealt and every action, the seat's dealing secret and
+the observations it was sent).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+FORMAT = "tarock-store/1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, info TEXT NOT NULL, state TEXT NOT NULL, over INTEGER NOT NULL DEFAULT 0,
+    created INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS outcomes (
+    table_id TEXT NOT NULL, deal INTEGER NOT NULL, kind TEXT NOT NULL, record TEXT,
+    reason TEXT NOT NULL DEFAULT '', culprit TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (table_id, deal));
+CREATE TABLE IF NOT EXISTS progress (
+    table_id TEXT NOT NULL, deal INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (table_id, deal, key));
+"""
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or is not a tarock store."""
+
+
+class Store:
+    """One node's store file (``NAME.sqlite`` in the node's state folder)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(_SCHEMA)
+            fmt = self._meta("format")
+            if fmt is None:
+                self._set_meta("format", FORMAT)
+            elif fmt != FORMAT:
+                raise StoreError(f"{path} is a {fmt} store, not {FORMAT}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot use {path} as the node's store: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        """One transaction: on disk (fsync'd) when the block ends, or nothing of it."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # -- meta ---------------------------------------------------------------------------
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _set_meta(self, key: str, value: str) -> None:
+        with self._tx():
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def node_id(self) -> str:
+        """This node's id (32 hex digits), made at the first start and kept."""
+        found = self._meta("node")
+        if found is None:
+            found = secrets.token_hex(16)
+            self._set_meta("node", found)
+        return found
+
+    def get(self, key: str) -> Any:
+        raw = self._meta(f"x:{key}")
+        return None if raw is None else json.loads(raw)
+
+    def put(self, key: str, value: Any) -> None:
+        self._set_meta(f"x:{key}", json.dumps(value))
+
+    # -- tables -------------------------------------------------------------------------
+    def save_table(self, table_id: str, info: Any, state: Any) -> None:
+        """The table and this node's state at it (seat, roster, host, epoch ...)."""
+        with self._tx():
+            self.db.execute(
+                "INSERT INTO tables (id, info, state, created) VALUES (?, ?, ?, "
+                "(SELECT COALESCE(MAX(created), 0) + 1 FROM tables)) "
+                "ON CONFLICT(id) DO UPDATE SET info = excluded.info, state = excluded.state",
+                (table_id, json.dumps(info), json.dumps(state)))
+
+    def table(self, table_id: str) -> tuple[Any, Any, bool] | None:
+        row = self.db.execute("SELECT info, state, over FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else (json.loads(row[0]), json.loads(row[1]), bool(row[2]))
+
+    def current_table(self) -> str | None:
+        """The table this node sits at and that is not over (the latest one)."""
+        row = self.db.execute("SELECT id FROM tables WHERE over = 0 ORDER BY created DESC LIMIT 1").fetchone()
+        return None if row is None else str(row[0])
+
+    def table_over(self, table_id: str) -> None:
+        with self._tx():
+            self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+
+    # -- outcomes -------------------------------------------------------------------------
+    def save_outcome(self, table_id: str, deal: int, record: Any | None, reason: str = "",
+                     culprit: str = "") -> None:
+        """A finished deal (its record) or a void one (``record`` None); the deal's
+        progress goes in the same transaction."""
+        kind = "hand" if record is not None else "void"
+        with self._tx():
+            self.db.execute("INSERT OR REPLACE INTO outcomes (table_id, deal, kind, record, reason, culprit) "
+                            "VALUES (?, ?, ?, ?, ?, ?)",
+                            (table_id, deal, kind, None if record is None else json.dumps(record),
+                             reason, culprit))
+            self.db.execute("DELETE FROM progress WHERE table_id = ? AND deal <= ?", (table_id, deal))
+
+    def outcomes(self, table_id: str) -> list[tuple[int, Any | None, str, str]]:
+        """``(deal, record or None, reason, culprit)`` in deal order."""
+        rows = self.db.execute("SELECT deal, record, reason, culprit FROM outcomes WHERE table_id = ? "
+                               "ORDER BY deal", (table_id,)).fetchall()
+        return [(int(d), None if r is None else json.loads(r), str(why), str(who)) for d, r, why, who in rows]
+
+    # -- the deal in progress -------------------------------------------------------------
+    def put_progress(self, table_id: str, deal: int, key: str, value: Any) -> None:
+        with self._tx():
+            self.db.execute("INSERT OR REPLACE INTO progress (table_id, deal, key, value) "
+                            "VALUES (?, ?, ?, ?)", (table_id, deal, key, json.dumps(value)))
+
+    def progress(self, table_id: str, deal: int) -> dict[str, Any]:
+        rows = self.db.execute("SELECT key, value FROM progress WHERE table_id = ? AND deal = ?",
+                               (table_id, deal)).fetchall()
+        return {str(k): json.loads(v) for k, v in rows}
+
+    def progress_deals(self, table_id: str) -> list[int]:
+        rows = self.db.execute("SELECT DISTINCT deal FROM progress WHERE table_id = ? ORDER BY deal",
+                               (table_id,)).fetchall()
+        return [int(r[0]) for r in rows]

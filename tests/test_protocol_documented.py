@@ -1,0 +1,107 @@
+"""docs/protocol.md documents every message, every field, the engine values and the test vectors."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from net_pump import CATALOGUE
+
+from core.cards import format_card
+from net.dealing import PAYLOADS, DealContext, Opening, Stream, commitment, deal_from_seeds, deal_key, shuffle
+from net.docgen import engine_values
+from net.game import Game
+from net.protocol.messages import BODIES, FRAMES, PARTS
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+TEXT = DOC.read_text(encoding="utf-8")
+
+
+def _sections() -> dict[str, str]:
+    parts = re.split(r"^### `([A-Za-z-]+)`\s*$", TEXT, flags=re.M)
+    return {parts[i]: parts[i + 1].split("\n## ")[0] for i in range(1, len(parts), 2)}
+
+
+def _documented() -> dict[str, type]:
+    out: dict[str, type] = {cls.tag: cls for cls in (*FRAMES, *BODIES)}
+    out.update({cls.tag: cls for cls in PAYLOADS})
+    out.update({cls.__name__: cls for cls in (*PARTS, Opening)})
+    return out
+
+
+def test_every_message_has_a_section() -> None:
+    missing = sorted(set(_documented()) - set(_sections()))
+    assert not missing, f"messages without a section in docs/protocol.md: {missing}"
+
+
+def test_no_section_for_a_message_that_does_not_exist() -> None:
+    stale = sorted(set(_sections()) - set(_documented()))
+    assert not stale, f"docs/protocol.md documents messages that do not exist: {stale}"
+
+
+def test_every_field_is_in_its_section_table() -> None:
+    sections = _sections()
+    for name, cls in _documented().items():
+        rows = set(re.findall(r"^\| `(\w+)` \|", sections[name], flags=re.M))
+        fields = {f.name for f in dataclasses.fields(cls)}
+        assert fields <= rows, f"{name}: fields not documented: {sorted(fields - rows)}"
+        assert rows <= fields, f"{name}: documented fields that do not exist: {sorted(rows - fields)}"
+
+
+def test_engine_values_section_is_generated_from_the_code() -> None:
+    found = re.search(r"<!-- engine-values.*?-->\n```\n(.*?)```\n<!-- end engine-values -->", TEXT, re.S)
+    assert found is not None
+    assert found.group(1) == engine_values() + "\n", "run `python -m net.docgen` and refresh docs/protocol.md"
+
+
+def _vectors() -> dict[str, str]:
+    found = re.search(r"<!-- vectors -->\n```\n(.*?)```\n<!-- end vectors -->", TEXT, re.S)
+    assert found is not None
+    line = re.compile(r"^(hand_id|key|block0|below|commit \d|tarock\d\d (?:order|talon|hand \d)) (.*)$")
+    out = {}
+    for text in found.group(1).splitlines():
+        match = line.match(text)
+        assert match is not None, f"unreadable vector line: {text!r}"
+        out[match.group(1)] = match.group(2)
+    return out
+
+
+def test_the_worked_example_is_what_the_code_computes() -> None:
+    vectors = _vectors()
+    ctx = DealContext("00112233445566778899aabbccddeeff", 1, 1, 4)
+    seeds = [bytes([s + 1]) * 32 for s in range(4)]
+    assert vectors["hand_id"] == ctx.hand_id
+    for s in range(4):
+        assert vectors[f"commit {s}"] == commitment(ctx, s, seeds[s])
+    key = deal_key(ctx, seeds)
+    assert vectors["key"] == key.hex()
+    assert vectors["block0"] == Stream(key).take(32).hex()
+    stream = Stream(key)
+    draws = " ".join(str(stream.below(m)) for m in (54, 53, 52, 51, 50))
+    assert vectors["below"] == "54 53 52 51 50 -> " + draws
+    for variant in ("tarock54", "tarock40"):
+        game = Game.make(CATALOGUE, variant, {}, 4, 1, "commit-reveal/1")
+        order = shuffle(game.rules.deck, Stream(key))
+        assert vectors[f"{variant} order"] == " ".join(format_card(c) for c in order)
+        hands, talon = deal_from_seeds(ctx, game.layout(game.active(0)), seeds)
+        for s in range(4):
+            assert vectors[f"{variant} hand {s}"] == " ".join(format_card(c) for c in hands[s])
+        if talon:
+            piles = " | ".join(" ".join(format_card(c) for c in pile) for pile in talon)
+            assert vectors[f"{variant} talon"] == piles
+
+
+def test_the_documented_decks_are_the_variants_decks() -> None:
+    markers = (("tarock54", "`tarock54`\n(and the Königrufen variants): `"), ("tarock40", "`tarock40`: `"))
+    for variant, marker in markers:
+        start = TEXT.index(marker) + len(marker)
+        written = " ".join(TEXT[start:TEXT.index("`", start)].split())
+        deck = Game.make(CATALOGUE, variant, {}, 4, 1, "commit-reveal/1").rules.deck
+        names = [format_card(c) for c in deck]
+        if "..." in written:
+            head, tail = written.split(" ... ")
+            assert names[:len(head.split())] == head.split()
+            assert names[-len(tail.split()):] == tail.split()
+        else:
+            assert written.split() == names

@@ -1,0 +1,316 @@
+"""A hand over the network through the screen: the player at one node, bots at three other nodes.
+
+The full-screen client (in this process, keys through a pipe, its screen in
+a terminal emulator) opens a table from the lobby on loopback (mDNS on
+127.0.0.1, as tests/test_net_processes.py does); three real ``tarock bot``
+processes find it by name and join; the hand is played through the screen
+with the same checks as the local tables (tests/ui_play.py); the settlement,
+the standings and the bots' end follow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from pathlib import Path
+
+from net_procs import ROOT, bot_args, env, events
+from netns import Procs
+from ui_harness import Driver, run
+from ui_play import Seen, play_hand, until
+
+from client.i18n import _, set_language
+from client.ui.main import lobby
+from client.ui.model import TableModel
+from core.plugins import load_plugins
+
+LOOP = ["127.0.0.1"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_hand_with_bots_at_three_other_nodes(tmp_path: Path) -> None:
+    set_language("de")
+    args = argparse.Namespace(
+        state=str(tmp_path / "me"),
+        port=_free_port(),
+        interface=LOOP,
+        to=None,
+        name="Du",
+        records=str(tmp_path / "rec-me"),
+        no_records=False,
+        pace=0.0,
+        offline=False,
+    )
+    ref: dict[str, object] = {}
+    seen = Seen()
+    table = "Tisch von Du"
+
+    def keep(driver: object, model: TableModel) -> None:
+        ref["model"] = model
+
+    with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
+
+        async def script(d: Driver) -> None:
+            await d.wait_for(_("Open a table on the network"))
+            d.press("down", "enter")  # the second row: open a table
+            await d.wait_for(_("Table name"))
+            for _k in range(1, 3):
+                d.press("down")  # to the rounds
+            d.press(*["left"] * 5)  # 12 -> 1
+            await d.wait_for("◀ 1 ▶")
+            d.press("enter", "enter")  # to "open the table", and open it
+            await until(lambda: "model" in ref, what="the table's model")
+            await d.wait_for(_("Waiting for players: {n} of {seats} seated.").format(n=1, seats=4))
+            bots = [
+                procs.spawn(
+                    bot_args(
+                        f"b{i}",
+                        tmp_path,
+                        1,
+                        "--interface",
+                        "127.0.0.1",
+                        "--table",
+                        table,
+                        "--wait",
+                        "60",
+                        "--seed",
+                        str(i),
+                    ),
+                    name=f"b{i}",
+                    env=env(tmp_path / "state"),
+                    cwd=ROOT,
+                )
+                for i in range(3)
+            ]
+            ref["bots"] = bots
+            while True:
+                obs = await play_hand(d, ref, seen, timeout=150)
+                assert obs.result is not None
+                d.press("enter")
+                if not obs.result.passed_out:
+                    break
+            standings = await d.wait_for(_("Final standings"), timeout=60)
+            ref["standings"] = standings
+            d.press("enter")
+            await d.wait_for(_("Open a table on the network"))
+            d.press("q")
+
+        assert (
+            run(lambda: lobby(args, load_plugins(None), seen=keep), script, cols=100, rows=36, timeout=240)
+            == 0
+        )
+        bots = ref["bots"]
+        for bot in bots:  # type: ignore[attr-defined]
+            assert bot.wait(timeout=60) == 0, bot.tail()
+    seated = [events(b, "seated")[-1] for b in bots]  # type: ignore[attr-defined]
+    assert all(s["table_name"] == table and s["host_name"] == "Du" for s in seated)
+    assert seen.plays >= 1 and seen.settlements
+    assert "HP" in str(ref["standings"])
+    assert list((tmp_path / "rec-me").glob("table-*.json"))
+
+
+def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Path) -> None:
+    """The lobby lists a table with its free seats and players; joined, closed mid-hand and opened
+    again, the node's store takes the seat again and the table is played to its end."""
+    set_language("de")
+    args = argparse.Namespace(
+        state=str(tmp_path / "me"),
+        port=0,
+        interface=LOOP,
+        to=None,
+        name="Du",
+        records=str(tmp_path / "rec-me"),
+        no_records=False,
+        pace=0.0,
+        offline=False,
+    )
+    table = "Hildes Tisch"
+    ref: dict[str, object] = {}
+
+    def keep(driver: object, model: TableModel) -> None:
+        ref["model"] = model
+
+    with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
+        host = procs.spawn(
+            bot_args(
+                "Hilde",
+                tmp_path,
+                2,
+                "--interface",
+                "127.0.0.1",
+                "--host",
+                "--table",
+                table,
+                "--wait",
+                "90",
+                "--seed",
+                "1",
+            ),
+            name="hilde",
+            env=env(tmp_path / "state"),
+            cwd=ROOT,
+        )
+        others = [
+            procs.spawn(
+                bot_args(
+                    f"b{i}",
+                    tmp_path,
+                    2,
+                    "--interface",
+                    "127.0.0.1",
+                    "--table",
+                    table,
+                    "--wait",
+                    "90",
+                    "--seed",
+                    str(i + 2),
+                ),
+                name=f"b{i}",
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+            for i in range(2)
+        ]
+
+        async def first(d: Driver) -> None:
+            listed = await d.wait_for(lambda t: table in t and "b0" in t and "b1" in t, timeout=60)
+            row = next(line for line in listed.splitlines() if table in line)
+            assert "1 Platz frei" in row and "Hilde" in row, row
+            d.press(*["down"] * 4)  # play against bots, open, rules, quit, then the table
+            d.press("enter")
+            await until(lambda: "model" in ref, what="the table's model")
+            model = ref["model"]
+            assert isinstance(model, TableModel)
+            await until(lambda: model.waiting, timeout=60, what="a first decision")
+            await d.settle(0.1)
+            d.press("q")
+            await d.wait_for(_("Leave the table?"))
+            d.press("1")
+
+        assert (
+            run(lambda: lobby(args, load_plugins(None), seen=keep), first, cols=100, rows=36, timeout=120)
+            == 0
+        )
+        ref.clear()
+        seen = Seen()
+
+        async def again(d: Driver) -> None:
+            await d.wait_for(_("Go on at the network table"), timeout=30)
+            d.press("enter")
+            await until(lambda: "model" in ref, what="the table's model")
+            played = 0
+            while played < 2:
+                obs = await play_hand(d, ref, seen, timeout=150)
+                assert obs.result is not None
+                d.press("enter")
+                played += not obs.result.passed_out
+            await d.wait_for(_("Final standings"), timeout=60)
+            d.press("enter")
+            await d.wait_for(_("Open a table on the network"))
+            d.press("q")
+
+        assert (
+            run(lambda: lobby(args, load_plugins(None), seen=keep), again, cols=100, rows=36, timeout=300)
+            == 0
+        )
+        for bot in (host, *others):
+            assert bot.wait(timeout=60) == 0, bot.tail()
+    assert len(seen.settlements) >= 2
+    assert events(host, "standings")
+
+
+def test_watch_a_full_table_from_the_lobby(tmp_path: Path) -> None:
+    """A table without a free seat is listed; W follows it with public information only."""
+    set_language("de")
+    args = argparse.Namespace(
+        state=str(tmp_path / "me"),
+        port=0,
+        interface=LOOP,
+        to=None,
+        name="Resi",
+        records=None,
+        no_records=True,
+        pace=0.0,
+        offline=False,
+    )
+    table = "Sepps Tisch"
+    ref: dict[str, object] = {}
+
+    def keep(driver: object, model: TableModel) -> None:
+        ref["model"] = model
+
+    with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
+        bots = [
+            procs.spawn(
+                bot_args(
+                    "Sepp",
+                    tmp_path,
+                    3,
+                    "--interface",
+                    "127.0.0.1",
+                    "--host",
+                    "--table",
+                    table,
+                    "--wait",
+                    "90",
+                    "--seed",
+                    "1",
+                ),
+                name="sepp",
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+        ]
+        bots += [
+            procs.spawn(
+                bot_args(
+                    f"w{i}",
+                    tmp_path,
+                    3,
+                    "--interface",
+                    "127.0.0.1",
+                    "--table",
+                    table,
+                    "--wait",
+                    "90",
+                    "--seed",
+                    str(i + 2),
+                ),
+                name=f"w{i}",
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+            for i in range(3)
+        ]
+
+        async def script(d: Driver) -> None:
+            await d.wait_for(lambda t: table in t and "0 Plätze frei" in t, timeout=60)
+            d.press(*["down"] * 4)
+            d.press("enter")
+            await d.wait_for(_("That table has no free seat: W watches it."))
+            d.press("w")
+            await until(lambda: "model" in ref, what="the table's model")
+            await d.wait_for(_("You are watching this table."), timeout=30)
+            await d.wait_for(_("Trick {n}: {trick}").split(" {")[0] + " ", timeout=60)
+            model = ref["model"]
+            assert isinstance(model, TableModel) and model.watching and not model.waiting
+            for _try in range(5):  # a settlement may open meanwhile: close it first
+                d.press("esc")
+                d.press("q")
+                if await d.wait_any(_("Leave the table?"), _("Settlement"), timeout=5) == _(
+                    "Leave the table?"
+                ):
+                    break
+            d.press("1")
+
+        assert (
+            run(lambda: lobby(args, load_plugins(None), seen=keep), script, cols=100, rows=36, timeout=150)
+            == 0
+        )
+        for bot in bots:
+            assert bot.wait(timeout=120) == 0, bot.tail()
