@@ -17,8 +17,8 @@ margin).  How the hand is finished:
 All candidates are tried in the same worlds, so their differences are not
 blurred by the luck of the draw.  Cards that are equivalent from what the
 bot knows (neighbours in one suit with the same value, every card between
-them played or in its own hand, none of them a card a premium names) are
-tried once.
+them played in an earlier trick or in its own hand, none of them a card a
+premium names) are tried once.
 """
 
 from __future__ import annotations
@@ -77,11 +77,9 @@ def equivalent_groups(obs: Observation, cards: Sequence[Card]) -> list[list[Card
     """``cards`` grouped into classes the bot cannot tell apart (see the module docstring)."""
     rules = obs.rules
     values = rules.facts.card_values if rules is not None else ()
-    known = set(obs.hand)
+    known = set(obs.hand)  # a card of the trick on the table is not gone: it may lie between them
     for t in obs.tricks:
         known |= set(t.cards)
-    if obs.trick is not None:
-        known |= set(obs.trick.cards)
     called = obs.called
     deck = rules.deck if rules is not None else ()
     groups: list[list[Card]] = []

@@ -15,8 +15,8 @@ What keeps it fast:
 - move ordering: the playout player's card first (:mod:`client.bots.playout`),
   then the others from the strongest down;
 - equivalent cards: neighbours in one suit with the same value in the hand
-  to move, every card between them already played, none named by a premium,
-  are searched once;
+  to move, every card between them played in an earlier trick, none named
+  by a premium, are searched once;
 - a zero-window test on a target (:meth:`Solver.at_least`): whether a value
   can be reached, which cuts far more than a search for the exact value;
 - sure-winner cutoff in the last trick: it is played out directly.
@@ -81,11 +81,14 @@ class Solver:
             m ^= low
         if len(cards) == 1:
             return cards
-        # equivalent neighbours: same suit and value, nothing unplayed between them in another hand
+        # equivalent neighbours: same suit and value, no card between them in another hand or in
+        # the trick on the table (a card of the trick between them is beaten by one and not the other)
         others = 0
         for s, h in enumerate(sim.hands):
             if s != seat:
                 others |= h
+        for c in sim.trick_cards:
+            others |= 1 << c
         cards.sort(key=lambda c: (SUIT_OF[c], STRENGTH[c]))
         kept: list[Card] = []
         values = self.values
