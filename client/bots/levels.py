@@ -73,6 +73,10 @@ class Decision:
     reason: str
     values: dict[Action, float]
     """The mean result of each candidate tried (empty where nothing was searched)."""
+    worlds: int = 0
+    """Sampled deals the candidates were compared in (0: nothing was searched)."""
+    kept: bool = False
+    """Another candidate's mean was higher, but not clearly: the rule of thumb's choice stayed."""
 
 
 def _unit(obs: Observation) -> str:
@@ -138,10 +142,12 @@ class SearchBot:
             how = "solved to the end" if choice.solved else "played out"
             kept = " (kept: no card clearly better than the rule of thumb's)" if choice.kept_default else ""
             return Decision(action, f"{choice.worlds} sampled deals {how}: "
-                            f"{_compare(values, action, unit)}{kept}", values)
+                            f"{_compare(values, action, unit)}{kept}", values, choice.worlds,
+                            choice.kept_default)
         plan = search_action(obs, table, rng, self.level.plans, default, self._policy, self._model)
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
         return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
-                        f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values)
+                        f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
+                        plan.kept_default)
