@@ -57,7 +57,6 @@ REPAIRS = 12
 """Random choices tried to make a hidden discard legal (:meth:`Sampler._repair`)."""
 BURN_IN = 4
 """Steps of the chain (:meth:`Sampler.worlds`) at least before its first world is kept."""
-"""Steps the chain may take to come to agree with every decision."""
 THIN = 2
 """Steps of the chain between two worlds kept."""
 FRESH = 0.25
@@ -67,6 +66,7 @@ CONDITIONED_TRIES = 16
 MAX_CONDITIONS = 4
 """Decisions the chain makes conditions of at most."""
 BURN_IN_MAX = 30
+"""Steps the chain may take to come to agree with every decision."""
 
 BIRD_NAMES: dict[str, Card] = {"pagat": PAGAT, "pagat-ultimo": PAGAT, "uhu": UHU, "kakadu": KAKADU,
                                "marabu": MARABU}
