@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from client import bench
+from client import arena, bench
 from client.bots import BOT_KINDS, make_bot
 from client.human import (
     HumanPlayer,
@@ -39,6 +39,7 @@ from client.i18n import _, choose_language, n_, p_, set_language
 from client.paths import default_records_dir
 from client.players import Player
 from client.session import Session, SessionListener
+from client.stats import ContractStats
 from client.ui.rules_page import rules_page
 from client.ui.texts import reason_text, variant_description
 from client.words import Terms
@@ -215,8 +216,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             kinds=", ".join(unknown), known=", ".join(BOT_KINDS)))
     players = [make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}") for seat, kind in enumerate(kinds)]
     variant = _variant(args, _catalogue(args))
+    stats = ContractStats() if args.stats else None
     session = Session(variant, players, seed=args.seed, records_dir=_records_dir(args),
-                      rounds=args.hands, options=_options(args), listener=_Quiet())
+                      rounds=args.hands, options=_options(args), listener=stats or _Quiet())
     table = session.run()
     void = table.deals - len(table.rows)
     _out(_("Selfplay {variant}: {rounds} ({deals}, {void} passed out), seed {seed}").format(
@@ -228,6 +230,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             _out(line)
     _out(final_line(table.rounds, terms))
     for line in standings_lines(table.standings(), session.names, terms):
+        _out(line)
+    for line in stats.lines() if stats is not None else ():
         _out(line)
     _out(_records_line(session))
     return 0
@@ -455,6 +459,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--bots", default="heuristic,heuristic,heuristic,heuristic",
                           help=f"four bot kinds, comma-separated (known: {', '.join(BOT_KINDS)})")
     selfplay.add_argument("--sheet", action="store_true", help="print the score sheet too")
+    selfplay.add_argument("--stats", action="store_true",
+                          help="print the declarers' win share and the mix of contracts")
     selfplay.set_defaults(func=cmd_selfplay)
 
     rep = sub.add_parser("replay", help="replay hand records and show or check them")
@@ -481,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     plugins_arg(ben)
     ben.set_defaults(func=cmd_bench)
 
+    arena.add_parser(sub, plugins_arg)
     # The network commands (host, join, tables, watch, bot, bench --net) live in client/netcli.py.
     from client import netcli
     netcli.register(sub)

@@ -15,7 +15,7 @@ from typing import ClassVar
 import pytest
 from bot_helpers import Deal, RandomCards, hidden_swaps, swapped
 
-from client.bots import BOT_KINDS, HeuristicBot, RandomBot, make_bot
+from client.bots import BOT_KINDS, HeuristicBot, RandomBot, SearchBot, make_bot
 from client.bots.heuristic import KONTRA_AT, REKONTRA_AT, hand_strength
 from client.bots.knowledge import read
 from client.players import Player
@@ -67,11 +67,14 @@ def rigged(named: dict[int, str], seed: int, talon0: str = "") -> Deal:
 
 
 def test_make_bot_kinds() -> None:
-    assert set(BOT_KINDS) == {"random", "heuristic"}
+    assert BOT_KINDS == ("random", "heuristic", "medium", "hard")
     assert isinstance(make_bot("random", 1), RandomBot)
     bot = make_bot("heuristic", 2, "Hilde")
     assert isinstance(bot, HeuristicBot) and bot.name == "Hilde"
-    with pytest.raises(ValueError, match=r"genius.*random.*heuristic"):
+    for kind in ("medium", "hard"):
+        search = make_bot(kind, 3, "Sepp")
+        assert isinstance(search, SearchBot) and search.level.name == kind and search.name == "Sepp"
+    with pytest.raises(ValueError, match=r"genius.*random.*heuristic.*medium.*hard"):
         make_bot("genius", 0)
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from client.bots.heuristic import HeuristicBot
+from client.bots.levels import HARD, MEDIUM, SearchBot
 from client.bots.random_bot import RandomBot
 from client.players import Player
 
 _FACTORIES: dict[str, Callable[[int, str], Player]] = {
     "random": lambda seed, name: RandomBot(seed, name),
     "heuristic": lambda seed, name: HeuristicBot(seed, name),
+    "medium": lambda seed, name: SearchBot(MEDIUM, seed, name),
+    "hard": lambda seed, name: SearchBot(HARD, seed, name),
 }
 
 BOT_KINDS: tuple[str, ...] = tuple(_FACTORIES)
@@ -25,4 +28,4 @@ def make_bot(kind: str, seed: int, name: str | None = None) -> Player:
     return factory(seed, name if name is not None else f"{kind.capitalize()} {seed}")
 
 
-__all__ = ["BOT_KINDS", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_KINDS", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]

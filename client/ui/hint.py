@@ -1,11 +1,14 @@
 """The hint key: what a bot of the table's strength would do here, and why.
 
 :data:`HINT` is the one seam: a function of an observation and a bot
-strength that answers a :class:`Hint`.  Today it asks the heuristic bot
-(:func:`heuristic_hint`) and explains its choice from the observation;
-when ``client.bots`` provides its own hint function (the move of a bot of
-a given strength and a short reason), :data:`HINT` is set to it, wrapped
-by :func:`from_pair` if it answers ``(action, reason)``.
+strength that answers a :class:`Hint`.  It is :func:`search_hint`: at a
+table of search bots (``medium``, ``hard``) it asks a search bot of that
+strength for its decision in the player's own observation and gives the
+search's reason (how many sampled deals, the mean amount of the move and of
+the best other one); for the other strengths, and where the search fell
+back on its rule of thumb, it asks that bot (:func:`heuristic_hint`) and
+explains the choice from the observation.  :func:`from_pair` wraps any
+other hint function answering ``(action, reason)``.
 
 A reason is a catalogue message (an English msgid in context ``hint``,
 with ``str.format`` fields), so it is shown in the player's language.
@@ -16,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from client.bots import BOT_KINDS, make_bot
-from client.i18n import NP_, _, p_
+from client.bots import BOT_KINDS, SearchBot, make_bot
+from client.bots.levels import LEVELS, Decision
+from client.i18n import NP_, _, language, p_
 from client.ui.cards import card_text
-from client.ui.texts import action_words
+from client.ui.texts import action_words, money
 from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from core.cards import SUIT_OF, TAROCK, Card
 from core.observation import Observation
@@ -55,6 +59,46 @@ def heuristic_hint(obs: Observation, strength: str = "heuristic") -> Hint:
     action = make_bot(kind, 0, "hint").decide(obs)
     reason, fields = explain(obs, action)
     return Hint(action, reason, fields)
+
+
+def search_hint(obs: Observation, strength: str = "heuristic") -> Hint:
+    """The choice of a bot of ``strength``: a search bot's with the search's
+    reason, any other bot's as :func:`heuristic_hint` gives it."""
+    if strength not in LEVELS:
+        return heuristic_hint(obs, strength)
+    bot = make_bot(strength, 0, "hint")
+    assert isinstance(bot, SearchBot)
+    decision = bot.explain(obs)
+    searched = _searched(obs, decision)
+    if searched is not None:
+        return Hint(decision.action, *searched)
+    reason, fields = explain(obs, decision.action)
+    return Hint(decision.action, reason, fields)
+
+
+def _mean_text(value: float, obs: Observation) -> str:
+    """``+2.5 ct`` (``+2,5 ct`` in German): a mean amount per hand."""
+    text = f"{value:+.1f}"
+    if language() == "de":
+        text = text.replace(".", ",")
+    unit = money(obs.rules)
+    return f"{text} {unit}" if unit else text
+
+
+def _searched(obs: Observation, decision: Decision) -> tuple[str, dict[str, str]] | None:
+    """The search's reason for ``decision`` (None where nothing was searched)."""
+    mine = decision.values.get(decision.action)
+    if not decision.worlds or mine is None:
+        return None
+    fields = {"deals": str(decision.worlds), "mine": _mean_text(mine, obs)}
+    others = sorted((v for a, v in decision.values.items() if a != decision.action), reverse=True)
+    if not others:
+        return NP_("hint", "{deals} sampled deals: it averages {mine}"), fields
+    fields["other"] = _mean_text(others[0], obs)
+    if decision.kept:
+        kept = NP_("hint", "{deals} sampled deals: nothing clearly better ({mine}, the best other {other})")
+        return kept, fields
+    return NP_("hint", "{deals} sampled deals: it averages {mine}, the best other choice {other}"), fields
 
 
 def from_pair(fn: Callable[[Observation, str], tuple[Action, str]]) -> HintFn:
@@ -125,5 +169,5 @@ def _friends(obs: Observation) -> set[int]:
     return set()
 
 
-HINT: HintFn = heuristic_hint
+HINT: HintFn = search_hint
 """The hint function the client uses (see the module docstring: the one line to change)."""

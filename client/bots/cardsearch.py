@@ -1,0 +1,193 @@
+"""Choosing a card: perfect-information Monte Carlo over sampled worlds.
+
+For a card decision the bot draws worlds consistent with its observation
+(:mod:`client.bots.worlds`), plays each candidate card in each world and
+finishes the hand there, then plays the card with the best mean result.
+A result is the bot's own amount in the engine's settlement of the
+finished hand (every premium and house rule counted as at the table),
+plus a thousandth of its party's card points to break ties (a safer
+margin).  How the hand is finished:
+
+- with the playout player (:mod:`client.bots.playout`): every seat plays
+  by simple perfect-information rules;
+- near the end (``Budget.solve_at`` tricks left, the current one counted),
+  exactly: the solver (:mod:`client.bots.solver`) finds the best play of
+  both parties to the end in that world.
+
+All candidates are tried in the same worlds, so their differences are not
+blurred by the luck of the draw.  Cards that are equivalent from what the
+bot knows (neighbours in one suit with the same value, every card between
+them played in an earlier trick or in its own hand, none of them a card a
+premium names) are tried once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from client.bots.playout import Player, aims_of, play_out
+from client.bots.rulebook import TableEngine
+from client.bots.simulate import Sim
+from client.bots.solver import Solver
+from client.bots.worlds import Model, Sampler
+from core.actions import Play
+from core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
+from core.engine import Hand
+from core.observation import Observation
+
+SPECIAL: frozenset[Card] = frozenset({PAGAT, UHU, KAKADU, MARABU, MOND, SKUS})
+"""Cards never merged with a neighbour: premiums and tricks name them."""
+TIE_BREAK = 0.001
+"""Weight of the own party's card points (in the table's unit) next to its amount."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much work one card decision may take (deterministic: no clock)."""
+
+    worlds: int
+    """Worlds sampled."""
+    solve_at: int = 0
+    """Tricks left (the current one counted) from which each world is solved exactly; 0: never."""
+    node_limit: int = 200_000
+    """Solver nodes per world and candidate before it falls back to the playout."""
+    rollouts: bool = False
+    """Whether positions too early for the solver are searched by playouts
+    (else the default card is played there)."""
+    confidence: float = 1.0
+    """Standard errors by which a card must beat the default card to be chosen instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """The outcome of a card search."""
+
+    card: Card
+    values: dict[Card, float]
+    """Mean result per candidate tried."""
+    worlds: int
+    solved: bool
+    kept_default: bool = False
+    """The best mean was another card's, but not by more than the noise: the default stays."""
+
+
+def equivalent_groups(obs: Observation, cards: Sequence[Card]) -> list[list[Card]]:
+    """``cards`` grouped into classes the bot cannot tell apart (see the module docstring)."""
+    rules = obs.rules
+    values = rules.facts.card_values if rules is not None else ()
+    known = set(obs.hand)  # a card of the trick on the table is not gone: it may lie between them
+    for t in obs.tricks:
+        known |= set(t.cards)
+    called = obs.called
+    deck = rules.deck if rules is not None else ()
+    groups: list[list[Card]] = []
+    for card in sorted(cards, key=lambda c: (SUIT_OF[c], STRENGTH[c])):
+        special = card in SPECIAL or is_king(card) or card == called
+        if groups and not special:
+            prev = groups[-1][-1]
+            if (SUIT_OF[prev] == SUIT_OF[card] and prev not in SPECIAL and not is_king(prev)
+                    and prev != called and values[prev] == values[card]):
+                lo, hi = STRENGTH[prev], STRENGTH[card]
+                between = [c for c in deck if SUIT_OF[c] == SUIT_OF[card] and lo < STRENGTH[c] < hi]
+                if all(c in known for c in between):
+                    groups[-1].append(card)
+                    continue
+        groups.append([card])
+    return groups
+
+
+def _points(sim: Sim, side: Sequence[int], seat: int, values: Sequence[int]) -> int:
+    mine = side[seat]
+    return sum(values[c] for t in sim.tricks if t.winner is not None and side[t.winner] == mine
+               for c in t.cards)
+
+
+def _rollout(table: TableEngine, hand: Hand, seat: int, policy: Model) -> float:
+    from client.bots.plans import rollout
+    return rollout(table, hand, seat, policy, True)
+
+
+def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget: Budget,
+                default: Card | None = None, model: Model | None = None,
+                policy: Model | None = None) -> CardChoice | None:
+    """The card to play (None when no world could be sampled).
+
+    With ``default`` (the heuristic's card) the search departs from it only
+    where the best card's gain over it, world by world, is clearly more than
+    the noise of the sample (``Budget.confidence`` standard errors)."""
+    cards = [a.card for a in obs.legal if isinstance(a, Play)]
+    groups = equivalent_groups(obs, cards)
+    if len(groups) == 1:
+        return CardChoice(groups[0][0], {groups[0][0]: 0.0}, 0, False)
+    left = max(obs.hand_sizes)
+    if not budget.rollouts and not (budget.solve_at and left <= budget.solve_at):
+        return None
+    sampler = Sampler(obs, table, model)
+    worlds = sampler.worlds(rng, budget.worlds)
+    if not worlds:
+        return None
+    rules = obs.rules
+    assert rules is not None
+    values = rules.facts.card_values
+    me = obs.seat
+    reps = [g[0] for g in groups]
+    if default is not None:
+        default = next((g[0] for g in groups if default in g), None)
+    results: dict[Card, list[float]] = {c: [] for c in reps}
+    solved = False
+    for world in worlds:
+        state = world.hand.state
+        sim = Sim(table, state)
+        aims = aims_of(state)
+        player = Player(sim, aims, values)
+        exact = budget.solve_at > 0 and sim.tricks_left <= budget.solve_at
+        solver = Solver(sim, aims, me, values, budget.node_limit) if exact else None
+        for card in reps:
+            sim.play(card)
+            result: float | None = None
+            if solver is not None:
+                result = solver.value()
+                if result is not None:
+                    solved = True
+            if result is None and policy is not None:
+                hand = sampler.rebuild(world)
+                hand.apply(Play(me, card))
+                result = _rollout(table, hand, me, policy)
+            if result is None:
+                depth = len(sim.stack)
+                play_out(sim, player)
+                result = sim.settlement()[me] + TIE_BREAK * _points(sim, aims.side, me, values)
+                sim.rewind(depth)
+            sim.rewind(0)
+            results[card].append(result)
+    weights = [w.weight for w in worlds]
+    means = {c: weighted_mean(v, weights) for c, v in results.items()}
+    best = max(reps, key=lambda c: (means[c], -STRENGTH[c]))
+    kept = False
+    if default is not None and best != default and not clearly_better(results[best], results[default],
+                                                                       weights, budget.confidence):
+        best, kept = default, True
+    return CardChoice(best, means, len(worlds), solved, kept)
+
+
+def weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    total = sum(weights)
+    return sum(v * w for v, w in zip(values, weights, strict=True)) / total if total else 0.0
+
+
+def clearly_better(a: Sequence[float], b: Sequence[float], weights: Sequence[float], z: float) -> bool:
+    """Whether ``a`` beats ``b`` by more than ``z`` standard errors of their
+    paired, weighted differences (the effective sample size of the weights)."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = weighted_mean(diffs, weights)
+    if mean <= 0:
+        return False
+    total = sum(weights)
+    squares = sum(w * w for w in weights)
+    n = total * total / squares if squares else 0.0
+    if n < 2:
+        return True
+    var = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total * n / (n - 1)
+    return bool(mean > z * (var / n) ** 0.5)

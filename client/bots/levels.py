@@ -1,0 +1,170 @@
+"""Strength levels by search: ``medium`` and ``hard``.
+
+Both decide the card play of the last tricks by search in worlds sampled
+from the bot's own information (:mod:`client.bots.worlds`), played by the
+table's engine rules (:mod:`client.bots.rulebook`):
+:func:`client.bots.cardsearch.search_card` solves every world exactly from
+the candidate card to the end (:mod:`client.bots.solver`) and plays the
+card with the best mean, unless it is not clearly better than the rule of
+thumb's.  Before the last tricks the rule of thumb plays: perfect-information
+playouts from the first trick (``Budget.rollouts``) were measured in
+duplicate matches (100 boards each) and did not beat it on ``tarock54``
+(-0.21 points per board, 95% interval [-0.61, +0.08]), ``tarock40``
+(-0.31, [-0.91, +0.28]) or ``tarock40-online`` (-0.17, [-0.71, +0.35]),
+though they did on ``koenigrufen-club`` (+9.15 ct, [+2.05, +16.15]).
+
+Every other decision (bids and contract choice, calls, talon half and
+discard, announcements, Kontra, trump) can be searched the same way
+(:func:`client.bots.plans.search_action`, a :class:`PlanBudget`), but no
+level does so today: measured in duplicate matches on ``tarock40`` (60
+boards each) every budget tried lost to the rule of thumb's own bidding
+(between -0.4 and -2.0 points per board), so both levels leave those
+decisions to it (``Level.plans`` is None).
+
+The levels differ in how much they search (:class:`Level`): ``medium``
+samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
+solves the last four.
+Work is counted in worlds and nodes, never in seconds, so a decision is a
+function of the observation and the seed alone: the same situation gets the
+same answer on every machine, in a replay and in both seatings of a
+duplicate board.  Each decision draws its worlds from a generator seeded by
+the bot's seed and a digest of the observation (:func:`decision_seed`).
+
+Every level keeps the limits all bots keep (:mod:`client.bots.limits`:
+no Subkontra or Re-Sub, a Valat only past the Valat check).  A table whose
+engine rules cannot be found (:func:`client.bots.rulebook.engine_for`), and
+a decision for which no world can be drawn, are decided by the heuristic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, replace
+
+from client.bots.cardsearch import Budget, search_card
+from client.bots.heuristic import HeuristicBot
+from client.bots.limits import within_limits
+from client.bots.plans import PlanBudget, RolloutPolicy, search_action
+from client.bots.rulebook import engine_for
+from core.actions import Action, Play
+from core.observation import Observation
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """The work one level spends per decision."""
+
+    name: str
+    cards: Budget
+    """Card play."""
+    plans: PlanBudget | None
+    """Every other decision (None: the rule of thumb decides them)."""
+    policy_rollouts: bool = False
+    """Whether card positions too early for the solver are played out by the
+    rule of thumb from each seat's own observation (slow) rather than by the
+    perfect-information playout player."""
+
+
+MEDIUM = Level("medium", Budget(worlds=8, solve_at=3), None)
+HARD = Level("hard", Budget(worlds=16, solve_at=4), None)
+LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
+
+
+def decision_seed(seed: int, obs: Observation) -> int:
+    """A seed for one decision: the bot's seed and the observation's own content
+    (seat, hand, what it has seen), never anything hidden."""
+    parts = [str(seed), str(obs.seat), str(obs.dealer), obs.phase, repr(obs.hand), repr(obs.history),
+             repr(obs.talon_seen), repr(obs.talon_shown), repr(obs.context)]
+    digest = hashlib.blake2b("|".join(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A search bot's choice and, in a few words, why."""
+
+    action: Action
+    reason: str
+    values: dict[Action, float]
+    """The mean result of each candidate tried (empty where nothing was searched)."""
+    worlds: int = 0
+    """Sampled deals the candidates were compared in (0: nothing was searched)."""
+    kept: bool = False
+    """Another candidate's mean was higher, but not clearly: the rule of thumb's choice stayed."""
+
+
+def _unit(obs: Observation) -> str:
+    money = obs.rules.facts.money if obs.rules is not None else ""
+    return money or "points"
+
+
+def _compare(values: dict[Action, float], chosen: Action, unit: str) -> str:
+    others = sorted(((v, a) for a, v in values.items() if a != chosen), key=lambda t: -t[0])
+    mine = values.get(chosen)
+    if mine is None:
+        return ""
+    text = f"{chosen.describe()} averages {mine:+.2f} {unit}"
+    if others:
+        text += f", the best other ({others[0][1].describe()}) {others[0][0]:+.2f}"
+    return text
+
+
+class SearchBot:
+    """A bot of one :class:`Level` (see the module docstring)."""
+
+    def __init__(self, level: Level, seed: int, name: str | None = None) -> None:
+        self.level = level
+        self.seed = seed
+        self.name = name or f"{level.name.capitalize()} {seed}"
+        self._fallback = HeuristicBot(seed, self.name)
+        self._policy = RolloutPolicy(HeuristicBot(seed, "policy"))
+        """Plays the other decisions of every seat in the simulations."""
+        self._model = HeuristicBot(seed, "model")
+        """Whom the worlds take the others for when weighing their bids."""
+
+    def decide(self, obs: Observation) -> Action:
+        """Choose one of ``obs.legal``."""
+        return self.explain(obs).action
+
+    def explain(self, obs: Observation) -> Decision:
+        """Choose one of ``obs.legal`` and say why (the decision :meth:`decide` takes)."""
+        if not obs.legal:
+            raise ValueError(f"seat {obs.seat} has no legal action in phase {obs.phase!r}")
+        legal = within_limits(obs)
+        if len(legal) == 1:
+            only = "the only action allowed" if len(obs.legal) == 1 else \
+                "the only action within the bots' limits"
+            return Decision(legal[0], only, {})
+        if legal != obs.legal:
+            obs = replace(obs, legal=legal)
+        table = engine_for(obs.rules)
+        default = self._fallback.decide(obs)
+        if table is None:
+            return Decision(default, "rule of thumb (the search does not know this table's rules)", {})
+        rng = random.Random(decision_seed(self.seed, obs))
+        unit = _unit(obs)
+        if all(isinstance(a, Play) for a in legal):
+            card = default.card if isinstance(default, Play) else None
+            choice = search_card(obs, table, rng, self.level.cards, card, self._model,
+                                 self._policy if self.level.policy_rollouts else None)
+            if choice is None:
+                return Decision(default, "rule of thumb (too early in the hand to solve it)", {})
+            action = Play(obs.seat, choice.card)
+            if not choice.worlds:
+                return Decision(action, "the cards it may play are all worth the same", {})
+            values: dict[Action, float] = {Play(obs.seat, c): v for c, v in choice.values.items()}
+            how = "solved to the end" if choice.solved else "played out"
+            kept = " (kept: no card clearly better than the rule of thumb's)" if choice.kept_default else ""
+            return Decision(action, f"{choice.worlds} sampled deals {how}: "
+                            f"{_compare(values, action, unit)}{kept}", values, choice.worlds,
+                            choice.kept_default)
+        if self.level.plans is None:
+            return Decision(default, "rule of thumb (this level searches the card play only)", {})
+        plan = search_action(obs, table, rng, self.level.plans, default, self._policy, self._model)
+        if plan is None:
+            return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
+        kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
+        return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
+                        f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
+                        plan.kept_default)
