@@ -52,7 +52,10 @@ class Budget:
     solve_at: int = 0
     """Tricks left (the current one counted) from which each world is solved exactly; 0: never."""
     node_limit: int = 200_000
-    """Solver nodes per world and candidate before it falls back to the playout."""
+    """Solver nodes per world (its candidates together) before it falls back to the playout."""
+    decision_nodes: int = 0
+    """Solver nodes for the whole decision, over all worlds (0: no bound); once spent, the
+    remaining worlds are played out (a bound on the slowest decisions, without a clock)."""
     rollouts: bool = False
     """Whether positions too early for the solver are searched by playouts
     (else the default card is played there)."""
@@ -137,13 +140,15 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
         default = next((g[0] for g in groups if default in g), None)
     results: dict[Card, list[float]] = {c: [] for c in reps}
     solved = False
+    spare = budget.decision_nodes if budget.decision_nodes > 0 else None
     for world in worlds:
         state = world.hand.state
         sim = Sim(table, state)
         aims = aims_of(state)
         player = Player(sim, aims, values)
-        exact = budget.solve_at > 0 and sim.tricks_left <= budget.solve_at
-        solver = Solver(sim, aims, me, values, budget.node_limit) if exact else None
+        exact = budget.solve_at > 0 and sim.tricks_left <= budget.solve_at and (spare is None or spare > 0)
+        limit = budget.node_limit if spare is None else min(budget.node_limit, spare)
+        solver = Solver(sim, aims, me, values, limit) if exact else None
         for card in reps:
             sim.play(card)
             result: float | None = None
@@ -162,6 +167,8 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
                 sim.rewind(depth)
             sim.rewind(0)
             results[card].append(result)
+        if solver is not None and spare is not None:
+            spare -= solver.nodes
     weights = [w.weight for w in worlds]
     means = {c: weighted_mean(v, weights) for c, v in results.items()}
     best = max(reps, key=lambda c: (means[c], -STRENGTH[c]))

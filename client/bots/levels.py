@@ -66,8 +66,8 @@ class Level:
     perfect-information playout player."""
 
 
-MEDIUM = Level("medium", Budget(worlds=8, solve_at=3), None)
-HARD = Level("hard", Budget(worlds=16, solve_at=4), None)
+MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000), None)
+HARD = Level("hard", Budget(worlds=16, solve_at=4, decision_nodes=80_000), None)
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
