@@ -24,7 +24,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
+
+import msgpack
 
 from core.players import Player
 from net.audit import Verdict, audit
@@ -33,7 +35,7 @@ from net.effects import Drop, Effect, Note, Send, StepDown, TableDone
 from net.game import CheckFailed, Finished, Game, Sheet
 from net.handplay import Ask, HandFault, HandPlay, Out, roster_of
 from net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from net.protocol.limits import MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
 from net.protocol.messages import (
     HAND,
     Begin,
@@ -337,7 +339,9 @@ class HostCore:
                     out.append(self._send(node, HandEnd(outcomes[deal]), deal))
         run = self.run
         if run is not None and run.record is None and self.phase in ("dealing", "playing"):
-            out.append(self._send(node, Log(tuple(dump(e) for e in run.log)), run.ctx.deal))
+            parts = log_parts([dump(e) for e in run.log])
+            out += [self._send(node, Log(part, more=i < len(parts) - 1), run.ctx.deal)
+                    for i, part in enumerate(parts)]
             if seat is not None:
                 out += [Send(node, run.play.sign(Dealing(o.payload), o.to))
                         for o in run.play.dealer.resend(seat)]
@@ -736,3 +740,24 @@ def envelope_of(raw: object) -> Signed:
 
 
 __all__ = ["Admit", "Chair", "HostCore", "Reject", "Run", "envelope_hash", "envelope_of", "judge"]
+
+
+LOG_PART: Final = MAX_FRAME // 2
+"""The most bytes of entries in one ``log`` message (the rest of its frame: envelope and seal)."""
+
+
+def log_parts(entries: list[Any]) -> list[tuple[Any, ...]]:
+    """``entries`` cut into runs of at most :data:`LOG_PART` bytes each (one at least; an
+    empty log is one empty part)."""
+    parts: list[tuple[Any, ...]] = []
+    run: list[Any] = []
+    size = 0
+    for entry in entries:
+        n = len(msgpack.packb(entry, use_bin_type=True))
+        if run and size + n > LOG_PART:
+            parts.append(tuple(run))
+            run, size = [], 0
+        run.append(entry)
+        size += n
+    parts.append(tuple(run))
+    return parts

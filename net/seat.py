@@ -325,6 +325,8 @@ class SeatCore:
             out += self._on_entry(entry, batch=True)
             if self.run is not None and self.run.stopped:
                 break
+        if log.more:
+            return out  # the rest of the snapshot follows: nothing is sent before it is read
         run = self.run
         if run is not None and not run.stopped:
             # Only now: the snapshot may hold what this node sent before it restarted.

@@ -348,11 +348,12 @@ def test_a_host_cut_off_from_most_of_the_table_plays_nothing_alone(tmp_path: Pat
     assert pump.done, pump.log[-4:]
 
 
-@pytest.mark.parametrize("dealing", SCHEMES)
-def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealing: str) -> None:
-    """Seat 2's node dies after the hand's fifth card (its dealing secrets are on disk) and
-    starts again from its store: the host sends it the log, it goes on with the same secrets
-    and the same chain, and the table ends with the same records everywhere, no deal void."""
+@pytest.mark.parametrize("dealing, cards", [(s, 5) for s in SCHEMES] + [("mental-poker/1", 40)])
+def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealing: str, cards: int) -> None:
+    """Seat 2's node dies after the hand's fifth (or 40th) card (its dealing secrets are on disk)
+    and starts again from its store: the host sends it the log (late in a hand of mental poker
+    more than one frame holds: in parts), it goes on with the same secrets and the same chain,
+    and the table ends with the same records everywhere, no deal void."""
     from net_pump import CATALOGUE
 
     from net.seat import SeatCore
@@ -364,14 +365,14 @@ def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealin
     def die(to: str, body: Signed) -> Signed | None:
         if inner(body) == "act" and body.body.get("action", {}).get("type") == "play" and to == away:
             plays.append(1)
-            if len(plays) == 5:
+            if len(plays) == cards:
                 pump.connected.discard(away)
                 return None
         return body if to in pump.connected else None
     pump.tamper = die
     for i in range(4):
         pump.join(node_id(i))
-    assert len(plays) == 5 and not pump.done
+    assert len(plays) == cards and not pump.done
     pump.run(pump.host.disconnected(away, pump.now))
     pump.tick(1.0)
     old = pump.seats[away]

@@ -503,9 +503,11 @@ class Opened(Inner):
 
 @dataclass(frozen=True, slots=True)
 class Log(Inner):
-    """Host to one node: every entry of the hand's log so far (a snapshot), in order."""
+    """Host to one node: every entry of the hand's log so far (a snapshot), in order; a long
+    log comes in parts, each but the last with ``more`` (a frame has a size limit)."""
 
     entries: tuple[Any, ...]
+    more: bool = False
     tag: ClassVar[str] = "log"
 
 
