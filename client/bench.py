@@ -52,7 +52,7 @@ def _query(rules: Rules, state: HandState, seat: int) -> int:
     return len(rules.phase(state.phase).legal(state, rules, seat))
 
 
-def run(variant: str | Variant = "tarock54", hands: int = 2000, seed: int = 0) -> BenchResult:
+def run(variant: str | Variant, hands: int = 2000, seed: int = 0) -> BenchResult:
     """Play ``hands`` random hands, then time the deal alone and legal queries."""
     found = find_variant(variant) if isinstance(variant, str) else variant
     variant = found.name

@@ -33,11 +33,26 @@ from pathlib import Path
 from typing import Any
 
 from client.bench_probe import MEASURES
+from core.plugins import Catalogue, load_plugins
+from core.rules import RuleError
 from net.dealing import COMMIT_REVEAL, MENTAL_POKER
 from net.node import percentile
 
 BOTS = 4
-DEALING_VARIANTS = (("tarock54", 54), ("tarock40", 40))
+DECK_SIZES = (54, 40)
+"""The deck sizes whose dealing is measured, each with the first variant plugins.toml enables."""
+
+
+def dealing_variants(catalogue: Catalogue) -> list[tuple[str, int]]:
+    """``(variant, cards)`` for each of :data:`DECK_SIZES` that an enabled variant deals."""
+    found: dict[int, str] = {}
+    for name in catalogue.enabled:
+        try:
+            size = len(catalogue.find(name).rules({}).deck)
+        except RuleError:
+            continue
+        found.setdefault(size, name)
+    return [(found[n], n) for n in DECK_SIZES if n in found]
 
 
 def extend(bench: argparse.ArgumentParser) -> None:
@@ -147,7 +162,7 @@ def run_net(args: argparse.Namespace) -> int:
         data = sum(s["bytes"] for s in stats)
         for line in _lines(first - main.start, main.wall, self_wall, main.hands, frames, data, stats, hosted):
             print(line, flush=True)
-        for name, cards in DEALING_VARIANTS:
+        for name, cards in dealing_variants(load_plugins(getattr(args, "plugins", None))):
             try:
                 mp = _table(base / f"{name}-mp", args, ["--variant", name], MENTAL_POKER, rounds)
                 cr = _table(base / f"{name}-cr", args, ["--variant", name], COMMIT_REVEAL, rounds)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.cards import Card
+from core.codec import Codec, RecordError
 
 HOST = -1
 """The host as the author of a dealing entry or a share (commit-reveal's dealer)."""
@@ -55,6 +56,31 @@ class DealingFault(Exception):
 
 class PayloadError(ValueError):
     """A dealing payload that is not well formed (its author is at fault)."""
+
+
+class TaggedPayloads:
+    """A scheme's payload types as maps with their tag under ``t``, through one codec."""
+
+    def __init__(self, types: Iterable[type[Any]], codec: Codec) -> None:
+        self.codec = codec
+        self.by_tag: dict[str, type[Any]] = {cls.tag: cls for cls in types}
+
+    def parse(self, raw: object, allowed: Sequence[type[Any]] = ()) -> Any:
+        """The payload ``raw`` holds, of one of ``allowed`` (empty: any); PayloadError if not."""
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("t"), str):
+            raise PayloadError("a dealing payload must be a map with a string 't'")
+        cls = self.by_tag.get(raw["t"])
+        if cls is None or (allowed and cls not in allowed):
+            raise PayloadError(f"{raw['t']!r} is not allowed here")
+        try:
+            return self.codec.decode({k: v for k, v in raw.items() if k != "t"}, cls, cls.tag)
+        except RecordError as exc:
+            raise PayloadError(str(exc)) from None
+
+    def dump(self, value: Any) -> Payload:
+        out: Payload = {"t": value.tag}
+        out.update(self.codec.encode(value))
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from net.dealing import (
     Payload,
     PayloadError,
     RandomBytes,
+    TaggedPayloads,
 )
 from net.proofs import check_key, check_token, prove_key, prove_token
 
@@ -98,25 +99,15 @@ class MentalOpening:
 
 
 PAYLOADS: tuple[type[Any], ...] = (Key, Shuffle, Tokens, Open)
-_BY_TAG = {cls.tag: cls for cls in PAYLOADS}
+_PAYLOADS = TaggedPayloads(PAYLOADS, _CODEC)
 
 
 def parse(raw: object, *allowed: type[Any]) -> Any:
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("t"), str):
-        raise PayloadError("a dealing payload must be a map with a string 't'")
-    cls = _BY_TAG.get(raw["t"])
-    if cls is None or cls not in allowed:
-        raise PayloadError(f"{raw['t']!r} is not allowed here")
-    try:
-        return _CODEC.decode({k: v for k, v in raw.items() if k != "t"}, cls, cls.tag)
-    except RecordError as exc:
-        raise PayloadError(str(exc)) from None
+    return _PAYLOADS.parse(raw, allowed)
 
 
 def dump(value: Any) -> Payload:
-    out: Payload = {"t": value.tag}
-    out.update(_CODEC.encode(value))
-    return out
+    return _PAYLOADS.dump(value)
 
 
 def _hex(b: bytes) -> str:
