@@ -19,7 +19,7 @@ NONCE = "ab" * 32
 def make_hello(identity: Identity = CLIENT_ID, **changes: Any) -> Hello:
     fields: dict[str, Any] = dict(proto_min=PROTOCOL_MIN, proto_max=PROTOCOL_MAX, node=identity.node,
                                   name="Resi", role="seat", table="", rules="", session="", received=0,
-                                  epoch=0, deal=0, done=0, port=7654, addresses=("10.0.0.2",),
+                                  epoch=0, deal=0, done=0, port=7654, addresses=("192.0.2.2",),
                                   key=identity.key, nonce=NONCE, pake="")
     fields.update(changes)
     return Hello(**fields)

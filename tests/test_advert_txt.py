@@ -189,8 +189,8 @@ def test_adverts_are_values() -> None:
     extra["lang"] = "en"
     assert advert.extra["lang"] == "de"
     assert hash(advert) == hash(dataclasses.replace(advert))
-    seen = Seen(advert, ("10.0.0.1", "10.0.0.2"))
-    assert seen.endpoints == (PeerAddress("10.0.0.1", 7654), PeerAddress("10.0.0.2", 7654))
+    seen = Seen(advert, ("192.0.2.1", "192.0.2.2"))
+    assert seen.endpoints == (PeerAddress("192.0.2.1", 7654), PeerAddress("192.0.2.2", 7654))
 
 
 printable = st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp"))

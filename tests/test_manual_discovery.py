@@ -122,7 +122,7 @@ async def test_a_peer_that_sends_garbage_is_not_taken_and_discovery_goes_on() ->
 async def test_view_signals_changes_once_and_keeps_events_in_order() -> None:
     view = PeerView(max_peers=2, max_events=3)
     assert not await view.wait_changed(timeout=0.01)
-    one, two, three = (Seen(advert(n * 8), ("10.0.0.1",)) for n in ("1", "2", "3"))
+    one, two, three = (Seen(advert(n * 8), ("192.0.2.1",)) for n in ("1", "2", "3"))
     view.put("a", one)
     view.put("a", one)  # the same value: no change
     view.put("b", two)
@@ -132,7 +132,7 @@ async def test_view_signals_changes_once_and_keeps_events_in_order() -> None:
     assert [s.advert.node_id for s in view.current()] == ["1" * 8, "2" * 8]
     view.drop_node("1" * 8)
     view.drop("nothing")
-    view.put("b", Seen(two.advert, ("10.0.0.2",)))  # the address changed: an update
+    view.put("b", Seen(two.advert, ("192.0.2.2",)))  # the address changed: an update
     kinds = []
     while (event := await view.next_event(timeout=0.01)) is not None:
         kinds.append(event.kind)
