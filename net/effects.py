@@ -25,7 +25,8 @@ class Send:
 
 @dataclass(frozen=True, slots=True)
 class Drop:
-    """Close the connection of ``to``: it broke the protocol (logged with ``reason``)."""
+    """Close the connection of ``to`` (logged with ``reason``): it broke the protocol, or
+    this host stops hosting (``code`` ``resigned``)."""
 
     to: str
     code: str

@@ -206,6 +206,12 @@ class HandPlay:
         return len(self.readies) == self.seats and not self.redeals
 
     @property
+    def cards_owed(self) -> bool:
+        """This seat would say ready but its private cards never came (commit-reveal: only
+        the host sends them)."""
+        return self._ready_owed and ("ready", self.attempt) not in self._posted
+
+    @property
     def over(self) -> bool:
         return self.done_at is not None
 

@@ -59,7 +59,11 @@ from net.protocol.messages import (
 )
 from net.store import Store
 
-Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "paused", "over"]
+Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "paused", "over", "resigned"]
+
+OWN_VOIDS: Final = 3
+"""Deals in a row void with the host's own node named, after which the host stops dealing and
+leaves the table to the next node in succession (docs/protocol.md, "Blame")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +165,8 @@ class HostCore:
         self.takeover = takeover
         self.stale = False
         self.messages = 0
+        self.own_voids = 0
+        """Deals void in a row that named this host's own node (:data:`OWN_VOIDS`)."""
         if all(c.info is not None for c in self.chairs):
             self.phase = "gathering" if takeover else "seating"
         for chair in self.chairs:
@@ -360,7 +366,7 @@ class HostCore:
     # -- time ------------------------------------------------------------------------------------
     def tick(self, now: float) -> list[Effect]:
         out: list[Effect] = []
-        if self.phase in ("seating", "over"):
+        if self.phase in ("seating", "over", "resigned"):
             return out
         if not self.quorum():
             return out  # cut off from most of the table: wait, do not play on with bots
@@ -413,7 +419,7 @@ class HostCore:
     def next_deadline(self, now: float) -> float | None:
         """When :meth:`tick` has something to do at the latest (None: nothing timed)."""
         times: list[float] = []
-        if self.phase in ("seating", "over"):
+        if self.phase in ("seating", "over", "resigned"):
             return None
         if self.phase == "paused" or not self.quorum():
             return now + 1.0
@@ -597,6 +603,7 @@ class HostCore:
         return out + self._maybe_counted(now)
 
     def _count(self, finished: Finished) -> None:
+        self.own_voids = 0
         self.store.save_outcome(self.info.id, finished.deal, finished.record)
         self.sheet.finished[finished.deal] = finished
         self.game.sheet_add(self.sheet.table, finished)
@@ -614,17 +621,38 @@ class HostCore:
         info = self.chairs[seat].info if 0 <= seat < len(self.chairs) else None
         return info.node if info is not None else ""
 
-    def _void(self, deal: int, reason: str, culprit: str, now: float, next_deal: bool = True) -> list[Effect]:
+    def _void(self, deal: int, reason: str, culprit: str, now: float, next_deal: bool = True,
+              host_named: bool = False) -> list[Effect]:
+        """Void ``deal`` naming ``culprit`` ("": nobody); ``host_named``: a seat named this host
+        (counted with the voids that name it, :data:`OWN_VOIDS`)."""
         counted = self.sheet.finished.pop(deal, None)
         self.sheet.void.add(deal)
         if counted is not None:
             self._rebuild_sheet()
+        self.own_voids = self.own_voids + 1 if culprit == self.me or host_named else 0
+        resign = next_deal and self.own_voids >= OWN_VOIDS
+        if resign:
+            reason = (f"{reason[:200]}; the host was named for {self.own_voids} deals in a row: it stops "
+                      "dealing, and the next node in succession hosts the table")
         self.store.save_outcome(self.info.id, deal, None, reason, culprit)
         who = f" ({culprit[:8]} is at fault)" if culprit else ""
         out: list[Effect] = [Note(f"deal {deal} is void: {reason}{who}")]
         out += [self._send(node, Void(deal, reason[:300], culprit), deal) for node, _ in self._audience()]
         self.run = None
+        if resign:
+            return out + self._resign()
         return out + (self._next_deal(now) if next_deal else [])
+
+    def _resign(self) -> list[Effect]:
+        """Stop hosting: this node's own entries were at fault deal after deal (a host whose
+        messages no seat accepts would void and redeal for ever).  Every connection is closed;
+        the seats go through the succession as when a host is lost (docs/protocol.md, "Host
+        loss"), and this node's own seat joins the new host."""
+        self.phase = "resigned"
+        why = f"the host was named for {self.own_voids} deals in a row and stops hosting"
+        out: list[Effect] = [Note(f"table {self.info.name!r}: {why}; the next node in succession takes over")]
+        out += [Drop(node, "resigned", why) for node, _ in self._audience()]
+        return out + self.step_down(self.epoch, "")
 
     def _rebuild_sheet(self) -> None:
         table = self.game.new_table()
@@ -692,6 +720,17 @@ class HostCore:
 
     def _on_checked(self, node: str, body: Checked, now: float) -> list[Effect]:
         run = self.run
+        if (run is not None and not body.ok and body.deal == run.ctx.deal and body.culprit == self.me
+                and self.phase in ("dealing", "playing")):
+            # A seat found an entry of this host's bad and stopped the hand on its side: it will
+            # not go on, so the deal is void now (not named for stalling later).  Only that seat
+            # saw the entry, so nobody is named here (its own store names the host); it counts
+            # as a deal that named the host.
+            seat = self.seat_of(node)
+            info = self.chairs[seat].info if seat is not None else None
+            name = info.name if info is not None else "?"
+            return self._void(body.deal, f"seat {seat} ({name}) cannot accept the host's entries: "
+                                         f"{body.reason}", "", now, host_named=True)
         if run is None or self.phase != "checking" or body.deal != run.ctx.deal:
             if not body.ok and body.deal in self.sheet.finished and body.deal == self.sheet.done:
                 return self._void(body.deal, f"a node's check failed: {body.reason}", body.culprit or node,

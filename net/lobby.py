@@ -56,10 +56,14 @@ class Seated:
 
 PLAYERS = "players"
 """The advert's extra TXT key naming who sits at a table (``Hilde, Sepp``), for a lobby's list."""
+PRIVATE = "private"
+"""The advert's extra TXT key of a private table (``1``): a lobby asks for its PIN before joining."""
 
 
 def table_advert(node: Node, info: TableInfo, free: int, players: Sequence[str] = ()) -> Advert:
     extra = {PLAYERS: ", ".join(players)[:200]} if players else {}
+    if info.private:
+        extra[PRIVATE] = "1"
     return Advert(node.me, "table", info.name, info.id, info.variant, info.rules, free,
                   (PROTOCOL_MIN, PROTOCOL_MAX), node.boot, node.port, info.rounds, extra)
 
@@ -76,7 +80,13 @@ def advert_of_info(info: Info, port: int) -> Advert:
                   info.table if kind == "table" else "", info.variant or "unknown",
                   info.rules or "0", info.free, (info.proto_min, info.proto_max),
                   "".join(c for c in info.boot if c.isalnum())[:32] or "0", port,
-                  max(1, min(info.rounds, 10_000)))
+                  max(1, min(info.rounds, 10_000)),
+                  {PRIVATE: "1"} if kind == "table" and info.private else {})
+
+
+def is_private(advert: Advert) -> bool:
+    """Whether ``advert`` announces a private table (joined and watched only with its PIN)."""
+    return advert.extra.get(PRIVATE) == "1"
 
 
 def new_table(game: Game, name: str, private: bool = False) -> TableInfo:

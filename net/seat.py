@@ -584,8 +584,16 @@ class SeatCore:
             self.sheet.table = table
         already = body.deal in self.sheet.void
         self.sheet.void.add(body.deal)
-        if not self.watch:
-            self.store.save_outcome(self.info.id, body.deal, None, body.reason, body.culprit)
+        reason, culprit = body.reason, body.culprit
+        run = self.run
+        if (culprit and culprit == self.me and run is not None and run.ctx.deal == body.deal
+                and run.play.cards_owed):
+            # Named for not saying ready, but this seat's private cards never came: only the
+            # host sends them (commit-reveal), so the host withheld them (docs/protocol.md, 12).
+            reason, culprit = (f"the host never sent this seat its cards, and named it: {body.reason}"[:300],
+                               self.host)
+        if not self.watch and not already:  # a void this node found itself keeps its own culprit
+            self.store.save_outcome(self.info.id, body.deal, None, reason, culprit)
         if self.run is not None and self.run.ctx.deal <= body.deal:
             self.run = None
-        return [] if already else [Show(Voided(body.deal, body.reason, body.culprit))]
+        return [] if already else [Show(Voided(body.deal, reason, culprit))]

@@ -12,7 +12,9 @@ the first chance it gets (after that the node plays honestly, so the table can g
 - ``forged``: sends an entry in the name of another seat;
 - ``replay``: sends again, byte for byte, the first entry it sent in this hand;
 - ``refuse-open``: keeps its opening back at the hand's end;
-- ``stall-deal``: never sends its shuffle of the deck.
+- ``stall-deal``: never sends its shuffle of the deck;
+- ``host-bad-begin``: as the host, signs every ``begin`` badly -- not once: every deal (a host
+  whose entries no seat accepts, as when the seats cannot check its key).
 
 Only the messages change; everything goes through the real protocol and the real program.
 """
@@ -29,9 +31,12 @@ from core.engine import Hand
 from net import handplay
 from net.handplay import HandPlay, Out
 from net.identity import signed_bytes
-from net.protocol.messages import Act, Dealing, Inner, Opened, Signed, Step, dump, parse
+from net.protocol.messages import Act, Begin, Dealing, Inner, Opened, Signed, Step, dump, parse
 
 KINDS = ("not-held", "twice", "renege", "bad-proof", "forged", "replay", "refuse-open", "stall-deal")
+"""The cheats of a seat."""
+HOST_KINDS = ("host-bad-begin",)
+"""The cheats of a host."""
 done = False
 first: dict[tuple[int, int], Signed] = {}
 """(epoch, deal) -> the first entry this node signed in that hand (for ``replay``)."""
@@ -67,12 +72,18 @@ def _alter(play: HandPlay, kind: str, body: Inner) -> Inner | None:
 
 
 def install(kind: str) -> None:
-    if kind not in KINDS:
-        raise SystemExit(f"unknown cheat {kind!r} (known: {', '.join(KINDS)})")
+    if kind not in (*KINDS, *HOST_KINDS):
+        raise SystemExit(f"unknown cheat {kind!r} (known: {', '.join((*KINDS, *HOST_KINDS))})")
     sign, flush, decide = HandPlay.sign, HandPlay.flush, HandPlay.decide
 
     def cheat_sign(self: HandPlay, body: Inner, to: int | None = None) -> Signed:
         global done
+        if kind == "host-bad-begin" and self.is_host and isinstance(body, Begin):
+            fields = dump(sign(self, body, to))
+            fields["sig"] = ("0" if fields["sig"][0] != "0" else "1") + fields["sig"][1:]
+            bad = parse(fields, "body")
+            assert isinstance(bad, Signed)
+            return bad
         if not _mine(self) or to is not None:
             return sign(self, body, to)
         hand = (self.ctx.epoch, self.ctx.deal)

@@ -251,3 +251,20 @@ def test_records_built_from_random_pairs(pairs: list[tuple[str, str | None]]) ->
         advert_from_txt(raw, port=7654)
     except AdvertError as exc:
         assert str(exc)
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_a_private_table_says_so_in_its_advert_and_its_info(private: bool) -> None:
+    """The lobby marks a private table and asks for its PIN: the ``private`` extra key survives
+    the TXT record (mDNS) and comes from the info answer too (``--to``, manual discovery)."""
+    from net.lobby import PRIVATE, advert_of_info, is_private
+    from net.protocol.messages import Info
+
+    node = "0123456789abcdef0123456789abcdef"
+    info = Info(1, 1, node, "Hilde", "table", "ab" * 16, "Hildes Tisch", "tarock54", {}, "c" * 64, 1, 3, 1,
+                node, 4711, "b00t", private)
+    advert = advert_of_info(info, 4711)
+    assert is_private(advert) is private
+    again = advert_from_txt(advert_to_txt(advert), port=4711)
+    assert is_private(again) is private and (PRIVATE in again.extra) is private
+    assert not is_private(make_advert(extra={PRIVATE: "0"}))

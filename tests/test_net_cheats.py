@@ -116,3 +116,42 @@ def test_a_seat_gone_longer_than_the_timeout_is_no_cheat(tmp_path: Path) -> None
     first = [p.read_bytes() for p in records(tmp_path, "h")]
     assert first and all([p.read_bytes() for p in records(tmp_path, n)] == first for n in HONEST)
     assert all(standings(p) == standings(host) for p in honest)
+
+
+def test_a_host_whose_entries_no_seat_accepts_hands_the_table_on(tmp_path: Path) -> None:
+    """The host signs every ``begin`` badly (tests/cheat_node.py ``host-bad-begin``): every
+    seat refuses the deal and tells the host so; without a bound it would void and deal again
+    for ever.  After OWN_VOIDS such deals the host says it stops dealing and closes every
+    connection; the seats go through the succession, the next node hosts the table at epoch 2,
+    and the table is played to its end with the same records and standings on every node, the
+    old host's included (it comes back as a seat)."""
+    from net.host import OWN_VOIDS
+
+    table = "Tisch ohne Gastgeber"
+    common = (*LOOP, "--table", table, "--wait", "60", "--step-timeout", "3", "--seat-timeout", "30",
+              "--variant", "tarock40")
+    with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
+        argv = bot_args("x", tmp_path, 1, *common, "--host", "--seed", "9")
+        host = procs.spawn([sys.executable, str(CHEAT), "host-bad-begin", *argv[3:]], name="x",
+                           env=env(tmp_path / "state"), cwd=ROOT)
+        host.wait_for_json(lambda e: e.get("event") == "seated", timeout=60)
+        seats = [procs.spawn(bot_args(f"b{i}", tmp_path, 1, *common, "--seed", str(i + 2)),
+                             name=f"b{i}", env=env(tmp_path / "state"), cwd=ROOT) for i in range(3)]
+        everyone = [host, *seats]
+        for proc in everyone:
+            assert proc.wait(timeout=200) == 0, proc.tail()
+    bad = _node_of(tmp_path, "x")
+    names = ("x", "b0", "b1", "b2")
+    for proc, name in zip(everyone, names, strict=True):
+        voids = events(proc, "void")
+        assert len(voids) == OWN_VOIDS, f"{name}: {voids}"
+        if name != "x":  # each seat saw the bad entries itself: it names the host
+            assert all(v["culprit"] == bad and "bad signature" in v["reason"] for v in voids), voids
+        seated = events(proc, "seated")
+        assert seated[0]["host"] == bad and seated[-1]["host"] != bad and seated[-1]["epoch"] == 2, seated
+    assert any("stops hosting" in line for line in host.lines()), host.tail()
+    first = [p.read_bytes() for p in records(tmp_path, "b0")]
+    assert first and all([p.read_bytes() for p in records(tmp_path, n)] == first for n in names)
+    played = {json.loads(p.read_text())["net"]["deal"] for p in records(tmp_path, "b0")}
+    assert not played & set(range(1, OWN_VOIDS + 1)), played
+    assert all(standings(p) == standings(seats[0]) for p in everyone)

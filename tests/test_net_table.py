@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from net_pump import Pump, identity, make_table, node_id
+from time_bound import bounded
 
 from client.bots import make_bot
 from core.record import load, replay
 from net.effects import HandOver, Voided
 from net.game import Sheet
-from net.host import HostCore
+from net.host import OWN_VOIDS, HostCore
 from net.protocol.limits import Timing
 from net.protocol.messages import HandEnd, MessageError, Signed, dump, parse
 from net.seat import SeatCore
@@ -434,3 +435,85 @@ def test_a_seat_restarted_after_a_cheat_names_the_cheater_not_itself(tmp_path: P
     assert pump.done, pump.log[-6:]
     blamed = {who for _, record, _, who in pump.host.store.outcomes(pump.host.info.id) if record is None}
     assert blamed == {cheater}, pump.log[-8:]
+
+
+def test_a_host_named_for_its_own_entries_deal_after_deal_stops_and_the_successor_goes_on(
+        tmp_path: Path) -> None:
+    """Every begin the host sends seat 1 carries a broken signature (as when the seats cannot
+    check the host's key): seat 1 names the host and tells it so, the deal is void, the same
+    dealer deals again, and without a bound that goes on for ever.  After OWN_VOIDS deals in
+    a row that name the host's own node it stops dealing, says so (its log, the void each
+    table's view shows) and closes every connection; the successor (seat 1) takes over and the
+    table ends there."""
+
+    pump = make_table(tmp_path, rounds=1, timing=Timing(seat_timeout=2.0, gather=4.0))
+
+    def break_begin(to: str, body: Signed) -> Signed | None:
+        if to == node_id(1) and inner(body) == "begin" and body.author == pump.host.me:
+            fields = dump(body)
+            fields["sig"] = ("0" if fields["sig"][0] != "0" else "1") + fields["sig"][1:]
+            broken = parse(fields, "body")
+            assert isinstance(broken, Signed)
+            return broken
+        return body
+    pump.tamper = break_begin
+    with bounded(60, "a host voiding its own deals"):
+        for i in range(4):
+            pump.join(node_id(i))
+    host = pump.host
+    assert host.phase == "resigned" and host.stale and not pump.done
+    assert host.own_voids == OWN_VOIDS and sorted(host.sheet.void) == list(range(1, OWN_VOIDS + 1))
+    assert not pump.connected, "the host closes every connection"
+    assert any("stops hosting" in line for line in pump.log), pump.log[-4:]
+    for i in range(4):
+        voids = [e for e in pump.shown[node_id(i)] if isinstance(e, Voided)]
+        assert len(voids) == OWN_VOIDS, voids
+        if i == 1:  # it saw the bad entries: it names the host in its own store
+            assert all(v.culprit == host.me and "bad signature" in v.reason for v in voids), voids
+            stored = pump.seats[node_id(1)].store.outcomes(host.info.id)
+            assert {who for _d, _r, _w, who in stored} == {host.me}
+        else:  # only seat 1 saw them: nobody is named, and nobody is named for stalling either
+            assert all(v.culprit == "" and "cannot accept the host's entries" in v.reason for v in voids)
+            assert "stops dealing" in voids[-1].reason and "succession" in voids[-1].reason
+    assert host.tick(pump.now + 100) == [] and host.next_deadline(pump.now) is None
+    new = _take_over(pump, 1, tmp_path)
+    for i in range(4):
+        new.join(node_id(i))
+    new.tick(4.5)
+    assert new.done, new.log[-6:]
+    assert new.host.epoch == 2 and not set(range(1, OWN_VOIDS + 1)) & set(new.host.sheet.finished)
+    assert records(tmp_path, 0) == records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
+    assert records(tmp_path, 1)
+
+
+def test_a_seat_whose_cards_the_host_withholds_names_the_host(tmp_path: Path) -> None:
+    """commit-reveal/1: the host never sends seat 2 its private cards, so seat 2 cannot say
+    ready, and after the step timeout the host names it for stalling.  Seat 2 knows better: its
+    own store and view name the host; the other seats (who cannot tell) have the host's word."""
+    pump = make_table(tmp_path, rounds=1, timing=Timing(step=3.0, seat_timeout=30.0),
+                      dealing="commit-reveal/1")
+    victim = node_id(2)
+    held: list[Signed] = []
+
+    def withhold(to: str, body: Signed) -> Signed | None:
+        if to == victim and body.to and body.deal == 1 and inner(body) == "dealing" \
+                and body.body.get("payload", {}).get("t") == "cards":
+            held.append(body)
+            return None
+        return body
+    pump.tamper = withhold
+    with bounded(60, "a deal with withheld cards"):
+        for i in range(4):
+            pump.join(node_id(i))
+        assert held and 1 not in pump.host.sheet.void
+        pump.tick(3.5)
+    host = pump.host
+    assert 1 in host.sheet.void
+    stored = {deal: (why, who) for deal, _r, why, who in host.store.outcomes(host.info.id)}
+    assert stored[1][1] == victim and "stalled" in stored[1][0]  # the host's word
+    own = [e for e in pump.shown[victim] if isinstance(e, Voided) and e.deal == 1]
+    assert own and own[0].culprit == host.me and "never sent this seat its cards" in own[0].reason
+    mine = {deal: who for deal, _r, _why, who in pump.seats[victim].store.outcomes(host.info.id)}
+    assert mine[1] == host.me
+    other = [e for e in pump.shown[node_id(1)] if isinstance(e, Voided) and e.deal == 1]
+    assert other and other[0].culprit == victim

@@ -11,11 +11,12 @@ the standings and the bots' end follow.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import socket
 from pathlib import Path
 
 from net_procs import ROOT, bot_args, env, events
-from netns import Procs
+from netns import Proc, Procs
 from ui_harness import Driver, run
 from ui_play import Seen, close_settlement, play_hand, until
 
@@ -318,3 +319,179 @@ def test_watch_a_full_table_from_the_lobby(tmp_path: Path) -> None:
         )
         for bot in bots:
             assert bot.wait(timeout=120) == 0, bot.tail()
+
+
+def _args(tmp_path: Path, name: str) -> argparse.Namespace:
+    return argparse.Namespace(
+        state=str(tmp_path / "me"),
+        port=0,
+        interface=LOOP,
+        to=None,
+        name=name,
+        records=str(tmp_path / "rec-me"),
+        no_records=False,
+        pace=0.0,
+        offline=False,
+    )
+
+
+async def _play_to_the_end(d: Driver, ref: dict[str, object], seen: Seen) -> None:
+    while True:
+        obs = await play_hand(d, ref, seen, timeout=150)
+        assert obs.result is not None
+        await close_settlement(d, ref)
+        if not obs.result.passed_out:
+            break
+    await d.wait_for(_("Final standings"), timeout=60)
+    d.press("enter")
+    await d.wait_for(_("Open a table on the network"))
+
+
+def test_join_a_private_table_from_the_lobby_with_its_pin(tmp_path: Path) -> None:
+    """A private table (its host and two seats are ``tarock bot --pin``) is listed as private;
+    Enter asks for its PIN; a wrong one is refused with a message in German and the lobby goes
+    on; the right one takes the seat and the table is played to its end."""
+    set_language("de")
+    table = "Hildes Geheimtisch"
+    pin = ("--pin", "4711")
+    ref: dict[str, object] = {}
+    seen = Seen()
+
+    def keep(driver: object, model: TableModel) -> None:
+        ref["model"] = model
+
+    with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
+        common = ("--interface", "127.0.0.1", "--table", table, *pin, "--wait", "120")
+        host = procs.spawn(
+            bot_args("Hilde", tmp_path, 1, *common, "--host", "--seed", "1"),
+            name="hilde",
+            env=env(tmp_path / "state"),
+            cwd=ROOT,
+        )
+        others = [
+            procs.spawn(
+                bot_args(f"b{i}", tmp_path, 1, *common, "--seed", str(i + 2)),
+                name=f"b{i}",
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+            for i in range(2)
+        ]
+
+        async def script(d: Driver) -> None:
+            listed = await d.wait_for(lambda t: table in t and "b0" in t and "b1" in t, timeout=60)
+            row = next(line for line in listed.splitlines() if table in line)
+            assert _("private (PIN)") in row and "1 Platz frei" in row, row
+            d.press(*["down"] * 4)  # play against bots, open, rules, quit, then the table
+            d.press("enter")
+            await d.wait_for(_("Table {name} is private: its PIN").format(name=table))
+            d.press("enter")  # nothing typed yet: the page says what to do
+            await d.wait_for(_("Type the table's PIN (ask its host), or Esc to go back."))
+            d.press("0", "0", "0", "0")
+            await d.wait_for("••••")
+            d.press("enter")
+            refused = _("Table {name} did not take that PIN: ask its host and try again.")
+            screen = await d.wait_for(refused.format(name=table), timeout=60)
+            assert "Traceback" not in screen and _("Open a table on the network") in screen
+            ref.clear()
+            listed = await d.wait_for(lambda t: table in t and _("private (PIN)") in t, timeout=30)
+            d.press(*["down"] * 4)
+            d.press("enter")
+            await d.wait_for(_("Table {name} is private: its PIN").format(name=table))
+            d.press("4", "7", "1", "1", "enter")
+            await until(lambda: "model" in ref, what="the table's model")
+            await _play_to_the_end(d, ref, seen)
+            d.press("q")
+
+        assert (
+            run(
+                lambda: lobby(_args(tmp_path, "Du"), load_plugins(None), seen=keep),
+                script,
+                cols=100,
+                rows=36,
+                timeout=300,
+            )
+            == 0
+        )
+        for bot in (host, *others):
+            assert bot.wait(timeout=60) == 0, bot.tail()
+    assert seen.settlements
+    seated = events(host, "seated")[-1]
+    assert seated["table_name"] == table
+    assert "Du" in str(events(host, "standings")[-1])
+
+
+def test_open_a_private_table_from_the_lobby(tmp_path: Path) -> None:
+    """The lobby's form opens a table with a PIN: it is announced as private, a bot with a
+    wrong PIN is refused and leaves, three bots with the right one join and the hand is played."""
+    set_language("de")
+    ref: dict[str, object] = {}
+    seen = Seen()
+    table = "Tisch von Du"
+
+    def keep(driver: object, model: TableModel) -> None:
+        ref["model"] = model
+
+    procs_of: dict[str, list[Proc]] = {}
+    with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
+
+        def bot(name: str, seed: int, pin: str) -> Proc:
+            return procs.spawn(
+                bot_args(name, tmp_path, 1, "--interface", "127.0.0.1", "--table", table, "--pin", pin,
+                         "--wait", "60", "--seed", str(seed)),
+                name=name,
+                env=env(tmp_path / "state"),
+                cwd=ROOT,
+            )
+
+        async def script(d: Driver) -> None:
+            await d.wait_for(_("Open a table on the network"))
+            d.press("down", "enter")  # the second row: open a table
+            await d.wait_for(_("Table name"))
+            d.press("down", "down")  # to the rounds
+            d.press(*["left"] * 5)  # 12 -> 1
+            await d.wait_for("◀ 1 ▶")
+            d.press("down", "down")  # past the seats for bots, to the PIN
+            await d.wait_for(_("empty: anyone on the network may join; a PIN: only who knows it"))
+            d.press("2", "4", "6", "8")
+            await d.wait_for("2468▏")
+            d.press("enter", "enter")  # to "open the table", and open it
+            await until(lambda: "model" in ref, what="the table's model")
+            await d.wait_for(_("Waiting for players: {n} of {seats} seated.").format(n=1, seats=4))
+            wrong = bot("x", 9, "1357")
+            procs_of["wrong"] = [wrong]
+            assert await _exit(wrong) != 0, wrong.tail()
+            procs_of["bots"] = [bot(f"b{i}", i, "2468") for i in range(3)]
+            await _play_to_the_end(d, ref, seen)
+            d.press("q")
+
+        assert (
+            run(
+                lambda: lobby(_args(tmp_path, "Du"), load_plugins(None), seen=keep),
+                script,
+                cols=100,
+                rows=36,
+                timeout=300,
+            )
+            == 0
+        )
+        bots = procs_of["bots"]
+        for b in bots:
+            assert b.wait(timeout=60) == 0, b.tail()
+    seated = [events(b, "seated")[-1] for b in bots]
+    assert all(s["table_name"] == table and s["host_name"] == "Du" for s in seated)
+    (wrong,) = procs_of["wrong"]
+    assert not events(wrong, "seated"), "a node without the PIN took a seat"
+    assert "PIN" in wrong.tail(), wrong.tail()
+    assert seen.settlements
+
+
+async def _exit(proc: Proc, timeout: float = 60.0) -> int:
+    """The exit status of a process, waited for without blocking the screen's loop."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        code = proc.popen.poll()
+        if code is not None:
+            return int(code)
+        await asyncio.sleep(0.2)
+    raise TimeoutError("the process did not end")

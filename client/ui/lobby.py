@@ -32,6 +32,8 @@ def draw_lobby(model: LobbyModel, w: int, h: int) -> Canvas:
         _draw_main(model, canvas)
     elif model.page == "form":
         _draw_form(model, canvas)
+    elif model.page == "pin":
+        _draw_pin(model, canvas)
     elif model.page == "rules-pick":
         canvas.put(2, 2, [("class:lobby.title", _("Rules of which game?"))])
         for i, variant in enumerate(model.variants()):
@@ -62,6 +64,8 @@ def _keys(model: LobbyModel) -> str:
         return _("↑↓ field · ←→ change · Enter start · Esc back")
     if model.page == "rules":
         return _("↑↓ scroll · Esc back")
+    if model.page == "pin":
+        return _("type the PIN · Enter go on · Esc back")
     return _("↑↓ choose · Enter show · Esc back")
 
 
@@ -89,6 +93,16 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
         canvas.put(
             row + 1, 4, [("class:lobby.detail", model.network_note or _("(none found yet; looking …)"))]
         )
+
+
+def _draw_pin(model: LobbyModel, canvas: Canvas) -> None:
+    """The PIN of a private table, typed before joining, watching or going on there (shown as dots)."""
+    w = canvas.width
+    canvas.put(2, 2, clip([("class:lobby.title", model.pin_title())], w - 4))
+    typed = f" {'•' * len(model.pin)}▏ "
+    canvas.put(4, 4, clip([("", _("PIN") + "  "), ("class:lobby.selected", typed)], w - 6))
+    hint = _("The host of the table gave it to its players.")
+    canvas.put(6, 4, clip([("class:lobby.detail", hint)], w - 6))
 
 
 def _draw_form(model: LobbyModel, canvas: Canvas) -> None:
@@ -133,6 +147,7 @@ def load_lobby_bindings(model: LobbyModel) -> KeyBindings:
             and model.form.fields[model.form.row].text is not None
         )
     )
+    pin = Condition(lambda: model.page == "pin")
 
     @kb.add("up")
     def _up(event: KeyPressEvent) -> None:
@@ -180,6 +195,16 @@ def load_lobby_bindings(model: LobbyModel) -> KeyBindings:
         text = event.data
         if text.isprintable():
             model.form_type(text)
+
+    @kb.add("backspace", filter=pin)
+    def _pin_erase(event: KeyPressEvent) -> None:
+        model.pin_type("\b")
+
+    @kb.add(Keys.Any, filter=pin)
+    def _pin_type(event: KeyPressEvent) -> None:
+        text = event.data
+        if text.isprintable():
+            model.pin_type(text)
 
     @kb.add("q", filter=main)
     @kb.add("c-c")

@@ -12,6 +12,7 @@ declaration says.  The lobby ends with a :class:`LobbyChoice`.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -26,6 +27,8 @@ from core.rules import RuleError
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
 ROUNDS = (1, 2, 4, 6, 8, 12, 16, 24)
+PIN_CHARS = 40
+"""The longest PIN the lobby takes (the network allows 64)."""
 ChoiceKind = Literal["resume", "resume-net", "bots", "open", "join", "watch", "quit"]
 
 
@@ -41,6 +44,8 @@ class TableEntry:
     rounds: int
     key: object
     """What the network layer needs to join or watch it."""
+    private: bool = False
+    """Joined and watched only with its PIN (the lobby asks for it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +59,8 @@ class LobbyChoice:
     rounds: int = 12
     name: str = ""
     table: TableEntry | None = None
+    pin: str = ""
+    """The PIN of a private table to open, join, watch or go on at (empty: none)."""
 
 
 @dataclass
@@ -129,7 +136,7 @@ class Form:
         return next((f for f in self.fields if f.key == key), None)
 
 
-Page = Literal["main", "form", "rules", "rules-pick"]
+Page = Literal["main", "form", "rules", "rules-pick", "pin"]
 
 
 @dataclass
@@ -144,6 +151,8 @@ class LobbyModel:
     """Whether network tables can be opened, found and joined here."""
     net_saved: str = ""
     """The network table this node holds a seat at (empty: none)."""
+    net_saved_private: bool = False
+    """Whether that table is private (going on there asks for its PIN)."""
     tables: list[TableEntry] = field(default_factory=list)
     network_note: str = ""
     page: Page = "main"
@@ -153,6 +162,10 @@ class LobbyModel:
     rules_title: str = ""
     scroll: int = 0
     message: str = ""
+    pin: str = ""
+    """What the player typed on the PIN page so far."""
+    pin_for: LobbyChoice | None = None
+    """The choice the PIN page completes (join, watch or go on at a private table)."""
     on_change: Callable[[], None] = lambda: None
     _result: asyncio.Future[LobbyChoice] | None = None
 
@@ -176,6 +189,8 @@ class LobbyModel:
         out.append(("quit", _("Quit"), ""))
         for i, t in enumerate(self.tables):
             free = n_("{n} seat free", "{n} seats free", t.free).format(n=t.free)
+            if t.private:
+                free = _("private (PIN)") + " · " + free
             players = ", ".join(t.players)
             out.append((f"table:{i}", f"{t.name} · {t.title}", f"{free} · {players}" if players else free))
         return out
@@ -204,10 +219,14 @@ class LobbyModel:
             self._form_enter()
         elif self.page == "rules":
             self.back()
+        elif self.page == "pin":
+            self._pin_enter()
         self.changed()
 
     def back(self) -> None:
-        if self.page in ("form", "rules-pick"):
+        if self.page == "pin":
+            self.page, self.pin, self.pin_for = "main", "", None
+        elif self.page in ("form", "rules-pick"):
             self.page, self.row = "main", 0
         elif self.page == "rules":
             self.page = "rules-pick"
@@ -220,13 +239,46 @@ class LobbyModel:
             return
         tag = self.entries()[self.row][0]
         if tag.startswith("table:"):
-            self.finish(LobbyChoice("watch", table=self.tables[int(tag.split(":")[1])], name=self.player))
+            entry = self.tables[int(tag.split(":")[1])]
+            self._choose(LobbyChoice("watch", table=entry, name=self.player), entry.private)
+
+    def _choose(self, choice: LobbyChoice, private: bool) -> None:
+        """Finish with ``choice``, asking first for the PIN of a private table."""
+        if not private:
+            self.finish(choice)
+            return
+        self.page, self.pin, self.pin_for, self.message = "pin", "", choice, ""
+        self.changed()
+
+    # -- the PIN of a private table ----------------------------------------------------------
+    def pin_type(self, text: str) -> None:
+        """A character typed on the PIN page (Backspace: ``\b``)."""
+        if self.page != "pin":
+            return
+        self.pin = self.pin[:-1] if text == "\b" else (self.pin + text)[:PIN_CHARS]
+        self.message = ""
+        self.changed()
+
+    def _pin_enter(self) -> None:
+        choice = self.pin_for
+        if choice is None:
+            self.back()
+            return
+        if not self.pin:
+            self.message = _("Type the table's PIN (ask its host), or Esc to go back.")
+            return
+        self.finish(dataclasses.replace(choice, pin=self.pin))
+
+    def pin_title(self) -> str:
+        choice = self.pin_for
+        name = choice.table.name if choice is not None and choice.table is not None else self.net_saved
+        return _("Table {name} is private: its PIN").format(name=name)
 
     def _take(self, tag: str) -> None:
         if tag == "resume":
             self.finish(LobbyChoice("resume"))
         elif tag == "resume-net":
-            self.finish(LobbyChoice("resume-net", name=self.player))
+            self._choose(LobbyChoice("resume-net", name=self.player), self.net_saved_private)
         elif tag == "bots":
             self.form = self.new_form("bots")
             self.page = "form"
@@ -242,7 +294,7 @@ class LobbyModel:
             if entry.free <= 0:
                 self.message = _("That table has no free seat: W watches it.")
                 return
-            self.finish(LobbyChoice("join", table=entry, name=self.player))
+            self._choose(LobbyChoice("join", table=entry, name=self.player), entry.private)
 
     # -- forms ---------------------------------------------------------------------------
     def new_form(self, kind: Literal["bots", "open"], variant: str | None = None) -> Form:
@@ -285,6 +337,15 @@ class LobbyModel:
                     _("seats filled by bots at once; the others wait for players"),
                 )
             )
+            fields.append(
+                Field(
+                    "pin",
+                    _("PIN"),
+                    [],
+                    detail=_("empty: anyone on the network may join; a PIN: only who knows it"),
+                    text="",
+                )
+            )
         form = Form(kind, fields)
         self._option_fields(form)
         return form
@@ -324,7 +385,7 @@ class LobbyModel:
         f = form.fields[form.row]
         if f.text is None:
             return
-        f.text = f.text[:-1] if text == "\b" else (f.text + text)[:40]
+        f.text = f.text[:-1] if text == "\b" else (f.text + text)[: PIN_CHARS if f.key == "pin" else 40]
         self.changed()
 
     def _form_enter(self) -> None:
@@ -356,6 +417,7 @@ class LobbyModel:
         if not name:
             form.message = _("The table needs a name.")
             return None
+        pin = str(values.get("pin") or "")
         return LobbyChoice(
             "open",
             variant,
@@ -363,7 +425,8 @@ class LobbyModel:
             ("heuristic",) * int(values["bots"]),
             int(values["rounds"]),
             self.player,
-            TableEntry(name, variant, "", 0, (), int(values["rounds"]), None),
+            TableEntry(name, variant, "", 0, (), int(values["rounds"]), None, private=bool(pin)),
+            pin,
         )
 
     # -- rules ---------------------------------------------------------------------------

@@ -127,6 +127,7 @@ async def _lobby(
         if net is not None:
             model.network = net.node is not None
             model.net_saved = net.saved_table()
+            model.net_saved_private = net.saved_private()
             model.network_note = net.note
             model.tables = net.entries()
             net.lobby = model
@@ -186,11 +187,12 @@ async def play_network(
                     choice.rounds,
                     choice.table.name,
                     len(choice.bots),
+                    choice.pin,
                 )
             if choice.kind in ("join", "watch"):
                 assert choice.table is not None
-                return await portal.run(net.join, model, choice.table, choice.kind == "watch")
-            return await portal.run(net.resume, model)
+                return await portal.run(net.join, model, choice.table, choice.kind == "watch", choice.pin)
+            return await portal.run(net.resume, model, choice.pin)
         except NetError as exc:
             problem.append(str(exc))
             raise

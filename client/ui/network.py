@@ -56,7 +56,16 @@ from net.effects import (
     Voided,
 )
 from net.game import Game
-from net.lobby import PLAYERS, Seated, advert_of_info, host_table, join_table, new_table, resume_seat
+from net.lobby import (
+    PLAYERS,
+    Seated,
+    advert_of_info,
+    host_table,
+    is_private,
+    join_table,
+    new_table,
+    resume_seat,
+)
 from net.manual_discovery import open_manual_discovery
 from net.node import Node
 from net.protocol.limits import Timing
@@ -262,7 +271,9 @@ class Network:
             variant = self.catalogue.variants.get(a.variant)
             title = p_("variant", variant.title) if variant is not None else a.variant
             players = tuple(p.strip() for p in a.extra.get(PLAYERS, "").split(",") if p.strip())
-            out.append(TableEntry(a.name, a.variant, title, a.free_seats, players, a.rounds, seen))
+            out.append(
+                TableEntry(a.name, a.variant, title, a.free_seats, players, a.rounds, seen, is_private(a))
+            )
         return sorted(out, key=lambda e: e.name)
 
     def _show_tables(self, disc: Discovery) -> None:
@@ -278,24 +289,60 @@ class Network:
 
     def saved_table(self) -> str:
         """The name of the network table this node's store holds a seat at (empty: none)."""
+        info = self._saved_info()
+        return info.name if info is not None else ""
+
+    def saved_private(self) -> bool:
+        """Whether the network table this node's store holds a seat at is private."""
+        info = self._saved_info()
+        return info is not None and info.private
+
+    def _saved_info(self) -> Any:
         node = self.node
         if node is None:
-            return ""
+            return None
         core = SeatCore(node.me, node.name, node.catalogue, node.store)
         if not core.restore() or core.over or core.info is None:
-            return ""
-        return core.info.name
+            return None
+        return core.info
+
+    def _use_pin(self, node: Node, pin: str) -> None:
+        """The PIN this node opens, joins or goes on at a table with (empty: none)."""
+        if len(pin) > 64:
+            raise NetError(_("A PIN has at most 64 characters."))
+        node.pin = pin or None
+
+    def _left(self, node: Node, driver: Any, left: Leave, name: str) -> Leave:
+        """What a seat's run ended with; a PIN the table refused is the lobby's message."""
+        if driver in node.seats and left.code == "pin":
+            node.seats.remove(driver)
+        if left.code == "pin":
+            log.info("%s", left.reason)
+            raise NetError(
+                _("Table {name} did not take that PIN: ask its host and try again.").format(
+                    name=name
+                )
+            )
+        return left
 
     async def host(
-        self, model: TableModel, variant: str, options: dict[str, Any], rounds: int, name: str, bots: int
+        self,
+        model: TableModel,
+        variant: str,
+        options: dict[str, Any],
+        rounds: int,
+        name: str,
+        bots: int,
+        pin: str = "",
     ) -> Leave:
-        """Open a table, seat the player and ``bots`` bots, play it until it ends."""
+        """Open a table (private with a ``pin``), seat the player and ``bots`` bots, play it until it ends."""
         node = self._node()
         try:
             game = Game.make(self.catalogue, variant, options, SEATS, rounds, DEFAULT_DEALING)
         except RuleError as exc:
             raise NetError(str(exc)) from None
-        info = new_table(game, name)
+        self._use_pin(node, pin)
+        info = new_table(game, name, private=bool(pin))
         seed = random.SystemRandom().randrange(1_000_000)
         names = [_("Bot {n}").format(n=k + 1) for k in range(bots)]
         robots = [Seated(make_bot("heuristic", seed + k, names[k]), lambda event: None) for k in range(bots)]
@@ -318,9 +365,10 @@ class Network:
                 with contextlib.suppress(Exception):
                     await disc.withdraw()
 
-    async def join(self, model: TableModel, entry: TableEntry, watch: bool = False) -> Leave:
-        """Take a seat at (or watch) a table the lobby listed."""
+    async def join(self, model: TableModel, entry: TableEntry, watch: bool = False, pin: str = "") -> Leave:
+        """Take a seat at (or watch) a table the lobby listed (a private one with its ``pin``)."""
         node = self._node()
+        self._use_pin(node, pin)
         seen = entry.key
         if not isinstance(seen, Seen):
             raise NetError(_("That table is not on the network any more."))
@@ -347,19 +395,22 @@ class Network:
             watch=watch,
         )
         try:
-            return await driver.run(address)
+            return self._left(node, driver, await driver.run(address), entry.name)
         finally:
             seat.closed = True
 
-    async def resume(self, model: TableModel) -> Leave | None:
-        """Take again the seat this node's store holds, if its table is not over."""
+    async def resume(self, model: TableModel, pin: str = "") -> Leave | None:
+        """Take again the seat this node's store holds, if its table is not over (a private
+        table's with its ``pin``)."""
         node = self._node()
+        self._use_pin(node, pin)
         seat = ScreenSeat(self.name, model, asyncio.get_running_loop())
         driver = resume_seat(node, Seated(seat, ScreenListener(model, self.catalogue), True), _bot_for(0))
         if driver is None:
             return None
+        name = driver.core.info.name if driver.core.info is not None else ""
         try:
-            return await driver.run(None)
+            return self._left(node, driver, await driver.run(None), name)
         finally:
             seat.closed = True
 
