@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from client.bots import BOT_KINDS, SearchBot, make_bot
 from client.bots.levels import LEVELS, Decision
+from client.bots.limits import valat_verdict_for
 from client.i18n import NP_, _, language, p_
 from client.ui.cards import card_text
 from client.ui.texts import action_words, money
@@ -121,6 +122,10 @@ def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
         if obs.phase == "announce":
             return NP_("hint", "nothing more the hand can promise"), {}
         return NP_("hint", "the hand is not strong enough to bid"), {}
+    verdict = valat_verdict_for(obs, action)
+    if verdict is not None:  # the Valat check's own figures, as the rules read them
+        return NP_("hint", "the Valat check made it in {made} of {deals} sampled deals "
+                   "(95% interval {low}–{high} %)"), verdict.figures()
     if isinstance(action, Bid):
         return NP_("hint", "the hand is strong enough for this game"), {}
     if isinstance(action, Call):
