@@ -422,9 +422,16 @@ def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK,
     return _verdict(tuple(sorted(hand)), rules, trump, position, tuple(deck))
 
 
-def _better(a: ValatVerdict) -> tuple[bool, int, int]:
+def _closeness(a: ValatVerdict) -> tuple[bool, int, int]:
     """Which of two verdicts came closer: allowed, then more deals played, then more made."""
     return a.allowed, a.deals, a.made
+
+
+def choose_verdict(verdicts: Sequence[ValatVerdict], every: bool) -> ValatVerdict:
+    """The verdict that counts among several trump suits' verdicts: the worst
+    where ``every`` suit must pass (another names it), else the best (the
+    declarer names it)."""
+    return min(verdicts, key=_closeness) if every else max(verdicts, key=_closeness)
 
 
 def valat_verdict_any_suit(hand: Sequence[Card], rules: TrickRules, position: int = 0,
@@ -432,7 +439,7 @@ def valat_verdict_any_suit(hand: Sequence[Card], rules: TrickRules, position: in
     """The best verdict over the four suits as trumps (a ``suit`` game whose
     suit the declarer names after the bid: the Faberl); None where no check exists."""
     verdicts = [v for suit in range(TAROCK) if (v := valat_verdict(hand, rules, suit, position, deck))]
-    return max(verdicts, key=_better) if verdicts else None
+    return choose_verdict(verdicts, every=False) if verdicts else None
 
 
 def valat_verdict_every_suit(hand: Sequence[Card], rules: TrickRules, position: int = 0,
@@ -440,7 +447,7 @@ def valat_verdict_every_suit(hand: Sequence[Card], rules: TrickRules, position: 
     """The worst verdict over the four suits as trumps (a hand that must make
     the Valat whichever suit another names); None where no check exists."""
     verdicts = [v for suit in range(TAROCK) if (v := valat_verdict(hand, rules, suit, position, deck))]
-    return min(verdicts, key=_better) if len(verdicts) == TAROCK else None
+    return choose_verdict(verdicts, every=True) if len(verdicts) == TAROCK else None
 
 
 def valat_on_own(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0,

@@ -26,10 +26,10 @@ give the same figures as the rules' refusal.
 from __future__ import annotations
 
 from core.actions import Action, Announce, Bid, Kontra, KontraTarget
-from core.cards import SUIT_LETTERS, TAROCK
-from core.contracts import ContractSpec
+from core.cards import SUIT_LETTERS, TAROCK, Suit
+from core.contracts import ContractSpec, TrickRules
 from core.observation import Observation
-from core.valat import ValatVerdict, valat_verdict, valat_verdict_any_suit, valat_verdict_every_suit
+from core.valat import ValatVerdict, choose_verdict, valat_verdict
 
 NO_RAISE_FROM = 2
 """Kontra level from which bots never raise a chain (no Subkontra, no Re-Sub)."""
@@ -62,10 +62,12 @@ def first_trick_place(obs: Observation) -> int:
     return (obs.seat - obs.forehand) % obs.seats
 
 
-def valat_verdict_for(obs: Observation, action: Action) -> ValatVerdict | None:
-    """The Valat check's verdict on the bot's hand for ``action``'s game (see
-    the module docstring); None where ``action`` announces no Valat or no
-    check exists for its game."""
+def valat_game(obs: Observation, action: Action) -> tuple[TrickRules, tuple[Suit, ...], bool] | None:
+    """The game a Valat of ``action`` would be checked in: its trick rules,
+    the trump suits to try and whether every one of them must pass (an
+    opponent's Valat against a suit not named yet) rather than one (the
+    declarer names it); None where ``action`` announces no Valat or no check
+    applies (a hand not full, a colour game)."""
     if not says_valat(action):
         return None
     rules = obs.rules
@@ -80,17 +82,31 @@ def valat_verdict_for(obs: Observation, action: Action) -> ValatVerdict | None:
         mine = obs.declarer == obs.seat
     if spec is None or rules is None or len(obs.hand) != rules.hand_size:
         return None
-    hand, tricks, deck, place = obs.hand, spec.tricks, rules.deck, first_trick_place(obs)
+    tricks = spec.tricks
     if tricks.trump == "tarock":
-        return valat_verdict(hand, tricks, TAROCK, place, deck)
+        return tricks, (TAROCK,), False
     if tricks.trump != "suit":
         return None
     if suit is not None:
         named = SUIT_LETTERS.find(suit)
-        return valat_verdict(hand, tricks, named, place, deck) if named >= 0 else None
-    if mine:  # the declarer names the suit afterwards (see valat_suit)
-        return valat_verdict_any_suit(hand, tricks, place, deck)
-    return valat_verdict_every_suit(hand, tricks, place, deck)
+        return (tricks, (named,), False) if named >= 0 else None
+    # the declarer names the suit afterwards (see valat_suit); an opponent must beat every one
+    return tricks, tuple(range(len(SUIT_LETTERS))), not mine
+
+
+def valat_verdict_for(obs: Observation, action: Action) -> ValatVerdict | None:
+    """The Valat check's verdict on the bot's hand for ``action``'s game (see
+    the module docstring and :func:`valat_game`); None where ``action``
+    announces no Valat or no check exists for its game."""
+    game = valat_game(obs, action)
+    if game is None or obs.rules is None:
+        return None
+    tricks, suits, every = game
+    place, deck = first_trick_place(obs), obs.rules.deck
+    verdicts = [v for s in suits if (v := valat_verdict(obs.hand, tricks, s, place, deck)) is not None]
+    if not verdicts or (every and len(verdicts) < len(suits)):
+        return None
+    return choose_verdict(verdicts, every)
 
 
 def valat_passes(obs: Observation, action: Action) -> bool:

@@ -52,6 +52,10 @@ class Hint:
 
 HintFn = Callable[[Observation, str], Hint]
 
+VALAT_HINT = NP_("hint", "the Valat check made it in {made} of {deals} sampled deals "
+                 "(95% interval {low}–{high} %)")
+"""Why a Valat: the Valat check's verdict (:class:`core.valat.ValatVerdict`), its figures as fields."""
+
 
 def heuristic_hint(obs: Observation, strength: str = "heuristic") -> Hint:
     """The choice of a bot of ``strength`` (the heuristic one if it is no bot
@@ -70,6 +74,8 @@ def search_hint(obs: Observation, strength: str = "heuristic") -> Hint:
     bot = make_bot(strength, 0, "hint")
     assert isinstance(bot, SearchBot)
     decision = bot.explain(obs)
+    if decision.valat is not None:  # the verdict the search bot read (in worlds that fit the bids)
+        return Hint(decision.action, VALAT_HINT, decision.valat.figures())
     searched = _searched(obs, decision)
     if searched is not None:
         return Hint(decision.action, *searched)
@@ -124,8 +130,7 @@ def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
         return NP_("hint", "the hand is not strong enough to bid"), {}
     verdict = valat_verdict_for(obs, action)
     if verdict is not None:  # the Valat check's own figures, as the rules read them
-        return NP_("hint", "the Valat check made it in {made} of {deals} sampled deals "
-                   "(95% interval {low}–{high} %)"), verdict.figures()
+        return VALAT_HINT, verdict.figures()
     if isinstance(action, Bid):
         return NP_("hint", "the hand is strong enough for this game"), {}
     if isinstance(action, Call):
