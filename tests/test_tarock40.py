@@ -515,7 +515,7 @@ def test_a_refused_valat_says_how_many_deals_were_made() -> None:
                            "a Valat must be made in 198 of 200")
     assert reason_text(why) == ("ein Valat in diesem Spiel braucht ein Blatt, das ihn aus eigener Kraft "
                                 "gewinnt: von 3 durchgespielten Verteilungen gingen 3 verloren und 0 "
-                                "gelangen (95-%-Intervall nach Wilson für die Quote 0.0–56.1 %); ein Valat "
+                                "gelangen (95-%-Intervall nach Wilson für die Quote 0,0–56,1 %); ein Valat "
                                 "muss in 198 von 200 gelingen")
     set_language("en")
     assert reason_text(why) == why.message

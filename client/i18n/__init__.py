@@ -59,6 +59,9 @@ def pseudo(text: str) -> str:
 TEMPLATE_CONTEXT = "reason-template"
 """The context of the rules' sentences made from a template with ``{fields}``."""
 _NAMED_FIELD = re.compile(r"\{(\w+)\}")
+_DECIMAL = re.compile(r"[+-]?\d+\.\d+")
+DECIMAL_COMMA = frozenset({"de"})
+"""Languages that write a decimal comma."""
 
 Key = tuple[str, str]
 """(context, msgid); the context is ``""`` for plain messages."""
@@ -137,8 +140,14 @@ class Catalogue:
             return pseudo(text)
         for pattern, translation in _templates(self.lang, context):
             if (found := pattern.fullmatch(text)) is not None:
-                return translation.format(**found.groupdict())
+                return translation.format(**{k: self.number(v) for k, v in found.groupdict().items()})
         return None
+
+    def number(self, figure: str) -> str:
+        """A figure written with this language's decimal mark (``56.1`` is ``56,1`` in German)."""
+        if self.lang in DECIMAL_COMMA and _DECIMAL.fullmatch(figure):
+            return figure.replace(".", ",")
+        return figure
 
     def nget(self, singular: str, plural: str, n: int, context: str = "") -> str:
         if self.lang == PSEUDO:
@@ -204,6 +213,11 @@ def fill(text: str, context: str = TEMPLATE_CONTEXT) -> str | None:
     return _current.fill(text, context)
 
 
+def number(figure: str) -> str:
+    """``figure`` (``56.1``) with the current language's decimal mark."""
+    return _current.number(figure)
+
+
 def NP_(context: str, msgid: str) -> str:
     """Mark ``msgid`` for the catalogue in ``context`` without translating it
     yet (it is translated where shown, with :func:`p_`)."""
@@ -211,6 +225,7 @@ def NP_(context: str, msgid: str) -> str:
 
 
 __all__ = [
+    "DECIMAL_COMMA",
     "DEFAULT",
     "LANGUAGES",
     "NP_",
@@ -222,6 +237,7 @@ __all__ = [
     "fill",
     "language",
     "n_",
+    "number",
     "p_",
     "pseudo",
     "set_language",
