@@ -231,6 +231,22 @@ def test_a_refused_rufspiel_valat_has_figures_and_no_bot_says_it() -> None:
         assert make_bot(kind, 0).decide(obs) == choice
 
 
+def test_the_line_client_says_what_the_valat_check_found() -> None:
+    """A player who types a Solo Valat the check refuses reads how many deals
+    were played, lost and made, and the interval (seed 000: "lässt den Valat
+    zu, wenn er praktisch immer gelingt"); the next line is asked for."""
+    hand = rigged([UNBEATABLE.replace("hK", "hQ")], dealer=3)
+    out: list[str] = []
+    lines = iter(["bid solo valat", "pass"])
+    human = HumanPlayer("You", read=lambda _prompt: next(lines), write=out.append)
+    human.explain_with(hand.why_not)
+    assert human.decide(observe(hand, 0)) == Pass(0)
+    refused = [line for line in out if line.startswith("Not allowed")]
+    assert refused == ["Not allowed: a Valat in this game needs a hand that makes it on its own: 3 of the 3 "
+                       "deals played were lost and 0 made (95% Wilson interval of the rate 0.0–56.1 %); a "
+                       "Valat must be made in 198 of 200"]
+
+
 def test_no_bot_announces_a_rufspiel_valat_without_the_check() -> None:
     """The rules do not check a Rufspiel's Valat ("Beim Rufspiel gilt die Prüfung
     nicht, dort hilft der Partner mit"); bots still need the hand to pass it."""
