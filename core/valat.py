@@ -14,6 +14,14 @@ immer gelingt."  RULES.md decision 8 leaves the sample to us:
   highest trump (Sküs; the King of the named trump suit) fails at once:
   whoever holds it takes the trick he plays it to.
 
+The answer is a :class:`ValatVerdict`: allowed or not, the deals played and
+made, the 95 % Wilson score interval of the success rate, and why the check
+stopped early (the third lost deal; no deal played without the top trump).
+The rules' refusal, the client's message, ``python -m core.valat`` and the
+bots all read it (:func:`valat_verdict`; :func:`valat_on_own` is its
+``allowed``).  :func:`play_deals` plays given distributions, for a caller
+that draws them from more than the hand.
+
 The play follows a contract's :class:`~core.contracts.TrickRules` through
 :mod:`core.tricks` (legal cards, winner, card order, the Kaiserstich), so
 the variants that ask this of a declarer and the bots that ask it of
@@ -45,13 +53,27 @@ core.valat`` prints the figures on this machine.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from statistics import NormalDist
+from typing import ClassVar, Final
 
-from core.cards import DECK40, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit, format_cards
+from core.cards import (
+    DECK40,
+    MOND,
+    PAGAT,
+    SKUS,
+    STRENGTH,
+    SUIT_LETTERS,
+    SUIT_OF,
+    TAROCK,
+    Card,
+    Suit,
+    format_cards,
+)
 from core.contracts import TrickRules
 from core.tricks import legal, strength_order, winner
 
@@ -72,16 +94,108 @@ Legal = Callable[[Sequence[Card], Sequence[Card]], list[Card]]
 Winner = Callable[[Sequence[Card]], int]
 
 
+STOPPED_FAILURES: Final = "failures"
+"""Why a check stopped early: it lost ``MAX_FAILURES + 1`` deals, more than the Valat may."""
+STOPPED_TOP_TRUMP: Final = "top-trump"
+"""Why a check played no deal: the hand lacks the highest trump, which an opponent
+plays to take a trick."""
+
+Z95: Final = NormalDist().inv_cdf(0.975)
+"""The standard normal quantile of a two-sided 95 % interval (about 1.96)."""
+
+
+def wilson_interval(made: int, deals: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a success rate: ``made`` of ``deals``
+    (95 % by default; ``(0, 1)`` when nothing was played).  Chosen over
+    Clopper–Pearson for its closed form; it stays inside [0, 1] and is not
+    empty at 0 or ``deals`` successes, where it reaches 0 or 1 exactly."""
+    if deals <= 0:
+        return 0.0, 1.0
+    if not 0 <= made <= deals:
+        raise ValueError(f"{made} successes of {deals} trials")
+    p = made / deals
+    z2 = z * z
+    centre = (p + z2 / (2 * deals)) / (1 + z2 / deals)
+    half = z / (1 + z2 / deals) * math.sqrt(p * (1 - p) / deals + z2 / (4 * deals * deals))
+    low = 0.0 if made == 0 else max(0.0, centre - half)
+    high = 1.0 if made == deals else min(1.0, centre + half)
+    return low, high
+
+
 @dataclass(frozen=True, slots=True)
 class ValatEstimate:
-    """How often a hand made every trick: ``made`` of ``deals`` simulated."""
+    """How often a hand made every trick: ``made`` of ``deals`` played, and
+    why the play-out stopped before the deals it was given ran out ("": it did not)."""
 
     deals: int
     made: int
+    stopped: str = ""
 
     @property
     def rate(self) -> float:
         return self.made / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95 % Wilson interval of the success rate (:func:`wilson_interval`)."""
+        return wilson_interval(self.made, self.deals)
+
+
+@dataclass(frozen=True, slots=True)
+class ValatVerdict:
+    """The answer of the check "Valat aus eigener Kraft", as the rules, the
+    client and the bots read it.
+
+    ``allowed``: made in at least ``DEALS - MAX_FAILURES`` of ``DEALS``
+    deals.  ``deals`` is the number of deals played (fewer than ``DEALS``
+    when the check stopped early: ``stopped`` says why), ``made`` those won
+    with every trick, ``low``/``high`` the 95 % Wilson score interval of the
+    success rate (:func:`wilson_interval`), ``trump`` the suit that trumped
+    and ``position`` the declarer's place in the first trick."""
+
+    allowed: bool
+    deals: int
+    made: int
+    stopped: str
+    trump: Suit
+    position: int
+
+    method: ClassVar[str] = "Wilson score"
+    """How the interval is computed."""
+    needed: ClassVar[int] = DEALS - MAX_FAILURES
+    """Deals to make, of ``DEALS``."""
+    sample: ClassVar[int] = DEALS
+    """Deals a full check plays."""
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.made, self.deals)
+
+    @property
+    def low(self) -> float:
+        return self.interval[0]
+
+    @property
+    def high(self) -> float:
+        return self.interval[1]
+
+    def figures(self) -> dict[str, str]:
+        """The verdict's numbers as text, for a message: ``made``, ``deals``,
+        ``lost``, ``low`` and ``high`` (per cent, one decimal), ``needed``, ``sample``."""
+        return {"made": str(self.made), "deals": str(self.deals), "lost": str(self.deals - self.made),
+                "low": f"{100 * self.low:.1f}",
+                "high": f"{100 * self.high:.1f}", "needed": str(self.needed), "sample": str(self.sample)}
+
+    def summary(self) -> str:
+        """One line in English: the figures and why the check stopped."""
+        if self.stopped == STOPPED_TOP_TRUMP:
+            return "refused without playing a deal: the hand lacks the highest trump"
+        f = self.figures()
+        text = (f"made in {f['made']} of {f['deals']} deals played "
+                f"(95% {self.method} interval {f['low']}-{f['high']}%; needs {f['needed']} of {f['sample']})")
+        if self.stopped == STOPPED_FAILURES:
+            text += f"; stopped after {self.deals - self.made} lost deals"
+        return f"{'allowed' if self.allowed else 'refused'}: {text}"
 
 
 class _Game:
@@ -211,6 +325,45 @@ def _makes_valat(game: _Game, hands: list[list[Card]], me: int) -> bool:
     return True
 
 
+def _deals(rng: random.Random, unseen: list[Card], size: int, deals: int) -> Iterator[list[list[Card]]]:
+    """``deals`` random distributions of ``unseen``: the three opponents' hands in play order."""
+    for _ in range(deals):
+        rng.shuffle(unseen)
+        yield [unseen[k * size:(k + 1) * size] for k in range(SEATS - 1)]
+
+
+def play_deals(hand: Sequence[Card], rules: TrickRules, trump: Suit, position: int,
+               distributions: Iterable[Sequence[Sequence[Card]]], *,
+               stop_after: int | None = None) -> ValatEstimate:
+    """Play ``hand`` against the given ``distributions`` (each the three
+    opponents' hands in the order they sit after the declarer's place in the
+    first trick is taken out: the first-trick places other than ``position``,
+    ascending).  Stops early after ``stop_after`` failures.
+
+    This is the play-out of :func:`simulate`; a caller that knows more than
+    the hand (a bot that saw bids) may draw the distributions itself."""
+    if not checkable(rules, trump):
+        raise ValueError(f"no Valat check for trump mode {rules.trump!r} with trump suit {trump}")
+    if not 0 <= position < SEATS:
+        raise ValueError(f"position {position} is not a place in the first trick (0..{SEATS - 1})")
+    game = _Game(rules, trump)
+    mine = sorted(hand)
+    made = failed = played = 0
+    for others in distributions:
+        if len(others) != SEATS - 1 or any(len(o) != len(mine) for o in others):
+            raise ValueError(f"a distribution must hold {SEATS - 1} hands of {len(mine)} cards")
+        rest = [list(o) for o in others]
+        hands = [rest.pop(0) if seat != position else list(mine) for seat in range(SEATS)]
+        played += 1
+        if _makes_valat(game, hands, position):
+            made += 1
+        else:
+            failed += 1
+            if stop_after is not None and failed >= stop_after:
+                return ValatEstimate(played, made, STOPPED_FAILURES)
+    return ValatEstimate(played, made)
+
+
 def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0, *,
              deck: Sequence[Card] = DECK40, deals: int = DEALS, stop_after: int | None = None,
              seed: str | None = None) -> ValatEstimate:
@@ -224,7 +377,6 @@ def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, posi
     """
     if not checkable(rules, trump):
         raise ValueError(f"no Valat check for trump mode {rules.trump!r} with trump suit {trump}")
-    game = _Game(rules, trump)
     mine = sorted(hand)
     size = len(mine)
     unseen = [c for c in deck if c not in mine]
@@ -232,19 +384,7 @@ def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, posi
         raise ValueError(f"{len(deck)} cards do not deal {size} to each of {SEATS} players")
     rng = random.Random(seed if seed is not None else
                         f"valat|{' '.join(format_cards(mine))}|{trump}|{position}|{rules.xx_high}")
-    made = failed = played = 0
-    for _ in range(deals):
-        rng.shuffle(unseen)
-        others = [unseen[k * size:(k + 1) * size] for k in range(SEATS - 1)]
-        hands = [others.pop(0) if seat != position else list(mine) for seat in range(SEATS)]
-        played += 1
-        if _makes_valat(game, hands, position):
-            made += 1
-        else:
-            failed += 1
-            if stop_after is not None and failed >= stop_after:
-                break
-    return ValatEstimate(played, made)
+    return play_deals(mine, rules, trump, position, _deals(rng, unseen, size, deals), stop_after=stop_after)
 
 
 def _top_trump(game: _Game, deck: Sequence[Card]) -> Card:
@@ -254,30 +394,75 @@ def _top_trump(game: _Game, deck: Sequence[Card]) -> Card:
     return max((c for c in deck if SUIT_OF[c] == game.trump), key=lambda c: game.strength[c])
 
 
+def judge(estimate: ValatEstimate, trump: Suit = TAROCK, position: int = 0) -> ValatVerdict:
+    """The verdict on a check's play-out: allowed when all ``DEALS`` were
+    played and at most ``MAX_FAILURES`` lost."""
+    allowed = estimate.deals >= DEALS and estimate.deals - estimate.made <= MAX_FAILURES
+    return ValatVerdict(allowed, estimate.deals, estimate.made, estimate.stopped, trump, position)
+
+
 @lru_cache(maxsize=4096)
-def _allowed(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
-             deck: tuple[Card, ...]) -> bool:
+def _verdict(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
+             deck: tuple[Card, ...]) -> ValatVerdict:
     if _top_trump(_Game(rules, trump), deck) not in hand:
-        return False  # an opponent takes the trick he plays it to
+        # an opponent takes the trick he plays it to: no deal is played
+        return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, trump, position)
     estimate = simulate(hand, rules, trump, position, deck=deck, stop_after=MAX_FAILURES + 1)
-    return estimate.deals == DEALS and estimate.made >= DEALS - MAX_FAILURES
+    return judge(estimate, trump, position)
+
+
+def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0,
+                  deck: Sequence[Card] = DECK40) -> ValatVerdict | None:
+    """The check's verdict on ``hand`` in a game with ``rules`` and ``trump``
+    from first-trick place ``position``: allowed when made in >= 99 % of
+    200 deals; None where no check exists (:func:`checkable`, or a deck that
+    does not deal out to four hands like it)."""
+    if not checkable(rules, trump) or len(deck) != SEATS * len(hand) or not set(hand) <= set(deck):
+        return None
+    return _verdict(tuple(sorted(hand)), rules, trump, position, tuple(deck))
+
+
+def _closeness(a: ValatVerdict) -> tuple[bool, int, int]:
+    """Which of two verdicts came closer: allowed, then more deals played, then more made."""
+    return a.allowed, a.deals, a.made
+
+
+def choose_verdict(verdicts: Sequence[ValatVerdict], every: bool) -> ValatVerdict:
+    """The verdict that counts among several trump suits' verdicts: the worst
+    where ``every`` suit must pass (another names it), else the best (the
+    declarer names it)."""
+    return min(verdicts, key=_closeness) if every else max(verdicts, key=_closeness)
+
+
+def valat_verdict_any_suit(hand: Sequence[Card], rules: TrickRules, position: int = 0,
+                           deck: Sequence[Card] = DECK40) -> ValatVerdict | None:
+    """The best verdict over the four suits as trumps (a ``suit`` game whose
+    suit the declarer names after the bid: the Faberl); None where no check exists."""
+    verdicts = [v for suit in range(TAROCK) if (v := valat_verdict(hand, rules, suit, position, deck))]
+    return choose_verdict(verdicts, every=False) if verdicts else None
+
+
+def valat_verdict_every_suit(hand: Sequence[Card], rules: TrickRules, position: int = 0,
+                             deck: Sequence[Card] = DECK40) -> ValatVerdict | None:
+    """The worst verdict over the four suits as trumps (a hand that must make
+    the Valat whichever suit another names); None where no check exists."""
+    verdicts = [v for suit in range(TAROCK) if (v := valat_verdict(hand, rules, suit, position, deck))]
+    return choose_verdict(verdicts, every=True) if len(verdicts) == TAROCK else None
 
 
 def valat_on_own(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0,
                  deck: Sequence[Card] = DECK40) -> bool:
-    """Whether ``hand`` wins a Valat on its own (made in >= 99 % of 200 deals)
-    in a game with ``rules`` and ``trump``; False where no check exists
-    (:func:`checkable`, or a deck that does not deal out to four hands like it)."""
-    if not checkable(rules, trump) or len(deck) != SEATS * len(hand) or not set(hand) <= set(deck):
-        return False
-    return _allowed(tuple(sorted(hand)), rules, trump, position, tuple(deck))
+    """Whether :func:`valat_verdict` allows the Valat (False where no check exists)."""
+    verdict = valat_verdict(hand, rules, trump, position, deck)
+    return verdict is not None and verdict.allowed
 
 
 def valat_on_own_any_suit(hand: Sequence[Card], rules: TrickRules, position: int = 0,
                           deck: Sequence[Card] = DECK40) -> bool:
-    """Whether some choice of trump suit makes ``hand`` a Valat on its own (a
-    ``suit`` game whose suit the declarer names after the bid: the Faberl)."""
-    return any(valat_on_own(hand, rules, suit, position, deck) for suit in range(TAROCK))
+    """Whether :func:`valat_verdict_any_suit` allows the Valat: some choice of
+    trump suit makes ``hand`` a Valat on its own (the Faberl)."""
+    verdict = valat_verdict_any_suit(hand, rules, position, deck)
+    return verdict is not None and verdict.allowed
 
 
 def _bench() -> None:  # pragma: no cover - a measurement, run by hand
@@ -299,13 +484,18 @@ def _bench() -> None:  # pragma: no cover - a measurement, run by hand
     }
     for name, (hand, rules, trump, pos) in cases.items():
         start = time.perf_counter()
-        estimate = simulate(hand, rules, trump, pos, stop_after=MAX_FAILURES + 1)
+        verdict = valat_verdict(hand, rules, trump, pos)
         took = time.perf_counter() - start
-        print(f"{name}: {estimate.made}/{estimate.deals} made, {took * 1000:.0f} ms")
+        assert verdict is not None
+        print(f"{name}: {verdict.summary()}, {took * 1000:.0f} ms")
     hand = cards("hK hQ hC hJ h1 cK sK dK Sküs XXI")
     start = time.perf_counter()
-    valat_on_own_any_suit(hand, faberl, 1)
-    print(f"faberl check over all four suits, second to play: {(time.perf_counter() - start) * 1000:.0f} ms")
+    best = valat_verdict_any_suit(hand, faberl, 1)
+    took = time.perf_counter() - start
+    assert best is not None
+    print(f"faberl check over all four suits, second to play: best suit {SUIT_LETTERS[best.trump]}: "
+          f"{best.summary()}, "
+          f"{took * 1000:.0f} ms")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -23,7 +23,7 @@ from test_tarock40_support import act, rigged, rules40
 
 from client.bots import BOT_KINDS, make_bot
 from client.bots.forty import faberl_suit, tarock_score
-from client.bots.limits import chain_level, says_valat
+from client.bots.limits import chain_level, says_valat, valat_verdict_for
 from client.human import (
     HumanPlayer,
     TableView,
@@ -34,6 +34,7 @@ from client.human import (
 )
 from client.players import Player
 from client.session import Session, contract_text
+from client.ui.hint import search_hint
 from core.actions import Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
 from core.cards import SUIT_LETTERS, SUIT_OF, TAROCK, Card
 from core.deal import deal
@@ -41,7 +42,7 @@ from core.engine import Hand
 from core.observation import Observation, observe
 from core.record import load, replay
 from core.table import is_passed_out
-from core.valat import valat_on_own
+from core.valat import SOLO, valat_on_own, valat_verdict
 
 VARIANTS = ("tarock40", "tarock40-online")
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,6 +180,8 @@ def test_heuristic_names_its_best_faberl_suit_and_plays_it() -> None:
 # seed 000: "Zum Beispiel die sieben höchsten Tarocks, zwei kleine und ein König"
 UNBEATABLE = "Sküs XXI XX XIX XVIII XVII XVI V IV hK"
 GOOD_NOT_UNBEATABLE = "XX XIX XVIII XVII XV XIV cK sK hK dK"
+STRONG_WITHOUT_XX = "Sküs XXI XIX XVIII XVII V IV hQ cQ sQ"
+"""The Sküs, so the check plays deals, and no XX, so a Rufspiel may be bid."""
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -188,6 +191,60 @@ def test_a_nearly_unbeatable_hand_may_announce_a_valat(variant: str) -> None:
     assert isinstance(choice, Bid) and "valat" in choice.announce
     said = sum(says_valat(make_bot("random", seed).decide(obs)) for seed in range(60))
     assert said > 0  # the bar lets it through, so random bots draw it too
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("kind", ["heuristic", "medium", "hard"])
+def test_every_bot_reads_the_rules_verdict_and_the_hint_gives_its_figures(variant: str, kind: str) -> None:
+    """Issue 11: "Valat aus eigener Kraft" and the bots' Valat decisions use the
+    same machinery.  The verdict a bot reads for the Solo Valat is the one the
+    rules give (the same deals, the same figures), the search levels decide
+    it as the heuristic does, and the hint shows the verdict's figures."""
+    obs = observe(rigged([UNBEATABLE], dealer=3, variant=variant), 0)
+    solo_valat = Bid(0, "solo", ("valat",))
+    verdict = valat_verdict_for(obs, solo_valat)
+    assert verdict == valat_verdict(obs.hand, SOLO, TAROCK, 0) and verdict is not None and verdict.allowed
+    assert solo_valat in obs.legal  # the rules allow what the verdict allows
+    choice = make_bot(kind, 0).decide(obs)
+    assert isinstance(choice, Bid) and "valat" in choice.announce
+    hint = search_hint(obs, kind)
+    assert hint.action == choice
+    assert hint.reason.startswith("the Valat check made it in {made} of {deals}")
+    assert (hint.fields["made"], hint.fields["deals"]) == (str(verdict.made), str(verdict.deals))
+    text = hint.text(["A", "B", "C", "D"], obs)
+    assert f"made it in {verdict.made} of {verdict.deals} sampled deals (95% interval" in text
+
+
+def test_a_refused_rufspiel_valat_has_figures_and_no_bot_says_it() -> None:
+    """"Beim Rufspiel gilt die Prüfung nicht": the rules allow the Rufspiel's
+    Valat, the bots' verdict (the same check) refuses it, with what it played,
+    and the search levels keep to it as the heuristic does."""
+    obs = observe(rigged([STRONG_WITHOUT_XX], dealer=3), 0)
+    ruf_valat = Bid(0, "rufspiel", ("valat",))
+    assert ruf_valat in obs.legal
+    verdict = valat_verdict_for(obs, ruf_valat)
+    assert verdict is not None and not verdict.allowed and verdict.deals > 0
+    assert verdict.deals - verdict.made == 3 and verdict.high < 1.0
+    choice = make_bot("heuristic", 0).decide(obs)
+    assert not says_valat(choice)
+    for kind in ("medium", "hard"):
+        assert make_bot(kind, 0).decide(obs) == choice
+
+
+def test_the_line_client_says_what_the_valat_check_found() -> None:
+    """A player who types a Solo Valat the check refuses reads how many deals
+    were played, lost and made, and the interval (seed 000: "lässt den Valat
+    zu, wenn er praktisch immer gelingt"); the next line is asked for."""
+    hand = rigged([UNBEATABLE.replace("hK", "hQ")], dealer=3)
+    out: list[str] = []
+    lines = iter(["bid solo valat", "pass"])
+    human = HumanPlayer("You", read=lambda _prompt: next(lines), write=out.append)
+    human.explain_with(hand.why_not)
+    assert human.decide(observe(hand, 0)) == Pass(0)
+    refused = [line for line in out if line.startswith("Not allowed")]
+    assert refused == ["Not allowed: a Valat in this game needs a hand that makes it on its own: 3 of the 3 "
+                       "deals played were lost and 0 made (95% Wilson interval of the rate 0.0–56.1 %); a "
+                       "Valat must be made in 198 of 200"]
 
 
 def test_no_bot_announces_a_rufspiel_valat_without_the_check() -> None:

@@ -63,6 +63,28 @@ def test_the_german_names_have_an_english_translation() -> None:
     assert not missing, "\n".join(missing)
 
 
+def test_a_sentence_with_figures_is_translated_by_its_template() -> None:
+    """The rules write some refusals from a template (context
+    ``reason-template``): the sentence that arrives, over the network too, is
+    translated with its figures kept (decimals in the language's own mark);
+    a sentence no template wrote is not."""
+    template = ("a Valat in this game needs a hand that makes it on its own: {lost} of the {deals} deals "
+                "played were lost and {made} made (95% Wilson interval of the rate {low}–{high} %); a Valat "
+                "must be made in {needed} of {sample}")
+    assert ("reason-template", template) in {key(m) for m in wanted()}
+    figures = {"lost": "3", "deals": "5", "made": "2", "low": "11.8", "high": "76.9", "needed": "198",
+               "sample": "200"}
+    sentence = template.format(**figures)
+    german = _entries("de")[("reason-template", template)].msgstr
+    filled = Catalogue("de").fill(sentence)
+    assert filled == german.format(**{**figures, "low": "11,8", "high": "76,9"})  # the decimal comma
+    assert filled is not None and "11,8–76,9 %" in filled
+    assert "von 5 durchgespielten Verteilungen gingen 3 verloren und 2 gelangen" in filled
+    assert Catalogue("de").fill(sentence.replace("were lost", "went")) is None
+    assert Catalogue("en").fill(sentence) is None  # English: the sentence as written
+    assert Catalogue(PSEUDO).fill(sentence) == pseudo(sentence)
+
+
 def test_the_catalogues_hold_nothing_unused() -> None:
     keys = {key(m) for m in wanted()}
     for lang in ("de", "en"):

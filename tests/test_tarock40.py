@@ -13,6 +13,8 @@ import pytest
 from line_items import Line, lines
 from test_tarock40_support import act, cards, decode, finished, play, rigged, rules40
 
+from client.i18n import set_language
+from client.ui.texts import reason_text
 from core.actions import Bid, Kontra, Pass, Play, Trump
 from core.cards import DECK40, TAROCK, format_card, parse_card
 from core.deal import deal
@@ -495,6 +497,33 @@ def test_valat_on_own_strength() -> None:
     assert reason(weak, "0 bid solo valat") == "valat-not-own-strength"
     faberl = rigged(["hK hQ hC hJ cK sK dK Sküs XXI XX"], dealer=3)
     assert Bid(0, "faberl", ("valat",)) in faberl.legal(0)
+
+
+def test_a_refused_valat_says_how_many_deals_were_made() -> None:
+    """"Die App spielt dein Blatt dazu gegen viele Verteilungen durch und lässt
+    den Valat zu, wenn er praktisch immer gelingt": the refusal says what the
+    check found (deals lost and made of those played, the 95 % interval, the
+    bar), in German and in English; without the Sküs no deal is played
+    ("aber nicht mit irgendeiner Farbkarte" shows the bar is high)."""
+    weak = rigged([STRONG.replace("hK", "hQ")], dealer=3)
+    with pytest.raises(IllegalAction) as err:
+        weak.apply(decode(weak, "0 bid solo valat"))
+    why = err.value.reason
+    assert why.code == "valat-not-own-strength"
+    assert why.message == ("a Valat in this game needs a hand that makes it on its own: 3 of the 3 deals "
+                           "played were lost and 0 made (95% Wilson interval of the rate 0.0–56.1 %); "
+                           "a Valat must be made in 198 of 200")
+    assert reason_text(why) == ("ein Valat in diesem Spiel braucht ein Blatt, das ihn aus eigener Kraft "
+                                "gewinnt: von 3 durchgespielten Verteilungen gingen 3 verloren und 0 "
+                                "gelangen (95-%-Intervall nach Wilson für die Quote 0,0–56,1 %); ein Valat "
+                                "muss in 198 von 200 gelingen")
+    set_language("en")
+    assert reason_text(why) == why.message
+    no_skus = rigged(["XXI XX XIX XVIII XVII XVI XV V IV hK"], dealer=3)
+    with pytest.raises(IllegalAction) as err:
+        no_skus.apply(decode(no_skus, "0 bid solo valat"))
+    assert err.value.reason.message.endswith("without the highest trump an opponent takes a trick, "
+                                             "so no deal was played")
 
 
 def test_valat_check_only_in_single_games() -> None:

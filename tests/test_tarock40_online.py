@@ -209,6 +209,11 @@ def test_valat_of_a_weak_solo_is_refused() -> None:
     ein viel zu schwaches Blatt hat.\""""
     hand = online(["XV X V IV hQ sJ c10 d1 cC sC"])
     assert reason(hand, "0 bid solo valat") == "valat-too-weak"
+    short = online(["Sküs XXI XX XIX XVIII XVII XVI V IV hQ"])  # the check played 3 deals and lost them
+    with pytest.raises(IllegalAction) as err:
+        short.apply(decode(short, "0 bid solo valat"))
+    assert err.value.reason.code == "valat-too-weak"
+    assert "3 of the 3 deals played were lost and 0 made" in err.value.reason.message
     strong = online(["Sküs XXI XX XIX XVIII XVII XVI V IV hK"])
     assert Bid(0, "solo", ("valat",)) in strong.legal(0)
 

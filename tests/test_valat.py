@@ -4,16 +4,35 @@ Solo or Faberl declarer and the bots ask of every Valat they announce.
 Seed 000: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn das
 Blatt ihn aus eigener Kraft gewinnt ... Die App spielt dein Blatt dazu gegen
 viele Verteilungen durch und lässt den Valat zu, wenn er praktisch immer
-gelingt."  RULES.md decision 8: 200 deals, at least 99 %.
+gelingt."  RULES.md decision 8: 200 deals, at least 99 %.  The answer is a
+verdict with the deals played and made and the 95 % Wilson interval of the
+success rate (issue 11: "its answer carries the sample count and a
+confidence interval").
 """
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
 from core.cards import DECK40, DECK54, HEARTS, TAROCK, Card, parse_cards
 from core.contracts import TrickRules
-from core.valat import DEALS, SOLO, checkable, simulate, valat_on_own, valat_on_own_any_suit
+from core.valat import (
+    DEALS,
+    SOLO,
+    STOPPED_FAILURES,
+    STOPPED_TOP_TRUMP,
+    checkable,
+    play_deals,
+    simulate,
+    valat_on_own,
+    valat_on_own_any_suit,
+    valat_verdict,
+    valat_verdict_any_suit,
+    valat_verdict_every_suit,
+    wilson_interval,
+)
 
 STRONG = "Sküs XXI XX XIX XVIII XVII XVI V IV hK"
 """Seed 000's example: "die sieben höchsten Tarocks, zwei kleine und ein König"."""
@@ -74,3 +93,105 @@ def test_no_check_where_it_does_not_apply() -> None:
     with pytest.raises(ValueError, match="do not deal"):
         simulate(hand, SOLO, TAROCK, deck=DECK54)
     assert len(DECK40) == 4 * len(hand)
+
+
+# -- the verdict: sample count and interval --------------------------------------------------
+
+Z = 1.959963984540054
+"""The two-sided 95 % normal quantile."""
+
+
+def test_wilson_interval_against_its_closed_forms_and_a_published_example() -> None:
+    """At ``made == n`` the Wilson interval is [n / (n + z²), 1]; at 0 it is
+    [0, z² / (n + z²)]; Newcombe (1998, Statistics in Medicine 17, Table I)
+    gives 0.2553-0.3662 for 81 of 263."""
+    low, high = wilson_interval(200, 200)
+    assert high == 1.0 and math.isclose(low, 200 / (200 + Z * Z), rel_tol=1e-12)
+    low, high = wilson_interval(0, 3)
+    assert low == 0.0 and math.isclose(high, Z * Z / (3 + Z * Z), rel_tol=1e-12)
+    low, high = wilson_interval(81, 263)
+    assert round(low, 4) == 0.2553 and round(high, 4) == 0.3662
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="4 successes of 3"):
+        wilson_interval(4, 3)
+
+
+def test_a_hand_that_always_makes_it() -> None:
+    """Seed 000's Faberl example, leading ("einen König in jeder Farbe und die
+    höchsten vier Trümpfe"): every one of the 200 deals is made, the interval
+    reaches 1 and nothing stopped the check."""
+    verdict = valat_verdict(cards("hK hQ hC hJ cK sK dK Sküs XXI XX"), FABERL, HEARTS, 0)
+    assert verdict is not None
+    assert (verdict.allowed, verdict.deals, verdict.made, verdict.stopped) == (True, 200, 200, "")
+    assert verdict.high == 1.0 and math.isclose(verdict.low, 200 / (200 + Z * Z))
+    assert verdict.summary() == ("allowed: made in 200 of 200 deals played "
+                                 "(95% Wilson score interval 98.1-100.0%; needs 198 of 200)")
+
+
+def test_an_early_stop_reports_what_it_played() -> None:
+    """"wer nicht ausspielt, braucht dafür mehr als der Ausspieler": the
+    Solo example third to play loses its first three deals; the check stops
+    there and says so, with the interval of 0 of 3."""
+    verdict = valat_verdict(cards(STRONG), SOLO, TAROCK, 2)
+    assert verdict is not None and not verdict.allowed
+    assert (verdict.deals, verdict.made, verdict.stopped) == (3, 0, STOPPED_FAILURES)
+    assert verdict.interval == wilson_interval(0, 3) and verdict.low == 0.0
+    assert verdict.figures() == {"made": "0", "deals": "3", "lost": "3", "low": "0.0", "high": "56.1",
+                                 "needed": "198", "sample": "200"}
+    assert verdict.summary().endswith("stopped after 3 lost deals")
+
+
+def test_the_verdict_is_the_simulation_judged() -> None:
+    """The verdict's counts are the play-out's: the seed's Solo example
+    leading is allowed with what ``simulate`` finds, at the bar of 198."""
+    verdict = valat_verdict(cards(STRONG), SOLO, TAROCK, 0)
+    estimate = simulate(cards(STRONG), SOLO, TAROCK, 0, stop_after=3)
+    assert verdict is not None and verdict.allowed
+    assert (verdict.deals, verdict.made) == (estimate.deals, estimate.made) and estimate.made >= 198
+    assert verdict.interval == estimate.interval
+
+
+def test_without_the_top_trump_no_deal_is_played() -> None:
+    """"aber nicht mit irgendeiner Farbkarte": a hand without the Sküs is
+    refused at once; the verdict says no deal was played and why."""
+    verdict = valat_verdict(cards("XXI XX XIX XVIII XVII XVI XV V IV hK"), SOLO, TAROCK, 0)
+    assert verdict is not None and not verdict.allowed
+    assert (verdict.deals, verdict.made, verdict.stopped) == (0, 0, STOPPED_TOP_TRUMP)
+    assert verdict.interval == (0.0, 1.0)
+
+
+def test_any_suit_takes_the_best_and_every_suit_the_worst() -> None:
+    """The Faberl's declarer names the suit after the bid (the best counts);
+    a hand that must make it whatever suit another names needs every suit."""
+    hand = cards("hK hQ hC hJ cK sK dK Sküs XXI XX")
+    best = valat_verdict_any_suit(hand, FABERL, 0)
+    worst = valat_verdict_every_suit(hand, FABERL, 0)
+    assert best is not None and best.allowed and best.trump == HEARTS
+    assert worst is not None and not worst.allowed and worst.trump != HEARTS
+    assert valat_verdict(hand, TrickRules("colour"), TAROCK, 0) is None
+    assert valat_verdict_any_suit(hand, SOLO, 0) is None
+
+
+OPEN_SOLO = [
+    ["XV XIV XIII XII cK cQ cC cJ c10 sK", "XI X IX VIII sQ sC sJ s10 hQ hC",
+     "VII VI I hJ h1 dK dQ dC dJ d1"],
+    ["XV XIV XIII XII XI X IX VIII cK cQ", "VII VI I cC cJ c10 sK sQ sC sJ",
+     "s10 hQ hC hJ h1 dK dQ dC dJ d1"],
+]
+"""Two distributions against the Solo example: the tarocks split 4-4-3
+(drawn in four rounds, then the King and the small tarocks are safe), and
+eight with one opponent, who has no hearts (he keeps a tarock after the
+seven high ones and beats the V, IV or ruffs the King)."""
+
+
+def test_given_distributions_are_played_as_given() -> None:
+    """``play_deals`` plays the distributions a caller draws (a bot that
+    knows more than its hand): the first deal is made, the second lost."""
+    hand = cards(STRONG)
+    deals = [[cards(h) for h in deal] for deal in OPEN_SOLO]
+    estimate = play_deals(hand, SOLO, TAROCK, 0, deals)
+    assert (estimate.deals, estimate.made, estimate.stopped) == (2, 1, "")
+    stopped = play_deals(hand, SOLO, TAROCK, 0, list(reversed(deals)), stop_after=1)
+    assert (stopped.deals, stopped.made, stopped.stopped) == (1, 0, STOPPED_FAILURES)
+    with pytest.raises(ValueError, match="3 hands of 10 cards"):
+        play_deals(hand, SOLO, TAROCK, 0, [deals[0][:2]])

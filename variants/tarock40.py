@@ -53,7 +53,7 @@ from core.registry import Variant
 from core.rules import Rules
 from core.settlement import game_item
 from core.state import ALLOW, HandState, PhaseId, Score, Verdict
-from core.valat import valat_on_own, valat_on_own_any_suit
+from core.valat import STOPPED_TOP_TRUMP, ValatVerdict, valat_verdict, valat_verdict_any_suit
 from variants.cards40 import VALUE40, count40, redeal_reason
 
 VERSION: Final = "2.0"
@@ -141,16 +141,38 @@ def position(state: HandState, seat: int) -> int:
     return (players.index(seat) - players.index(state.forehand)) % len(players)
 
 
-def own_valat(state: HandState, seat: int, spec: ContractSpec) -> bool:
+def own_valat(state: HandState, seat: int, spec: ContractSpec,
+              code: str = "valat-not-own-strength") -> Verdict:
     """Seed 000: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn
-    das Blatt ihn aus eigener Kraft gewinnt."  Rufspiel: no check."""
+    das Blatt ihn aus eigener Kraft gewinnt."  Rufspiel: no check ("Beim
+    Rufspiel gilt die Prüfung nicht").  A Faberl's suit is named after the
+    bid, so the best suit counts.  A refusal (``code``) says what the check
+    found (:func:`valat_refusal`)."""
     if not spec.single:
-        return True
+        return ALLOW
     hand = state.hands[seat]
     pos = position(state, seat)
     if spec.tricks.trump == "suit":
-        return valat_on_own_any_suit(hand, spec.tricks, pos, DECK40)
-    return valat_on_own(hand, spec.tricks, TAROCK, pos, DECK40)
+        verdict = valat_verdict_any_suit(hand, spec.tricks, pos, DECK40)
+    else:
+        verdict = valat_verdict(hand, spec.tricks, TAROCK, pos, DECK40)
+    return ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
+
+
+def valat_refusal(code: str, verdict: ValatVerdict | None) -> Verdict:
+    """The refusal of a Valat the check does not allow, with its figures:
+    deals lost and made of deals played (the check stops at the third lost
+    deal), the 95 % interval and the bar."""
+    if verdict is None:
+        return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own, "
+                            "and there is no check for this game")
+    if verdict.stopped == STOPPED_TOP_TRUMP:
+        return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own: "
+                            "without the highest trump an opponent takes a trick, so no deal was played")
+    return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own: "
+                        "{lost} of the {deals} deals played were lost and {made} made (95% Wilson interval "
+                        "of the rate {low}–{high} %); a Valat must be made in {needed} of {sample}"
+                        .format(**verdict.figures()))
 
 
 def kontra_duty(state: HandState, seat: int) -> bool:
@@ -316,9 +338,8 @@ class Tarock40:
                                     "a Solo with the Pagat is the game solo-pagat")
             if PAGAT not in state.hands[seat]:
                 return Verdict.deny("pagat-not-held", "you need the Pagat to announce it")
-        if name == VALAT_ANN and not own_valat(state, seat, contract):
-            return Verdict.deny("valat-not-own-strength",
-                                "a Valat in a Solo or Faberl needs a hand that makes it on its own")
+        if name == VALAT_ANN and not (verdict := own_valat(state, seat, contract)).allowed:
+            return verdict
         return ALLOW if name in (PAGAT_ANN, TRULL_ANN, VALAT_ANN) else None
 
     @hookimpl

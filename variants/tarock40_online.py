@@ -168,8 +168,9 @@ class Tarock40Online:
             return Verdict.deny("not-in-farbensolo", f"{name} does not count in a Farbensolo")
         if name == PAGAT_ANN and PAGAT not in state.hands[seat]:
             return Verdict.deny("pagat-not-held", "only the holder of the Pagat can announce it")
-        if name == VALAT_ANN and (bidding or seat == state.declarer) and not own_valat(state, seat, contract):
-            return Verdict.deny("valat-too-weak", "this hand is far too weak to announce a Valat")
+        checked = name == VALAT_ANN and (bidding or seat == state.declarer)
+        if checked and not (verdict := own_valat(state, seat, contract, "valat-too-weak")).allowed:
+            return verdict
         return ALLOW
 
     @hookimpl

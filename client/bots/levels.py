@@ -31,7 +31,9 @@ duplicate board.  Each decision draws its worlds from a generator seeded by
 the bot's seed and a digest of the observation (:func:`decision_seed`).
 
 Every level keeps the limits all bots keep (:mod:`client.bots.limits`:
-no Subkontra or Re-Sub, a Valat only past the Valat check).  A table whose
+no Subkontra or Re-Sub, a Valat only past the Valat check), and once others
+have bid it keeps a Valat only if it also passes the check in worlds that
+explain their bids (:mod:`client.bots.valat_worlds`).  A table whose
 engine rules cannot be found (:func:`client.bots.rulebook.engine_for`), and
 a decision for which no world can be drawn, are decided by the heuristic.
 """
@@ -46,9 +48,11 @@ from client.bots.cardsearch import Budget, search_card
 from client.bots.heuristic import HeuristicBot
 from client.bots.limits import within_limits
 from client.bots.plans import PlanBudget, RolloutPolicy, search_action
-from client.bots.rulebook import engine_for
+from client.bots.rulebook import TableEngine, engine_for
+from client.bots.valat_worlds import keep_valats
 from core.actions import Action, Play
 from core.observation import Observation
+from core.valat import ValatVerdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,9 @@ class Decision:
     """Sampled deals the candidates were compared in (0: nothing was searched)."""
     kept: bool = False
     """Another candidate's mean was higher, but not clearly: the rule of thumb's choice stayed."""
+    valat: ValatVerdict | None = None
+    """The Valat check's verdict read for ``action`` where it announces a Valat
+    (:mod:`client.bots.valat_worlds`)."""
 
 
 def _unit(obs: Observation) -> str:
@@ -132,13 +139,21 @@ class SearchBot:
         if not obs.legal:
             raise ValueError(f"seat {obs.seat} has no legal action in phase {obs.phase!r}")
         legal = within_limits(obs)
+        table = engine_for(obs.rules)
+        valats: dict[Action, ValatVerdict] = {}
+        if table is not None:  # a Valat also past the check in worlds that explain the others' bids
+            legal, valats = keep_valats(obs, legal, table, self._model, decision_seed(self.seed, obs))
+        decision = self._explain(obs, legal, table)
+        verdict = valats.get(decision.action)
+        return replace(decision, valat=verdict) if verdict is not None else decision
+
+    def _explain(self, obs: Observation, legal: tuple[Action, ...], table: TableEngine | None) -> Decision:
         if len(legal) == 1:
             only = "the only action allowed" if len(obs.legal) == 1 else \
                 "the only action within the bots' limits"
             return Decision(legal[0], only, {})
         if legal != obs.legal:
             obs = replace(obs, legal=legal)
-        table = engine_for(obs.rules)
         default = self._fallback.decide(obs)
         if table is None:
             return Decision(default, "rule of thumb (the search does not know this table's rules)", {})

@@ -17,16 +17,19 @@
   talon, a colour game) bots never announce a Valat.
 
 The check uses the seat's place in the first trick (the forehand leads) and
-a full hand; its answers are cached per hand.
+a full hand; its answers are cached per hand.  Its answer is the
+:class:`~core.valat.ValatVerdict` the rules read too (:func:`valat_verdict_for`:
+deals played and made, the 95 % interval), so a bot's Valat and its hint
+give the same figures as the rules' refusal.
 """
 
 from __future__ import annotations
 
 from core.actions import Action, Announce, Bid, Kontra, KontraTarget
-from core.cards import SUIT_LETTERS, TAROCK
-from core.contracts import ContractSpec
+from core.cards import SUIT_LETTERS, TAROCK, Suit
+from core.contracts import ContractSpec, TrickRules
 from core.observation import Observation
-from core.valat import valat_on_own, valat_on_own_any_suit
+from core.valat import ValatVerdict, choose_verdict, valat_verdict
 
 NO_RAISE_FROM = 2
 """Kontra level from which bots never raise a chain (no Subkontra, no Re-Sub)."""
@@ -59,11 +62,14 @@ def first_trick_place(obs: Observation) -> int:
     return (obs.seat - obs.forehand) % obs.seats
 
 
-def valat_passes(obs: Observation, action: Action) -> bool:
-    """Whether the bot's hand clears the Valat bar for ``action``'s game (see
-    the module docstring).  Actions that announce no Valat pass trivially."""
+def valat_game(obs: Observation, action: Action) -> tuple[TrickRules, tuple[Suit, ...], bool] | None:
+    """The game a Valat of ``action`` would be checked in: its trick rules,
+    the trump suits to try and whether every one of them must pass (an
+    opponent's Valat against a suit not named yet) rather than one (the
+    declarer names it); None where ``action`` announces no Valat or no check
+    applies (a hand not full, a colour game)."""
     if not says_valat(action):
-        return True
+        return None
     rules = obs.rules
     spec: ContractSpec | None
     if isinstance(action, Bid):
@@ -71,32 +77,60 @@ def valat_passes(obs: Observation, action: Action) -> bool:
         suit, mine = None, True
     else:
         if obs.contract is None:
-            return False
+            return None
         spec, suit = obs.contract.spec, obs.contract.trump
         mine = obs.declarer == obs.seat
     if spec is None or rules is None or len(obs.hand) != rules.hand_size:
-        return False
-    hand, tricks, deck, place = obs.hand, spec.tricks, rules.deck, first_trick_place(obs)
+        return None
+    tricks = spec.tricks
     if tricks.trump == "tarock":
-        return valat_on_own(hand, tricks, TAROCK, place, deck)
+        return tricks, (TAROCK,), False
     if tricks.trump != "suit":
-        return False
+        return None
     if suit is not None:
-        return suit in SUIT_LETTERS and valat_on_own(hand, tricks, SUIT_LETTERS.index(suit), place, deck)
-    if mine:  # the declarer names the suit afterwards (see valat_suit)
-        return valat_on_own_any_suit(hand, tricks, place, deck)
-    return all(valat_on_own(hand, tricks, s, place, deck) for s in range(len(SUIT_LETTERS)))
+        named = SUIT_LETTERS.find(suit)
+        return (tricks, (named,), False) if named >= 0 else None
+    # the declarer names the suit afterwards (see valat_suit); an opponent must beat every one
+    return tricks, tuple(range(len(SUIT_LETTERS))), not mine
+
+
+def valat_verdict_for(obs: Observation, action: Action) -> ValatVerdict | None:
+    """The Valat check's verdict on the bot's hand for ``action``'s game (see
+    the module docstring and :func:`valat_game`); None where ``action``
+    announces no Valat or no check exists for its game."""
+    game = valat_game(obs, action)
+    if game is None or obs.rules is None:
+        return None
+    tricks, suits, every = game
+    place, deck = first_trick_place(obs), obs.rules.deck
+    verdicts = [v for s in suits if (v := valat_verdict(obs.hand, tricks, s, place, deck)) is not None]
+    if not verdicts or (every and len(verdicts) < len(suits)):
+        return None
+    return choose_verdict(verdicts, every)
+
+
+def valat_passes(obs: Observation, action: Action) -> bool:
+    """Whether the bot's hand clears the Valat bar for ``action``'s game: the
+    verdict allows it (:func:`valat_verdict_for`).  Actions that announce no
+    Valat pass trivially."""
+    if not says_valat(action):
+        return True
+    verdict = valat_verdict_for(obs, action)
+    return verdict is not None and verdict.allowed
 
 
 def valat_suit(obs: Observation) -> int | None:
     """A trump suit (0..3) with which the bot's hand makes a Valat on its own
-    in the suit game in play, if any."""
+    in the suit game in play, if any (the first suit whose verdict allows it)."""
     rules = obs.rules
     if rules is None or obs.contract is None or len(obs.hand) != rules.hand_size:
         return None
     tricks, place = obs.contract.spec.tricks, first_trick_place(obs)
-    return next((s for s in range(len(SUIT_LETTERS))
-                 if valat_on_own(obs.hand, tricks, s, place, rules.deck)), None)
+    for suit in range(len(SUIT_LETTERS)):
+        verdict = valat_verdict(obs.hand, tricks, suit, place, rules.deck)
+        if verdict is not None and verdict.allowed:
+            return suit
+    return None
 
 
 def valat_filter(obs: Observation) -> tuple[Action, ...]:

@@ -15,7 +15,10 @@ names of games and premiums in the rules' data, for instance).
   rule's own strings show as they are written until a catalogue has them.
 
 Placeholders are ``str.format`` fields (``{name}``); a translation keeps
-the same fields (tests/test_i18n.py checks it).  The language is German by
+the same fields (tests/test_i18n.py checks it).  A sentence the rules write
+from a template with figures (context ``reason-template``) is translated as
+it arrives, over the network too: :func:`fill` matches it against the
+templates and writes the figures into the translation.  The language is German by
 default, English with ``--lang en`` or an English locale
 (:func:`choose_language`).  The pseudo language ``qps`` (tests only) turns
 every message of the catalogue into look-alike letters, so a string shown
@@ -53,6 +56,13 @@ def pseudo(text: str) -> str:
     )
 
 
+TEMPLATE_CONTEXT = "reason-template"
+"""The context of the rules' sentences made from a template with ``{fields}``."""
+_NAMED_FIELD = re.compile(r"\{(\w+)\}")
+_DECIMAL = re.compile(r"[+-]?\d+\.\d+")
+DECIMAL_COMMA = frozenset({"de"})
+"""Languages that write a decimal comma."""
+
 Key = tuple[str, str]
 """(context, msgid); the context is ``""`` for plain messages."""
 
@@ -82,6 +92,31 @@ def _entries(lang: str) -> tuple[Mapping[Key, str], Mapping[Key, tuple[str, ...]
     return single, plural
 
 
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """A pattern that matches the sentences ``template`` writes: each
+    ``{field}`` a named group, the rest literal."""
+    parts: list[str] = []
+    seen: set[str] = set()
+    last = 0
+    for field in _NAMED_FIELD.finditer(template):
+        parts.append(re.escape(template[last:field.start()]))
+        name = field.group(1)
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        last = field.end()
+    parts.append(re.escape(template[last:]))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+@lru_cache(maxsize=8)
+def _templates(lang: str, context: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The translated templates of ``context`` in ``lang``, as patterns, longest first."""
+    single, _plural = _entries(lang)
+    found = [(msgid, text) for (ctx, msgid), text in single.items() if ctx == context]
+    found.sort(key=lambda item: -len(item[0]))
+    return tuple((_template_pattern(msgid), text) for msgid, text in found)
+
+
 class Catalogue:
     """The messages of one language."""
 
@@ -97,6 +132,22 @@ class Catalogue:
         if self.lang == PSEUDO:
             return pseudo(msgid)
         return self._single.get((context, msgid), msgid)
+
+    def fill(self, text: str, context: str = TEMPLATE_CONTEXT) -> str | None:
+        """``text`` translated by the template of ``context`` it was written
+        from, with its figures kept; None if it matches no template."""
+        if self.lang == PSEUDO:
+            return pseudo(text)
+        for pattern, translation in _templates(self.lang, context):
+            if (found := pattern.fullmatch(text)) is not None:
+                return translation.format(**{k: self.number(v) for k, v in found.groupdict().items()})
+        return None
+
+    def number(self, figure: str) -> str:
+        """A figure written with this language's decimal mark (``56.1`` is ``56,1`` in German)."""
+        if self.lang in DECIMAL_COMMA and _DECIMAL.fullmatch(figure):
+            return figure.replace(".", ",")
+        return figure
 
     def nget(self, singular: str, plural: str, n: int, context: str = "") -> str:
         if self.lang == PSEUDO:
@@ -156,6 +207,17 @@ def p_(context: str, msgid: str) -> str:
     return _current.get(msgid, context)
 
 
+def fill(text: str, context: str = TEMPLATE_CONTEXT) -> str | None:
+    """``text``, a sentence written from a template of ``context``, in the
+    current language with its figures; None if no template matches."""
+    return _current.fill(text, context)
+
+
+def number(figure: str) -> str:
+    """``figure`` (``56.1``) with the current language's decimal mark."""
+    return _current.number(figure)
+
+
 def NP_(context: str, msgid: str) -> str:
     """Mark ``msgid`` for the catalogue in ``context`` without translating it
     yet (it is translated where shown, with :func:`p_`)."""
@@ -163,15 +225,19 @@ def NP_(context: str, msgid: str) -> str:
 
 
 __all__ = [
+    "DECIMAL_COMMA",
     "DEFAULT",
     "LANGUAGES",
     "NP_",
     "PSEUDO",
+    "TEMPLATE_CONTEXT",
     "Catalogue",
     "_",
     "choose_language",
+    "fill",
     "language",
     "n_",
+    "number",
     "p_",
     "pseudo",
     "set_language",

@@ -14,7 +14,9 @@ missing or empty.  The messages are:
   premiums, holding requirements, option names and descriptions, the
   Kontra words and the unit of money; and the bot kinds;
 - the reasons the engine and the variants give (``Reason(code, message)``
-  and ``Verdict.deny`` with literal strings in ``core`` and ``variants``)
+  and ``Verdict.deny`` with literal strings in ``core`` and ``variants``;
+  a sentence written as ``"... {field} ...".format(...)`` is kept as a
+  template, context ``reason-template``, and translated with its figures)
   and the notes of their results.
 """
 
@@ -28,7 +30,7 @@ from pathlib import Path
 
 import polib
 
-from client.i18n import HERE, po_path
+from client.i18n import HERE, TEMPLATE_CONTEXT, po_path
 
 ROOT = HERE.parent.parent
 LINE_CLIENT = ("cli.py", "human.py", "netcli.py", "netview.py", "render.py", "words.py", "written.py")
@@ -56,6 +58,13 @@ class Message:
 def _literal(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
+    return None
+
+
+def _format_template(node: ast.expr) -> str | None:
+    """The literal of ``"... {field} ...".format(...)``, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return _literal(node.func.value)
     return None
 
 
@@ -108,6 +117,8 @@ def rule_messages(folders: Iterable[Path] = RULE_SOURCES) -> set[Message]:
                     code, text = _literal(args[0]), _literal(args[1])
                     if text is not None:
                         out.add(Message("reason", text, where=where))
+                    elif (template := _format_template(args[1])) is not None:
+                        out.add(Message(TEMPLATE_CONTEXT, template, where=where))
                     elif code is not None:  # a sentence made at run time: translated by its code
                         out.add(Message("reason-code", code, where=where))
                 if name == "Item" and args and (item := _literal(args[0])) and item != "game":

@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 
 from client.bots import BOT_KINDS, SearchBot, make_bot
 from client.bots.levels import LEVELS, Decision
-from client.i18n import NP_, _, language, p_
+from client.bots.limits import valat_verdict_for
+from client.i18n import NP_, _, number, p_
 from client.ui.cards import card_text
 from client.ui.texts import action_words, money
 from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from core.cards import SUIT_OF, TAROCK, Card
 from core.observation import Observation
 from core.tricks import winner
+from core.valat import ValatVerdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,10 @@ class Hint:
 
 HintFn = Callable[[Observation, str], Hint]
 
+VALAT_HINT = NP_("hint", "the Valat check made it in {made} of {deals} sampled deals "
+                 "(95% interval {low}–{high} %)")
+"""Why a Valat: the Valat check's verdict (:class:`core.valat.ValatVerdict`), its figures as fields."""
+
 
 def heuristic_hint(obs: Observation, strength: str = "heuristic") -> Hint:
     """The choice of a bot of ``strength`` (the heuristic one if it is no bot
@@ -69,6 +75,8 @@ def search_hint(obs: Observation, strength: str = "heuristic") -> Hint:
     bot = make_bot(strength, 0, "hint")
     assert isinstance(bot, SearchBot)
     decision = bot.explain(obs)
+    if decision.valat is not None:  # the verdict the search bot read (in worlds that fit the bids)
+        return Hint(decision.action, VALAT_HINT, _valat_figures(decision.valat))
     searched = _searched(obs, decision)
     if searched is not None:
         return Hint(decision.action, *searched)
@@ -78,9 +86,7 @@ def search_hint(obs: Observation, strength: str = "heuristic") -> Hint:
 
 def _mean_text(value: float, obs: Observation) -> str:
     """``+2.5 ct`` (``+2,5 ct`` in German): a mean amount per hand."""
-    text = f"{value:+.1f}"
-    if language() == "de":
-        text = text.replace(".", ",")
+    text = number(f"{value:+.1f}")
     unit = money(obs.rules)
     return f"{text} {unit}" if unit else text
 
@@ -99,6 +105,11 @@ def _searched(obs: Observation, decision: Decision) -> tuple[str, dict[str, str]
         kept = NP_("hint", "{deals} sampled deals: nothing clearly better ({mine}, the best other {other})")
         return kept, fields
     return NP_("hint", "{deals} sampled deals: it averages {mine}, the best other choice {other}"), fields
+
+
+def _valat_figures(verdict: ValatVerdict) -> dict[str, str]:
+    """The Valat verdict's figures as a hint's fields, in the player's decimal mark."""
+    return {name: number(value) for name, value in verdict.figures().items()}
 
 
 def from_pair(fn: Callable[[Observation, str], tuple[Action, str]]) -> HintFn:
@@ -121,6 +132,9 @@ def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
         if obs.phase == "announce":
             return NP_("hint", "nothing more the hand can promise"), {}
         return NP_("hint", "the hand is not strong enough to bid"), {}
+    verdict = valat_verdict_for(obs, action)
+    if verdict is not None:  # the Valat check's own figures, as the rules read them
+        return VALAT_HINT, _valat_figures(verdict)
     if isinstance(action, Bid):
         return NP_("hint", "the hand is strong enough for this game"), {}
     if isinstance(action, Call):

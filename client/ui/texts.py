@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from client.bots.limits import chain_level
-from client.i18n import NP_, _, n_, p_
+from client.i18n import NP_, _, fill, n_, p_
 from client.ui.cards import card_text, cards_text
 from client.words import is_you
 from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, KontraTarget, Pass, Play, Trump
@@ -169,12 +169,16 @@ def pass_word(phase: str) -> str:
 
 def reason_text(reason: Reason | None) -> str:
     """Why an action is not allowed, in the catalogue: by the reason's
-    sentence, else by its code, else the engine's own sentence."""
+    sentence, else by the template it was written from (its figures kept),
+    else by its code, else the engine's own sentence."""
     if reason is None:
         return ""
     by_message = p_("reason", reason.message)
     if by_message != reason.message:
         return by_message
+    by_template = fill(reason.message)
+    if by_template is not None:
+        return by_template
     by_code = p_("reason-code", reason.code)
     return by_code if by_code != reason.code else reason.message
 
