@@ -44,6 +44,8 @@ from net.protocol.messages import (
     Signed,
     Step,
     dump,
+    inner_of,
+    memoized,
     parse,
     plain,
 )
@@ -62,6 +64,11 @@ class HandFault(Exception):
         super().__init__(reason)
         self.reason = reason
         self.author = author
+
+
+def entry_hash(env: Signed) -> str:
+    """The envelope's hash (:func:`net.identity.envelope_hash`), once per envelope."""
+    return memoized(env, "hash", lambda: envelope_hash(dump(env)))  # type: ignore[no-any-return]
 
 
 def next_head(head: str, entry_hash: str) -> str:
@@ -255,8 +262,7 @@ class HandPlay:
         key = self.roster.key_of(env.author, env.seat)
         if key is None:
             raise HandFault(f"{env.author[:8]} may not write as seat {env.seat}", self._blame(env))
-        fields = dump(env)
-        if not verify(key, signed_bytes(fields), env.sig):
+        if not verify(key, memoized(env, "signed", lambda: signed_bytes(dump(env))), env.sig):
             raise HandFault(f"an entry of {env.author[:8]} with a bad signature", HOST)
         chain = self.chains.get((env.author, env.seat), (0, ""))
         if env.seq != chain[0] + 1 or env.prev != chain[1]:
@@ -276,11 +282,11 @@ class HandPlay:
     def _entry(self, env: Signed) -> None:
         author = self._author(env)
         try:
-            msg = parse(env.body, "inner")
+            msg = inner_of(env)
         except MessageError as exc:
             raise HandFault(f"a malformed entry: {exc}", author) from None
         assert isinstance(msg, Inner)
-        digest = envelope_hash(dump(env))
+        digest = entry_hash(env)
         entry = Entry(len(self.log), author, env, msg, digest, next_head(self.head, digest))
         seen = self.heads[env.head] if env.head else -1
         mine = author == self.me_author and self.signer is not None and env.author == self.signer.node
@@ -722,17 +728,29 @@ class HandPlay:
 def _copied(fields: Mapping[str, Any]) -> dict[str, Any]:
     """``fields`` with every dict, list and set copied, and those inside a dict too (the
     values of one dict here are all of one kind: the first tells)."""
-    def one(value: Any) -> Any:
-        if isinstance(value, dict):
-            if value and isinstance(next(iter(value.values())), dict | list | set):
-                return {k: one(v) for k, v in value.items()}
-            return dict(value)
-        if isinstance(value, list):
-            return list(value)
-        if isinstance(value, set):
-            return set(value)
-        return value
-    return {k: one(v) for k, v in fields.items()}
+    return {k: _one(v) for k, v in fields.items()}
+
+
+def _one(value: Any) -> Any:
+    # Called for every field of every entry (the state saved before the entry): the common
+    # kinds go by their exact type, the copies are made by the containers themselves.
+    kind = type(value)
+    if kind is list or kind is set:
+        return value.copy()
+    if kind is dict or isinstance(value, dict):
+        if not value:
+            return {}
+        first = type(next(iter(value.values())))
+        if first is list or first is set:
+            return {k: v.copy() for k, v in value.items()}
+        if first is dict or issubclass(first, dict | list | set):
+            return {k: _one(v) for k, v in value.items()}
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, set):
+        return set(value)
+    return value
 
 
 def roster_of(seat_infos: Sequence[Any], host: str, bots: Sequence[int] = ()) -> Roster:

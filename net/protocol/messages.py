@@ -609,10 +609,40 @@ def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Me
 
 
 def dump(msg: Message) -> dict[str, Any]:
-    """The plain data of ``msg``, with its tag."""
+    """The plain data of ``msg``, with its tag (a fresh map; what it holds may be shared)."""
+    if type(msg) is Signed:
+        # Every envelope is dumped several times (its signature, its hash, each send).
+        return dict(memoized(msg, "dump", lambda: _dump(msg)))
+    return _dump(msg)
+
+
+def _dump(msg: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"t": msg.tag}
     out.update(_CODEC.encode(msg))
     return out
+
+
+def inner_of(env: Signed) -> Message:
+    """``parse(env.body, "inner")``, once per envelope (MessageError as parse raises it)."""
+    return memoized(env, "inner", lambda: parse(env.body, "inner"))  # type: ignore[no-any-return]
+
+
+_MEMO: dict[tuple[int, str], tuple[object, Any]] = {}
+_MEMO_SIZE = 4096
+
+
+def memoized(obj: object, what: str, make: typing.Callable[[], Any]) -> Any:
+    """``make()``, kept for the frozen message ``obj`` (its id and the object itself, so a
+    new object at the same address is not taken for it); only the latest few are kept."""
+    key = (id(obj), what)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    value = make()
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = (obj, value)
+    return value
 
 
 def plain(value: object) -> Any:
