@@ -161,6 +161,8 @@ class VirtualHand:
         self.log: list[Any] = []
         """Every action so far, positional plain form."""
         self._hand: Hand | None = None
+        self._seen: dict[int, tuple[Hand, int, tuple[Card, ...], set[int]]] = {}
+        """seat -> (the engine, actions, virtual deal, positions it sees) of :meth:`visible`."""
 
     def fork(self) -> VirtualHand:
         """A copy to try an action on (the engine is rebuilt from the log)."""
@@ -172,6 +174,7 @@ class VirtualHand:
         out.rules = _vouched(self.table_rules)
         out.rules.called = dict(self.rules.called)
         out._hand = None
+        out._seen = {}
         return out
 
     # -- the virtual deal -------------------------------------------------------------
@@ -300,8 +303,15 @@ class VirtualHand:
     # -- what is seen ---------------------------------------------------------------------
     def visible(self, seat: int) -> set[int]:
         """The positions whose card ``seat`` sees now (by the engine's observation)."""
+        hand = self.hand
+        cards = tuple(self.cards)
+        hit = self._seen.get(seat)
+        if hit is not None and hit[0] is hand and hit[1] == len(self.log) and hit[2] == cards:
+            return set(hit[3])  # asked again before anything changed (every step asks)
         at = self.position_of
-        return {at[c] for c in seen_by(self.hand, seat)}
+        found = {at[c] for c in seen_by(hand, seat)}
+        self._seen[seat] = (hand, len(self.log), cards, found)
+        return set(found)
 
     def observation(self) -> Observation:
         """What this node's player (or watcher) sees: the engine's observation with every
