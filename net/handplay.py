@@ -743,7 +743,14 @@ def _one(value: Any) -> Any:
         first = type(next(iter(value.values())))
         if first is list or first is set:
             return {k: v.copy() for k, v in value.items()}
-        if first is dict or issubclass(first, dict | list | set):
+        if first is dict:
+            # A dict of dicts (the dealer's tokens by position): one level down, the first
+            # inner dict that holds anything tells whether its values hold containers too.
+            inner = next((type(next(iter(v.values()))) for v in value.values() if v), None)
+            if inner is None or not issubclass(inner, dict | list | set):
+                return {k: dict(v) for k, v in value.items()}
+            return {k: _one(v) for k, v in value.items()}
+        if issubclass(first, dict | list | set):
             return {k: _one(v) for k, v in value.items()}
         return dict(value)
     if isinstance(value, list):

@@ -53,18 +53,24 @@ def check_name(text: str, what: str = "name") -> str:
     return text
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _check_fields(msg: object) -> None:
     """Shared checks: no negative or huge ints, no control characters in strings."""
-    for f in dataclasses.fields(msg):  # type: ignore[arg-type]
-        value = getattr(msg, f.name)
+    names = _FIELD_NAMES.get(type(msg))
+    if names is None:
+        names = _FIELD_NAMES[type(msg)] = tuple(f.name for f in dataclasses.fields(msg))  # type: ignore[arg-type]
+    for name in names:
+        value = getattr(msg, name)
         items = value if isinstance(value, tuple) else (value,)
         for item in items:
             if isinstance(item, bool):
                 continue
             if isinstance(item, int) and not 0 <= item <= MAX_INT:
-                raise ValueError(f"{f.name} must be 0..{MAX_INT}, not {item}")
+                raise ValueError(f"{name} must be 0..{MAX_INT}, not {item}")
             if isinstance(item, str) and not _printable(item):
-                raise ValueError(f"{f.name} holds control characters")
+                raise ValueError(f"{name} holds control characters")
 
 
 def _node(value: str, what: str = "node", empty: bool = False) -> None:
