@@ -13,10 +13,11 @@ The hand goes: ``begin`` (host); the dealing scheme's entries until the deal is
 fixed; step 0 (each contributor's shares of what each seat sees after the
 deal); ``ready`` from every seat (or a redeal, shown); then for each action:
 ``act`` from the seat to move (with its shares and facts), and a ``step`` from
-every contributor but the actor; at the hand's end (or after a ``fault``)
-every opener's ``open``; then the audit (:mod:`net.audit`) rebuilds the deal
-and replays the hand through the normal engine.  A rule broken anywhere raises
-:class:`HandFault` naming the author at fault.
+every contributor but the actor that owes one (:meth:`HandPlay._open_step`); at
+the hand's end (or after a ``fault``) every opener's ``open``; then the audit
+(:mod:`net.audit`) rebuilds the deal and replays the hand through the normal
+engine.  A rule broken anywhere raises :class:`HandFault` naming the author at
+fault.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.actions import Action
+from core.actions import Action, Play
 from core.engine import IllegalAction
 from core.observation import Observation
 from net.dealing import HOST, DealContext, Dealer, DealingFault, Layout, Outgoing, PayloadError, RandomBytes
@@ -183,6 +184,8 @@ class HandPlay:
         self.share_log: list[tuple[Author, int, int, str]] = []
         """(author, position, step, kind) of every share, in log order."""
         self.acts: list[Entry] = []
+        self.expected: dict[int, frozenset[Author]] = {}
+        """Step -> the contributors that owe it an entry, fixed when the step opens."""
         self.readies: dict[int, Entry] = {}
         self.redeals: dict[int, str] = {}
         self.unknown_before: set[int] = set()
@@ -202,8 +205,38 @@ class HandPlay:
         return self.dealer.contributors()
 
     def _expected_steps(self, k: int) -> set[Author]:
+        owed = self.expected.get(k)
+        if owed is not None:
+            return set(owed)
         actor = self.acts[k - 1].author if k >= 1 else None
         return {a for a in self.contributors if a != actor}
+
+    def _open_step(self, k: int, before: Mapping[int, set[int]] | None = None) -> None:
+        """Fix who owes step ``k`` (docs/protocol.md, "The order of a hand"): every
+        contributor but the actor; with public shares (mental poker), after a card
+        played (``before``: what each seat saw before it) only one that has a share to
+        give of a position the play showed or that may have a fact to tell (the
+        declarer of a contract that calls a card, until it told the card).  Every
+        node decides this alike: the shares are in the log, and what a play shows
+        (the card, and what the rules show with it) does not hang on hidden cards.
+        After any other action every contributor but the actor owes the step: what
+        it shows may hang on a hidden card (a discard the rules show if it is a
+        tarock), so only the card's holder knows whether to give a share."""
+        actor = self.acts[k - 1].author if k >= 1 else None
+        everyone = {a for a in self.contributors if a != actor}
+        if before is None or not self.dealer.public_shares or self.virtual is None:
+            self.expected[k] = frozenset(everyone)
+            return
+        visible = self._visible()
+        state = self.virtual.hand.state
+        calls = state.contract is not None and state.contract.spec.call is not None
+        owing: set[Author] = set()
+        for c in everyone:
+            new = {p for s, ps in visible.items() if s != c for p in ps - before.get(s, set())}
+            if (calls and state.declarer == c and c not in self.virtual.rules.called) \
+                    or any(c not in self.dealer.shared(p) for p in new):
+                owing.add(c)
+        self.expected[k] = frozenset(owing)
 
     def step_complete(self, k: int) -> bool:
         return self._expected_steps(k) <= set(self.steps.get(k, {}))
@@ -455,6 +488,7 @@ class HandPlay:
         self.virtual = VirtualHand(self.rules, self.seats, self.begin.dealer, self.begin.active,
                                    self.me if not self.is_host else None, dict(self.dealer.known()))
         self.unknown_before = set(range(len(self.layout.deck))) - self._readable_by_someone()
+        self._open_step(0)
         self._contribute(0)
 
     def _readable_by_someone(self) -> set[int]:
@@ -609,13 +643,17 @@ class HandPlay:
             raise HandFault(f"{self._who(author)} acted before it saw the hand's last step", author)
         self.unknown_before = set(range(len(self.layout.deck))) - self._readable_by_someone()
         self._take(author, msg.share, k + 1, "act")
-        self.virtual.play_other(author, msg.action)
+        before = self._visible() if self.dealer.public_shares else None
+        action = self.virtual.play_other(author, msg.action)
         self._vouch(author, msg.facts, k + 1)
         self.acts.append(entry)
         if self.virtual.hand.done:
             self.done_at = entry.index
             self._open()
             return
+        self._open_step(k + 1, before if isinstance(action, Play) else None)
+        if self.step_complete(k + 1):
+            self._step_done(k + 1)  # nobody owes this step: the next action may follow at once
         self._contribute(k + 1)
 
     def decide(self, index: int, action: Action) -> tuple[list[Out], str | None]:
