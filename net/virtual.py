@@ -326,17 +326,35 @@ class VirtualHand:
 def seen_by(hand: Hand, seat: int) -> set[Card]:
     """The cards whose place ``seat``'s observation shows: its hand, the talon it took,
     the discards it sees, the tricks, the talon shown, the open hands, and, once the
-    partnership is public, the called card in its holder's hand."""
-    obs = observe(hand, seat)
-    cards: set[Card] = set(obs.hand) | set(obs.talon_seen) | set(obs.discards)
-    for trick in (*obs.tricks, *((obs.trick,) if obs.trick is not None else ())):
+    partnership is public, the called card in its holder's hand.
+
+    Read off the state as :func:`core.observation.observe` reads it (a test keeps
+    the two alike), without the rest of the observation: the legal actions, the
+    history and the rule facts are not needed here, and this runs for every seat
+    after every action."""
+    s = hand.state
+    rules = hand.rules
+    over = hand.done
+    mine = seat == s.declarer
+    cards: set[Card] = set(s.hands[seat])
+    if mine or over:
+        cards.update(s.talon_taken)
+        cards.update(s.discards)
+    else:
+        shown = frozenset(rules.discards_shown(s))
+        cards.update(c for c in s.discards if c in shown)
+    for trick in s.tricks:
         cards.update(trick.cards)
-    for pile in obs.talon_shown:
+    if s.trick is not None:
+        cards.update(s.trick.cards)
+    for pile in (hand.deal[1] if over else rules.talon_shown(s)):
         cards.update(pile)
-    for _, open_cards in obs.open_hands:
-        cards.update(open_cards)
-    if obs.partner is not None and obs.called is not None and obs.called in hand.state.hands[obs.partner]:
-        cards.add(obs.called)
+    for other in (range(s.seats) if over else rules.open_hands(s)):
+        if other != seat:
+            cards.update(s.hands[other])
+    partner = s.partner if (over or s.partner_known or seat == s.partner) else None
+    if partner is not None and s.called is not None and s.called in s.hands[partner]:
+        cards.add(s.called)
     return cards
 
 
