@@ -163,6 +163,8 @@ class VirtualHand:
         self._hand: Hand | None = None
         self._seen: dict[int, tuple[Hand, int, tuple[Card, ...], set[int]]] = {}
         """seat -> (the engine, actions, virtual deal, positions it sees) of :meth:`visible`."""
+        self._decoded: dict[int, tuple[object, tuple[int, ...], tuple[Card, ...], Action]] = {}
+        """log index -> (its plain action, the positions it names, their cards, the action)."""
 
     def fork(self) -> VirtualHand:
         """A copy to try an action on (the engine is rebuilt from the log)."""
@@ -175,6 +177,7 @@ class VirtualHand:
         out.rules.called = dict(self.rules.called)
         out._hand = None
         out._seen = {}
+        out._decoded = dict(self._decoded)
         return out
 
     # -- the virtual deal -------------------------------------------------------------
@@ -204,10 +207,21 @@ class VirtualHand:
         if self._hand is None:
             hands, talon = split(self.rules, self.cards, self.seats, self.active)
             hand = Hand(self.rules, self.dealer, hands, talon, self.seats, self.active, self.context)
-            for plain in self.log:
-                hand.apply_unchecked(self._decode(plain))
+            for i, plain in enumerate(self.log):
+                hand.apply_unchecked(self._decode_at(i, plain))
             self._hand = hand
         return self._hand
+
+    def _decode_at(self, i: int, plain: object) -> Action:
+        """The ``i``-th action of the log, decoded again only when a card it names moved
+        (the engine is rebuilt from the log whenever the virtual deal swaps two cards)."""
+        hit = self._decoded.get(i)
+        if hit is not None and hit[0] is plain and tuple(self.cards[p] for p in hit[1]) == hit[2]:
+            return hit[3]
+        action = self._decode(plain)
+        named = tuple(refs(plain))
+        self._decoded[i] = (plain, named, tuple(self.cards[p] for p in named), action)
+        return action
 
     def _decode(self, plain: object) -> Action:
         try:
