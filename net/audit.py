@@ -165,6 +165,10 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
     first: dict[tuple[Author, int], tuple[int, str]] = {}
     for author, p, k, kind in play.share_log:
         first.setdefault((author, p), (k, kind))
+    shown: dict[tuple[Author, int], list[tuple[int, str]]] = {}
+    """(author, step) -> (position, kind) of its first share of each position, by position."""
+    for (author, p), (at_step, kind) in sorted(first.items()):
+        shown.setdefault((author, at_step), []).append((p, kind))
     seen: dict[int, set[int]] = {s: set() for s in range(play.seats)}
     last = len(actions)
     for k in range(last + 1):
@@ -183,8 +187,8 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
                 if step is None or step > k:
                     raise _Found(j, f"{_who(j)} did not show position {p} ({format_card(cards[p])}) "
                                     f"at step {k}, when the rules show it")
-            for (author, p), (step, kind) in sorted(first.items()):
-                if author == j and step == k and p not in want and kind != "redeal":
+            for p, kind in shown.get((j, k), ()):
+                if p not in want and kind != "redeal":
                     raise _Found(j, f"{_who(j)} showed position {p} ({format_card(cards[p])}) at step {k}, "
                                     "before the rules show it")
         if k < last:

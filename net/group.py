@@ -50,6 +50,16 @@ def point(text: object, what: str = "point") -> bytes:
     return p
 
 
+def encoding(text: object, what: str = "point") -> bytes:
+    """The 32 bytes of a point written as 64 lowercase hex digits, not yet validated
+    (GroupError if it is not so written): for a point that is validated where it is
+    used, by :func:`point` or by libsodium's scalar multiplication (:func:`mul`), which
+    refuses what :func:`valid` refuses."""
+    if not isinstance(text, str) or not _HEX64.fullmatch(text):
+        raise GroupError(f"{what} must be 64 lowercase hex digits")
+    return bytes.fromhex(text)
+
+
 def scalar(text: object, what: str = "scalar") -> bytes:
     """A scalar from 64 lowercase hex digits (little-endian, below L); GroupError otherwise."""
     if not isinstance(text, str) or not _HEX64.fullmatch(text):

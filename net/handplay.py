@@ -13,10 +13,11 @@ The hand goes: ``begin`` (host); the dealing scheme's entries until the deal is
 fixed; step 0 (each contributor's shares of what each seat sees after the
 deal); ``ready`` from every seat (or a redeal, shown); then for each action:
 ``act`` from the seat to move (with its shares and facts), and a ``step`` from
-every contributor but the actor; at the hand's end (or after a ``fault``)
-every opener's ``open``; then the audit (:mod:`net.audit`) rebuilds the deal
-and replays the hand through the normal engine.  A rule broken anywhere raises
-:class:`HandFault` naming the author at fault.
+every contributor but the actor that owes one (:meth:`HandPlay._open_step`); at
+the hand's end (or after a ``fault``) every opener's ``open``; then the audit
+(:mod:`net.audit`) rebuilds the deal and replays the hand through the normal
+engine.  A rule broken anywhere raises :class:`HandFault` naming the author at
+fault.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.actions import Action
+from core.actions import Action, Play
 from core.engine import IllegalAction
 from core.observation import Observation
 from net.dealing import HOST, DealContext, Dealer, DealingFault, Layout, Outgoing, PayloadError, RandomBytes
@@ -44,6 +45,8 @@ from net.protocol.messages import (
     Signed,
     Step,
     dump,
+    inner_of,
+    memoized,
     parse,
     plain,
 )
@@ -62,6 +65,11 @@ class HandFault(Exception):
         super().__init__(reason)
         self.reason = reason
         self.author = author
+
+
+def entry_hash(env: Signed) -> str:
+    """The envelope's hash (:func:`net.identity.envelope_hash`), once per envelope."""
+    return memoized(env, "hash", lambda: envelope_hash(dump(env)))  # type: ignore[no-any-return]
 
 
 def next_head(head: str, entry_hash: str) -> str:
@@ -176,6 +184,8 @@ class HandPlay:
         self.share_log: list[tuple[Author, int, int, str]] = []
         """(author, position, step, kind) of every share, in log order."""
         self.acts: list[Entry] = []
+        self.expected: dict[int, frozenset[Author]] = {}
+        """Step -> the contributors that owe it an entry, fixed when the step opens."""
         self.readies: dict[int, Entry] = {}
         self.redeals: dict[int, str] = {}
         self.unknown_before: set[int] = set()
@@ -195,8 +205,38 @@ class HandPlay:
         return self.dealer.contributors()
 
     def _expected_steps(self, k: int) -> set[Author]:
+        owed = self.expected.get(k)
+        if owed is not None:
+            return set(owed)
         actor = self.acts[k - 1].author if k >= 1 else None
         return {a for a in self.contributors if a != actor}
+
+    def _open_step(self, k: int, before: Mapping[int, set[int]] | None = None) -> None:
+        """Fix who owes step ``k`` (docs/protocol.md, "The order of a hand"): every
+        contributor but the actor; with public shares (mental poker), after a card
+        played (``before``: what each seat saw before it) only one that has a share to
+        give of a position the play showed or that may have a fact to tell (the
+        declarer of a contract that calls a card, until it told the card).  Every
+        node decides this alike: the shares are in the log, and what a play shows
+        (the card, and what the rules show with it) does not hang on hidden cards.
+        After any other action every contributor but the actor owes the step: what
+        it shows may hang on a hidden card (a discard the rules show if it is a
+        tarock), so only the card's holder knows whether to give a share."""
+        actor = self.acts[k - 1].author if k >= 1 else None
+        everyone = {a for a in self.contributors if a != actor}
+        if before is None or not self.dealer.public_shares or self.virtual is None:
+            self.expected[k] = frozenset(everyone)
+            return
+        visible = self._visible()
+        state = self.virtual.hand.state
+        calls = state.contract is not None and state.contract.spec.call is not None
+        owing: set[Author] = set()
+        for c in everyone:
+            new = {p for s, ps in visible.items() if s != c for p in ps - before.get(s, set())}
+            if (calls and state.declarer == c and c not in self.virtual.rules.called) \
+                    or any(c not in self.dealer.shared(p) for p in new):
+                owing.add(c)
+        self.expected[k] = frozenset(owing)
 
     def step_complete(self, k: int) -> bool:
         return self._expected_steps(k) <= set(self.steps.get(k, {}))
@@ -261,8 +301,7 @@ class HandPlay:
         key = self.roster.key_of(env.author, env.seat)
         if key is None:
             raise HandFault(f"{env.author[:8]} may not write as seat {env.seat}", self._blame(env))
-        fields = dump(env)
-        if not verify(key, signed_bytes(fields), env.sig):
+        if not verify(key, memoized(env, "signed", lambda: signed_bytes(dump(env))), env.sig):
             raise HandFault(f"an entry of {env.author[:8]} with a bad signature", HOST)
         chain = self.chains.get((env.author, env.seat), (0, ""))
         if env.seq != chain[0] + 1 or env.prev != chain[1]:
@@ -282,11 +321,11 @@ class HandPlay:
     def _entry(self, env: Signed) -> None:
         author = self._author(env)
         try:
-            msg = parse(env.body, "inner")
+            msg = inner_of(env)
         except MessageError as exc:
             raise HandFault(f"a malformed entry: {exc}", author) from None
         assert isinstance(msg, Inner)
-        digest = envelope_hash(dump(env))
+        digest = entry_hash(env)
         entry = Entry(len(self.log), author, env, msg, digest, next_head(self.head, digest))
         seen = self.heads[env.head] if env.head else -1
         mine = author == self.me_author and self.signer is not None and env.author == self.signer.node
@@ -455,6 +494,7 @@ class HandPlay:
         self.virtual = VirtualHand(self.rules, self.seats, self.begin.dealer, self.begin.active,
                                    self.me if not self.is_host else None, dict(self.dealer.known()))
         self.unknown_before = set(range(len(self.layout.deck))) - self._readable_by_someone()
+        self._open_step(0)
         self._contribute(0)
 
     def _readable_by_someone(self) -> set[int]:
@@ -609,13 +649,17 @@ class HandPlay:
             raise HandFault(f"{self._who(author)} acted before it saw the hand's last step", author)
         self.unknown_before = set(range(len(self.layout.deck))) - self._readable_by_someone()
         self._take(author, msg.share, k + 1, "act")
-        self.virtual.play_other(author, msg.action)
+        before = self._visible() if self.dealer.public_shares else None
+        action = self.virtual.play_other(author, msg.action)
         self._vouch(author, msg.facts, k + 1)
         self.acts.append(entry)
         if self.virtual.hand.done:
             self.done_at = entry.index
             self._open()
             return
+        self._open_step(k + 1, before if isinstance(action, Play) else None)
+        if self.step_complete(k + 1):
+            self._step_done(k + 1)  # nobody owes this step: the next action may follow at once
         self._contribute(k + 1)
 
     def decide(self, index: int, action: Action) -> tuple[list[Out], str | None]:
@@ -728,17 +772,36 @@ class HandPlay:
 def _copied(fields: Mapping[str, Any]) -> dict[str, Any]:
     """``fields`` with every dict, list and set copied, and those inside a dict too (the
     values of one dict here are all of one kind: the first tells)."""
-    def one(value: Any) -> Any:
-        if isinstance(value, dict):
-            if value and isinstance(next(iter(value.values())), dict | list | set):
-                return {k: one(v) for k, v in value.items()}
-            return dict(value)
-        if isinstance(value, list):
-            return list(value)
-        if isinstance(value, set):
-            return set(value)
-        return value
-    return {k: one(v) for k, v in fields.items()}
+    return {k: _one(v) for k, v in fields.items()}
+
+
+def _one(value: Any) -> Any:
+    # Called for every field of every entry (the state saved before the entry): the common
+    # kinds go by their exact type, the copies are made by the containers themselves.
+    kind = type(value)
+    if kind is list or kind is set:
+        return value.copy()
+    if kind is dict or isinstance(value, dict):
+        if not value:
+            return {}
+        first = type(next(iter(value.values())))
+        if first is list or first is set:
+            return {k: v.copy() for k, v in value.items()}
+        if first is dict:
+            # A dict of dicts (the dealer's tokens by position): one level down, the first
+            # inner dict that holds anything tells whether its values hold containers too.
+            inner = next((type(next(iter(v.values()))) for v in value.values() if v), None)
+            if inner is None or not issubclass(inner, dict | list | set):
+                return {k: dict(v) for k, v in value.items()}
+            return {k: _one(v) for k, v in value.items()}
+        if issubclass(first, dict | list | set):
+            return {k: _one(v) for k, v in value.items()}
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, set):
+        return set(value)
+    return value
 
 
 def roster_of(seat_infos: Sequence[Any], host: str, bots: Sequence[int] = ()) -> Roster:

@@ -54,6 +54,7 @@ from net.protocol.messages import (
     TableInfo,
     Void,
     dump,
+    inner_of,
     parse,
     plain,
 )
@@ -672,7 +673,7 @@ class HostCore:
         if body.author != node:
             return self._forged(node, seat, "a message in the name of another node", now)
         try:
-            inner = parse(body.body, "inner")
+            inner = inner_of(body)
         except MessageError as exc:
             return [Drop(node, "protocol", f"bad message: {exc}")]
         run = self.run

@@ -15,9 +15,13 @@ The exchange, as ``dealing`` entries of the hand's log:
 A seat's shares are public: a position is read by the seat that holds every
 other seat's token and its own secret, so a position shown to one seat gets
 the other seats' tokens, one shown to all gets all of them.  Every point
-received is validated (:func:`net.group.point`).  The host and watchers
+received is validated before it is used (:func:`net.group.point`).  The host and watchers
 follow with ``checks=False``: they check who may send what, not the proofs
 (a seat that finds a bad proof says so, and the audit names its author).
+A seat validates a token through its proof's check (libsodium's scalar
+multiplication refuses the same points), and of the shuffled decks the one
+it shuffles next and the final one (an earlier deck is used only in the
+audit, which compares it byte for byte with the shuffle its seed makes).
 """
 
 from __future__ import annotations
@@ -238,8 +242,17 @@ class MentalDealer:
                                author)
         if len(msg.commit) != 64 or any(ch not in "0123456789abcdef" for ch in msg.commit):
             raise DealingFault(f"seat {author}'s commitment is not 64 hex digits", author)
+        # A seat validates the decks it computes with: the one it shuffles next and the
+        # final one; an earlier deck is only compared, byte for byte, with the shuffle its
+        # seed makes (the audit), and its next shuffler validates it.
+        used = author == self.n - 1 or (self.seat is not None and author == self.seat - 1)
         try:
-            points = [group.point(p, "deck") if self.checks else bytes.fromhex(p) for p in msg.deck]
+            if self.checks and used:
+                points = [group.point(p, "deck") for p in msg.deck]
+            elif self.checks:
+                points = [group.encoding(p, "deck") for p in msg.deck]
+            else:
+                points = [bytes.fromhex(p) for p in msg.deck]
         except (group.GroupError, ValueError) as exc:
             raise DealingFault(f"seat {author}'s deck: {exc}", author) from None
         if any(len(p) != group.POINT_BYTES for p in points):
@@ -293,12 +306,17 @@ class MentalDealer:
             if author in self.tokens[p]:
                 raise DealingFault(f"seat {author} sent its token for position {p} twice", author)
             try:
-                t = group.point(t_hex, "token") if self.checks else bytes.fromhex(t_hex)
+                # Checked, the token is validated by the proof's check: libsodium's scalar
+                # multiplication c·t refuses every point group.point refuses.
+                t = group.encoding(t_hex, "token") if self.checks else bytes.fromhex(t_hex)
                 proof = (group.scalar(c_hex, "c"), group.scalar(z_hex, "z"))
             except (group.GroupError, ValueError) as exc:
                 raise DealingFault(f"seat {author}'s token for position {p}: {exc}", author) from None
             if self.checks and not check_token(self._ctx(author, p), self.keys[author], self.deck[p][0], t,
                                                proof):
+                if not group.valid(t):
+                    raise DealingFault(f"seat {author}'s token for position {p}: token is not a point of the "
+                                       "prime-order group", author)
                 raise DealingFault(f"seat {author}'s token for position {p} fails its proof", author)
             self.tokens[p][author] = t
             covered.add(p)

@@ -43,8 +43,8 @@ from net.effects import (
     Voided,
 )
 from net.game import CheckFailed, Finished, Game, Sheet, canonical
-from net.handplay import HandFault, HandPlay, Out, roster_of
-from net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
+from net.handplay import HandFault, HandPlay, Out, entry_hash, roster_of
+from net.identity import Identity, fingerprint, signed_bytes, verify
 from net.protocol.messages import (
     HAND,
     Begin,
@@ -61,6 +61,7 @@ from net.protocol.messages import (
     Void,
     Welcome,
     dump,
+    inner_of,
     parse,
     part,
     plain,
@@ -246,7 +247,7 @@ class SeatCore:
         if not isinstance(body, Signed):
             return [Drop(self.host, "protocol", "every body is a signed message")]
         try:
-            inner = parse(body.body, "inner")
+            inner = inner_of(body)
         except MessageError as exc:
             return [Drop(self.host, "protocol", f"bad message from the host: {exc}")]
         if type(inner) in HAND:
@@ -347,7 +348,7 @@ class SeatCore:
             except HandFault as exc:
                 return self._fault(run, exc)
             return self._outs(run, outs) + ([] if batch else self._after())
-        inner = parse(env.body, "inner")
+        inner = inner_of(env)
         if isinstance(inner, Begin):
             if env.epoch < self.epoch or env.deal <= self.done:
                 return [Note(f"begin of deal {env.deal} (epoch {env.epoch}) ignored: old")]
@@ -360,7 +361,7 @@ class SeatCore:
             return [Note(f"{inner.tag} of deal {env.deal} ignored: not the deal in progress")]
         if run.stopped:
             return []
-        digest = envelope_hash(dump(env))
+        digest = entry_hash(env)
         if digest in run.hashes:
             return []
         try:

@@ -161,6 +161,10 @@ class VirtualHand:
         self.log: list[Any] = []
         """Every action so far, positional plain form."""
         self._hand: Hand | None = None
+        self._seen: dict[int, tuple[Hand, int, tuple[Card, ...], set[int]]] = {}
+        """seat -> (the engine, actions, virtual deal, positions it sees) of :meth:`visible`."""
+        self._decoded: dict[int, tuple[object, tuple[int, ...], tuple[Card, ...], Action]] = {}
+        """log index -> (its plain action, the positions it names, their cards, the action)."""
 
     def fork(self) -> VirtualHand:
         """A copy to try an action on (the engine is rebuilt from the log)."""
@@ -172,6 +176,8 @@ class VirtualHand:
         out.rules = _vouched(self.table_rules)
         out.rules.called = dict(self.rules.called)
         out._hand = None
+        out._seen = {}
+        out._decoded = dict(self._decoded)
         return out
 
     # -- the virtual deal -------------------------------------------------------------
@@ -201,10 +207,21 @@ class VirtualHand:
         if self._hand is None:
             hands, talon = split(self.rules, self.cards, self.seats, self.active)
             hand = Hand(self.rules, self.dealer, hands, talon, self.seats, self.active, self.context)
-            for plain in self.log:
-                hand.apply_unchecked(self._decode(plain))
+            for i, plain in enumerate(self.log):
+                hand.apply_unchecked(self._decode_at(i, plain))
             self._hand = hand
         return self._hand
+
+    def _decode_at(self, i: int, plain: object) -> Action:
+        """The ``i``-th action of the log, decoded again only when a card it names moved
+        (the engine is rebuilt from the log whenever the virtual deal swaps two cards)."""
+        hit = self._decoded.get(i)
+        if hit is not None and hit[0] is plain and tuple(self.cards[p] for p in hit[1]) == hit[2]:
+            return hit[3]
+        action = self._decode(plain)
+        named = tuple(refs(plain))
+        self._decoded[i] = (plain, named, tuple(self.cards[p] for p in named), action)
+        return action
 
     def _decode(self, plain: object) -> Action:
         try:
@@ -300,8 +317,15 @@ class VirtualHand:
     # -- what is seen ---------------------------------------------------------------------
     def visible(self, seat: int) -> set[int]:
         """The positions whose card ``seat`` sees now (by the engine's observation)."""
+        hand = self.hand
+        cards = tuple(self.cards)
+        hit = self._seen.get(seat)
+        if hit is not None and hit[0] is hand and hit[1] == len(self.log) and hit[2] == cards:
+            return set(hit[3])  # asked again before anything changed (every step asks)
         at = self.position_of
-        return {at[c] for c in seen_by(self.hand, seat)}
+        found = {at[c] for c in seen_by(hand, seat)}
+        self._seen[seat] = (hand, len(self.log), cards, found)
+        return set(found)
 
     def observation(self) -> Observation:
         """What this node's player (or watcher) sees: the engine's observation with every
@@ -316,17 +340,35 @@ class VirtualHand:
 def seen_by(hand: Hand, seat: int) -> set[Card]:
     """The cards whose place ``seat``'s observation shows: its hand, the talon it took,
     the discards it sees, the tricks, the talon shown, the open hands, and, once the
-    partnership is public, the called card in its holder's hand."""
-    obs = observe(hand, seat)
-    cards: set[Card] = set(obs.hand) | set(obs.talon_seen) | set(obs.discards)
-    for trick in (*obs.tricks, *((obs.trick,) if obs.trick is not None else ())):
+    partnership is public, the called card in its holder's hand.
+
+    Read off the state as :func:`core.observation.observe` reads it (a test keeps
+    the two alike), without the rest of the observation: the legal actions, the
+    history and the rule facts are not needed here, and this runs for every seat
+    after every action."""
+    s = hand.state
+    rules = hand.rules
+    over = hand.done
+    mine = seat == s.declarer
+    cards: set[Card] = set(s.hands[seat])
+    if mine or over:
+        cards.update(s.talon_taken)
+        cards.update(s.discards)
+    else:
+        shown = frozenset(rules.discards_shown(s))
+        cards.update(c for c in s.discards if c in shown)
+    for trick in s.tricks:
         cards.update(trick.cards)
-    for pile in obs.talon_shown:
+    if s.trick is not None:
+        cards.update(s.trick.cards)
+    for pile in (hand.deal[1] if over else rules.talon_shown(s)):
         cards.update(pile)
-    for _, open_cards in obs.open_hands:
-        cards.update(open_cards)
-    if obs.partner is not None and obs.called is not None and obs.called in hand.state.hands[obs.partner]:
-        cards.add(obs.called)
+    for other in (range(s.seats) if over else rules.open_hands(s)):
+        if other != seat:
+            cards.update(s.hands[other])
+    partner = s.partner if (over or s.partner_known or seat == s.partner) else None
+    if partner is not None and s.called is not None and s.called in s.hands[partner]:
+        cards.add(s.called)
     return cards
 
 

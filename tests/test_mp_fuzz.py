@@ -416,3 +416,57 @@ def test_the_fuzzers_start_from_a_hand_that_plays_through() -> None:
     copy_ = clone_play(mid)
     copy_.receive(stages.envs[20])
     assert play_state(mid) != play_state(copy_) and play_state(mid) == play_state(play_at(20))
+
+
+_TORSION = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+"""A point of order 8 (libsodium's list of small-order points)."""
+
+
+def _bad_points() -> dict[str, bytes]:
+    p = group.base((7).to_bytes(32, "little"))
+    return {"of small order": _TORSION, "outside the prime-order subgroup": group.add(p, _TORSION),
+            "not canonical": bytes.fromhex("ed" + "ff" * 30 + "7f")}
+
+
+@pytest.mark.parametrize("kind", sorted(_bad_points()))
+def test_a_token_that_is_no_point_of_the_group_is_refused_by_its_proof_and_named(kind: str) -> None:
+    """A seat validates a token through its proof's check (docs/protocol.md, section 9):
+    libsodium's scalar multiplication refuses what crypto_core_ed25519_is_valid_point
+    refuses, so a token that is no point of the group is refused, its author named, and
+    nothing is kept."""
+    bad = _bad_points()[kind]
+    assert not group.valid(bad)
+    with pytest.raises(group.GroupError):
+        group.mul((5).to_bytes(32, "little"), bad)
+    stages = dealer_stages()
+    k = next(i for i, (handler, _, _) in enumerate(stages.messages) if handler == "take")
+    _, author, payload = stages.messages[k]
+    tokens = [list(t) for t in payload["tokens"]]
+    tokens[0][1] = bad.hex()
+    seat = next(s for s in range(SEATS) if s != author)
+    dealer = clone_dealer(stages.states[k][seat])
+    before = dealer_state(dealer)
+    with pytest.raises(DealingFault) as found:
+        dealer.take(author, {**payload, "tokens": tokens})
+    assert found.value.seat == author and "not a point of the prime-order group" in found.value.reason
+    assert dealer_state(dealer) == before
+
+
+def test_a_deck_point_that_is_no_point_of_the_group_is_refused_where_it_is_computed_with() -> None:
+    """Seat s's deck is validated by seat s + 1, which shuffles it next, and the final deck
+    by every seat (docs/protocol.md, section 9): each names the deck's author."""
+    stages = dealer_stages()
+    shuffles = [i for i, (handler, _, payload) in enumerate(stages.messages)
+                if handler == "entry" and payload.get("t") == "shuffle"]
+    for k in (shuffles[0], shuffles[-1]):
+        _, author, payload = stages.messages[k]
+        deck = list(payload["deck"])
+        deck[1] = _TORSION.hex()
+        users = [author + 1] if author + 1 < SEATS else [s for s in range(SEATS) if s != author]
+        for seat in users:
+            dealer = clone_dealer(stages.states[k][seat])
+            before = dealer_state(dealer)
+            with pytest.raises(DealingFault) as found:
+                dealer.entry(author, {**payload, "deck": deck})
+            assert found.value.seat == author and "not a point of the prime-order group" in found.value.reason
+            assert dealer_state(dealer) == before

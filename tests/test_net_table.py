@@ -5,7 +5,9 @@ take-over, and random bodies against the host."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -517,3 +519,52 @@ def test_a_seat_whose_cards_the_host_withholds_names_the_host(tmp_path: Path) ->
     assert mine[1] == host.me
     other = [e for e in pump.shown[node_id(1)] if isinstance(e, Voided) and e.deal == 1]
     assert other and other[0].culprit == victim
+
+
+def test_after_a_card_played_only_a_seat_with_a_share_to_give_steps(tmp_path: Path) -> None:
+    """Protocol 3 (docs/protocol.md, "The order of a hand"): a card whose tokens every other
+    seat gave with the deal is followed by the next act directly; a step after a card
+    played carries the share it is owed for (the declarer's called card aside)."""
+    seen: list[dict[str, object]] = []
+
+    def watch(to: str, body: Signed) -> Signed | None:
+        if to == node_id(1) and inner(body) in ("act", "step"):
+            seen.append(body.body)
+        return body
+    pump = make_table(tmp_path, rounds=1)
+    pump.tamper = watch
+    for i in range(4):
+        pump.join(node_id(i))
+    assert pump.done and not pump.host.sheet.void
+    after_play = [(a, b) for a, b in itertools.pairwise(seen)
+                  if a["t"] == "act" and isinstance(a["action"], dict) and a["action"].get("type") == "play"]
+    direct = [b for _, b in after_play if b["t"] == "act"]
+    steps = [b for _, b in after_play if b["t"] == "step"]
+    assert len(direct) > 2 * len(steps), (len(direct), len(steps))
+    assert all(step["share"] is not None or step["facts"] for step in steps)
+
+
+def test_a_seat_that_steps_after_a_card_owing_nothing_is_named(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat that sends a step nobody owes after a card played (as protocol 2 had every
+    seat do) breaks the order of the hand: the hand is void and the seat is named."""
+    from net.handplay import HandPlay
+
+    cheater = node_id(3)
+    original = HandPlay._open_step
+    cheated: list[int] = []
+
+    def open_step(self: HandPlay, k: int, before: Mapping[int, set[int]] | None = None) -> None:
+        original(self, k, before)
+        if before is not None and not cheated and self.signer is not None and self.signer.node == cheater \
+                and self.me is not None and self.me not in self._expected_steps(k):
+            cheated.append(k)
+            original(self, k, None)  # every seat but the actor, after every action
+    monkeypatch.setattr(HandPlay, "_open_step", open_step)
+    pump = make_table(tmp_path, rounds=1)
+    for i in range(4):
+        pump.join(node_id(i))
+    voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
+    assert cheated and voids and voids[0].culprit == cheater, voids
+    assert "may not send step" in voids[0].reason
+    assert pump.done and 1 in pump.host.sheet.void  # the table goes on with the next deal

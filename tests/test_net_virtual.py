@@ -19,7 +19,7 @@ from net_pump import CATALOGUE
 from core.deal import active_seats, deal
 from core.engine import Hand
 from core.observation import observe, observe_public
-from net.virtual import Layout, VirtualError, VirtualHand, refs
+from net.virtual import Layout, VirtualError, VirtualHand, refs, seen_by
 
 VARIANTS = sorted(CATALOGUE.variants)
 SEATS = 4
@@ -153,3 +153,23 @@ def test_another_seat_cannot_play_a_card_it_does_not_hold() -> None:
     with pytest.raises(VirtualError, match="malformed"):
         node.play_other(seat, {"type": "no-such-action", "seat": seat})
     assert refs({"cards": ["#1", "#22", "XV"]}) == [1, 22]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_what_a_seat_sees_is_what_its_observation_shows(variant: str) -> None:
+    """seen_by reads the state without building the observation: at every step of random
+    hands, for every seat, it gives exactly the cards the observation locates."""
+    rules = CATALOGUE.variants[variant].rules({})
+    for seed in range(8):
+        rng = random.Random(seed)
+        active = active_seats(SEATS, seed % SEATS, rules.players_per_hand)
+        hand = Hand(rules, seed % SEATS, *deal(rules, rng, SEATS, active), SEATS, active)
+        while True:
+            for s in range(SEATS):
+                cards = {c: c for c in rules.deck}
+                assert seen_by(hand, s) == _true_visible(hand, s, cards), (variant, seed, s)
+            if hand.done:
+                break
+            seat = hand.state.to_move
+            assert seat is not None
+            hand.apply(rng.choice(hand.legal(seat)))

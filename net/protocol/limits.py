@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-PROTOCOL_MIN: Final = 2
-PROTOCOL_MAX: Final = 2
+PROTOCOL_MIN: Final = 3
+PROTOCOL_MAX: Final = 3
 """The protocol versions this implementation speaks."""
 
 LENGTH_BYTES: Final = 4

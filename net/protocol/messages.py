@@ -53,18 +53,24 @@ def check_name(text: str, what: str = "name") -> str:
     return text
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _check_fields(msg: object) -> None:
     """Shared checks: no negative or huge ints, no control characters in strings."""
-    for f in dataclasses.fields(msg):  # type: ignore[arg-type]
-        value = getattr(msg, f.name)
+    names = _FIELD_NAMES.get(type(msg))
+    if names is None:
+        names = _FIELD_NAMES[type(msg)] = tuple(f.name for f in dataclasses.fields(msg))  # type: ignore[arg-type]
+    for name in names:
+        value = getattr(msg, name)
         items = value if isinstance(value, tuple) else (value,)
         for item in items:
             if isinstance(item, bool):
                 continue
             if isinstance(item, int) and not 0 <= item <= MAX_INT:
-                raise ValueError(f"{f.name} must be 0..{MAX_INT}, not {item}")
+                raise ValueError(f"{name} must be 0..{MAX_INT}, not {item}")
             if isinstance(item, str) and not _printable(item):
-                raise ValueError(f"{f.name} holds control characters")
+                raise ValueError(f"{name} holds control characters")
 
 
 def _node(value: str, what: str = "node", empty: bool = False) -> None:
@@ -609,10 +615,40 @@ def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Me
 
 
 def dump(msg: Message) -> dict[str, Any]:
-    """The plain data of ``msg``, with its tag."""
+    """The plain data of ``msg``, with its tag (a fresh map; what it holds may be shared)."""
+    if type(msg) is Signed:
+        # Every envelope is dumped several times (its signature, its hash, each send).
+        return dict(memoized(msg, "dump", lambda: _dump(msg)))
+    return _dump(msg)
+
+
+def _dump(msg: Message) -> dict[str, Any]:
     out: dict[str, Any] = {"t": msg.tag}
     out.update(_CODEC.encode(msg))
     return out
+
+
+def inner_of(env: Signed) -> Message:
+    """``parse(env.body, "inner")``, once per envelope (MessageError as parse raises it)."""
+    return memoized(env, "inner", lambda: parse(env.body, "inner"))  # type: ignore[no-any-return]
+
+
+_MEMO: dict[tuple[int, str], tuple[object, Any]] = {}
+_MEMO_SIZE = 4096
+
+
+def memoized(obj: object, what: str, make: typing.Callable[[], Any]) -> Any:
+    """``make()``, kept for the frozen message ``obj`` (its id and the object itself, so a
+    new object at the same address is not taken for it); only the latest few are kept."""
+    key = (id(obj), what)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    value = make()
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = (obj, value)
+    return value
 
 
 def plain(value: object) -> Any:
