@@ -67,7 +67,8 @@ class Level:
 
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000), None)
-HARD = Level("hard", Budget(worlds=16, solve_at=4, decision_nodes=80_000), None)
+HARD = Level("hard", Budget(worlds=16, solve_at=4, decision_nodes=80_000, rollouts=True, rollout_solve=3),
+             None)
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
