@@ -12,7 +12,10 @@ margin).  How the hand is finished:
   by simple perfect-information rules;
 - near the end (``Budget.solve_at`` tricks left, the current one counted),
   exactly: the solver (:mod:`client.bots.solver`) finds the best play of
-  both parties to the end in that world.
+  both parties to the end in that world;
+- with ``Budget.rollout_solve``, a playout stops at that many tricks left
+  and the solver finishes it exactly (no level does so: it did not beat
+  ``medium``, see :mod:`client.bots.levels`).
 
 All candidates are tried in the same worlds, so their differences are not
 blurred by the luck of the draw.  Cards that are equivalent from what the
