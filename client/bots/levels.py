@@ -49,6 +49,14 @@ boards each) every budget tried lost to the rule of thumb's own bidding
 (between -0.4 and -2.0 points per board), so both levels leave those
 decisions to it (``Level.plans`` is None).
 
+More boards, the levels as they are (``tarock arena --variant V --bots A,B
+--boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
+``koenigrufen-club`` +2.47 ct [+0.77, +4.23] (150 boards: +1.70 [-0.53,
++4.13]), on ``koenigrufen-mondfang-club`` +2.52 ct [+0.77, +4.35] (150:
++1.67 [-0.60, +4.10]), medium's p95 46 and 50 ms; ``hard`` - ``medium`` on
+``koenigrufen-course`` +0.25 ct [-0.06, +0.57] (150: +0.32 [-0.13, +0.81]),
+hard's p95 198 ms, slowest 2.3 s.
+
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
 solves the last four.
