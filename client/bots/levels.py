@@ -55,7 +55,9 @@ More boards, the levels as they are (``tarock arena --variant V --bots A,B
 +4.13]), on ``koenigrufen-mondfang-club`` +2.52 ct [+0.77, +4.35] (150:
 +1.67 [-0.60, +4.10]), medium's p95 46 and 50 ms; ``hard`` - ``medium`` on
 ``koenigrufen-course`` +0.25 ct [-0.06, +0.57] (150: +0.32 [-0.13, +0.81]),
-hard's p95 198 ms, slowest 2.3 s.
+hard's p95 198 ms, slowest 2.3 s; on ``tarock54-club`` +0.093 points
+[+0.013, +0.207] (150: +0.02 [-0.027, +0.073]; so boards 150-299 alone
+averaged about +0.17), hard's p95 91 ms, slowest 1.4 s.
 
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
