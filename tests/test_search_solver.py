@@ -16,17 +16,20 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from client.bots.cardsearch import Budget, search_card
 from client.bots.playout import Aims, aims_of
 from client.bots.rulebook import register
 from client.bots.simulate import Sim
 from client.bots.solver import TIE_BREAK, Solver
 from core.engine import Hand, IllegalAction
+from core.observation import observe
 from core.plugins import load_plugins
 from core.record import parse_record, replay
 
@@ -118,3 +121,28 @@ def test_solver_values_equal_brute_force(variant: str) -> None:
             assert solver.at_least(expected + 1e-3) is False, f"{where}, seat {seat}"
             solved += 1
     assert solved >= PER_VARIANT, solved
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_playout_that_hands_over_to_the_solver_finds_the_solvers_values(variant: str) -> None:
+    """``Budget.rollout_solve``: a playout that reaches the solver's trick count at
+    once is finished exactly, so each card's mean is the exact search's, world by world."""
+    compared = 0
+    for where, hand in endgames(variant):
+        seat = hand.state.to_move
+        assert seat is not None
+        obs = observe(hand, seat)
+        if len(obs.legal) < 2:
+            continue
+        table = register(hand.rules)
+        exact = search_card(obs, table, random.Random(5), Budget(worlds=3, solve_at=3))
+        handed = search_card(obs, table, random.Random(5), Budget(worlds=3, rollouts=True, rollout_solve=3))
+        played = search_card(obs, table, random.Random(5), Budget(worlds=3, rollouts=True))
+        assert exact is not None and handed is not None and played is not None, where
+        if not exact.worlds:
+            continue  # one class of equivalent cards: nothing searched
+        assert handed.values == pytest.approx(exact.values), where
+        assert handed.card == exact.card, where
+        assert exact.solved and not played.solved, where
+        compared += 1
+    assert compared >= 1, compared

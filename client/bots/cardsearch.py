@@ -12,7 +12,10 @@ margin).  How the hand is finished:
   by simple perfect-information rules;
 - near the end (``Budget.solve_at`` tricks left, the current one counted),
   exactly: the solver (:mod:`client.bots.solver`) finds the best play of
-  both parties to the end in that world.
+  both parties to the end in that world;
+- with ``Budget.rollout_solve``, a playout stops at that many tricks left
+  and the solver finishes it exactly (no level does so: it did not beat
+  ``medium``, see :mod:`client.bots.levels`).
 
 All candidates are tried in the same worlds, so their differences are not
 blurred by the luck of the draw.  Cards that are equivalent from what the
@@ -27,7 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bots.playout import Player, aims_of, play_out
+from client.bots.playout import Aims, Player, aims_of, play_out
 from client.bots.rulebook import TableEngine
 from client.bots.simulate import Sim
 from client.bots.solver import Solver
@@ -59,6 +62,9 @@ class Budget:
     rollouts: bool = False
     """Whether positions too early for the solver are searched by playouts
     (else the default card is played there)."""
+    rollout_solve: int = 0
+    """Tricks left (the current one counted) at which a playout hands over to the
+    solver, which finishes that world exactly (0: the playout plays to the end)."""
     confidence: float = 1.0
     """Standard errors by which a card must beat the default card to be chosen instead."""
 
@@ -162,8 +168,12 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
                 result = _rollout(table, hand, me, policy)
             if result is None:
                 depth = len(sim.stack)
-                play_out(sim, player)
-                result = sim.settlement()[me] + TIE_BREAK * _points(sim, aims.side, me, values)
+                result, spent = _finish(sim, player, aims, me, values, budget, spare)
+                if spare is not None:
+                    spare -= spent
+                if result is None:
+                    play_out(sim, player)
+                    result = sim.settlement()[me] + TIE_BREAK * _points(sim, aims.side, me, values)
                 sim.rewind(depth)
             sim.rewind(0)
             results[card].append(result)
@@ -177,6 +187,25 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
                                                                        weights, budget.confidence):
         best, kept = default, True
     return CardChoice(best, means, len(worlds), solved, kept)
+
+
+def _finish(sim: Sim, player: Player, aims: Aims, me: int, values: Sequence[int], budget: Budget,
+            spare: int | None) -> tuple[float | None, int]:
+    """A playout to ``budget.rollout_solve`` tricks left, then the solver's exact value
+    of the rest, and the solver nodes spent (None, the cards of the playout taken
+    back, when that is off or the solver's budget runs out)."""
+    if budget.rollout_solve <= 0 or (spare is not None and spare <= 0):
+        return None, 0
+    depth = len(sim.stack)
+    while sim.to_move >= 0 and sim.tricks_left > budget.rollout_solve:
+        seat = sim.to_move
+        sim.play(player.choose(seat, sim.legal(seat)))
+    limit = budget.node_limit if spare is None else min(budget.node_limit, spare)
+    solver = Solver(sim, aims, me, values, limit)
+    result = solver.value()
+    if result is None:
+        sim.rewind(depth)
+    return result, solver.nodes
 
 
 def weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:

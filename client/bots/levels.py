@@ -13,6 +13,34 @@ duplicate matches (100 boards each) and did not beat it on ``tarock54``
 (-0.31, [-0.91, +0.28]) or ``tarock40-online`` (-0.17, [-0.71, +0.35]),
 though they did on ``koenigrufen-club`` (+9.15 ct, [+2.05, +16.15]).
 
+What ``hard`` might do beyond ``medium``'s card play was measured against
+``medium`` on the 54-card games (``tarock arena --bots X,medium --seed S``;
+mean per board in points, 95% interval, X's p95 per decision on a machine
+shared with other work, so slower than alone); none excluded zero, so
+``hard`` still only solves one trick more in twice the worlds:
+
+- the last five tricks solved (160k nodes a decision): ``tarock54``, 40
+  boards, seed 2026: -0.025 [-0.20, +0.125], 318 ms; the last six (200k):
+  -0.025 [-0.225, +0.15], 1.7 s, slowest 10.4 s (too slow);
+- playouts from the first trick (``Budget.rollouts``, the playout player to
+  the end, the last four tricks solved), seed 11, 40 boards: ``tarock54``
+  +0.025 [-0.175, +0.25], ``tarock54-club`` +0.075 [-0.075, +0.25],
+  ``tarock40`` +0.225 [-0.625, +1.125] (311 ms); 150 boards, seed 2026:
+  ``tarock54`` +0.127 [0.000, +0.327] (172 ms), ``tarock54-club`` -0.093
+  [-0.393, +0.187] (154 ms);
+- the same playouts handed over to the solver at three tricks left
+  (``Budget.rollout_solve``): ``tarock54-club`` seed 11, 40 boards, +0.15
+  [-0.05, +0.375] (463 ms); 150 boards, seed 2026: ``tarock54-club`` -0.013
+  [-0.32, +0.273] (411 ms), ``tarock54`` +0.013 [-0.227, +0.26] (334 ms);
+- the rule of thumb playing every seat from its own observation in the
+  playouts (``Level.policy_rollouts``): 8 worlds, ``tarock54``, 20 boards,
+  seed 2026: -0.05 [-0.15, 0.00] (207 ms); 16 worlds, 40 boards, seed 11:
+  -0.10 [-0.25, +0.025] (592 ms, slowest 3.1 s).
+
+In ``tarock54`` a game is worth one point (a Valat thirteen), and in the
+40-board screens the two levels scored differently on 5 or 6 boards of 40:
+such means are a handful of hands won or lost, not a measured edge.
+
 Every other decision (bids and contract choice, calls, talon half and
 discard, announcements, Kontra, trump) can be searched the same way
 (:func:`client.bots.plans.search_action`, a :class:`PlanBudget`), but no
@@ -20,6 +48,16 @@ level does so today: measured in duplicate matches on ``tarock40`` (60
 boards each) every budget tried lost to the rule of thumb's own bidding
 (between -0.4 and -2.0 points per board), so both levels leave those
 decisions to it (``Level.plans`` is None).
+
+More boards, the levels as they are (``tarock arena --variant V --bots A,B
+--boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
+``koenigrufen-club`` +2.47 ct [+0.77, +4.23] (150 boards: +1.70 [-0.53,
++4.13]), on ``koenigrufen-mondfang-club`` +2.52 ct [+0.77, +4.35] (150:
++1.67 [-0.60, +4.10]), medium's p95 46 and 50 ms; ``hard`` - ``medium`` on
+``koenigrufen-course`` +0.25 ct [-0.06, +0.57] (150: +0.32 [-0.13, +0.81]),
+hard's p95 198 ms, slowest 2.3 s; on ``tarock54-club`` +0.093 points
+[+0.013, +0.207] (150: +0.02 [-0.027, +0.073]; so boards 150-299 alone
+averaged about +0.17), hard's p95 91 ms, slowest 1.4 s.
 
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
