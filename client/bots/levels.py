@@ -57,7 +57,10 @@ More boards, the levels as they are (``tarock arena --variant V --bots A,B
 ``koenigrufen-course`` +0.25 ct [-0.06, +0.57] (150: +0.32 [-0.13, +0.81]),
 hard's p95 198 ms, slowest 2.3 s; on ``tarock54-club`` +0.093 points
 [+0.013, +0.207] (150: +0.02 [-0.027, +0.073]; so boards 150-299 alone
-averaged about +0.17), hard's p95 91 ms, slowest 1.4 s.
+averaged about +0.17), hard's p95 91 ms, slowest 1.4 s.  On ``tarock40`` +0.127 points
+[-0.053, +0.303] (150: +0.09 [-0.13, +0.31]), hard's p95 215 ms, slowest
+3.7 s; on ``tarock40-online`` +0.16 [-0.023, +0.343] (150: +0.04 [-0.17,
++0.27]), hard's p95 320 ms, slowest 3.5 s.
 
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
