@@ -60,7 +60,9 @@ hard's p95 198 ms, slowest 2.3 s; on ``tarock54-club`` +0.093 points
 averaged about +0.17), hard's p95 91 ms, slowest 1.4 s.  On ``tarock40`` +0.127 points
 [-0.053, +0.303] (150: +0.09 [-0.13, +0.31]), hard's p95 215 ms, slowest
 3.7 s; on ``tarock40-online`` +0.16 [-0.023, +0.343] (150: +0.04 [-0.17,
-+0.27]), hard's p95 320 ms, slowest 3.5 s.
++0.27]), hard's p95 320 ms, slowest 3.5 s.  In 600
+boards: ``tarock40-online`` +0.168 [+0.017, +0.332] (p95 287 ms), ``tarock40``
++0.085 [-0.053, +0.238] (p95 196 ms).
 
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
