@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from client.bots.fastplay import SUIT_MASK
+from client.bots.fastplay import SUIT_MASK, cards_of
 from client.bots.simulate import Sim
 from core.cards import STRENGTH, SUIT_OF, TAROCK, Card
 from core.state import HandState
@@ -136,12 +136,7 @@ class Player:
         """The card ``seat`` plays from the bits ``legal``."""
         if not legal & (legal - 1):
             return legal.bit_length() - 1
-        cards: list[Card] = []
-        m = legal
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            m ^= low
+        cards = cards_of(legal)
         aim = self.aims.aim[seat]
         if aim == "avoid" and self.aims.need[seat] > 0:
             won = sum(1 for t in self.sim.tricks if t.winner == seat)

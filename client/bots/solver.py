@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from client.bots.fastplay import cards_of
 from client.bots.playout import Aims, Player
 from client.bots.simulate import Sim
 from core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
@@ -73,12 +74,7 @@ class Solver:
     def _moves(self, seat: int) -> list[Card]:
         sim = self.sim
         legal = sim.legal(seat)
-        cards: list[Card] = []
-        m = legal
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            m ^= low
+        cards = cards_of(legal)
         if len(cards) == 1:
             return cards
         # equivalent neighbours: same suit and value, no card between them in another hand or in
