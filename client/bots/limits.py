@@ -29,7 +29,7 @@ from core.actions import Action, Announce, Bid, Kontra, KontraTarget
 from core.cards import SUIT_LETTERS, TAROCK, Suit
 from core.contracts import ContractSpec, TrickRules
 from core.observation import Observation
-from core.valat import ValatVerdict, choose_verdict, valat_verdict
+from core.valat import ValatVerdict, valat_verdict, valat_verdict_any_suit, valat_verdict_every_suit
 
 NO_RAISE_FROM = 2
 """Kontra level from which bots never raise a chain (no Subkontra, no Re-Sub)."""
@@ -103,10 +103,10 @@ def valat_verdict_for(obs: Observation, action: Action) -> ValatVerdict | None:
         return None
     tricks, suits, every = game
     place, deck = first_trick_place(obs), obs.rules.deck
-    verdicts = [v for s in suits if (v := valat_verdict(obs.hand, tricks, s, place, deck)) is not None]
-    if not verdicts or (every and len(verdicts) < len(suits)):
-        return None
-    return choose_verdict(verdicts, every)
+    if len(suits) == 1:
+        return valat_verdict(obs.hand, tricks, suits[0], place, deck)
+    over_suits = valat_verdict_every_suit if every else valat_verdict_any_suit
+    return over_suits(obs.hand, tricks, place, deck)
 
 
 def valat_passes(obs: Observation, action: Action) -> bool:
