@@ -18,6 +18,7 @@ from netns import (
     ProcTimeout,
     _ip,
     _lab_namespaces,
+    _ns_pids,
     sweep_stale_labs,
 )
 
@@ -68,6 +69,12 @@ def test_teardown_runs_when_the_test_fails_and_kills_strays() -> None:
     with pytest.raises(RuntimeError, match="the test failed"), lab:
         # A process started behind the harness's back, inside the lab's namespace.
         stray = subprocess.Popen(["ip", "netns", "exec", lab[0].ns, PY, "-c", "import time; time.sleep(600)"])
+        # `ip netns exec` joins the namespace a moment after it starts; a stray the
+        # teardown is to find must be inside it first (else it escapes the listing).
+        deadline = time.monotonic() + 10
+        while stray.pid not in _ns_pids(lab[0].ns):
+            assert stray.poll() is None and time.monotonic() < deadline, "the stray never joined"
+            time.sleep(0.02)
         raise RuntimeError("the test failed")
     assert stray.wait(timeout=10) == -9
     assert not [ns for ns in _lab_namespaces() if lab.run_id in ns]
