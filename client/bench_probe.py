@@ -68,7 +68,7 @@ class Probe:
     def install(self, put: Callable[[Any, str, Any], None] = setattr) -> None:
         """Wrap every measured function (``put``: how to set an attribute, e.g. a test's
         monkeypatch.setattr, so that it is undone)."""
-        from net import barnett_smart, commit_reveal, group, host, mental_poker, seat
+        from net import barnett_smart, commit_reveal, group, host, mental_poker, seat, secp256k1
 
         for cls in (mental_poker.MentalDealer, commit_reveal.CommitRevealDealer):
             for step in DEALER_STEPS:
@@ -78,7 +78,8 @@ class Probe:
         self.wrap(mental_poker, "prove_token", "proofs made", put=put)
         self.wrap(mental_poker, "check_key", "proofs checked", put=put)
         self.wrap(mental_poker, "check_token", "proofs checked", put=put)
-        self.wrap(group, "point", "points validated", put=put)
+        for grp in (group.Edwards25519, secp256k1.Secp256k1):
+            self.wrap(grp, "point", "points validated", put=put)
         self.wrap(barnett_smart, "token", "reveal tokens", outside_audit=True, put=put)
         self.wrap(barnett_smart, "unmask", "reveal tokens", outside_audit=True, put=put)
         self.wrap(seat, "audit", "audit", put=put)

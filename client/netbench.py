@@ -35,7 +35,7 @@ from typing import Any
 from client.bench_probe import MEASURES
 from core.plugins import Catalogue, load_plugins
 from core.rules import RuleError
-from net.dealing import COMMIT_REVEAL, MENTAL_POKER
+from net.dealing import COMMIT_REVEAL, MENTAL_POKER, MENTAL_POKER_ED25519
 from net.node import percentile
 
 BOTS = 4
@@ -166,10 +166,17 @@ def run_net(args: argparse.Namespace) -> int:
             try:
                 mp = _table(base / f"{name}-mp", args, ["--variant", name], MENTAL_POKER, rounds)
                 cr = _table(base / f"{name}-cr", args, ["--variant", name], COMMIT_REVEAL, rounds)
+                other = None
+                if cards == DECK_SIZES[0]:
+                    other = _table(base / f"{name}-mp1", args, ["--variant", name], MENTAL_POKER_ED25519,
+                                   rounds)
             except SystemExit:
                 return 1
             for line in dealing_lines(cards, name, mp, cr):
                 print(line, flush=True)
+            if other is not None:
+                for line in group_lines(cards, mp, other):
+                    print(line, flush=True)
     return 0
 
 
@@ -221,6 +228,20 @@ def dealing_lines(cards: int, variant: str, mp: TableRun, cr: TableRun) -> list[
     lines.append(f"hand end to end on loopback, {cards} cards, mental poker: {e2e_mp:.2f} s per hand "
                  f"(commit-reveal {e2e_cr:.2f} s, {_ratio(e2e_mp, e2e_cr)}; wall time from one hand's end to "
                  "the next at the host's node)")
+    return lines
+
+
+def group_lines(cards: int, mp: TableRun, other: TableRun) -> list[str]:
+    """The default scheme against the same exchange in edwards25519 (``mental-poker/1``)."""
+    ours_name, theirs_name = f"{MENTAL_POKER} (secp256k1)", f"{MENTAL_POKER_ED25519}, edwards25519"
+    lines = []
+    for measure in ("deal", "proofs checked"):
+        ours, theirs = mp.per_hand(measure), other.per_hand(measure)
+        lines.append(f"{LABELS[measure]}, {cards} cards, {ours_name}: {ours * 1000:.1f} ms per hand and node "
+                     f"({theirs_name} {theirs * 1000:.1f} ms, {_ratio(ours, theirs)})")
+    ours, theirs = mp.hand_interval(), other.hand_interval()
+    lines.append(f"hand end to end on loopback, {cards} cards, {ours_name}: {ours:.2f} s per hand "
+                 f"({theirs_name} {theirs:.2f} s, {_ratio(ours, theirs)})")
     return lines
 
 

@@ -1,4 +1,4 @@
-"""Barnett–Smart mental poker with ElGamal over the group of :mod:`net.group`: the algorithm.
+"""Barnett–Smart mental poker with ElGamal over a prime-order group (:class:`net.group.Group`): the algorithm.
 
 Every seat ``i`` holds a per-hand secret ``x_i`` and publishes ``y_i = x_i·G``;
 the joint key is ``Y = y_0 + ... + y_(n-1)``.  A card ``c`` is the point
@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Sequence
 
 from core.cards import Card, format_card
-from net.group import IDENTITY, GroupError, add, base, hash_point, mul, reduce64, sub
+from net.group import Group, GroupError
 
 Cipher = tuple[bytes, bytes]
 """``(C1, C2)``: two points."""
@@ -31,26 +31,36 @@ COMMIT_TAG = b"tarock-shuffle-commit/1"
 MASK_TAG = b"tarock-mask/1"
 
 
-def card_point(card: Card) -> bytes:
-    """``M_c``: Elligator 2 on SHA-256 of ``"tarock-card/1"`` and the card's name (length-prefixed)."""
-    return hash_point(CARD_TAG, format_card(card).encode())
+def card_point(grp: Group, card: Card) -> bytes:
+    """``M_c``: the group's hash to a point of ``"tarock-card/1"`` and the card's name (length-prefixed)."""
+    return grp.hash_point(CARD_TAG, format_card(card).encode())
 
 
-CARD_POINTS: dict[Card, bytes] = {c: card_point(c) for c in range(54)}
-CARDS_BY_POINT: dict[bytes, Card] = {p: c for c, p in CARD_POINTS.items()}
-assert len(CARDS_BY_POINT) == 54 and IDENTITY not in CARDS_BY_POINT
+_CARD_POINTS: dict[str, tuple[dict[Card, bytes], dict[bytes, Card]]] = {}
 
 
-def open_deck(deck: Sequence[Card]) -> Deck:
+def card_points(grp: Group) -> tuple[dict[Card, bytes], dict[bytes, Card]]:
+    """Every card's point in ``grp``, and the card of each point (made once per group)."""
+    known = _CARD_POINTS.get(grp.name)
+    if known is None:
+        points = {c: card_point(grp, c) for c in range(54)}
+        by_point = {p: c for c, p in points.items()}
+        assert len(by_point) == 54 and grp.identity not in by_point
+        known = _CARD_POINTS[grp.name] = (points, by_point)
+    return known
+
+
+def open_deck(grp: Group, deck: Sequence[Card]) -> Deck:
     """The deck face up: ``(identity, M_c)`` per card, in the variant's deck order."""
-    return tuple((IDENTITY, CARD_POINTS[c]) for c in deck)
+    points = card_points(grp)[0]
+    return tuple((grp.identity, points[c]) for c in deck)
 
 
-def joint_key(keys: Sequence[bytes]) -> bytes:
+def joint_key(grp: Group, keys: Sequence[bytes]) -> bytes:
     """``Y``: the sum of every seat's per-hand key."""
     total = keys[0]
     for y in keys[1:]:
-        total = add(total, y)
+        total = grp.add(total, y)
     return total
 
 
@@ -102,19 +112,20 @@ def permutation(key: bytes, n: int) -> list[int]:
     return order
 
 
-def mask(key: bytes, k: int) -> bytes:
-    """``r_k``: SHA-512 of ``"tarock-mask/1"``, the shuffle key and ``k`` (2 bytes big-endian), mod L."""
-    return reduce64(hashlib.sha512(MASK_TAG + key + k.to_bytes(2, "big")).digest())
+def mask(grp: Group, key: bytes, k: int) -> bytes:
+    """``r_k``: SHA-512 of ``"tarock-mask/1"``, the shuffle key and ``k`` (2 bytes big-endian),
+    reduced modulo the group's order."""
+    return grp.reduce64(hashlib.sha512(MASK_TAG + key + k.to_bytes(2, "big")).digest())
 
 
-def shuffle(deck: Deck, key: bytes, joint: bytes) -> Deck:
+def shuffle(grp: Group, deck: Deck, key: bytes, joint: bytes) -> Deck:
     """Permute and re-mask ``deck`` as the seed's shuffle ``key`` says."""
     perm = permutation(key, len(deck))
     out: list[Cipher] = []
     for k, source in enumerate(perm):
         c1, c2 = deck[source]
-        r = mask(key, k)
-        out.append((add(c1, base(r)), add(c2, mul(r, joint))))
+        r = mask(grp, key, k)
+        out.append((grp.add(c1, grp.base(r)), grp.add(c2, grp.mul(r, joint))))
     return tuple(out)
 
 
@@ -128,17 +139,17 @@ def arrangement(cards: Sequence[Card], perms: Sequence[Sequence[int]]) -> list[C
 
 # -- reading cards -----------------------------------------------------------------------
 
-def token(x: bytes, cipher: Cipher) -> bytes:
+def token(grp: Group, x: bytes, cipher: Cipher) -> bytes:
     """``x·C1``: a seat's share of opening the card at one position."""
-    return mul(x, cipher[0])
+    return grp.mul(x, cipher[0])
 
 
-def unmask(cipher: Cipher, tokens: Sequence[bytes]) -> Card | None:
+def unmask(grp: Group, cipher: Cipher, tokens: Sequence[bytes]) -> Card | None:
     """The card ``C2 - sum(tokens)`` is, or None when it is no card (a bad deck)."""
     m = cipher[1]
     try:
         for t in tokens:
-            m = sub(m, t)
+            m = grp.sub(m, t)
     except GroupError:
         return None
-    return CARDS_BY_POINT.get(m)
+    return card_points(grp)[1].get(m)

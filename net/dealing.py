@@ -10,8 +10,9 @@ the dealer for this node's shares; it never handles the secrets itself.
 
 Two schemes (docs/protocol.md, "Dealing"):
 
-* ``mental-poker/1`` (the default, :mod:`net.mental_poker`): Barnett–Smart; no
-  node, the host included, learns a card before the rules show it to its seat.
+* ``mental-poker/2`` (the default, :mod:`net.mental_poker`): Barnett–Smart in
+  secp256k1; no node, the host included, learns a card before the rules show it
+  to its seat.  ``mental-poker/1`` is the same exchange in edwards25519.
 * ``commit-reveal/1`` (:mod:`net.commit_reveal`): the host deals from seeds every
   seat committed to; fair, but the host learns every hand.  The cheap mode and
   the benchmark's baseline.
@@ -227,9 +228,10 @@ class DealingScheme(Protocol):
 
 def find_scheme(name: str) -> DealingScheme:
     from net.commit_reveal import COMMIT_REVEAL, CommitReveal
-    from net.mental_poker import MENTAL_POKER, MentalPoker
+    from net.mental_poker import GROUPS, MentalPoker
 
-    schemes: dict[str, DealingScheme] = {MENTAL_POKER: MentalPoker(), COMMIT_REVEAL: CommitReveal()}
+    schemes: dict[str, DealingScheme] = {name: MentalPoker(name) for name in GROUPS}
+    schemes[COMMIT_REVEAL] = CommitReveal()
     scheme = schemes.get(name)
     if scheme is None:
         raise ValueError(f"unknown dealing scheme {name!r} (known: {', '.join(schemes)})")
@@ -238,6 +240,7 @@ def find_scheme(name: str) -> DealingScheme:
 
 # Names the table and the commands use (net.commit_reveal and net.mental_poker define them).
 COMMIT_REVEAL = "commit-reveal/1"
-MENTAL_POKER = "mental-poker/1"
+MENTAL_POKER = "mental-poker/2"
+MENTAL_POKER_ED25519 = "mental-poker/1"
 DEFAULT_DEALING = MENTAL_POKER
-SCHEMES = (MENTAL_POKER, COMMIT_REVEAL)
+SCHEMES = (MENTAL_POKER, MENTAL_POKER_ED25519, COMMIT_REVEAL)

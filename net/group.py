@@ -1,4 +1,6 @@
-"""The prime-order group of mental poker: the main subgroup of edwards25519, through libsodium.
+"""The prime-order groups of mental poker: what a group offers (:class:`Group`) and
+``mental-poker/1``'s, the main subgroup of edwards25519 through libsodium
+(:data:`ED25519`; ``mental-poker/2``'s is secp256k1, :mod:`net.secp256k1`).
 
 Points are 32-byte canonical encodings of points of the subgroup of prime order
 ``L = 2^252 + 27742317777372353535851937790883648493`` (libsodium checks
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from typing import Protocol
 
 import nacl.bindings as sodium
 import nacl.exceptions
@@ -144,3 +147,97 @@ def hash_point(*parts: bytes) -> bytes:
         h.update(len(part).to_bytes(4, "big"))
         h.update(part)
     return bytes(sodium.crypto_core_ed25519_from_uniform(h.digest()))
+
+
+class Group(Protocol):
+    """What mental poker asks of a prime-order group (points and scalars as bytes; a
+    point from a peer is used only once :meth:`point` accepted it, or through an
+    operation that refuses what :meth:`point` refuses)."""
+
+    name: str
+    point_bytes: int
+    order: int
+    identity: bytes
+    """The neutral element: never a valid point of a peer."""
+    generator: bytes
+
+    def valid(self, p: bytes) -> bool: ...
+    def point(self, text: object, what: str = "point") -> bytes: ...
+    def encoding(self, text: object, what: str = "point") -> bytes: ...
+    def scalar(self, text: object, what: str = "scalar") -> bytes: ...
+    def reduce64(self, data: bytes) -> bytes: ...
+    def random_scalar(self, rand: RandomBytes) -> bytes: ...
+    def hash_scalar(self, *parts: bytes) -> bytes: ...
+    def hash_point(self, *parts: bytes) -> bytes: ...
+    def base(self, s: bytes) -> bytes: ...
+    def mul(self, s: bytes, p: bytes) -> bytes: ...
+    def add(self, p: bytes, q: bytes) -> bytes: ...
+    def sub(self, p: bytes, q: bytes) -> bytes: ...
+    def base_minus(self, z: bytes, c: bytes, q: bytes) -> bytes:
+        """``z·G - c·q``."""
+    def mul_minus(self, z: bytes, p: bytes, c: bytes, q: bytes) -> bytes:
+        """``z·p - c·q``."""
+    def s_add(self, a: bytes, b: bytes) -> bytes: ...
+    def s_mul(self, a: bytes, b: bytes) -> bytes: ...
+
+
+class Edwards25519:
+    """``mental-poker/1``'s group: this module's functions."""
+
+    name = "edwards25519"
+    point_bytes = POINT_BYTES
+    order = L
+    identity = IDENTITY
+    generator = G
+
+    def valid(self, p: bytes) -> bool:
+        return valid(p)
+
+    def point(self, text: object, what: str = "point") -> bytes:
+        return point(text, what)
+
+    def encoding(self, text: object, what: str = "point") -> bytes:
+        return encoding(text, what)
+
+    def scalar(self, text: object, what: str = "scalar") -> bytes:
+        return scalar(text, what)
+
+    def reduce64(self, data: bytes) -> bytes:
+        return reduce64(data)
+
+    def random_scalar(self, rand: RandomBytes) -> bytes:
+        return random_scalar(rand)
+
+    def hash_scalar(self, *parts: bytes) -> bytes:
+        return hash_scalar(*parts)
+
+    def hash_point(self, *parts: bytes) -> bytes:
+        return hash_point(*parts)
+
+    def base(self, s: bytes) -> bytes:
+        return base(s)
+
+    def mul(self, s: bytes, p: bytes) -> bytes:
+        return mul(s, p)
+
+    def add(self, p: bytes, q: bytes) -> bytes:
+        return add(p, q)
+
+    def sub(self, p: bytes, q: bytes) -> bytes:
+        return sub(p, q)
+
+    def base_minus(self, z: bytes, c: bytes, q: bytes) -> bytes:
+        return sub(base(z), mul(c, q))
+
+    def mul_minus(self, z: bytes, p: bytes, c: bytes, q: bytes) -> bytes:
+        return sub(mul(z, p), mul(c, q))
+
+    def s_add(self, a: bytes, b: bytes) -> bytes:
+        return s_add(a, b)
+
+    def s_mul(self, a: bytes, b: bytes) -> bytes:
+        return s_mul(a, b)
+
+
+ED25519: Group = Edwards25519()
+"""``mental-poker/1``'s group."""

@@ -1,4 +1,6 @@
-"""``mental-poker/1``: Barnett–Smart dealing (docs/protocol.md, "Dealing: mental-poker/1").
+"""``mental-poker/2`` and ``mental-poker/1``: Barnett–Smart dealing (docs/protocol.md,
+"Dealing: mental-poker"), in secp256k1 (``/2``, the default, :mod:`net.secp256k1`) or
+in edwards25519 (``/1``, :mod:`net.group`); the exchange is the same.
 
 The exchange, as ``dealing`` entries of the hand's log:
 
@@ -15,10 +17,10 @@ The exchange, as ``dealing`` entries of the hand's log:
 A seat's shares are public: a position is read by the seat that holds every
 other seat's token and its own secret, so a position shown to one seat gets
 the other seats' tokens, one shown to all gets all of them.  Every point
-received is validated before it is used (:func:`net.group.point`).  The host and watchers
+received is validated before it is used (the group's ``point``).  The host and watchers
 follow with ``checks=False``: they check who may send what, not the proofs
 (a seat that finds a bad proof says so, and the audit names its author).
-A seat validates a token through its proof's check (libsodium's scalar
+A seat validates a token through its proof's check (the group's scalar
 multiplication refuses the same points), and of the shuffled decks the one
 it shuffles next and the final one (an earlier deck is used only in the
 audit, which compares it byte for byte with the shuffle its seed makes).
@@ -34,7 +36,6 @@ from typing import Any, ClassVar
 from core.cards import Card, format_card
 from core.codec import Codec, RecordError
 from net import barnett_smart as bs
-from net import group
 from net.dealing import (
     DealContext,
     DealingFault,
@@ -45,9 +46,15 @@ from net.dealing import (
     RandomBytes,
     TaggedPayloads,
 )
+from net.group import ED25519, Group, GroupError
 from net.proofs import check_key, check_token, prove_key, prove_token
+from net.secp256k1 import SECP256K1
 
-MENTAL_POKER = "mental-poker/1"
+MENTAL_POKER = "mental-poker/2"
+"""The default: in secp256k1."""
+MENTAL_POKER_ED25519 = "mental-poker/1"
+"""The same exchange in edwards25519 (libsodium)."""
+GROUPS: dict[str, Group] = {MENTAL_POKER: SECP256K1, MENTAL_POKER_ED25519: ED25519}
 _CODEC = Codec()
 
 
@@ -133,7 +140,9 @@ class MentalDealer:
     """Every share is in the log (the table checks who withheld one)."""
 
     def __init__(self, ctx: DealContext, layout: Layout, seat: int | None, secret: Mapping[str, Any] | None,
-                 rand: RandomBytes, checks: bool) -> None:
+                 rand: RandomBytes, checks: bool, scheme: str = MENTAL_POKER) -> None:
+        self.scheme = scheme
+        self.grp = GROUPS[scheme]
         self.ctx = ctx
         self.layout = layout
         self.seat = seat
@@ -146,10 +155,10 @@ class MentalDealer:
         self.seed: bytes | None = None
         if seat is not None:
             if secret is not None and secret.get("x"):
-                self.x = group.scalar(secret["x"])
+                self.x = self.grp.scalar(secret["x"])
                 self.seed = _seed(str(secret["seed"]), "seed")
             else:
-                self.x = group.random_scalar(rand)
+                self.x = self.grp.random_scalar(rand)
                 self.seed = rand(32)
         self.keys: dict[int, bytes] = {}
         self.decks: list[bs.Deck] = []
@@ -166,7 +175,7 @@ class MentalDealer:
 
     @property
     def joint(self) -> bytes:
-        return bs.joint_key([self.keys[s] for s in range(self.n)])
+        return bs.joint_key(self.grp, [self.keys[s] for s in range(self.n)])
 
     @property
     def deck(self) -> bs.Deck:
@@ -201,15 +210,15 @@ class MentalDealer:
     def start(self) -> list[Outgoing]:
         if self.seat is None or self.x is None:
             return []
-        y = group.base(self.x)
-        c, z = prove_key(self._ctx(self.seat), self.x, y, self.rand)
+        y = self.grp.base(self.x)
+        c, z = prove_key(self.grp, self._ctx(self.seat), self.x, y, self.rand)
         return [Outgoing(None, dump(Key(_hex(y), _hex(c), _hex(z))))]
 
     def _my_shuffle(self) -> list[Outgoing]:
         if self.seat is None or self.seed is None or len(self.decks) != self.seat or len(self.keys) < self.n:
             return []
-        source = self.decks[-1] if self.decks else bs.open_deck(self.layout.deck)
-        deck = bs.shuffle(source, bs.shuffle_key(self.hand, self.seat, self.seed), self.joint)
+        source = self.decks[-1] if self.decks else bs.open_deck(self.grp, self.layout.deck)
+        deck = bs.shuffle(self.grp, source, bs.shuffle_key(self.hand, self.seat, self.seed), self.joint)
         commit = bs.shuffle_commitment(self.hand, self.seat, self.seed)
         flat = tuple(_hex(p) for cipher in deck for p in cipher)
         return [Outgoing(None, dump(Shuffle(flat, commit)))]
@@ -222,13 +231,13 @@ class MentalDealer:
             if author in self.keys:
                 raise DealingFault(f"seat {author} sent a second key", author)
             try:
-                y = group.point(msg.y, "key")
-                proof = (group.scalar(msg.c, "c"), group.scalar(msg.z, "z"))
-            except group.GroupError as exc:
+                y = self.grp.point(msg.y, "key")
+                proof = (self.grp.scalar(msg.c, "c"), self.grp.scalar(msg.z, "z"))
+            except GroupError as exc:
                 raise DealingFault(f"seat {author}'s key: {exc}", author) from None
-            if self.checks and not check_key(self._ctx(author), y, proof):
+            if self.checks and not check_key(self.grp, self._ctx(author), y, proof):
                 raise DealingFault(f"seat {author}'s proof of its key does not hold", author)
-            if author == self.seat and self.x is not None and group.base(self.x) != y:
+            if author == self.seat and self.x is not None and self.grp.base(self.x) != y:
                 raise DealingFault("the log holds a key of this seat that is not its own", author)
             self.keys[author] = y
             return self._my_shuffle()
@@ -248,14 +257,14 @@ class MentalDealer:
         used = author == self.n - 1 or (self.seat is not None and author == self.seat - 1)
         try:
             if self.checks and used:
-                points = [group.point(p, "deck") for p in msg.deck]
+                points = [self.grp.point(p, "deck") for p in msg.deck]
             elif self.checks:
-                points = [group.encoding(p, "deck") for p in msg.deck]
+                points = [self.grp.encoding(p, "deck") for p in msg.deck]
             else:
                 points = [bytes.fromhex(p) for p in msg.deck]
-        except (group.GroupError, ValueError) as exc:
+        except (GroupError, ValueError) as exc:
             raise DealingFault(f"seat {author}'s deck: {exc}", author) from None
-        if any(len(p) != group.POINT_BYTES for p in points):
+        if any(len(p) != self.grp.point_bytes for p in points):
             raise DealingFault(f"seat {author}'s deck holds a point of the wrong size", author)
         self.decks.append(tuple((points[2 * k], points[2 * k + 1]) for k in range(self.size)))
         self.commits.append(msg.commit)
@@ -278,8 +287,8 @@ class MentalDealer:
         out: list[tuple[int, str, str, str]] = []
         for p in wanted:
             cipher = self.deck[p]
-            t = bs.token(self.x, cipher)
-            c, z = prove_token(self._ctx(self.seat, p), self.x, y, cipher[0], t, self.rand)
+            t = bs.token(self.grp, self.x, cipher)
+            c, z = prove_token(self.grp, self._ctx(self.seat, p), self.x, y, cipher[0], t, self.rand)
             out.append((p, _hex(t), _hex(c), _hex(z)))
             self._given.add(p)
         return [Outgoing(None, dump(Tokens(tuple(out))))]
@@ -306,15 +315,15 @@ class MentalDealer:
             if author in self.tokens[p]:
                 raise DealingFault(f"seat {author} sent its token for position {p} twice", author)
             try:
-                # Checked, the token is validated by the proof's check: libsodium's scalar
-                # multiplication c·t refuses every point group.point refuses.
-                t = group.encoding(t_hex, "token") if self.checks else bytes.fromhex(t_hex)
-                proof = (group.scalar(c_hex, "c"), group.scalar(z_hex, "z"))
-            except (group.GroupError, ValueError) as exc:
+                # Checked, the token is validated by the proof's check: the group's scalar
+                # multiplication c·t refuses every point its ``point`` refuses.
+                t = self.grp.encoding(t_hex, "token") if self.checks else bytes.fromhex(t_hex)
+                proof = (self.grp.scalar(c_hex, "c"), self.grp.scalar(z_hex, "z"))
+            except (GroupError, ValueError) as exc:
                 raise DealingFault(f"seat {author}'s token for position {p}: {exc}", author) from None
-            if self.checks and not check_token(self._ctx(author, p), self.keys[author], self.deck[p][0], t,
-                                               proof):
-                if not group.valid(t):
+            if self.checks and not check_token(self.grp, self._ctx(author, p), self.keys[author],
+                                               self.deck[p][0], t, proof):
+                if not self.grp.valid(t):
                     raise DealingFault(f"seat {author}'s token for position {p}: token is not a point of the "
                                        "prime-order group", author)
                 raise DealingFault(f"seat {author}'s token for position {p} fails its proof", author)
@@ -340,10 +349,10 @@ class MentalDealer:
         if self.seat is not None and self.seat not in have:
             if self.x is None:
                 return None
-            tokens = [have[s] for s in others] + [bs.token(self.x, self.deck[p])]
+            tokens = [have[s] for s in others] + [bs.token(self.grp, self.x, self.deck[p])]
         else:
             tokens = [have[s] for s in range(self.n)]
-        card = bs.unmask(self.deck[p], tokens)
+        card = bs.unmask(self.grp, self.deck[p], tokens)
         if card is None or card in self.cards.values():
             if not self.checks:
                 return None  # unchecked tokens: the seats find the culprit
@@ -364,8 +373,8 @@ class MentalDealer:
         if not 0 <= author < self.n or author in self.opened:
             raise PayloadError("an opening from no seat, or a second one")
         try:
-            x = group.scalar(msg.secret, "secret")
-        except group.GroupError as exc:
+            x = self.grp.scalar(msg.secret, "secret")
+        except GroupError as exc:
             raise DealingFault(f"seat {author}'s opening: {exc}", author) from None
         seed = _seed(msg.seed, "seed")
         self.opened[author] = (x, seed)
@@ -378,7 +387,7 @@ class MentalDealer:
             raise DealingFault(f"seat {who} did not open", who)
         for s in range(self.n):
             x, seed = self.opened[s]
-            if group.base(x) != self.keys[s]:
+            if self.grp.base(x) != self.keys[s]:
                 raise DealingFault(f"seat {s} opened a secret that is not its key's", s)
             if bs.shuffle_commitment(self.hand, s, seed) != self.commits[s]:
                 raise DealingFault(f"seat {s} opened a seed that is not the one it committed to", s)
@@ -388,12 +397,12 @@ class MentalDealer:
         xs = [self.opened[s][0] for s in range(self.n)]
         secret = xs[0]
         for x in xs[1:]:
-            secret = group.s_add(secret, x)
+            secret = self.grp.s_add(secret, x)
         for p in range(self.size):
             cipher = self.deck[p]
             card = self.cards.get(p)
             if card is None:
-                card = bs.unmask(cipher, [bs.token(secret, cipher)])
+                card = bs.unmask(self.grp, cipher, [bs.token(self.grp, secret, cipher)])
             if card != want[p]:
                 culprit, why = self._culprit(xs)
                 raise DealingFault(why, culprit)
@@ -405,12 +414,12 @@ class MentalDealer:
         shuffle of the deck before it."""
         for p in range(self.size):
             for s, t in sorted(self.tokens[p].items()):
-                if t != bs.token(xs[s], self.deck[p]):
+                if t != bs.token(self.grp, xs[s], self.deck[p]):
                     return s, f"seat {s}'s token for position {p} is not its share"
-        source = bs.open_deck(self.layout.deck)
+        source = bs.open_deck(self.grp, self.layout.deck)
         joint = self.joint
         for s in range(self.n):
-            made = bs.shuffle(source, bs.shuffle_key(self.hand, s, self.opened[s][1]), joint)
+            made = bs.shuffle(self.grp, source, bs.shuffle_key(self.hand, s, self.opened[s][1]), joint)
             if made != self.decks[s]:
                 return s, f"seat {s}'s deck is not the shuffle its seed makes"
             source = made
@@ -418,7 +427,7 @@ class MentalDealer:
 
     def summary(self) -> Payload:
         n = self.n
-        value = MentalOpening(MENTAL_POKER, self.ctx.attempt, tuple(_hex(self.keys[s]) for s in range(n)),
+        value = MentalOpening(self.scheme, self.ctx.attempt, tuple(_hex(self.keys[s]) for s in range(n)),
                               tuple(_hex(self.opened[s][0]) for s in range(n)), tuple(self.commits),
                               tuple(_hex(self.opened[s][1]) for s in range(n)))
         out: Payload = _CODEC.encode(value)
@@ -434,15 +443,18 @@ def arrangement_of(ctx: DealContext, deck: Sequence[Card], opening: MentalOpenin
 
 
 class MentalPoker:
-    """The ``mental-poker/1`` scheme."""
+    """A mental-poker scheme: ``mental-poker/2`` (secp256k1, the default) or ``mental-poker/1``
+    (edwards25519)."""
 
-    name = MENTAL_POKER
+    def __init__(self, name: str = MENTAL_POKER) -> None:
+        self.name = name
+        self.grp = GROUPS[name]
 
     def dealer(self, ctx: DealContext, layout: Layout, seat: int | None, *, host: bool = False,
                secret: Mapping[str, Any] | None = None, rand: RandomBytes = os.urandom,
                checks: bool | None = None) -> MentalDealer:
         full = seat is not None if checks is None else checks
-        return MentalDealer(ctx, layout, seat, secret, rand, checks=full)
+        return MentalDealer(ctx, layout, seat, secret, rand, checks=full, scheme=self.name)
 
     def verify(self, ctx: DealContext, layout: Layout, opening: object, hands: list[list[int]],
                talon: list[list[int]]) -> None:
@@ -452,18 +464,18 @@ class MentalPoker:
             raise DealingFault(f"the opening is malformed: {exc}", None) from None
         n = ctx.seats
         parts = (op.keys, op.secrets, op.commits, op.seeds)
-        if op.scheme != MENTAL_POKER or not all(len(v) == n for v in parts):
-            raise DealingFault(f"the opening is not a {MENTAL_POKER} opening for {n} seats", None)
+        if op.scheme != self.name or not all(len(v) == n for v in parts):
+            raise DealingFault(f"the opening is not a {self.name} opening for {n} seats", None)
         if op.attempt != ctx.attempt:
             raise DealingFault("the opening is of another attempt of this deal", None)
         hand = ctx.hand_id.encode()
         try:
             for s in range(n):
-                if group.base(group.scalar(op.secrets[s])) != group.point(op.keys[s]):
+                if self.grp.base(self.grp.scalar(op.secrets[s])) != self.grp.point(op.keys[s]):
                     raise DealingFault(f"the secret of seat {s} is not its key's", None)
                 if bs.shuffle_commitment(hand, s, _seed(op.seeds[s], "seed")) != op.commits[s]:
                     raise DealingFault(f"the seed of seat {s} does not match its commitment", None)
-        except (group.GroupError, PayloadError) as exc:
+        except (GroupError, PayloadError) as exc:
             raise DealingFault(f"the opening is malformed: {exc}", None) from None
         want = layout.deal_of(arrangement_of(ctx, layout.deck, op))
         if ([sorted(h) for h in want[0]] != [sorted(h) for h in hands]
@@ -471,4 +483,5 @@ class MentalPoker:
             raise DealingFault("the hands in the record are not the deal the seeds imply", None)
 
 
-__all__ = ["MENTAL_POKER", "PAYLOADS", "MentalDealer", "MentalOpening", "MentalPoker", "arrangement_of"]
+__all__ = ["GROUPS", "MENTAL_POKER", "MENTAL_POKER_ED25519", "PAYLOADS", "MentalDealer", "MentalOpening",
+           "MentalPoker", "arrangement_of"]

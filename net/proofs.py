@@ -1,4 +1,5 @@
-"""Zero-knowledge proofs of mental poker, made non-interactive with Fiat–Shamir.
+"""Zero-knowledge proofs of mental poker, made non-interactive with Fiat–Shamir, in
+any :class:`net.group.Group`.
 
 * :func:`prove_key` / :func:`check_key`: a Schnorr proof that the sender knows
   the secret ``x`` of its per-hand key ``y = x·G``.
@@ -13,55 +14,56 @@ secret, the statement and fresh random bytes.
 
 from __future__ import annotations
 
-from net.group import G, GroupError, RandomBytes, base, hash_scalar, mul, s_add, s_mul, sub
+from net.group import Group, GroupError, RandomBytes
 
 KEY_TAG = b"tarock-key-proof/1"
 TOKEN_TAG = b"tarock-token-proof/1"
 NONCE_TAG = b"tarock-nonce/1"
 
 Proof = tuple[bytes, bytes]
-"""``(c, z)``: 32-byte scalars."""
+"""``(c, z)``: two scalars."""
 
 
-def _nonce(secret: bytes, statement: bytes, rand: RandomBytes) -> bytes:
-    return hash_scalar(NONCE_TAG, secret, statement, rand(32))
+def _nonce(grp: Group, secret: bytes, statement: bytes, rand: RandomBytes) -> bytes:
+    return grp.hash_scalar(NONCE_TAG, secret, statement, rand(32))
 
 
-def prove_key(ctx: bytes, x: bytes, y: bytes, rand: RandomBytes) -> Proof:
+def prove_key(grp: Group, ctx: bytes, x: bytes, y: bytes, rand: RandomBytes) -> Proof:
     """Schnorr: ``R = k·G``, ``c = H(tag, ctx, y, R)``, ``z = k + c·x``."""
-    k = _nonce(x, ctx + y, rand)
-    r = base(k)
-    c = hash_scalar(KEY_TAG, ctx, y, r)
-    return c, s_add(k, s_mul(c, x))
+    k = _nonce(grp, x, ctx + y, rand)
+    r = grp.base(k)
+    c = grp.hash_scalar(KEY_TAG, ctx, y, r)
+    return c, grp.s_add(k, grp.s_mul(c, x))
 
 
-def check_key(ctx: bytes, y: bytes, proof: Proof) -> bool:
+def check_key(grp: Group, ctx: bytes, y: bytes, proof: Proof) -> bool:
     """``R = z·G - c·y`` must give back ``c``; ``y`` validated by the caller."""
     c, z = proof
     try:
-        r = sub(base(z), mul(c, y))
+        r = grp.base_minus(z, c, y)
     except GroupError:
         return False
-    return hash_scalar(KEY_TAG, ctx, y, r) == c
+    return grp.hash_scalar(KEY_TAG, ctx, y, r) == c
 
 
-def prove_token(ctx: bytes, x: bytes, y: bytes, c1: bytes, t: bytes, rand: RandomBytes) -> Proof:
+def prove_token(grp: Group, ctx: bytes, x: bytes, y: bytes, c1: bytes, t: bytes, rand: RandomBytes) -> Proof:
     """Chaum–Pedersen: ``R1 = k·G``, ``R2 = k·C1``, ``c = H(tag, ctx, y, C1, t, R1, R2)``, ``z = k + c·x``."""
-    k = _nonce(x, ctx + c1, rand)
-    r1, r2 = base(k), mul(k, c1)
-    c = hash_scalar(TOKEN_TAG, ctx, y, c1, t, r1, r2)
-    return c, s_add(k, s_mul(c, x))
+    k = _nonce(grp, x, ctx + c1, rand)
+    r1, r2 = grp.base(k), grp.mul(k, c1)
+    c = grp.hash_scalar(TOKEN_TAG, ctx, y, c1, t, r1, r2)
+    return c, grp.s_add(k, grp.s_mul(c, x))
 
 
-def check_token(ctx: bytes, y: bytes, c1: bytes, t: bytes, proof: Proof) -> bool:
-    """``R1 = z·G - c·y`` and ``R2 = z·C1 - c·t`` must give back ``c``."""
+def check_token(grp: Group, ctx: bytes, y: bytes, c1: bytes, t: bytes, proof: Proof) -> bool:
+    """``R1 = z·G - c·y`` and ``R2 = z·C1 - c·t`` must give back ``c`` (the group's
+    operations refuse a ``t`` that is no point of it)."""
     c, z = proof
     try:
-        r1 = sub(base(z), mul(c, y))
-        r2 = sub(mul(z, c1), mul(c, t))
+        r1 = grp.base_minus(z, c, y)
+        r2 = grp.mul_minus(z, c1, c, t)
     except GroupError:
         return False
-    return hash_scalar(TOKEN_TAG, ctx, y, c1, t, r1, r2) == c
+    return grp.hash_scalar(TOKEN_TAG, ctx, y, c1, t, r1, r2) == c
 
 
-__all__ = ["G", "Proof", "check_key", "check_token", "prove_key", "prove_token"]
+__all__ = ["Proof", "check_key", "check_token", "prove_key", "prove_token"]

@@ -29,7 +29,7 @@ from net.dealing import HOST, DealContext, Layout, Payload
 from net.game import Game
 from net.handplay import HandPlay
 from net.identity import signed_bytes
-from net.mental_poker import MentalDealer, MentalPoker
+from net.mental_poker import MENTAL_POKER, MentalDealer, MentalPoker
 from net.protocol.messages import Signed, parse
 
 SEATS = 4
@@ -74,11 +74,11 @@ class DealerStages:
 
 
 @functools.cache
-def dealer_stages() -> DealerStages:
-    game = Game.make(CATALOGUE, "tarock54", {}, SEATS, 1, "mental-poker/1")
+def dealer_stages(dealing: str = MENTAL_POKER) -> DealerStages:
+    game = Game.make(CATALOGUE, "tarock54", {}, SEATS, 1, dealing)
     layout = game.layout(game.active(0))
     ctx = DealContext("f0" * 16, 1, 1, SEATS)
-    scheme = MentalPoker()
+    scheme = MentalPoker(dealing)
     rand = _counter_bytes(b"fuzz dealers")
     dealers = [scheme.dealer(ctx, layout, s, rand=rand) for s in range(SEATS)]
     dealers.append(scheme.dealer(ctx, layout, None, host=True, rand=rand))

@@ -134,7 +134,7 @@ class Pump:
 
 
 def make_table(tmp: Path, variant: str = "tarock54", rounds: int = 2, seats: int = 4, seed: int = 0,
-               timing: Timing | None = None, watchers: int = 0, dealing: str = "mental-poker/1") -> Pump:
+               timing: Timing | None = None, watchers: int = 0, dealing: str = "mental-poker/2") -> Pump:
     rng = random.Random(seed)
     game = Game.make(CATALOGUE, variant, {}, seats, rounds, dealing)
     info = TableInfo(f"{seed + 0xabc:032x}", "test table", variant, game.options, game.hash, rounds, seats,

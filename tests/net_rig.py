@@ -50,7 +50,7 @@ class Rig:
 
 
 async def open_host(nursery: trio.Nursery, tmp: Path, bots: int = 3, variant: str = "tarock54",
-                    rounds: int = 1, timing: Timing | None = None, dealing: str = "mental-poker/1",
+                    rounds: int = 1, timing: Timing | None = None, dealing: str = "mental-poker/2",
                     pin: str | None = None) -> Rig:
     """A host node whose own seat and ``bots - 1`` more are bots; ``4 - bots`` seats free."""
     game = Game.make(CATALOGUE, variant, {}, 4, rounds, dealing)

@@ -32,8 +32,10 @@ def _table(tmp: Path, dealing: str, monkeypatch: pytest.MonkeyPatch) -> Probe:
     return probe
 
 
-def test_every_measure_of_mental_poker_is_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    probe = _table(tmp_path, "mental-poker/1", monkeypatch)
+@pytest.mark.parametrize("dealing", ["mental-poker/2", "mental-poker/1"])
+def test_every_measure_of_mental_poker_is_live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               dealing: str) -> None:
+    probe = _table(tmp_path, dealing, monkeypatch)
     assert {m for m in MEASURES if probe.calls[m] == 0} == set()
     assert probe.calls["shuffle"] == 4 and probe.calls["audit"] == 4 and probe.calls["host audit"] == 1
     assert all(probe.seconds[m] > 0 for m in MEASURES)

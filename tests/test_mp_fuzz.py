@@ -57,8 +57,10 @@ from net import group
 from net.dealing import DealingFault, PayloadError
 from net.handplay import HandFault
 from net.identity import canonical_bytes
+from net.mental_poker import GROUPS, MENTAL_POKER, MENTAL_POKER_ED25519
 from net.protocol.frames import FrameError, FrameReader, decode_body, encode_frame
 from net.protocol.messages import MessageError, dump, parse
+from net.secp256k1 import SECP256K1
 
 FUZZ = settings(max_examples=250, deadline=timedelta(seconds=5), derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -80,8 +82,10 @@ HEX = "0123456789abcdef"
 def _points() -> list[str]:
     stages = dealer_stages()
     last = stages.states[-1][0]
-    out = [group.G.hex(), group.IDENTITY.hex(), "ff" * 32, "00" * 32, (group.L).to_bytes(32, "little").hex(),
-           (group.L - 1).to_bytes(32, "little").hex()]
+    grp = last.grp
+    order = "little" if grp is group.ED25519 else "big"
+    out = [grp.generator.hex(), grp.identity.hex(), "ff" * 32, "00" * 32, "02" + "ff" * 32, "03" + "00" * 32,
+           grp.order.to_bytes(32, order).hex(), (grp.order - 1).to_bytes(32, order).hex()]
     out += [y.hex() for y in last.keys.values()]
     out += [t.hex() for p in (0, 1, 40) for t in last.tokens[p].values()]
     out += [c.hex() for c in last.deck[3]]
@@ -92,6 +96,7 @@ strings = st.one_of(
     st.text(max_size=40),
     st.text(alphabet=HEX, max_size=140),
     st.text(alphabet=HEX, min_size=64, max_size=64),
+    st.text(alphabet=HEX, min_size=66, max_size=66),
     st.deferred(lambda: st.sampled_from(_points())),
 )
 scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2 ** 63), max_value=2 ** 64 - 1),
@@ -259,7 +264,7 @@ def test_every_dealer_handler_refuses_or_takes_and_a_refusal_changes_nothing(dat
         if dealer.fixed:
             for p, by in dealer.tokens.items():
                 for s, t in by.items():
-                    assert t == bs.token(stages.secrets[s], dealer.deck[p])
+                    assert t == bs.token(dealer.grp, stages.secrets[s], dealer.deck[p])
 
 
 @FUZZ
@@ -419,26 +424,43 @@ def test_the_fuzzers_start_from_a_hand_that_plays_through() -> None:
 
 
 _TORSION = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-"""A point of order 8 (libsodium's list of small-order points)."""
+"""A point of order 8 of edwards25519 (libsodium's list of small-order points)."""
 
 
-def _bad_points() -> dict[str, bytes]:
-    p = group.base((7).to_bytes(32, "little"))
-    return {"of small order": _TORSION, "outside the prime-order subgroup": group.add(p, _TORSION),
-            "not canonical": bytes.fromhex("ed" + "ff" * 30 + "7f")}
+def _off_curve() -> bytes:
+    """``02 || x`` for the first ``x = 1, 2, ...`` with no point on secp256k1."""
+    return next(c for c in (b"\x02" + x.to_bytes(32, "big") for x in range(1, 100)) if not SECP256K1.valid(c))
 
 
-@pytest.mark.parametrize("kind", sorted(_bad_points()))
-def test_a_token_that_is_no_point_of_the_group_is_refused_by_its_proof_and_named(kind: str) -> None:
+GROUP_REFUSES = "not a point of the prime-order group"
+ENCODING_REFUSED = "must be 66 lowercase hex digits, starting 02 or 03"
+
+
+def _bad_points() -> dict[tuple[str, str], tuple[bytes, str]]:
+    """Points no group validation accepts, and what the refusal says."""
+    outside = group.add(group.base((7).to_bytes(32, "little")), _TORSION)
+    return {(MENTAL_POKER_ED25519, "of small order"): (_TORSION, GROUP_REFUSES),
+            (MENTAL_POKER_ED25519, "outside the prime-order subgroup"): (outside, GROUP_REFUSES),
+            (MENTAL_POKER_ED25519, "not canonical"): (bytes.fromhex("ed" + "ff" * 30 + "7f"), GROUP_REFUSES),
+            (MENTAL_POKER, "not on the curve"): (_off_curve(), GROUP_REFUSES),
+            (MENTAL_POKER, "x not below the field's prime"): (b"\x02" + b"\xff" * 32, GROUP_REFUSES),
+            (MENTAL_POKER, "no compressed encoding"): (b"\x04" + SECP256K1.generator[1:], ENCODING_REFUSED),
+            (MENTAL_POKER, "the neutral element"): (SECP256K1.identity, ENCODING_REFUSED)}
+
+
+@pytest.mark.parametrize("dealing, kind", sorted(_bad_points()))
+def test_a_token_that_is_no_point_of_the_group_is_refused_by_its_proof_and_named(dealing: str,
+                                                                                 kind: str) -> None:
     """A seat validates a token through its proof's check (docs/protocol.md, section 9):
-    libsodium's scalar multiplication refuses what crypto_core_ed25519_is_valid_point
-    refuses, so a token that is no point of the group is refused, its author named, and
-    nothing is kept."""
-    bad = _bad_points()[kind]
-    assert not group.valid(bad)
+    the group's scalar multiplication refuses what its validation refuses (libsodium's
+    crypto_core_ed25519_is_valid_point; secp256k1: on the curve), so a token that is no
+    point of the group is refused, its author named, and nothing is kept."""
+    grp = GROUPS[dealing]
+    bad, said = _bad_points()[dealing, kind]
+    assert not grp.valid(bad)
     with pytest.raises(group.GroupError):
-        group.mul((5).to_bytes(32, "little"), bad)
-    stages = dealer_stages()
+        grp.mul(grp.reduce64(bytes([5]) + bytes(63)), bad)
+    stages = dealer_stages(dealing)
     k = next(i for i, (handler, _, _) in enumerate(stages.messages) if handler == "take")
     _, author, payload = stages.messages[k]
     tokens = [list(t) for t in payload["tokens"]]
@@ -448,20 +470,23 @@ def test_a_token_that_is_no_point_of_the_group_is_refused_by_its_proof_and_named
     before = dealer_state(dealer)
     with pytest.raises(DealingFault) as found:
         dealer.take(author, {**payload, "tokens": tokens})
-    assert found.value.seat == author and "not a point of the prime-order group" in found.value.reason
+    assert found.value.seat == author and said in found.value.reason
     assert dealer_state(dealer) == before
 
 
-def test_a_deck_point_that_is_no_point_of_the_group_is_refused_where_it_is_computed_with() -> None:
+@pytest.mark.parametrize("dealing", [MENTAL_POKER, MENTAL_POKER_ED25519])
+def test_a_deck_point_that_is_no_point_of_the_group_is_refused_where_it_is_computed_with(
+        dealing: str) -> None:
     """Seat s's deck is validated by seat s + 1, which shuffles it next, and the final deck
     by every seat (docs/protocol.md, section 9): each names the deck's author."""
-    stages = dealer_stages()
+    stages = dealer_stages(dealing)
+    bad = _TORSION if dealing == MENTAL_POKER_ED25519 else _off_curve()
     shuffles = [i for i, (handler, _, payload) in enumerate(stages.messages)
                 if handler == "entry" and payload.get("t") == "shuffle"]
     for k in (shuffles[0], shuffles[-1]):
         _, author, payload = stages.messages[k]
         deck = list(payload["deck"])
-        deck[1] = _TORSION.hex()
+        deck[1] = bad.hex()
         users = [author + 1] if author + 1 < SEATS else [s for s in range(SEATS) if s != author]
         for seat in users:
             dealer = clone_dealer(stages.states[k][seat])

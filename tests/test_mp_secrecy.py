@@ -48,6 +48,7 @@ from core.observation import Observation, observe, observe_public
 from core.record import load, replay
 from net import barnett_smart as bs
 from net.dealing import DealContext
+from net.group import Group
 from net.handplay import HandPlay
 from net.host import HostCore
 from net.mental_poker import MentalDealer, MentalOpening, arrangement_of
@@ -128,8 +129,8 @@ def instrument(pump: Pump, spy: Spy, monkeypatch: pytest.MonkeyPatch) -> None:
     """Wrap the decryption and the spied node's cores (host and seat, if it has both)."""
     original = bs.unmask
 
-    def unmask(cipher: bs.Cipher, tokens: Any) -> int | None:
-        card = original(cipher, tokens)
+    def unmask(grp: Group, cipher: bs.Cipher, tokens: Any) -> int | None:
+        card = original(grp, cipher, tokens)
         if card is None:
             return None
         position: int | None = None
@@ -229,7 +230,7 @@ def truth(play: HandPlay, record_file: Path) -> Truth:
     for where, dealt in zip((*play.layout.hands, *play.layout.talon), (*hands, *talon), strict=True):
         for p, c in zip(where, dealt, strict=True):
             cards[p] = c
-    if data["net"]["opening"].get("scheme") == "mental-poker/1":
+    if str(data["net"]["opening"].get("scheme")).startswith("mental-poker/"):
         opening: MentalOpening = Codec().decode(data["net"]["opening"], MentalOpening, "opening")
         ctx = DealContext(play.ctx.table, play.ctx.epoch, play.ctx.deal, play.ctx.seats, opening.attempt)
         assert arrangement_of(ctx, play.layout.deck, opening) == cards, "the seeds give the recorded deal"
@@ -281,7 +282,7 @@ def violations(spy: Spy, t: Truth) -> list[str]:
 
 
 def _run(tmp: Path, variant: str, seed: int, spied: str, monkeypatch: pytest.MonkeyPatch,
-         dealing: str = "mental-poker/1") -> tuple[Spy, Truth]:
+         dealing: str = "mental-poker/2") -> tuple[Spy, Truth]:
     pump = make_table(tmp, variant=variant, rounds=1, seed=seed, dealing=dealing)
     spy = Spy(spied)
     with monkeypatch.context() as patch:

@@ -67,7 +67,7 @@ def test_four_bots_find_each_other_and_play_a_table(tmp_path: Path) -> None:
         assert all(not e["bots"] for b in bots for e in b.events("hand"))
         assert bots[host].events("seated")[0]["seat"] == 0
         # The default dealing: nobody, the host included, sees another's cards.
-        assert {e["dealing"] for b in bots for e in b.events("seated")} == {"mental-poker/1"}
+        assert {e["dealing"] for b in bots for e in b.events("seated")} == {"mental-poker/2"}
 
 
 def test_a_seat_killed_mid_hand_and_restarted_resumes(tmp_path: Path) -> None:

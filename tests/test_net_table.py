@@ -26,7 +26,7 @@ from net.protocol.messages import HandEnd, MessageError, Signed, dump, parse
 from net.seat import SeatCore
 from net.store import Store
 
-SCHEMES = ("mental-poker/1", "commit-reveal/1")
+SCHEMES = ("mental-poker/2", "mental-poker/1", "commit-reveal/1")
 
 
 def records(tmp: Path, i: int) -> list[bytes]:
@@ -351,7 +351,7 @@ def test_a_host_cut_off_from_most_of_the_table_plays_nothing_alone(tmp_path: Pat
     assert pump.done, pump.log[-4:]
 
 
-@pytest.mark.parametrize("dealing, cards", [(s, 5) for s in SCHEMES] + [("mental-poker/1", 40)])
+@pytest.mark.parametrize("dealing, cards", [(s, 5) for s in SCHEMES] + [("mental-poker/2", 40)])
 def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealing: str, cards: int) -> None:
     """Seat 2's node dies after the hand's fifth (or 40th) card (its dealing secrets are on disk)
     and starts again from its store: the host sends it the log (late in a hand of mental poker
