@@ -170,6 +170,9 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
     for (author, p), (at_step, kind) in sorted(first.items()):
         shown.setdefault((author, at_step), []).append((p, kind))
     seen: dict[int, set[int]] = {s: set() for s in range(play.seats)}
+    checked: dict[Author, set[int]] = {j: set() for j in contributors}
+    """Positions whose share was found in time at a complete step: the wanted positions
+    only grow and a share in time at one step is in time at every later one."""
     last = len(actions)
     for k in range(last + 1):
         if k == last and hand.done:
@@ -182,11 +185,12 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
         complete = play.step_complete(k) or (k == last and hand.done)
         for j in sorted(contributors):
             want = {p for s, ps in seen.items() if s != j for p in ps}
-            for p in sorted(want) if complete else ():
+            for p in sorted(want - checked[j]) if complete else ():
                 step, _ = first.get((j, p), (None, ""))
                 if step is None or step > k:
                     raise _Found(j, f"{_who(j)} did not show position {p} ({format_card(cards[p])}) "
                                     f"at step {k}, when the rules show it")
+                checked[j].add(p)
             for p, kind in shown.get((j, k), ()):
                 if p not in want and kind != "redeal":
                     raise _Found(j, f"{_who(j)} showed position {p} ({format_card(cards[p])}) at step {k}, "

@@ -497,10 +497,11 @@ class HandPlay:
         self._open_step(0)
         self._contribute(0)
 
-    def _readable_by_someone(self) -> set[int]:
+    def _readable_by_someone(self, among: Iterable[int] | None = None) -> set[int]:
+        """The positions (of ``among``, default all) that some seat can read with the shares so far."""
         contributors = set(self.contributors)
         out: set[int] = set()
-        for p in range(len(self.layout.deck)):
+        for p in range(len(self.layout.deck)) if among is None else sorted(among):
             shared = self.dealer.shared(p)
             if any(contributors - {s} <= shared for s in range(self.seats)):
                 out.add(p)
@@ -647,7 +648,9 @@ class HandPlay:
         waited = [e.index for e in self.steps.get(k, {}).values()] + [e.index for e in self.readies.values()]
         if seen < max(waited, default=0):
             raise HandFault(f"{self._who(author)} acted before it saw the hand's last step", author)
-        self.unknown_before = set(range(len(self.layout.deck))) - self._readable_by_someone()
+        # Shares only accumulate: a position someone could read stays readable, so only the
+        # positions nobody could read at the last act need asking again.
+        self.unknown_before -= self._readable_by_someone(self.unknown_before)
         self._take(author, msg.share, k + 1, "act")
         before = self._visible() if self.dealer.public_shares else None
         action = self.virtual.play_other(author, msg.action)
