@@ -177,6 +177,13 @@ class MentalDealer:
     def joint(self) -> bytes:
         return bs.joint_key(self.grp, [self.keys[s] for s in range(self.n)])
 
+    def _joint_valid(self, keys: Mapping[int, bytes]) -> bool:
+        try:
+            joint = bs.joint_key(self.grp, [keys[s] for s in range(self.n)])
+        except GroupError:
+            return False
+        return self.grp.valid(joint)
+
     @property
     def deck(self) -> bs.Deck:
         return self.decks[-1]
@@ -239,6 +246,10 @@ class MentalDealer:
                 raise DealingFault(f"seat {author}'s proof of its key does not hold", author)
             if author == self.seat and self.x is not None and self.grp.base(self.x) != y:
                 raise DealingFault("the log holds a key of this seat that is not its own", author)
+            keys = {**self.keys, author: y}
+            if len(keys) == self.n and not self._joint_valid(keys):
+                # Only seats that all know their secrets together can make this happen.
+                raise DealingFault(f"seat {author}'s key makes the joint key the neutral element", author)
             self.keys[author] = y
             return self._my_shuffle()
         assert isinstance(msg, Shuffle)
@@ -376,6 +387,8 @@ class MentalDealer:
             x = self.grp.scalar(msg.secret, "secret")
         except GroupError as exc:
             raise DealingFault(f"seat {author}'s opening: {exc}", author) from None
+        if not any(x):
+            raise DealingFault(f"seat {author}'s opening: the secret is zero, the secret of no key", author)
         seed = _seed(msg.seed, "seed")
         self.opened[author] = (x, seed)
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -55,9 +56,11 @@ from time_bound import bounded
 from net import barnett_smart as bs
 from net import group
 from net.dealing import DealingFault, PayloadError
+from net.group import Group
 from net.handplay import HandFault
 from net.identity import canonical_bytes
 from net.mental_poker import GROUPS, MENTAL_POKER, MENTAL_POKER_ED25519
+from net.proofs import prove_key
 from net.protocol.frames import FrameError, FrameReader, decode_body, encode_frame
 from net.protocol.messages import MessageError, dump, parse
 from net.secp256k1 import SECP256K1
@@ -495,3 +498,58 @@ def test_a_deck_point_that_is_no_point_of_the_group_is_refused_where_it_is_compu
                 dealer.entry(author, {**payload, "deck": deck})
             assert found.value.seat == author and "not a point of the prime-order group" in found.value.reason
             assert dealer_state(dealer) == before
+
+
+@pytest.mark.parametrize("dealing", [MENTAL_POKER, MENTAL_POKER_ED25519])
+def test_an_opening_with_a_zero_secret_is_refused_and_named(dealing: str) -> None:
+    """A secret of zero opens no key (every key is a point other than the neutral
+    element): the opening is refused at once, naming its seat, and nothing is kept;
+    with the honest opening the audit then passes (before, the audit's ``0·G`` raised)."""
+    stages = dealer_stages(dealing)
+    k = next(i for i, (handler, _, _) in enumerate(stages.messages) if handler == "open")
+    _, author, payload = stages.messages[k]
+    dealer = clone_dealer(stages.states[k][0])
+    before = dealer_state(dealer)
+    with pytest.raises(DealingFault) as found:
+        dealer.open(author, {**payload, "secret": "00" * 32})
+    assert found.value.seat == author and "zero" in found.value.reason
+    assert dealer_state(dealer) == before
+    for handler, who, body in stages.messages[k:]:
+        if handler == "open":
+            dealer.open(who, body)
+    assert len(dealer.audit()) == len(stages.layout.deck)
+
+
+@pytest.mark.parametrize("dealing", [MENTAL_POKER, MENTAL_POKER_ED25519])
+def test_keys_that_sum_to_the_neutral_element_are_refused_and_named(dealing: str) -> None:
+    """Seats that know all their secrets together could make the joint key the neutral
+    element (every card would lie open); the last key that does so is refused at once,
+    naming its seat, and nothing is kept."""
+    stages = dealer_stages(dealing)
+    grp = GROUPS[dealing]
+    keys = [i for i, (handler, _, payload) in enumerate(stages.messages)
+            if handler == "entry" and payload.get("t") == "key"]
+    k = keys[-1]
+    _, author, payload = stages.messages[k]
+    seat = next(s for s in range(SEATS) if s != author)
+    dealer = clone_dealer(stages.states[k][seat])
+    others = sorted(dealer.keys)
+    # The key minus the others' keys, with a valid proof: its secret is minus the sum of
+    # the others' secrets (the test knows them all, as such a coalition would).
+    secret = stages.secrets[others[0]]
+    for s in others[1:]:
+        secret = grp.s_add(secret, stages.secrets[s])
+    x = grp.s_mul(secret, _minus_one(grp))
+    y = grp.base(x)
+    c, z = prove_key(grp, dealer._ctx(author), x, y, os.urandom)
+    forged = {**payload, "y": y.hex(), "c": c.hex(), "z": z.hex()}
+    before = dealer_state(dealer)
+    with pytest.raises(DealingFault) as found:
+        dealer.entry(author, forged)
+    assert found.value.seat == author and "neutral element" in found.value.reason
+    assert dealer_state(dealer) == before
+
+
+def _minus_one(grp: Group) -> bytes:
+    order = "little" if grp is group.ED25519 else "big"
+    return (grp.order - 1).to_bytes(32, order)
