@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 import nacl.bindings as sodium
 import nacl.exceptions
@@ -63,14 +63,19 @@ def encoding(text: object, what: str = "point") -> bytes:
     return bytes.fromhex(text)
 
 
-def scalar(text: object, what: str = "scalar") -> bytes:
-    """A scalar from 64 lowercase hex digits (little-endian, below L); GroupError otherwise."""
+def parse_scalar(text: object, what: str, order: int, byteorder: Literal["little", "big"]) -> bytes:
+    """32 bytes from 64 lowercase hex digits, read in ``byteorder`` below ``order``; GroupError otherwise."""
     if not isinstance(text, str) or not _HEX64.fullmatch(text):
         raise GroupError(f"{what} must be 64 lowercase hex digits")
     s = bytes.fromhex(text)
-    if int.from_bytes(s, "little") >= L:
+    if int.from_bytes(s, byteorder) >= order:
         raise GroupError(f"{what} is not reduced modulo the group order")
     return s
+
+
+def scalar(text: object, what: str = "scalar") -> bytes:
+    """A scalar from 64 lowercase hex digits (little-endian, below L); GroupError otherwise."""
+    return parse_scalar(text, what, L, "little")
 
 
 def reduce64(data: bytes) -> bytes:
@@ -86,13 +91,18 @@ def random_scalar(rand: RandomBytes) -> bytes:
             return s
 
 
-def hash_scalar(*parts: bytes) -> bytes:
-    """SHA-512 of the parts, each preceded by its length (4 bytes big-endian), reduced mod L."""
+def lp_sha512(*parts: bytes) -> bytes:
+    """SHA-512 of the parts, each preceded by its length (4 bytes big-endian)."""
     h = hashlib.sha512()
     for part in parts:
         h.update(len(part).to_bytes(4, "big"))
         h.update(part)
-    return reduce64(h.digest())
+    return h.digest()
+
+
+def hash_scalar(*parts: bytes) -> bytes:
+    """SHA-512 of the length-prefixed parts (:func:`lp_sha512`), reduced mod L."""
+    return reduce64(lp_sha512(*parts))
 
 
 def base(s: bytes) -> bytes:

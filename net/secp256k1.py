@@ -23,7 +23,7 @@ import re
 
 from coincurve import PublicKey
 
-from net.group import Group, GroupError, RandomBytes
+from net.group import Group, GroupError, RandomBytes, lp_sha512, parse_scalar
 
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 """The order of the group."""
@@ -32,7 +32,6 @@ P = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F
 POINT_BYTES = 33
 IDENTITY = bytes(POINT_BYTES)
 _HEX_POINT = re.compile(r"(?:02|03)[0-9a-f]{64}")
-_HEX_SCALAR = re.compile(r"[0-9a-f]{64}")
 _FLIP = {2: 3, 3: 2}
 
 
@@ -91,12 +90,7 @@ class Secp256k1:
         return p
 
     def scalar(self, text: object, what: str = "scalar") -> bytes:
-        if not isinstance(text, str) or not _HEX_SCALAR.fullmatch(text):
-            raise GroupError(f"{what} must be 64 lowercase hex digits")
-        s = bytes.fromhex(text)
-        if int.from_bytes(s, "big") >= N:
-            raise GroupError(f"{what} is not reduced modulo the group order")
-        return s
+        return parse_scalar(text, what, N, "big")
 
     def reduce64(self, data: bytes) -> bytes:
         return (int.from_bytes(data, "big") % N).to_bytes(32, "big")
@@ -108,11 +102,7 @@ class Secp256k1:
                 return s
 
     def hash_scalar(self, *parts: bytes) -> bytes:
-        h = hashlib.sha512()
-        for part in parts:
-            h.update(len(part).to_bytes(4, "big"))
-            h.update(part)
-        return self.reduce64(h.digest())
+        return self.reduce64(lp_sha512(*parts))
 
     def hash_point(self, *parts: bytes) -> bytes:
         """The point ``02 || x`` for the first counter ``i`` (one byte, from 0) for which
