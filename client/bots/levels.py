@@ -219,6 +219,8 @@ class SearchBot:
                             choice.kept_default)
         if self.level.plans is None:
             return Decision(default, "rule of thumb (this level searches the card play only)", {})
+        if not self.level.plans.searches(legal):
+            return Decision(default, "rule of thumb (this level does not search this kind of decision)", {})
         plan = search_action(obs, table, rng, self.level.plans, default, self._policy, self._model)
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
