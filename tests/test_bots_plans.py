@@ -64,3 +64,15 @@ def test_the_kontra_search_doubles_a_won_game_and_not_a_lost_one() -> None:
     weak = bot.explain(observe(kontra_turn(WEAK), 1))
     assert weak.action == Pass(1), weak.reason
     assert weak.values[Kontra(1)] < weak.values[Pass(1)]
+
+
+def test_the_call_search_calls_a_strong_hand_and_passes_a_hopeless_one() -> None:
+    bot = SearchBot(replace(level(frozenset({"call"})), plans=PlanBudget(worlds=8, kinds=frozenset({"call"}),
+                                                                         confidence=2.0)), 5)
+    strong = bot.explain(observe(rigged_hand(["Sküs XXI XX XIX XVIII XVII XVI XV cK sK hK dK", "", "", ""],
+                                             fill=True, dealer=3), 0))
+    assert isinstance(strong.action, Call) and strong.worlds > 0, strong.reason
+    hopeless = bot.explain(observe(rigged_hand(["c7 c8 c9 s7 s8 s9 h1 h2 h3 d1 d2 d3", "", "", ""],
+                                               fill=True, dealer=3), 0))
+    assert hopeless.action == Pass(0) and hopeless.worlds > 0, hopeless.reason
+    assert bot.explain(observe(kontra_turn(STRONG), 1)).worlds == 0  # Kontra is left to the rule of thumb
