@@ -69,7 +69,10 @@ did better (``tarock arena --variant V --bots hard,medium --boards N --seed
 16 of them won), 300 boards +0.10 [+0.017, +0.213] (one of the 44 boards
 that differ is a Valat worth +12; without it about +0.06), hard's p95
 185 ms, slowest 2.4 s; ``tarock54-club`` 150 boards +0.04 [-0.04, +0.12]
-(without the search +0.02 [-0.027, +0.073]), p95 190 ms.
+(without the search +0.02 [-0.027, +0.073]), p95 190 ms;
+``koenigrufen-course`` 150 boards +0.327 ct [-0.133, +0.82] (without it
++0.32 [-0.13, +0.81]: the King's call rarely changes), p95 347 ms.  On
+``tarock40`` nobody calls, so nothing changed there.
 
 More boards, the levels as they are (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
