@@ -44,10 +44,11 @@ such means are a handful of hands won or lost, not a measured edge.
 Every other decision (bids and contract choice, calls, talon half and
 discard, announcements, Kontra, trump) can be searched the same way
 (:func:`client.bots.plans.search_action`, a :class:`PlanBudget`), but no
-level does so today: measured in duplicate matches on ``tarock40`` (60
+level searches them all: measured in duplicate matches on ``tarock40`` (60
 boards each) every budget tried lost to the rule of thumb's own bidding
-(between -0.4 and -2.0 points per board), so both levels leave those
-decisions to it (``Level.plans`` is None).
+(between -0.4 and -2.0 points per board), so ``medium`` leaves those
+decisions to it (``Level.plans`` is None) and ``hard`` searches the calls
+only (below).
 
 Nor did searching one kind of decision alone (``PlanBudget.kinds``, the
 others left to the rule of thumb; 16 worlds, the policy playing the cards,
@@ -74,7 +75,7 @@ that differ is a Valat worth +12; without it about +0.06), hard's p95
 +0.32 [-0.13, +0.81]: the King's call rarely changes), p95 347 ms.  On
 ``tarock40`` nobody calls, so nothing changed there.
 
-More boards, the levels as they are (``tarock arena --variant V --bots A,B
+More boards, ``hard`` before it searched the calls (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
 ``koenigrufen-club`` +2.47 ct [+0.77, +4.23] (150 boards: +1.70 [-0.53,
 +4.13]), on ``koenigrufen-mondfang-club`` +2.52 ct [+0.77, +4.35] (150:
