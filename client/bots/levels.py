@@ -44,12 +44,38 @@ such means are a handful of hands won or lost, not a measured edge.
 Every other decision (bids and contract choice, calls, talon half and
 discard, announcements, Kontra, trump) can be searched the same way
 (:func:`client.bots.plans.search_action`, a :class:`PlanBudget`), but no
-level does so today: measured in duplicate matches on ``tarock40`` (60
+level searches them all: measured in duplicate matches on ``tarock40`` (60
 boards each) every budget tried lost to the rule of thumb's own bidding
-(between -0.4 and -2.0 points per board), so both levels leave those
-decisions to it (``Level.plans`` is None).
+(between -0.4 and -2.0 points per board), so ``medium`` leaves those
+decisions to it (``Level.plans`` is None) and ``hard`` searches the calls
+only (below).
 
-More boards, the levels as they are (``tarock arena --variant V --bots A,B
+Nor did searching one kind of decision alone (``PlanBudget.kinds``, the
+others left to the rule of thumb; 16 worlds, the policy playing the cards,
+confidence 1.0; seed 2026).  Against ``hard`` as it is, so that only the
+searched decisions differ, 60 boards: ``tarock54`` Kontra -0.067 [-0.20,
++0.033] (3 boards differ), the call +0.233 [-0.117, +0.75] (16 differ, one
+a Valat worth +13), the discard 0.00 (none differ); ``tarock40`` Kontra
++0.067 [-0.83, +1.03] (9 differ), bids -0.117 [-0.65, +0.30] (5 differ);
+``koenigrufen-course`` talon half +0.217 ct [0.00, +0.65] (one board),
+Kontra +0.267 [-0.18, +0.78] (7 differ).  Against ``medium``, hard with the
+search of: the call on ``tarock54``, 150 boards, +0.033 [-0.233, +0.293]
+(41 boards differ: it calls hands of strength 9 to 16 and passes some of
+30; more noise, no edge), Kontra on ``tarock54``, 150 boards, -0.033
+[-0.10, +0.027], Kontra on ``koenigrufen-course``, 300 boards, +0.217 ct
+[-0.16, +0.59] (p95 355 ms), no better than ``hard`` without it (below).
+The call searched with the sense of risk ``hard`` now has (confidence 2.0)
+did better (``tarock arena --variant V --bots hard,medium --boards N --seed
+2026``): ``tarock54`` 150 boards +0.047 [-0.02, +0.12] (23 boards differ,
+16 of them won), 300 boards +0.10 [+0.017, +0.213] (one of the 44 boards
+that differ is a Valat worth +12; without it about +0.06), hard's p95
+185 ms, slowest 2.4 s; ``tarock54-club`` 150 boards +0.04 [-0.04, +0.12]
+(without the search +0.02 [-0.027, +0.073]), p95 190 ms;
+``koenigrufen-course`` 150 boards +0.327 ct [-0.133, +0.82] (without it
++0.32 [-0.13, +0.81]: the King's call rarely changes), p95 347 ms.  On
+``tarock40`` nobody calls, so nothing changed there.
+
+More boards, ``hard`` before it searched the calls (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
 ``koenigrufen-club`` +2.47 ct [+0.77, +4.23] (150 boards: +1.70 [-0.53,
 +4.13]), on ``koenigrufen-mondfang-club`` +2.52 ct [+0.77, +4.35] (150:
@@ -66,7 +92,11 @@ boards: ``tarock40-online`` +0.168 [+0.017, +0.332] (p95 287 ms), ``tarock40``
 
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
-solves the last four.
+solves the last four, and searches the decisions that offer a call (a
+Rufspiel's call of a tarock, the King called in Königrufen) in 16 worlds,
+leaving the rule of thumb's choice unless another is better by two
+standard errors (``PlanBudget.confidence``): a call is risked, or passed,
+only where the simulations clearly say so.
 Work is counted in worlds and nodes, never in seconds, so a decision is a
 function of the observation and the seed alone: the same situation gets the
 same answer on every machine, in a replay and in both seatings of a
@@ -114,7 +144,8 @@ class Level:
 
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000), None)
-HARD = Level("hard", Budget(worlds=16, solve_at=4, decision_nodes=80_000), None)
+HARD = Level("hard", Budget(worlds=16, solve_at=4, decision_nodes=80_000),
+             PlanBudget(worlds=16, confidence=2.0, kinds=frozenset({"call"})))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
@@ -219,6 +250,8 @@ class SearchBot:
                             choice.kept_default)
         if self.level.plans is None:
             return Decision(default, "rule of thumb (this level searches the card play only)", {})
+        if not self.level.plans.searches(legal):
+            return Decision(default, "rule of thumb (this level does not search this kind of decision)", {})
         plan = search_action(obs, table, rng, self.level.plans, default, self._policy, self._model)
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})

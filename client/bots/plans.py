@@ -34,7 +34,7 @@ from client.bots.playout import Player, aims_of, play_out
 from client.bots.rulebook import TableEngine
 from client.bots.simulate import Sim
 from client.bots.worlds import Model, Sampler, World
-from core.actions import Action, Discard
+from core.actions import Action, Discard, Pass
 from core.cards import SUIT_OF, Card
 from core.engine import Hand
 from core.observation import Observation, observe
@@ -61,6 +61,16 @@ class PlanBudget:
     """Whether the finalists' simulations play the cards by the policy too (each
     seat from its own observation) rather than by the perfect-information
     playout player."""
+    kinds: frozenset[str] | None = None
+    """The decisions searched, by the ``type`` tag of the actions offered
+    besides Pass (``"kontra"``, ``"call"``, ``"discard"`` ...); the others are
+    left to the rule of thumb.  None: every decision outside card play."""
+
+    def searches(self, legal: Sequence[Action]) -> bool:
+        """Whether a decision offering ``legal`` is searched (see ``kinds``)."""
+        if self.kinds is None:
+            return True
+        return any(a.type in self.kinds for a in legal if not isinstance(a, Pass))
 
 
 @dataclass(frozen=True, slots=True)
