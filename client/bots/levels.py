@@ -73,7 +73,12 @@ that differ is a Valat worth +12; without it about +0.06), hard's p95
 (without the search +0.02 [-0.027, +0.073]), p95 190 ms;
 ``koenigrufen-course`` 150 boards +0.327 ct [-0.133, +0.82] (without it
 +0.32 [-0.13, +0.81]: the King's call rarely changes), p95 347 ms.  On
-``tarock40`` nobody calls, so nothing changed there.
+``tarock40`` nobody calls, so nothing changed there.  With it, 300 boards
+each (three arenas at once on two cores, so the times are high):
+``tarock54-club`` +0.12 [+0.027, +0.24] (p95 239 ms, slowest 2.3 s),
+``koenigrufen-club`` +2.85 ct [+0.87, +4.92] and
+``koenigrufen-mondfang-club`` +2.83 ct [+0.80, +4.93] (p95 586 and 594 ms,
+slowest 4.8 and 5.4 s).
 
 More boards, ``hard`` before it searched the calls (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
