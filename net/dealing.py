@@ -238,9 +238,12 @@ def find_scheme(name: str) -> DealingScheme:
     return scheme
 
 
-# Names the table and the commands use (net.commit_reveal and net.mental_poker define them).
+# Names the table and the commands use (net.mental_poker takes its own from here; net.commit_reveal
+# defines its name too).
 COMMIT_REVEAL = "commit-reveal/1"
 MENTAL_POKER = "mental-poker/2"
+"""The default: Barnett–Smart in secp256k1."""
 MENTAL_POKER_ED25519 = "mental-poker/1"
+"""The same exchange in edwards25519 (libsodium)."""
 DEFAULT_DEALING = MENTAL_POKER
 SCHEMES = (MENTAL_POKER, MENTAL_POKER_ED25519, COMMIT_REVEAL)

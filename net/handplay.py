@@ -501,7 +501,7 @@ class HandPlay:
         """The positions (of ``among``, default all) that some seat can read with the shares so far."""
         contributors = set(self.contributors)
         out: set[int] = set()
-        for p in range(len(self.layout.deck)) if among is None else sorted(among):
+        for p in range(len(self.layout.deck)) if among is None else among:
             shared = self.dealer.shared(p)
             if any(contributors - {s} <= shared for s in range(self.seats)):
                 out.add(p)

@@ -37,6 +37,8 @@ from core.cards import Card, format_card
 from core.codec import Codec, RecordError
 from net import barnett_smart as bs
 from net.dealing import (
+    MENTAL_POKER,
+    MENTAL_POKER_ED25519,
     DealContext,
     DealingFault,
     Layout,
@@ -50,11 +52,8 @@ from net.group import ED25519, Group, GroupError
 from net.proofs import check_key, check_token, prove_key, prove_token
 from net.secp256k1 import SECP256K1
 
-MENTAL_POKER = "mental-poker/2"
-"""The default: in secp256k1."""
-MENTAL_POKER_ED25519 = "mental-poker/1"
-"""The same exchange in edwards25519 (libsodium)."""
 GROUPS: dict[str, Group] = {MENTAL_POKER: SECP256K1, MENTAL_POKER_ED25519: ED25519}
+"""Each mental-poker scheme's group: ``mental-poker/2`` (the default) secp256k1, ``/1`` edwards25519."""
 _CODEC = Codec()
 
 
