@@ -78,7 +78,18 @@ each (three arenas at once on two cores, so the times are high):
 ``tarock54-club`` +0.12 [+0.027, +0.24] (p95 239 ms, slowest 2.3 s),
 ``koenigrufen-club`` +2.85 ct [+0.87, +4.92] and
 ``koenigrufen-mondfang-club`` +2.83 ct [+0.80, +4.93] (p95 586 and 594 ms,
-slowest 4.8 and 5.4 s).
+slowest 4.8 and 5.4 s); 600 boards: ``koenigrufen-course`` +0.417 ct [+0.197,
++0.647] (p95 357 ms, slowest 4.4 s, five runs at once on two cores).
+
+On ``tarock40`` hard and medium play alike on most boards (boards 600-824 of
+seed 2026: 26 of 225 differ, +0.049).  Against ``hard`` as it is, 200 boards,
+seed 2026: 32 worlds in the card search (160k nodes a decision) +0.06 [-0.01,
++0.145]; confidence 0.5 instead of 1.0 -0.015 [-0.11, +0.055]; the last five
+tricks solved (80k nodes) +0.085 [-0.21, +0.38] (p95 1.3 s, too slow); bids
+searched at confidence 2.0, 100 boards, -0.01 [-0.32, +0.22]; announcements and
+the trump searched, 60 boards: no board differs.  ``hard`` with 32 worlds
+against ``medium``, 600 boards: +0.17 [+0.037, +0.305] (78 boards differ), so
+32 worlds are the next step, once the other variants are measured with them.
 
 More boards, ``hard`` before it searched the calls (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
