@@ -229,6 +229,14 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
     assert events(host, "standings")
 
 
+# Bots play without pause: on a quiet machine three hands were over 3.5 s after the table
+# filled, and the watcher, which first has to see the full table listed over mDNS, was in
+# about 2 s before the end; a lag in the listing loses that race (the likely cause of the
+# TimeoutError a clean-clone CI run showed). Twelve hands (about 12 s on a quiet machine,
+# longer on a loaded one) leave the watcher a wide margin.
+WATCHED_HANDS = 12
+
+
 def test_watch_a_full_table_from_the_lobby(tmp_path: Path) -> None:
     """A table without a free seat is listed; W follows it with public information only."""
     set_language("de")
@@ -257,7 +265,7 @@ def test_watch_a_full_table_from_the_lobby(tmp_path: Path) -> None:
                 bot_args(
                     "Sepp",
                     tmp_path,
-                    3,
+                    WATCHED_HANDS,
                     "--interface",
                     "127.0.0.1",
                     "--host",
@@ -278,7 +286,7 @@ def test_watch_a_full_table_from_the_lobby(tmp_path: Path) -> None:
                 bot_args(
                     f"w{i}",
                     tmp_path,
-                    3,
+                    WATCHED_HANDS,
                     "--interface",
                     "127.0.0.1",
                     "--table",
