@@ -88,8 +88,16 @@ seed 2026: 32 worlds in the card search (160k nodes a decision) +0.06 [-0.01,
 tricks solved (80k nodes) +0.085 [-0.21, +0.38] (p95 1.3 s, too slow); bids
 searched at confidence 2.0, 100 boards, -0.01 [-0.32, +0.22]; announcements and
 the trump searched, 60 boards: no board differs.  ``hard`` with 32 worlds
-against ``medium``, 600 boards: +0.17 [+0.037, +0.305] (78 boards differ), so
-32 worlds are the next step, once the other variants are measured with them.
+against ``medium``, 600 boards: +0.17 [+0.037, +0.305] (78 boards differ).
+The same 32 worlds against ``medium`` elsewhere (seed 2026, two processes on
+two cores, nothing else running): ``tarock54`` 300 boards +0.09 [+0.007,
++0.203] (p95 285 ms), ``tarock54-club`` 300 boards +0.113 [+0.02, +0.237]
+(p95 296 ms), ``tarock40-online`` 600 boards +0.198 [+0.048, +0.363] (p95
+992 ms, slowest 6.0 s), but on ``koenigrufen-club`` the p95 was 1.06 and
+1.16 s in the first 25 boards of two runs (slowest 6.8 s): over the 1 s
+``hard`` must keep, so 32 worlds at 160k nodes are not shipped.  What is
+left to try is a node bound between the two (32 worlds, 100-120k nodes), to be
+measured on every variant.
 
 More boards, ``hard`` before it searched the calls (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
