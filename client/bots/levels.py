@@ -95,9 +95,11 @@ two cores, nothing else running): ``tarock54`` 300 boards +0.09 [+0.007,
 (p95 296 ms), ``tarock40-online`` 600 boards +0.198 [+0.048, +0.363] (p95
 992 ms, slowest 6.0 s), but on ``koenigrufen-club`` the p95 was 1.06 and
 1.16 s in the first 25 boards of two runs (slowest 6.8 s): over the 1 s
-``hard`` must keep, so 32 worlds at 160k nodes are not shipped.  What is
-left to try is a node bound between the two (32 worlds, 100-120k nodes), to be
-measured on every variant.
+``hard`` must keep, so 32 worlds at 160k nodes are not shipped.  On the same
+boards and day ``hard`` as shipped had p95 593 and 663 ms, and 32 worlds at
+120k nodes 1.19 and 1.17 s: the slow decisions do not reach the node bound,
+so a lower bound does not make 32 worlds fast enough; fewer solved tricks in
+the extra worlds, or a faster solver per world, might.
 
 More boards, ``hard`` before it searched the calls (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
