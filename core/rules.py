@@ -104,15 +104,21 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
         def through_pluggy(*args: Any) -> Any:
             return caller(**dict(zip(argnames, args, strict=True)))
         return through_pluggy
-    Plan = list[tuple[Callable[..., Any], tuple[int, ...]]]
-    wrappers: Plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls if i.wrapper]
-    plan: Plan = [(i.function, tuple(argnames.index(a) for a in i.argnames)) for i in impls if not i.wrapper]
-    if not wrappers and len(plan) == 1 and plan[0][1] == tuple(range(len(argnames))):
+    Plan = list[tuple[Callable[..., Any], tuple[int, ...] | None]]
+    everything = tuple(range(len(argnames)))
+
+    def positions(impl: pluggy.HookImpl) -> tuple[int, ...] | None:
+        """Which arguments ``impl`` takes (None: all, in order)."""
+        taken = tuple(argnames.index(a) for a in impl.argnames)
+        return None if taken == everything else taken
+    wrappers: Plan = [(i.function, positions(i)) for i in impls if i.wrapper]
+    plan: Plan = [(i.function, positions(i)) for i in impls if not i.wrapper]
+    if not wrappers and len(plan) == 1 and plan[0][1] is None:
         return plan[0][0]
 
     def direct(*args: Any) -> Any:
-        for function, positions in plan:
-            result = function(*(args[p] for p in positions))
+        for function, taken in plan:
+            result = function(*args) if taken is None else function(*[args[p] for p in taken])
             if result is not None:
                 return result
         return None
@@ -121,8 +127,8 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
 
     def wrapped(*args: Any) -> Any:
         running: list[Generator[Any, Any, Any]] = []
-        for function, positions in wrappers:
-            gen = function(*(args[p] for p in positions))
+        for function, taken in wrappers:
+            gen = function(*args) if taken is None else function(*[args[p] for p in taken])
             next(gen)
             running.append(gen)
         error: BaseException | None = None

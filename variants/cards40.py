@@ -21,7 +21,7 @@ VALUE40: Final = tuple(0 if c >= 22 and rank_of(c) == 4 else VALUE[c] for c in r
 
 def count40(cards: Sequence[Card]) -> int:
     """Card points of a party's cards, card by card (88 in the whole deck)."""
-    return sum(VALUE40[c] for c in cards)
+    return sum(map(VALUE40.__getitem__, cards))
 
 
 def redeal_reason(hands: Sequence[Sequence[Card]]) -> str | None:

@@ -68,6 +68,7 @@ SOLO_PAGAT: Final = "solo-pagat"
 PAGAT_ANN: Final = "pagat"
 TRULL_ANN: Final = "trull"
 KINGS: Final = "kings"
+KING_CARDS: Final = frozenset(c for c in DECK40 if is_king(c))
 MONDFANG: Final = "mondfang"
 ABSOLUT_ANN: Final = "absolut"
 VALAT_ANN: Final = "valat"
@@ -245,10 +246,10 @@ def outcomes(state: HandState) -> dict[str, Outcome]:
         who = last.seats[last.cards.index(PAGAT)]
         if last.winner == who:
             made[PAGAT_ANN] = Outcome(who in party)
-    for name, group in ((TRULL_ANN, TRULL), (KINGS, {c for c in DECK40 if is_king(c)})):
-        if group <= set(ours):
+    for name, group in ((TRULL_ANN, TRULL), (KINGS, KING_CARDS)):
+        if group.issubset(ours):
             made[name] = Outcome(True)
-        elif group <= set(theirs):
+        elif group.issubset(theirs):
             made[name] = Outcome(False)
     for trick in state.tricks:
         if MOND in trick.cards and SKUS in trick.cards:

@@ -19,7 +19,8 @@ What keeps it fast:
   by a premium, are searched once;
 - a zero-window test on a target (:meth:`Solver.at_least`): whether a value
   can be reached, which cuts far more than a search for the exact value;
-- sure-winner cutoff in the last trick: it is played out directly.
+- forced moves are played without branching, and a seat's last card
+  without asking the rules (a seat with cards always has a legal one).
 
 It counts the nodes it visits and gives up (None) past ``node_limit``;
 the caller then finishes that world with the playout player.
@@ -73,6 +74,9 @@ class Solver:
 
     def _moves(self, seat: int) -> list[Card]:
         sim = self.sim
+        hand = sim.hands[seat]
+        if not hand & (hand - 1):  # the last card: no rule can refuse it, so no need to ask
+            return [hand.bit_length() - 1]
         legal = sim.legal(seat)
         cards = cards_of(legal)
         if len(cards) == 1:

@@ -42,6 +42,10 @@ def play_reason(hand: Sequence[Card], trick: Sequence[Card], card: Card, *, colo
     return refusal(hand, trick, card, trick_rules(colour, stichzwang, maerchen, pagat_last))
 
 
+THIRDS: tuple[int, ...] = tuple(3 * v - 2 for v in VALUE)
+"""Each card's worth in thirds (:func:`thirds`)."""
+
+
 def thirds(cards: Sequence[Card]) -> int:
     """Exact card points in thirds: each card is worth ``3 * value - 2``.
 
@@ -49,4 +53,4 @@ def thirds(cards: Sequence[Card]) -> int:
     210 thirds (70 points), and "35/1" is 106 thirds, "35/2" 107 (RULES.md,
     decision 3).
     """
-    return 3 * sum(VALUE[c] for c in cards) - 2 * len(cards)
+    return sum(map(THIRDS.__getitem__, cards))

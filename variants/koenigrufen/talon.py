@@ -129,10 +129,10 @@ def keep_duties(state: HandState, dialect: Dialect, game: ContractSpec, seat: in
     contest) and at least one bird the Besserrufer may still name; the
     unfiltered ``options`` if no discard can."""
     announced = {BIRDS[a.name][0] for a in state.announcements if a.seat == seat and a.name in BIRDS}
-    kept = [cs for cs in options if not announced & set(cs)]
+    kept = [cs for cs in options if announced.isdisjoint(cs)] if announced else options
     birds = bird_keepers(state, dialect, game, seat)
     if birds:
-        kept = [cs for cs in kept if birds - set(cs)]
+        kept = [cs for cs in kept if not birds.issubset(cs)]
     return kept or options
 
 
