@@ -95,11 +95,26 @@ two cores, nothing else running): ``tarock54`` 300 boards +0.09 [+0.007,
 (p95 296 ms), ``tarock40-online`` 600 boards +0.198 [+0.048, +0.363] (p95
 992 ms, slowest 6.0 s), but on ``koenigrufen-club`` the p95 was 1.06 and
 1.16 s in the first 25 boards of two runs (slowest 6.8 s): over the 1 s
-``hard`` must keep, so 32 worlds at 160k nodes are not shipped.  On the same
-boards and day ``hard`` as shipped had p95 593 and 663 ms, and 32 worlds at
-120k nodes 1.19 and 1.17 s: the slow decisions do not reach the node bound,
-so a lower bound does not make 32 worlds fast enough; fewer solved tricks in
-the extra worlds, or a faster solver per world, might.
+``hard`` must keep.  On the same boards and day 16 worlds had p95 593 and
+663 ms, and 32 worlds at 120k nodes 1.19 and 1.17 s: the slow decisions did
+not reach the node bound.  Profiled, the solver spent its time in the
+engine's legal-play hook and in scoring the leaves; making those cheaper
+without changing any answer (a seat's last card played without asking the
+rules, a cheaper copy of the finished state and cheaper hook calls and
+counting: the same decisions and means, recorded on the first boards of all
+seven variants) brought the first four ``koenigrufen-club`` boards from
+19.0 to 11.4 s with 16 worlds, and 32 worlds to p95 0.86 s there.  So
+``hard`` now samples 32 worlds.  Its figures against ``medium`` (``tarock
+arena --variant V --bots hard,medium --boards N --seed 2026``, two processes
+on two cores): the four above, which its decisions reproduce, and
+``koenigrufen-club`` 300 boards +2.68 ct [+0.57, +4.93] (p95 771 ms, slowest
+6.0 s), ``koenigrufen-mondfang-club`` 300 boards +2.65 ct [+0.42, +4.98] (p95
+759 ms), ``koenigrufen-course`` 600 boards +0.457 ct [+0.202, +0.723] (p95
+630 ms), ``medium``'s p95 58-69 ms, on a slow day (a bare Python loop of 10M
+additions took 1.69 s) with the sped-up code.  The same day, the first boards
+of the 40-card games: ``tarock40`` 50 boards p95 850 ms, ``tarock40-online``
+130 boards p95 1.005 s (slowest 4.7 s), at the bound: the leaves' scoring by
+the engine is most of what is left to make cheaper.
 
 More boards, ``hard`` before it searched the calls (``tarock arena --variant V --bots A,B
 --boards 300 --seed 2026 --json``): ``medium`` - ``heuristic`` on
@@ -117,7 +132,7 @@ boards: ``tarock40-online`` +0.168 [+0.017, +0.332] (p95 287 ms), ``tarock40``
 +0.085 [-0.053, +0.238] (p95 196 ms).
 
 The levels differ in how much they search (:class:`Level`): ``medium``
-samples 8 worlds and solves the last three tricks; ``hard`` samples 16 and
+samples 8 worlds and solves the last three tricks; ``hard`` samples 32 and
 solves the last four, and searches the decisions that offer a call (a
 Rufspiel's call of a tarock, the King called in Königrufen) in 16 worlds,
 leaving the rule of thumb's choice unless another is better by two
@@ -170,7 +185,7 @@ class Level:
 
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000), None)
-HARD = Level("hard", Budget(worlds=16, solve_at=4, decision_nodes=80_000),
+HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000),
              PlanBudget(worlds=16, confidence=2.0, kinds=frozenset({"call"})))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
