@@ -112,6 +112,9 @@ class HumanView:
             else:
                 view.show_start(event.obs, r.names, event.round, event.rounds, event.deal_in_round,
                                 r.direction)
+            away = away_names(event.bots, r.names)
+            if away:
+                self.write(_("Away: {names}. A bot plays for them until they return.").format(names=away))
         elif isinstance(event, Acted):
             if view.seat < 0:
                 seen = event.obs.history[-1]
@@ -142,6 +145,11 @@ class HumanView:
         self.write("")
         self.write(round_line(event.round, event.rounds, event.deal_in_round, names[obs.dealer],
                               names[obs.forehand]))
+
+
+def away_names(seats: tuple[int, ...], names: list[str]) -> str:
+    """The names of the players whose seats a bot plays (``""``: nobody is away)."""
+    return ", ".join(names[s] if 0 <= s < len(names) else str(s) for s in seats)
 
 
 class BotView:
@@ -176,7 +184,10 @@ class BotView:
         elif isinstance(event, HandBegins):
             text = _("round {n}, deal {deal}: hand {cards}").format(
                 n=event.round, deal=event.deal_in_round, cards=cards_text(event.obs.hand))
-            self._emit("begin", text, round=event.round, deal=event.deal_in_round)
+            away = away_names(event.bots, r.names)
+            if away:
+                text += " " + _("Away: {names}. A bot plays for them until they return.").format(names=away)
+            self._emit("begin", text, round=event.round, deal=event.deal_in_round, bots=list(event.bots))
         elif isinstance(event, FirstCard):
             if self.first_card is None:
                 self.first_card = time.time()

@@ -12,6 +12,7 @@ from typing import Any
 from core.facts import VariantFacts
 from core.observation import Observation, TrickView
 from core.table import SheetRow, Table
+from net.agreement.outcome import Outcome
 from net.protocol.messages import SeatInfo, Signed, TableInfo
 
 
@@ -70,6 +71,14 @@ class TableDone:
 
 
 @dataclass(frozen=True, slots=True)
+class Propose:
+    """(Host) append ``outcome`` to the table's log; it counts once a majority holds it, and
+    the host hears of that by :meth:`~net.host.HostCore.committed`."""
+
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True)
 class StepDown:
     """(Host) a newer host exists (``epoch``): stop hosting and join it as a seat."""
 
@@ -99,6 +108,8 @@ class HandBegins:
     round: int
     rounds: int
     deal_in_round: int
+    bots: tuple[int, ...] = ()
+    """The seats a bot of the host's node plays in this deal: their players are away."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,5 +170,5 @@ class Show:
     event: Shown
 
 
-Effect = Send | Drop | Note | ToHost | Decide | Leave | TableDone | StepDown | Show
+Effect = Send | Drop | Note | ToHost | Decide | Leave | TableDone | Propose | StepDown | Show
 Plain = Any

@@ -29,10 +29,11 @@ from typing import Any, Final, Literal
 import msgpack
 
 from core.players import Player
+from net.agreement.outcome import Outcome
 from net.audit import Verdict, audit
 from net.dealing import HOST, DealContext, RandomBytes
-from net.effects import Drop, Effect, Note, Send, StepDown, TableDone
-from net.game import CheckFailed, Finished, Game, Sheet
+from net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
+from net.game import CheckFailed, Game, Sheet
 from net.handplay import Ask, HandFault, HandPlay, Out, roster_of
 from net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
 from net.protocol.limits import MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
@@ -60,7 +61,8 @@ from net.protocol.messages import (
 )
 from net.store import Store
 
-Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "paused", "over", "resigned"]
+Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "committing", "paused", "over",
+                "resigned"]
 
 OWN_VOIDS: Final = 3
 """Deals in a row void with the host's own node named, after which the host stops dealing and
@@ -144,8 +146,12 @@ class HostCore:
                  epoch: int = 1, roster: Sequence[SeatInfo | None] = (), sheet: Sheet | None = None,
                  takeover: bool = False, last_deal: int = 0, timing: Timing | None = None,
                  rand: RandomBytes = os.urandom,
-                 bot_for: Callable[[int], Player] | None = None) -> None:
+                 bot_for: Callable[[int], Player] | None = None,
+                 reachable: Callable[[], frozenset[str]] | None = None) -> None:
         self.game = game
+        self.reachable = reachable
+        """The table's nodes the host agreement heard from lately (None: no agreement, as in a
+        one-node test): a node out of its reach is away at once when a deal begins."""
         self.info = info
         self.identity = identity or Identity(store.identity_seed())
         self.me = me
@@ -168,6 +174,11 @@ class HostCore:
         self.messages = 0
         self.own_voids = 0
         """Deals void in a row that named this host's own node (:data:`OWN_VOIDS`)."""
+        self.awaiting: int | None = None
+        """The deal whose outcome this host proposed and waits to see committed."""
+        self.resigning = False
+        self.proposed: set[int] = set()
+        """Deals whose outcome a seat passed on and this host proposed (each once)."""
         if all(c.info is not None for c in self.chairs):
             self.phase = "gathering" if takeover else "seating"
         for chair in self.chairs:
@@ -255,6 +266,10 @@ class HostCore:
             return Admit(None)
         if hello.role != "seat":
             return Reject("role", f"a host does not take {hello.role!r} connections")
+        if hello.epoch > self.epoch and self.reachable is not None:
+            # Only the host agreement decides who hosts: a hello cannot depose a host.
+            return Reject("not-host", f"this host's epoch {self.epoch} is older than yours ({hello.epoch})",
+                          epoch=self.epoch)
         if hello.epoch > self.epoch:
             self.stale = True
             return Reject("stale-epoch", f"this host's epoch {self.epoch} is older than yours "
@@ -450,19 +465,35 @@ class HostCore:
             return out + self._maybe_gathered(now)
         return out + self._next_deal(now)
 
+    def _away_now(self) -> list[Effect]:
+        """Seats whose node is not connected and that the host agreement has not heard from for
+        an election timeout are away now: a bot plays them from this deal (their node is down
+        or cut off; it gets its seat back from the deal after it returns)."""
+        if self.reachable is None:
+            return []
+        reach = self.reachable()
+        out: list[Effect] = []
+        for seat, chair in enumerate(self.chairs):
+            info = chair.info
+            if (info is not None and not info.local and not chair.connected and not chair.substituted
+                    and info.node != self.me and info.node not in reach):
+                chair.substituted = True
+                out.append(Note(f"seat {seat} ({info.name}) is out of reach: a bot of this node plays it "
+                                "until it returns"))
+        return out
+
     def _maybe_gathered(self, now: float) -> list[Effect]:
         others = [c for c in self.chairs
                   if c.info is not None and not c.info.local and c.info.node != self.me]
+        out: list[Effect] = self._away_now()
         waiting = not all(c.connected or c.substituted for c in others) or self.sheet.done < self.expect_done
         if (now < self.gather_until and waiting) or not self.quorum():
-            return []
+            return out
         self.phase = "dealing"
         self.takeover = False
-        out: list[Effect] = []
         dropped = self.last_deal
         if dropped > self.sheet.done:
-            out += self._void(dropped, "the host was lost during this deal; it is dealt again", "", now,
-                              next_deal=False)
+            return out + self._void(dropped, "the host was lost during this deal; it is dealt again", "", now)
         return out + self._next_deal(now)
 
     # -- the hand's log -----------------------------------------------------------------------------
@@ -475,6 +506,7 @@ class HostCore:
             self.phase = "paused"
             self.run = None
             return [Note("most of the table is out of reach: the next deal waits for them")]
+        notes = self._away_now()
         deal = max(self.last_deal, self.sheet.done) + 1
         self.last_deal = deal
         table = self.sheet.table
@@ -497,7 +529,7 @@ class HostCore:
             run.subs[seat] = Sub(HandPlay(self.game, ctx, begin, roster, seat, signer=self.identity,
                                           checks=True, rand=self.rand), self._bot(seat))
         env = play.sign(begin)
-        return self._log(run, env, None, now)
+        return notes + self._log(run, env, None, now)
 
     def _log(self, run: Run, env: Signed, sender: str | None, now: float) -> list[Effect]:
         """Put ``env`` in the log if it keeps the rules (else void, naming its sender or the
@@ -591,29 +623,64 @@ class HostCore:
         record = verdict.record
         assert record is not None
         try:
-            finished = self.game.check(record)
+            self.game.check(record)
         except CheckFailed as exc:
             return self._void(run.ctx.deal, f"the host's own record does not hold: {exc.reason}", self.me,
                               now)
         run.record = record
-        self._count(finished)
         self.phase = "checking"
         run.pending = {node for node, seat in self._audience() if seat is not None}
         run.checks_until = now + self.timing.check
         out: list[Effect] = [self._send(node, HandEnd(record), run.ctx.deal) for node, _ in self._audience()]
         return out + self._maybe_counted(now)
 
-    def _count(self, finished: Finished) -> None:
-        self.own_voids = 0
-        self.store.save_outcome(self.info.id, finished.deal, finished.record)
-        self.sheet.finished[finished.deal] = finished
-        self.game.sheet_add(self.sheet.table, finished)
-
     def _maybe_counted(self, now: float) -> list[Effect]:
         run = self.run
-        if run is None or self.phase != "checking" or run.pending:
+        if run is None or self.phase != "checking" or run.pending or run.record is None:
             return []
-        return self._next_deal(now)
+        self.run = None
+        return self._propose(Outcome(run.ctx.deal, run.record))
+
+    def _propose(self, outcome: Outcome) -> list[Effect]:
+        """Put a deal's outcome in the table's log; the next deal begins once it is committed."""
+        self.phase = "committing"
+        self.awaiting = outcome.deal
+        self.last_deal = max(self.last_deal, outcome.deal)
+        return [Propose(outcome)]
+
+    def committed(self, outcome: Outcome, now: float) -> list[Effect]:
+        """The table's log committed ``outcome`` (this host's or an earlier host's): it counts.
+        Outcomes come in log order, each deal once; one this host holds already changes
+        nothing."""
+        deal = outcome.deal
+        out: list[Effect] = []
+        if deal not in self.sheet.finished and deal not in self.sheet.void:
+            out += self._enter(outcome)
+        self.store.save_outcome(self.info.id, *outcome.row())
+        self.last_deal = max(self.last_deal, deal)
+        if self.phase == "gathering":
+            return out + self._maybe_gathered(now)
+        if self.phase != "committing" or self.awaiting is None or deal < self.awaiting:
+            return out
+        self.awaiting = None
+        if self.resigning:
+            return out + self._resign()
+        return out + self._next_deal(now)
+
+    def _enter(self, outcome: Outcome) -> list[Effect]:
+        """``outcome`` on this host's score sheet."""
+        if outcome.record is None:
+            self.sheet.void.add(outcome.deal)
+            return []
+        try:
+            finished = self.game.check(outcome.record)
+        except CheckFailed as exc:  # a record this node cannot accept: the table's log holds it
+            self.sheet.void.add(outcome.deal)
+            return [Note(f"deal {outcome.deal}: the log's record does not hold here: {exc.reason}")]
+        self.own_voids = 0
+        self.sheet.finished[outcome.deal] = finished
+        self.game.sheet_add(self.sheet.table, finished)
+        return []
 
     # -- faults and voids ------------------------------------------------------------------------
     def _node_of(self, seat: int | None) -> str:
@@ -622,27 +689,21 @@ class HostCore:
         info = self.chairs[seat].info if 0 <= seat < len(self.chairs) else None
         return info.node if info is not None else ""
 
-    def _void(self, deal: int, reason: str, culprit: str, now: float, next_deal: bool = True,
+    def _void(self, deal: int, reason: str, culprit: str, now: float,
               host_named: bool = False) -> list[Effect]:
         """Void ``deal`` naming ``culprit`` ("": nobody); ``host_named``: a seat named this host
         (counted with the voids that name it, :data:`OWN_VOIDS`)."""
-        counted = self.sheet.finished.pop(deal, None)
-        self.sheet.void.add(deal)
-        if counted is not None:
-            self._rebuild_sheet()
         self.own_voids = self.own_voids + 1 if culprit == self.me or host_named else 0
-        resign = next_deal and self.own_voids >= OWN_VOIDS
+        resign = self.own_voids >= OWN_VOIDS
         if resign:
             reason = (f"{reason[:200]}; the host was named for {self.own_voids} deals in a row: it stops "
                       "dealing, and the next node in succession hosts the table")
-        self.store.save_outcome(self.info.id, deal, None, reason, culprit)
         who = f" ({culprit[:8]} is at fault)" if culprit else ""
         out: list[Effect] = [Note(f"deal {deal} is void: {reason}{who}")]
         out += [self._send(node, Void(deal, reason[:300], culprit), deal) for node, _ in self._audience()]
         self.run = None
-        if resign:
-            return out + self._resign()
-        return out + (self._next_deal(now) if next_deal else [])
+        self.resigning = resign
+        return out + self._propose(Outcome(deal, None, reason[:300], culprit))
 
     def _resign(self) -> list[Effect]:
         """Stop hosting: this node's own entries were at fault deal after deal (a host whose
@@ -654,12 +715,6 @@ class HostCore:
         out: list[Effect] = [Note(f"table {self.info.name!r}: {why}; the next node in succession takes over")]
         out += [Drop(node, "resigned", why) for node, _ in self._audience()]
         return out + self.step_down(self.epoch, "")
-
-    def _rebuild_sheet(self) -> None:
-        table = self.game.new_table()
-        for deal in sorted(self.sheet.finished):
-            self.game.sheet_add(table, self.sheet.finished[deal])
-        self.sheet.table = table
 
     # -- messages ----------------------------------------------------------------------------------
     def receive(self, node: str, body: object, now: float) -> list[Effect]:
@@ -733,9 +788,9 @@ class HostCore:
             return self._void(body.deal, f"seat {seat} ({name}) cannot accept the host's entries: "
                                          f"{body.reason}", "", now, host_named=True)
         if run is None or self.phase != "checking" or body.deal != run.ctx.deal:
-            if not body.ok and body.deal in self.sheet.finished and body.deal == self.sheet.done:
-                return self._void(body.deal, f"a node's check failed: {body.reason}", body.culprit or node,
-                                  now, next_deal=False)
+            if not body.ok and body.deal in self.sheet.finished:
+                return [Note(f"{node[:8]}'s check of deal {body.deal} failed after the table counted it: "
+                             f"{body.reason}")]
             return []
         run.pending.discard(node)
         if not body.ok:
@@ -750,7 +805,8 @@ class HostCore:
         return self._maybe_counted(now)
 
     def _on_record(self, node: str, body: Record, now: float) -> list[Effect]:
-        if body.deal <= self.sheet.done or body.deal in self.sheet.void:
+        if body.deal <= self.sheet.done or body.deal in self.sheet.void or (body.deal <= self.last_deal \
+                and self.phase != "gathering") or body.deal in self.proposed:
             return []
         if body.deal != self.sheet.done + 1:
             return [Note(f"record of deal {body.deal} from {node[:8]} skipped "
@@ -761,12 +817,9 @@ class HostCore:
             return [Note(f"record of deal {body.deal} from {node[:8]} refused: {exc.reason}")]
         if finished.deal != body.deal:
             return [Note(f"record from {node[:8]} is of deal {finished.deal}, not {body.deal}")]
-        self._count(finished)
-        out: list[Effect] = [Note(f"deal {body.deal} learned from {node[:8]}")]
-        out += [self._send(n, HandEnd(body.record), body.deal) for n, _ in self._audience() if n != node]
-        if self.phase == "gathering":
-            out += self._maybe_gathered(now)
-        return out
+        self.proposed.add(body.deal)
+        self.last_deal = max(self.last_deal, body.deal)
+        return [Note(f"deal {body.deal} learned from {node[:8]}"), Propose(Outcome(body.deal, body.record))]
 
     def step_down(self, epoch: int, host: str) -> list[Effect]:
         self.stale = True

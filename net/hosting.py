@@ -10,7 +10,8 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from net.effects import Drop, Effect, Note, Send, StepDown, TableDone
+from net.agreement.outcome import Outcome
+from net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
 from net.host import HostCore, Reject
 from net.identity import Identity
 from net.link import Link
@@ -44,9 +45,14 @@ class HostDriver:
         self._wake = trio.Event()
         self.frames = 0
         self.bytes = 0
+        self.propose: Callable[[Outcome], bool] | None = None
+        """Appends an outcome to the table's log (the host agreement); None: a table of one node
+        without one, where what this host proposes is committed at once."""
+        self.unproposed: list[Outcome] = []
 
     # -- effects -------------------------------------------------------------------------
     def apply(self, effects: list[Effect]) -> None:
+        proposed: list[Outcome] = []
         for effect in effects:
             if isinstance(effect, Send):
                 self._send(effect.to, effect.body)
@@ -62,9 +68,23 @@ class HostDriver:
             elif isinstance(effect, StepDown):
                 self.stepped_down = effect
                 self.stepped.set()
+            elif isinstance(effect, Propose):
+                proposed.append(effect.outcome)
+        self.unproposed += proposed
+        self.retry_proposals()
         self._wake.set()
         self.changed.set()
         self.changed = trio.Event()
+
+    def retry_proposals(self) -> None:
+        """Hand what the core proposed to the host agreement (kept while it cannot take it)."""
+        while self.unproposed and self.stepped_down is None:
+            outcome = self.unproposed.pop(0)
+            if self.propose is None:
+                self.apply(self.core.committed(outcome, trio.current_time()))
+            elif not self.propose(outcome):
+                self.unproposed.insert(0, outcome)
+                return
 
     def _send(self, to: str, body: Signed) -> None:
         link = self.links.get(to)
@@ -110,6 +130,7 @@ class HostDriver:
             at = max(deadline if deadline is not None else now + 1.0, now + 0.01)
             with trio.move_on_at(at):
                 await self._wake.wait()
+            self.retry_proposals()
             self.apply(self.core.tick(trio.current_time()))
 
     # -- connections -----------------------------------------------------------------------

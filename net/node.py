@@ -1,12 +1,13 @@
 """A node: the trio program around the sans-IO cores.
 
 Every node listens (for seats when it hosts, for invitations while it waits,
-for ``info`` questions always), plays one or more seats (:class:`SeatDriver`)
-and may host a table (:class:`~net.hosting.HostDriver`).  A seat that loses
-its host tries it again for ``Timing.host_grace`` seconds, then goes through
-the succession (the roster in seat order after the host): the first node in
-it that answers is the new host, and a node that finds itself first takes
-over (docs/protocol.md, "Host loss").  Every wait has a timeout.
+for the other members' agreement messages, for ``info`` questions always),
+plays one or more seats (:class:`SeatDriver`) and may host a table
+(:class:`~net.hosting.HostDriver`).  Once a table is full its nodes agree on
+the host by Raft (:class:`~net.agreement.driver.Agreement`): the node the
+agreement elects hosts the table at the term it was elected in, a node that
+loses the leadership stops hosting, and every seat follows the leader the
+agreement names (docs/protocol.md, "Host agreement").  Every wait has a timeout.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from core.actions import Action
 from core.observation import Observation
 from core.players import Player
 from core.plugins import Catalogue
+from net.agreement.driver import Agreement
+from net.agreement.outcome import Outcome
 from net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, Show, Shown, ToHost
-from net.game import Game, Sheet
+from net.game import CheckFailed, Game, Sheet
 from net.host import HostCore
 from net.hosting import HostDriver
 from net.identity import Identity
@@ -52,7 +55,7 @@ from net.protocol.messages import (
 )
 from net.seat import SeatCore
 from net.store import Store
-from net.transport import ConnectError, PeerAddress, Transport
+from net.transport import ConnectError, PeerAddress, TcpTransport, Transport
 
 log = logging.getLogger("tarock.net")
 
@@ -112,6 +115,11 @@ class Node:
         self.nursery: trio.Nursery | None = None
         self.waiting: Waiting | None = None
         self.hosting_changed = trio.Event()
+        self.agreements: dict[str, Agreement] = {}
+        """The host agreement of each table this node sits at (from the moment the table is full)."""
+        self.lookup: Callable[[str], list[PeerAddress]] | None = None
+        """Where discovery last saw a node (by its node id), for a peer that moved."""
+        self.bot_for: Callable[[int], Player] | None = None
 
     # -- listening -----------------------------------------------------------------------
     async def serve(self, *, task_status: trio.TaskStatus[PeerAddress] = trio.TASK_STATUS_IGNORED) -> None:
@@ -119,9 +127,28 @@ class Node:
             await self.handle(stream, _peer_ip(stream))
 
         async with trio.open_nursery() as nursery:
-            bound = await nursery.start(self.transport.serve, handler)
+            bound = await self._listen(nursery, handler)
             self.port = bound.port
+            if self.store.get("port") != bound.port:
+                self.store.put("port", bound.port)
             task_status.started(bound)
+
+    async def _listen(self, nursery: trio.Nursery, handler: Callable[[trio.abc.Stream], Any]) -> PeerAddress:
+        """Listen on the port this node had before (so that the others find it again after a
+        restart), else on the one asked for or any free one."""
+        kept = self.store.get("port")
+        transport = self.transport
+        if isinstance(transport, TcpTransport) and transport.port == 0 and isinstance(kept, int) \
+                and 0 < kept <= 65535:
+            transport.port = kept
+            try:
+                bound: PeerAddress = await nursery.start(transport.serve, handler)
+                return bound
+            except OSError as exc:
+                log.info("%s: port %d is taken (%s): listening on another", self.name, kept, exc)
+                transport.port = 0
+        bound = await nursery.start(transport.serve, handler)
+        return bound
 
     async def handle(self, stream: trio.abc.Stream, peer_ip: str | None) -> None:
         """Serve one connection that a peer (or this node itself) opened."""
@@ -136,6 +163,15 @@ class Node:
             return
         if hello.role == "invite":
             await self._on_invite(link, hello, peer_ip)
+            return
+        if hello.role == "peer":
+            agreement = self.agreements.get(hello.table)
+            if agreement is None:
+                link.conn.refuse("table", f"{self.name} takes no part in the agreement of table "
+                                          f"{hello.table}")
+                await link.flush()
+                return
+            await agreement.serve(link, hello, peer_ip)
             return
         host = self.host
         if host is not None and host.stepped_down is None:
@@ -248,11 +284,97 @@ class Node:
         assert self.nursery is not None
         driver = HostDriver(core, self.name, self._ask_seat, identity=self.identity, pin=self.pin)
         self.host = driver
+        agreement = self.agreements.get(core.info.id)
+        if agreement is not None:
+            self._attach(driver, agreement)
+        else:
+            driver.propose = lambda _outcome: False  # nothing counts before the agreement runs
         self.nursery.start_soon(driver.timers)
-        self.nursery.start_soon(driver.probe)
         self.hosting_changed.set()
         self.hosting_changed = trio.Event()
         return driver
+
+    def _attach(self, driver: HostDriver, agreement: Agreement) -> None:
+        """The host counts through the agreement: it proposes outcomes and knows who it reaches."""
+        driver.core.reachable = agreement.reachable
+
+        def propose(outcome: Outcome) -> bool:
+            return (agreement.leads() and agreement.raft.term == driver.core.epoch
+                    and agreement.propose(outcome))
+
+        driver.propose = propose
+        driver.retry_proposals()
+
+    # -- the host agreement ---------------------------------------------------------------------
+    def join_agreement(self, core: SeatCore) -> Agreement | None:
+        """Take part in the host agreement of ``core``'s table once its roster is full (the node's
+        own seat calls this); returns the agreement, None while there is none to take part in."""
+        info = core.info
+        if info is None or core.watch or core.me != self.me or len(core.roster) < info.seats:
+            return None
+        found = self.agreements.get(info.id)
+        if found is not None:
+            return found
+        if self.nursery is None:
+            return None
+        agreement = Agreement(me=self.me, name=self.name, identity=self.identity, info=info,
+                              roster=core.roster,
+                              store=self.store, timing=self.timing, open_stream=self.open,
+                              port=lambda: self.port, addresses=self.addresses, pin=self.pin,
+                              lookup=self.lookup, first_host=core.host, first_term=max(1, core.epoch))
+        self.agreements[info.id] = agreement
+        agreement.applied.append(lambda _index, outcome: self._committed(info.id, outcome))
+        for seat in self.seats:
+            if seat.core.table_id == info.id and not seat.core.watch:
+                seat.core.follows_log = True
+        self.nursery.start_soon(agreement.run)
+        self.nursery.start_soon(self._follow, agreement)
+        host = self.host
+        if host is not None and host.core.info.id == info.id and host.stepped_down is None:
+            self._attach(host, agreement)
+        return agreement
+
+    def _committed(self, table: str, outcome: Outcome) -> None:
+        """An outcome the table's log committed: the host (if this node hosts) and every seat of
+        this node count it."""
+        host = self.host
+        if host is not None and host.core.info.id == table and host.stepped_down is None:
+            host.apply(host.core.committed(outcome, trio.current_time()))
+        for seat in self.seats:
+            if seat.core.table_id == table and not seat.core.watch:
+                seat.core.follows_log = True
+                seat.apply(seat.core.committed(outcome))
+
+    async def _follow(self, agreement: Agreement) -> None:
+        """Host the table while the agreement elects this node, and only then."""
+        while not agreement.closed:
+            lead = agreement.leadership()
+            host = self.host
+            hosting = (host is not None and host.stepped_down is None
+                       and host.core.info.id == agreement.info.id)
+            resigned = host is not None and host.core.phase == "resigned" and host.core.epoch == lead.term
+            if lead.role == "leader" and lead.leader == self.me and resigned:
+                agreement.resign()
+            elif lead.role == "leader" and lead.leader == self.me:
+                if not hosting or (host is not None and host.core.epoch != lead.term):
+                    if hosting and host is not None:
+                        self._step_down(host, lead.term, self.me)
+                    self._take_over(agreement, lead.term)
+            elif hosting and host is not None:
+                self._step_down(host, lead.term, lead.leader or "")
+            mine = [s for s in self.seats if s.core.table_id == agreement.info.id]
+            if mine and all(s.left is not None for s in mine):
+                await agreement.linger(self.timing.check)
+                agreement.close()
+                return
+            await agreement.wait_changed(0.5)
+
+    def _step_down(self, host: HostDriver, term: int, leader: str) -> None:
+        log.warning("%s: no longer the host of table %r (term %d, host %s)", self.name, host.core.info.name,
+                    term, leader[:8] or "unknown")
+        host.apply(host.core.step_down(term, leader))
+        for link in list(host.links.values()):
+            link.close("superseded", "another node hosts the table now")
 
     async def _ask_seat(self, seat: SeatInfo) -> Info | None:
         """The info of a seat's node, trying its addresses; None if none answers."""
@@ -266,22 +388,33 @@ class Node:
     def host_store(self) -> Store:
         return Store(self.host_store_path)
 
-    def take_over(self, seat: SeatCore, bot_for: Callable[[int], Player]) -> HostDriver:
-        """Become the host of ``seat``'s table at the next epoch (the previous host was lost)."""
-        assert seat.info is not None and seat.game is not None and seat.sheet is not None
-        sheet = Sheet(seat.game.new_table())
-        for deal in sorted(seat.sheet.finished):
-            sheet.finished[deal] = seat.sheet.finished[deal]
-            seat.game.sheet_add(sheet.table, seat.sheet.finished[deal])
-        sheet.void = set(seat.sheet.void)
-        roster = list(seat.roster)
+    def _take_over(self, agreement: Agreement, term: int) -> HostDriver | None:
+        """Host the agreement's table at ``term``: the roster this node's seat holds, the score
+        sheet of every outcome in this node's log (a leader's log holds every committed one)."""
+        seat = next((s.core for s in self.seats if s.core.table_id == agreement.info.id and not s.core.watch
+                     and s.core.me == self.me), None)
+        if seat is None or seat.info is None or seat.game is None:
+            return None
+        game = seat.game
+        sheet = Sheet(game.new_table())
         store = self.host_store()
-        for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
-            store.save_outcome(seat.info.id, deal, record, reason, culprit)
-        core = HostCore(seat.game, seat.info, self.me, store, now=trio.current_time(),
-                        identity=self.identity, epoch=seat.epoch + 1, roster=roster, sheet=sheet,
-                        takeover=True, last_deal=seat.deal, timing=self.timing, bot_for=bot_for)
-        log.info("%s takes over table %r at epoch %d", self.name, seat.info.name, core.epoch)
+        for outcome in agreement.log_outcomes():
+            store.save_outcome(seat.info.id, *outcome.row())
+            if outcome.record is None:
+                sheet.void.add(outcome.deal)
+                continue
+            try:
+                finished = game.check(outcome.record)
+            except CheckFailed:
+                sheet.void.add(outcome.deal)
+                continue
+            sheet.finished[outcome.deal] = finished
+            game.sheet_add(sheet.table, finished)
+        core = HostCore(game, seat.info, self.me, store, now=trio.current_time(), identity=self.identity,
+                        epoch=term, roster=list(seat.roster), sheet=sheet, takeover=True,
+                        last_deal=max(seat.deal, sheet.done), timing=self.timing, bot_for=self.bot_for,
+                        reachable=agreement.reachable)
+        log.info("%s hosts table %r at epoch %d", self.name, seat.info.name, term)
         return self.start_hosting(core)
 
 
@@ -321,6 +454,8 @@ class SeatDriver:
         self._decisions: trio.Nursery | None = None
         """Where a person's decisions run: the whole seat, so a dropped connection does not lose
         a question on the screen (the answer is sent, or queued for the resumed session)."""
+        if bot_for is not None and node.bot_for is None:
+            node.bot_for = bot_for
 
     # -- effects -------------------------------------------------------------------------
     def apply(self, effects: list[Effect]) -> None:
@@ -341,6 +476,9 @@ class SeatDriver:
                     self.link.close(effect.code, effect.reason)
             elif isinstance(effect, Note):
                 log.info("%s: %s", self.name, effect.text)
+        info = self.core.info
+        if info is not None and info.id not in self.node.agreements and len(self.core.roster) == info.seats:
+            self.node.join_agreement(self.core)
 
     def _measure(self, msg: object) -> None:
         """Round trips of this seat's actions (sent to back in the log) and the first card."""
@@ -461,9 +599,26 @@ class SeatDriver:
                 self.apply(self.core.receive(msg))
             link.conn.flush_ack(trio.current_time())
 
+        host_node = self.node.me if address is LOCAL else welcome.node
+
+        async def follow_leader() -> None:
+            """Leave a host the table's agreement no longer names (the seat then joins the new one)."""
+            while True:
+                agreement = self.node.agreements.get(self.core.table_id)
+                if agreement is None:
+                    await trio.sleep(0.5)
+                    continue
+                lead = agreement.leadership()
+                if lead.leader is not None and lead.leader != host_node:
+                    link.close("superseded", "another node hosts the table now")
+                    return
+                await agreement.wait_changed(1.0)
+
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
+                if not self.core.watch:
+                    nursery.start_soon(follow_leader)
                 closed: Closed = await link.run(on_event)
                 nursery.cancel_scope.cancel()
         finally:
@@ -533,62 +688,49 @@ class SeatDriver:
         return outcome
 
     async def recover(self, first: PeerAddress | None) -> str:
-        """The connection to the host ended: find the host again (docs/protocol.md, "Host loss")."""
-        timing = self.node.timing
-        if self.node.host is not None and self.node.host.core.info.id == self.core.table_id \
-                and self.node.host.stepped_down is None:
-            return await self.session(LOCAL)
-        stepped = self.node.host.stepped_down if self.node.host is not None else None
-        if stepped is not None and stepped.host and self.core.host == self.node.me:
-            # This node hosted and stepped down: the newer host is the one to join.
-            newer = next((s for s in self.core.roster if s.node == stepped.host), None)
-            if newer is not None:
-                outcome = await self._session_at(newer)
+        """The connection to the host ended: join the host the table's agreement elects (or,
+        before the table is full and for a watcher, find who hosts it)."""
+        agreement = self.node.agreements.get(self.core.table_id) or self.node.join_agreement(self.core)
+        if agreement is None:
+            return await self._find_host(first)
+        lead = agreement.leadership()
+        if lead.leader == self.node.me:
+            host = self.node.host
+            if host is not None and host.stepped_down is None and host.core.epoch == lead.term \
+                    and host.core.info.id == self.core.table_id:
+                return await self.session(LOCAL)
+        elif lead.leader is not None:
+            outcome = "unreachable"
+            for address in agreement.addresses(lead.leader):
+                outcome = await self.session(address)
                 if outcome == "ended" or self.left is not None:
                     return outcome
-        host_seat = next((s for s in self.core.roster if s.node == self.core.host), None)
+                if outcome != "unreachable":
+                    break
+            if outcome == "refused":
+                await trio.sleep(0.1)  # it has not taken up hosting yet
+                return outcome
+        await agreement.wait_changed(0.5)
+        return "unreachable"
+
+    async def _find_host(self, first: PeerAddress | None) -> str:
+        """Without an agreement: the host again, then each node of the roster (a node that does
+        not host names the one it follows)."""
         again = self.host_address or first
-        if again is LOCAL and stepped is not None:
-            again = None
-        if (again is None or again is LOCAL) and host_seat is not None:
-            again = self._address(host_seat)  # a restarted node: the host's address from the roster
-        deadline = trio.current_time() + timing.host_grace
-        while again is not None and trio.current_time() < deadline:
-            if again is not LOCAL and again is not self.host_address and host_seat is not None:
-                outcome = await self._session_at(host_seat)
-            else:
-                outcome = await self.session(again)
+        if again is not None and again is not LOCAL:
+            outcome = await self.session(again)
             if outcome == "ended" or self.left is not None:
                 return outcome
-            if outcome == "refused" and self.refusal is not None and self.refusal.code == "stale-epoch":
-                break
-            await trio.sleep(0.2)
-        # Succession: the first node after the host that answers is the host now.
-        lost = self.core.host
-        while True:
-            candidates = [s for s in self.core.successors() if s.node != lost]
-            if not candidates:
-                return "unreachable"
-            for cand in candidates:
-                if cand.node == self.node.me:
-                    if self.node.host is None or self.node.host.stepped_down is not None:
-                        if self.bot_for is None:
-                            return "unreachable"
-                        self.node.take_over(self.core, self.bot_for)
-                    return await self.session(LOCAL)
-                outcome = await self._session_at(cand)
-                if outcome == "ended" or self.left is not None:
-                    return outcome
-                if outcome == "refused":
-                    refusal = self.refusal
-                    if refusal is not None and refusal.host == lost and refusal.epoch >= self.core.epoch:
-                        # It still follows the host this node lost: try the host again first.
-                        return "refused"
-                    # Alive but not (yet) the host: it takes over once it misses the host too.
-                    await trio.sleep(0.3)
-                    break
-            else:
-                await trio.sleep(0.3)
+        named = self.refusal.host if self.refusal is not None else ""
+        candidates = sorted((s for s in self.core.roster if not s.local), key=lambda s: s.node != named)
+        for cand in candidates:
+            if cand.node == self.node.me:
+                continue
+            outcome = await self._session_at(cand)
+            if outcome == "ended" or self.left is not None:
+                return outcome
+        await trio.sleep(0.3)
+        return "unreachable"
 
 
 def _peer_ip(stream: trio.abc.Stream) -> str | None:

@@ -23,6 +23,7 @@ from core.actions import Action
 from core.observation import Observation, observe
 from core.plugins import Catalogue
 from core.rules import RuleError
+from net.agreement.outcome import Outcome
 from net.audit import Verdict, audit
 from net.dealing import HOST, DealContext, RandomBytes
 from net.effects import (
@@ -124,6 +125,13 @@ class SeatCore:
         """Whether the player was shown the roster (a restarted node shows it again)."""
         self.shows = True
         """Every change is shown (a person's screen); False: only the decisions (a bot)."""
+        self.follows_log = False
+        """The table's log (the host agreement) says what counts: a hand this seat checked goes
+        on its score sheet when :meth:`committed` brings it, not before.  False (a watcher, a
+        table not yet full): a hand counts when this seat's check of the host's record holds."""
+        self.checked: dict[int, Finished] = {}
+        """Hands this seat checked that the table's log has not committed yet."""
+        self.voids_shown: set[int] = set()
 
     # -- what the node says in its hello ---------------------------------------------------------
     @property
@@ -412,8 +420,7 @@ class SeatCore:
         out: list[Effect] = []
         if play.opened and run.verdict is None:
             assert self.game is not None
-            run.verdict = audit(play, self.sheet.table.round if self.sheet else 1, self.game.hash,
-                                run.begin.bots)
+            run.verdict = audit(play, run.begin.round, self.game.hash, run.begin.bots)
             if not run.verdict.ok:
                 culprit = self._node_of(run.verdict.culprit)
                 out.append(Note(f"the audit of deal {run.ctx.deal} names {culprit[:8] or 'nobody'}: "
@@ -439,7 +446,8 @@ class SeatCore:
             run.began = True
             table = self.sheet.table if self.sheet is not None else None
             if table is not None:
-                out.append(Show(HandBegins(obs, table.round, table.rounds, table.passed_out + 1)))
+                out.append(Show(HandBegins(obs, table.round, table.rounds, table.passed_out + 1,
+                                           tuple(run.begin.bots))))
         elif before is not None and len(obs.history) == len(before.history) + 1:
             out.append(Show(Acted(obs, before.phase)))
             if len(obs.tricks) > len(before.tricks):
@@ -505,7 +513,8 @@ class SeatCore:
             if deal < self.done or self.watch:
                 return []
             return [self._to_host(Checked(deal, True, "", "", ""), deal)]
-        if deal != self.done + 1 and deal not in self.sheet.void:
+        later = self.follows_log and deal > self.done  # the log may not have brought the last one yet
+        if deal != self.done + 1 and deal not in self.sheet.void and not later:
             return [Note(f"record of deal {deal} ignored: this node holds outcomes up to {self.done}")]
         run = self.run if self.run is not None and self.run.ctx.deal == deal else None
         head = run.play.head if run is not None else ""
@@ -534,15 +543,25 @@ class SeatCore:
             return out
         if finished.deal != deal:
             return [Show(Voided(deal, f"the record is of deal {finished.deal}, not {deal}", self.host))]
-        self.sheet.void.discard(deal)
-        if not self.watch:
-            self.store.save_outcome(self.info.id, deal, finished.record)
-        row = self._enter(finished)
-        self._write_file(finished)
-        self.run = None
         out = []
         if not self.watch:
             out.append(self._to_host(Checked(deal, True, "", "", head), deal))
+        if self.follows_log:
+            self.checked[deal] = finished
+            return out
+        self.sheet.void.discard(deal)
+        if not self.watch:
+            self.store.save_outcome(self.info.id, deal, finished.record)
+        return out + self._counted(finished)
+
+    def _counted(self, finished: Finished) -> list[Effect]:
+        """A hand counts: on the sheet, in a file, on the screen; the table may be over."""
+        assert self.info is not None and self.sheet is not None
+        row = self._enter(finished)
+        self._write_file(finished)
+        if self.run is not None and self.run.ctx.deal <= finished.deal:
+            self.run = None
+        out: list[Effect] = []
         seat = self.seat if self.seat is not None else 0
         obs = observe(finished.hand, seat)
         net = finished.record.get("net", {})
@@ -597,4 +616,42 @@ class SeatCore:
             self.store.save_outcome(self.info.id, body.deal, None, reason, culprit)
         if self.run is not None and self.run.ctx.deal <= body.deal:
             self.run = None
+        if self.follows_log:
+            if not already:
+                self.sheet.void.discard(body.deal)  # what counts is what the table's log commits
+            self.voids_shown.add(body.deal)
         return [] if already else [Show(Voided(body.deal, reason, culprit))]
+
+    def committed(self, outcome: Outcome) -> list[Effect]:
+        """The table's log committed ``outcome``: it counts, the same at every node.  A hand this
+        seat checked is taken as checked; one it did not see is checked now; one it cannot
+        accept is named (the host's record does not hold here) but the log still decides."""
+        if self.info is None or self.game is None or self.sheet is None:
+            return []
+        deal = outcome.deal
+        if deal in self.sheet.finished or (outcome.void and deal in self.sheet.void
+                                           and deal in self.voids_shown):
+            return []
+        checked = self.checked.pop(deal, None)
+        if outcome.record is None:
+            self.sheet.finished.pop(deal, None)
+            self.sheet.void.add(deal)
+            if not self.watch and deal not in self.voids_shown:  # a void this seat was told of keeps its view
+                self.store.save_outcome(self.info.id, deal, None, outcome.reason, outcome.culprit)
+            if self.run is not None and self.run.ctx.deal <= deal:
+                self.run = None
+            if deal in self.voids_shown:
+                return []
+            self.voids_shown.add(deal)
+            return [Show(Voided(deal, outcome.reason, outcome.culprit))]
+        out: list[Effect] = []
+        if checked is None or canonical(checked.record) != canonical(outcome.record):
+            try:
+                checked = self.game.check(outcome.record)
+            except CheckFailed as exc:
+                return [Note(f"deal {deal}: the table counted a record that does not hold here: "
+                             f"{exc.reason}")]
+        self.sheet.void.discard(deal)
+        if not self.watch:
+            self.store.save_outcome(self.info.id, deal, outcome.record)
+        return out + self._counted(checked)

@@ -14,7 +14,7 @@ import json
 import secrets
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,12 @@ CREATE TABLE IF NOT EXISTS outcomes (
     table_id TEXT NOT NULL, deal INTEGER NOT NULL, kind TEXT NOT NULL, record TEXT,
     reason TEXT NOT NULL DEFAULT '', culprit TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (table_id, deal));
+CREATE TABLE IF NOT EXISTS raft_state (
+    table_id TEXT PRIMARY KEY, term INTEGER NOT NULL, vote TEXT NOT NULL, commit_index INTEGER NOT NULL,
+    applied INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS raft_log (
+    table_id TEXT NOT NULL, idx INTEGER NOT NULL, term INTEGER NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx));
 CREATE TABLE IF NOT EXISTS progress (
     table_id TEXT NOT NULL, deal INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
     PRIMARY KEY (table_id, deal, key));
@@ -71,6 +77,10 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One transaction for a caller that writes several tables at once (the agreement's log)."""
+        return self._tx()
 
     # -- meta ---------------------------------------------------------------------------
     def _meta(self, key: str) -> str | None:

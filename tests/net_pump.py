@@ -11,7 +11,8 @@ from pathlib import Path
 from client.bots import make_bot
 from client.players import Player
 from core.plugins import Catalogue, load_plugins
-from net.effects import Decide, Drop, Effect, Leave, Note, Send, Show, TableDone, ToHost
+from net.agreement.outcome import Outcome
+from net.effects import Decide, Drop, Effect, Leave, Note, Propose, Send, Show, TableDone, ToHost
 from net.game import Game
 from net.host import Admit, HostCore
 from net.identity import Identity
@@ -65,6 +66,8 @@ class Pump:
     tamper: Callable[[str, Signed], Signed | None] | None = None
     """Called on every body the host sends: return a changed body, or None to drop it."""
     sent: int = 0
+    committed: list[Outcome] = field(default_factory=list)
+    """Every outcome the host proposed, in order (the table's log)."""
 
     def join(self, node: str) -> None:
         seat = self.seats[node]
@@ -131,6 +134,13 @@ class Pump:
                 self.log.append(effect.text)
             elif isinstance(effect, TableDone):
                 self.done = True
+            elif isinstance(effect, Propose):
+                # A log of one member: what the host proposes is committed at once, everywhere.
+                self.committed.append(effect.outcome)
+                queue += [(None, e) for e in self.host.committed(effect.outcome, self.now)]
+                for node, seat in self.seats.items():
+                    if seat.follows_log:
+                        queue += [(node, e) for e in seat.committed(effect.outcome)]
 
 
 def make_table(tmp: Path, variant: str = "tarock54", rounds: int = 2, seats: int = 4, seed: int = 0,
@@ -150,6 +160,7 @@ def make_table(tmp: Path, variant: str = "tarock54", rounds: int = 2, seats: int
                         watch=i >= seats, records_dir=tmp / f"records{i}", identity=identity(i))
         core.expect_rules = info.rules
         core.expect_table = info.id
+        core.follows_log = i < seats
         cores[node] = core
         players[node] = make_bot("heuristic", seed * 10 + i, f"p{i}")
     return Pump(host, cores, players)

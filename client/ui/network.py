@@ -143,6 +143,9 @@ class ScreenListener:
             model.changed()
         elif isinstance(event, HandBegins):
             model.hand_started(event.obs, event.round, event.deal_in_round)
+            away = ", ".join(model.names[s] for s in event.bots if 0 <= s < len(model.names))
+            if away:
+                model.note(_("Away: {names}. A bot plays for them until they return.").format(names=away))
         elif isinstance(event, Acted):
             seen = event.obs.history[-1] if event.obs.history else None
             if seen is not None:

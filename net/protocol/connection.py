@@ -470,7 +470,8 @@ class Connection:
             self._answer_challenge(msg)
             return
         if isinstance(msg, Welcome):
-            if self.my_hello is not None and self.my_hello.role in ("seat", "watch") and not self.peer_node:
+            challenged = ("seat", "watch", "peer")
+            if self.my_hello is not None and self.my_hello.role in challenged and not self.peer_node:
                 raise _OutOfOrder("a welcome without the challenge that proves who answers")
             if not PROTOCOL_MIN <= msg.proto <= PROTOCOL_MAX:
                 raise _OutOfOrder(f"the peer chose protocol {msg.proto}, which this node does not speak")

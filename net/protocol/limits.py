@@ -46,8 +46,16 @@ class Timing:
     """How long a seat may be away before a bot plays it (until the player returns)."""
     check: float = 20.0
     """Longest wait of the host for the seats' checks of a finished hand."""
-    gather: float = 8.0
+    gather: float = 3.0
     """Longest wait of a new host for the seats to come back before it deals."""
+    tick: float = 0.1
+    """One tick of the host agreement's clock (docs/protocol.md, "Host agreement")."""
+    election: float = 1.0
+    """A member that heard nothing from a host for a random time between this and twice this
+    asks the others whether it could host (pre-vote); a host that heard from no majority
+    for this long stops hosting (check-quorum)."""
+    beat: float = 0.2
+    """A host's heartbeat to the other members."""
     step: float = 10.0
     """Longest wait for a connected seat's step of the deal or of a reveal (no person
     decides there): a seat that takes longer stalls the hand and is named."""

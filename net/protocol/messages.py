@@ -93,7 +93,7 @@ class Message:
 
 # -- frames: one connection ------------------------------------------------------------
 
-Role = Literal["seat", "watch", "info", "invite"]
+Role = Literal["seat", "watch", "info", "invite", "peer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,8 @@ class Hello(Message):
 
     ``role``: ``seat`` (take or resume a seat), ``watch`` (public information
     only), ``info`` (ask for an :class:`Info`, then close), ``invite`` (a
-    forming host asks a waiting node to join its table).  ``session`` and
+    forming host asks a waiting node to join its table), ``peer`` (a member of a table
+    carrying the host agreement's messages, docs/protocol.md "Host agreement").  ``session`` and
     ``received`` resume a session ("" and 0 for a new one); ``epoch``,
     ``deal`` and ``done`` are what the node knows of the table (0 if nothing).
     ``key`` is the node's public key (its id is made of it), ``nonce`` 32
