@@ -123,11 +123,12 @@ def test_through_a_fault_proxy_that_delays_stalls_and_cuts(tmp_path: Path) -> No
 
 
 
-def test_a_host_cut_off_for_long_steps_down_and_the_table_ends_whole(tmp_path: Path) -> None:
-    """The proxy between the seats and the host stalls for much longer than the timeouts:
-    the seats go on with a new host (epoch 2); the old host, cut off from most of the
-    table, plays nothing alone, learns of the newer host, steps down and joins it. Every
-    node ends with the same records."""
+def test_a_stalled_path_to_the_host_is_left_for_the_direct_one_and_the_table_ends_whole(tmp_path: Path) -> None:
+    """The proxy between the seats and the host stalls for much longer than the timeouts.
+    The host agreement's own connections go to the roster's addresses, not through the
+    proxy, so the host still hears from every member and stays the host (docs/protocol.md,
+    "Host agreement"): the seats find it again at those addresses and the table ends whole,
+    the same records at every node."""
     with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
         host = procs.spawn(bot_args("h", tmp_path, 3, *LOOP, "--host", "--table", "cut", "--seed", "1"),
                            name="h", env=env(tmp_path / "state"), cwd=ROOT)
@@ -142,11 +143,6 @@ def test_a_host_cut_off_for_long_steps_down_and_the_table_ends_whole(tmp_path: P
                              cwd=ROOT) for i in range(3)]
         seats[0].wait_for_json(lambda e: e.get("event") == "first-card", timeout=60)
         proxy.send("stall\n")
-        # The seats find a new host among themselves (the roster's direct addresses).
-        for s in seats:
-            s.wait_for_json(lambda e: e.get("event") == "seated" and e.get("epoch") == 2, timeout=60)
-        # The old host joins the new one as a seat.
-        host.wait_for_json(lambda e: e.get("event") == "seated" and e.get("epoch") == 2, timeout=60)
         for p in (host, *seats):
             assert p.wait(timeout=150) == 0, p.tail()
         proxy.send("quit\n")
