@@ -125,6 +125,11 @@ class Roster:
             return self.host_key if author_node == self.host else None
         return self.keys[seat] if author_node == self.nodes[seat] else None
 
+    def node_of(self, seat: int) -> str:
+        """The node that plays ``seat`` in this hand: the host's for a seat its bot plays (a
+        private message to that seat goes to the host's node, where the bot is), else the seat's."""
+        return self.host if seat in self.bots else self.nodes[seat]
+
 
 class HandPlay:
     """One node's view of one hand (``me``: its seat; None for the host or a watcher).
@@ -759,7 +764,7 @@ class HandPlay:
             seq, prev = self._mine
             seq += 1
         else:
-            to_node = self.roster.host if to == HOST else self.roster.nodes[to]
+            to_node = self.roster.host if to == HOST else self.roster.node_of(to)
         fields: dict[str, Any] = {"t": Signed.tag, "table": self.ctx.table, "epoch": self.ctx.epoch,
                                   "deal": self.ctx.deal, "author": self.signer.node, "seat": seat,
                                   "seq": seq, "prev": prev, "head": self.head,

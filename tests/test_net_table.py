@@ -18,9 +18,10 @@ from time_bound import bounded
 
 from client.bots import make_bot
 from core.record import load, replay
-from net.effects import HandOver, Voided
+from net.effects import Effect, HandOver, Voided
 from net.game import Sheet
 from net.host import OWN_VOIDS, HostCore
+from net.identity import signed_bytes
 from net.protocol.limits import Timing
 from net.protocol.messages import HandEnd, MessageError, Signed, dump, parse
 from net.seat import SeatCore
@@ -82,8 +83,12 @@ def test_every_node_shows_the_same_roster_fingerprint(tmp_path: Path) -> None:
     assert len(prints) == 1 and len(prints.pop()) == 14
 
 
-def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp_path: Path) -> None:
-    pump = make_table(tmp_path, rounds=2, timing=Timing(seat_timeout=5.0))
+@pytest.mark.parametrize("dealing", ("mental-poker/2", "commit-reveal/1"))
+def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp_path: Path,
+                                                                             dealing: str) -> None:
+    """With commit-reveal/1 the bot also takes the private messages of its seat (its seed goes
+    to the host, its cards come from the host): addressed to the host's node, which plays it."""
+    pump = make_table(tmp_path, rounds=2, timing=Timing(seat_timeout=5.0), dealing=dealing)
     away = node_id(3)
 
     def vanish(to: str, body: Signed) -> Signed | None:
@@ -93,12 +98,13 @@ def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp
             return None
         return body
     pump.tamper = vanish
-    for i in range(4):
-        pump.join(node_id(i))
-    pump.run(pump.host.disconnected(away, pump.now))
-    pump.tick(1.0)
-    assert not pump.done and 1 not in pump.host.sheet.void
-    pump.tick(5.0)  # its cards cannot be opened without it: the deal is void, nobody named
+    with bounded(60, "a table with a seat away"):
+        for i in range(4):
+            pump.join(node_id(i))
+        pump.run(pump.host.disconnected(away, pump.now))
+        pump.tick(1.0)
+        assert not pump.done and 1 not in pump.host.sheet.void
+        pump.tick(5.0)  # its cards cannot be opened without it: the deal is void, nobody named
     voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
     assert voids and voids[0].deal == 1 and voids[0].culprit == "" and "away" in voids[0].reason
     assert pump.done, pump.log[-5:]
@@ -107,6 +113,43 @@ def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp
     data = json.loads(records(tmp_path, 0)[0])
     bots = data["net"]["bots"]
     assert bots and all(data["actions"][i]["seat"] == 3 for i in bots)
+
+
+@pytest.mark.parametrize("garbage", ("unsigned", "signed"))
+def test_a_commit_reveal_seat_that_sends_garbage_costs_one_deal(tmp_path: Path, garbage: str) -> None:
+    """commit-reveal/1, seat 3 sends garbage instead of its seed: a body that is no signed
+    message (a protocol error: its connection is closed, it is away, the deal is void naming
+    nobody, and a bot of the host's node plays it from the next deal), or a seed it signed that
+    is no seed (a provable offence: the deal is void naming it).  Either way the table goes on."""
+    pump = make_table(tmp_path, rounds=2, timing=Timing(seat_timeout=5.0), dealing="commit-reveal/1")
+    cheater = node_id(3)
+    receive = pump.host.receive
+    sent: list[str] = []
+
+    def spoil(node: str, body: object, now: float) -> list[Effect]:
+        if node == cheater and not sent and isinstance(body, Signed) and body.to \
+                and body.body.get("payload", {}).get("t") == "reveal":
+            sent.append(garbage)
+            if garbage == "unsigned":
+                return receive(node, {"t": "reveal", "seed": "00" * 32}, now)
+            fields = dump(body)
+            fields["body"] = {"t": "dealing", "payload": {"t": "reveal", "seed": "not a seed"}}
+            fields["sig"] = identity(3).sign(signed_bytes(fields))
+            return receive(node, parse(fields, "body"), now)
+        return receive(node, body, now)
+    pump.host.receive = spoil  # type: ignore[method-assign]
+    with bounded(60, "a table with a seat that sends garbage"):
+        for i in range(4):
+            pump.join(node_id(i))
+        assert sent
+        for _ in range(3):
+            pump.tick(5.0)
+    voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
+    assert [v.deal for v in voids] == [1], voids
+    assert voids[0].culprit == ("" if garbage == "unsigned" else cheater), voids[0]
+    assert pump.done, pump.log[-5:]
+    bots = [e.bots for e in pump.shown[node_id(0)] if isinstance(e, HandOver)]
+    assert bots and all(bots) == (garbage == "unsigned")
 
 
 def test_a_returning_seat_plays_again(tmp_path: Path) -> None:
@@ -574,3 +617,4 @@ def test_a_seat_that_steps_after_a_card_owing_nothing_is_named(tmp_path: Path,
     assert cheated and voids and voids[0].culprit == cheater, voids
     assert "may not send step" in voids[0].reason
     assert pump.done and 1 in pump.host.sheet.void  # the table goes on with the next deal
+
