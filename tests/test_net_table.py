@@ -17,6 +17,9 @@ from net_pump import Pump, identity, make_table, node_id
 from time_bound import bounded
 
 from client.bots import make_bot
+from core.actions import Action
+from core.cards import format_card
+from core.observation import Observation
 from core.record import load, replay
 from net.effects import Effect, HandOver, Voided
 from net.game import Sheet
@@ -618,3 +621,74 @@ def test_a_seat_that_steps_after_a_card_owing_nothing_is_named(tmp_path: Path,
     assert "may not send step" in voids[0].reason
     assert pump.done and 1 in pump.host.sheet.void  # the table goes on with the next deal
 
+
+class _Watching:
+    """A bot that, at every decision, notes the called card its observation shows and the card
+    the declarer's own node (which knows its hand) has called."""
+
+    def __init__(self, pump: Pump, node: str, seen: list[tuple[str, str]]) -> None:
+        self.pump, self.node, self.seen = pump, node, seen
+        self.bot = pump.players[node]
+
+    def decide(self, obs: Observation) -> Action:
+        if obs.called is not None and obs.declarer is not None:
+            run = self.pump.seats[node_id(obs.declarer)].run
+            virtual = run.play.virtual if run is not None else None
+            assert virtual is not None
+            real = virtual.hand.state.called
+            self.seen.append((format_card(obs.called), format_card(real) if real is not None else "none"))
+        assert self.bot is not None
+        return self.bot.decide(obs)
+
+
+@pytest.mark.parametrize(("variant", "deals"),
+                         [("tarock40", 100), ("koenigrufen-club", 30), ("tarock54", 30)])
+def test_at_a_commit_reveal_table_the_called_card_is_public_when_it_is_called(tmp_path: Path, variant: str,
+                                                                              deals: int) -> None:
+    """The called card is told in the step after the action that calls it, in every scheme:
+    tarock40 calls it from the declarer's hand when the auction ends (nobody else can compute
+    it), so with commit-reveal/1 (whose seats give no shares) the declarer owes that step too.
+    No seat ever decides on another called card than the real one; so no partner says Kontra
+    against its own declarer (an illegal action, named by the audit) and no deal is void.  The
+    Königrufen variants call by an action (or with the bid): the extra step must not hurt them."""
+    pump = make_table(tmp_path, variant=variant, rounds=deals, seed=2, dealing="commit-reveal/1")
+    seen: list[tuple[str, str]] = []
+    for i in range(4):
+        pump.players[node_id(i)] = _Watching(pump, node_id(i), seen)  # type: ignore[assignment]
+    with bounded(240, f"{deals} deals at a commit-reveal table"):
+        for i in range(4):
+            pump.join(node_id(i))
+    voids = [v for v in pump.shown[node_id(0)] if isinstance(v, Voided)]
+    assert pump.done and not pump.host.sheet.void, voids
+    assert len(pump.host.sheet.finished) == deals
+    assert seen and all(shown == real for shown, real in seen), [s for s in seen if s[0] != s[1]][:5]
+
+
+@pytest.mark.parametrize("dealing", ("commit-reveal/1", "mental-poker/2"))
+def test_a_declarer_that_keeps_its_called_card_back_is_named(tmp_path: Path, dealing: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first declarer whose rules call a card tells it one step late (as commit-reveal
+    seats did before they owed that step): the others acted on a card they could not know, so
+    the audit names the declarer, the deal is void and the table goes on."""
+    from net.virtual import VirtualHand
+
+    facts = VirtualHand.facts
+    kept: list[int] = []
+
+    def late(self: VirtualHand) -> dict[str, str]:
+        told = facts(self)
+        if told and not kept:
+            assert self.me is not None
+            kept.append(self.me)
+            self.rules.called.pop(self.me)  # as if it never told it: it tells it at its next chance
+            return {}
+        return told
+    monkeypatch.setattr(VirtualHand, "facts", late)
+    pump = make_table(tmp_path, variant="tarock40", rounds=8, seed=2, dealing=dealing)
+    with bounded(120, "a table with a declarer that keeps its called card back"):
+        for i in range(4):
+            pump.join(node_id(i))
+    voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
+    assert kept and voids, pump.log[-5:]
+    assert voids[0].culprit == node_id(kept[0]) and "kept back its called card" in voids[0].reason, voids[0]
+    assert pump.done
