@@ -394,8 +394,10 @@ class HostCore:
 
     def _timeouts(self, run: Run, now: float) -> list[Effect]:
         """A step no person takes that a connected seat has not sent in time: it stalls the
-        hand and is named.  A seat away longer than the seat timeout: the hand is void (its
-        cards cannot be opened without it), nobody is named."""
+        hand and is named, and from the next deal a bot plays it as for an away seat, until
+        its node connects again (docs/protocol.md, "Seats that go quiet"): so a seat that
+        stalls is named once, and never stops the table.  A seat away longer than the seat
+        timeout: the hand is void (its cards cannot be opened without it), nobody is named."""
         authors, deciding = run.waiting
         for author in authors:
             if author == HOST or author in run.subs:
@@ -413,8 +415,11 @@ class HostCore:
                 step = ("kept back its opening at the hand's end (a refused reveal)" if play.over else
                         "stalled its step of the deal" if not play.dealer.fixed else
                         "stalled its step of the hand")
-                return self._void(run.ctx.deal, f"seat {author} ({name}) {step} for {self.timing.step:g} s",
-                                  node, now)
+                chair.substituted = True
+                note = Note(f"seat {author} ({name}) stalls: a bot of this node plays it from the next deal "
+                            "until its node connects again")
+                return [note, *self._void(run.ctx.deal, f"seat {author} ({name}) {step} for "
+                                                        f"{self.timing.step:g} s", node, now)]
         return []
 
     def next_deadline(self, now: float) -> float | None:

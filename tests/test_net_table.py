@@ -692,3 +692,55 @@ def test_a_declarer_that_keeps_its_called_card_back_is_named(tmp_path: Path, dea
     assert kept and voids, pump.log[-5:]
     assert voids[0].culprit == node_id(kept[0]) and "kept back its called card" in voids[0].reason, voids[0]
     assert pump.done
+
+
+class _Rejoining:
+    """Seat 0's bot, which reconnects node ``node`` (a new session) at its first decision of
+    deal ``deal``."""
+
+    def __init__(self, pump: Pump, node: str, deal: int, done: list[int]) -> None:
+        self.pump, self.node, self.deal, self.done = pump, node, deal, done
+        self.bot = pump.players[node_id(0)]
+
+    def decide(self, obs: Observation) -> Action:
+        run = self.pump.host.run
+        if not self.done and run is not None and run.ctx.deal == self.deal:
+            self.done.append(self.deal)
+            self.pump.leave(self.node)
+            self.pump.join(self.node)
+        assert self.bot is not None
+        return self.bot.decide(obs)
+
+
+@pytest.mark.parametrize("dealing", ("mental-poker/2", "commit-reveal/1"))
+def test_a_connected_seat_that_stalls_is_named_once_and_a_bot_plays_it(tmp_path: Path, dealing: str) -> None:
+    """Seat 3 stays connected but never sends a step of the deal (its key, its commitment):
+    the first deal is void naming it once, then a bot of the host's node plays its seat as
+    for an away seat, and the table goes on; when its node connects again (here during deal
+    2, no longer stalling) it plays its seat again from the next deal."""
+    pump = make_table(tmp_path, rounds=4, timing=Timing(step=3.0, seat_timeout=30.0), dealing=dealing)
+    staller = node_id(3)
+    receive = pump.host.receive
+    dropped: list[int] = []
+    rejoined: list[int] = []
+
+    def stall(node: str, body: object, now: float) -> list[Effect]:
+        if node == staller and not rejoined and isinstance(body, Signed) and inner(body) == "dealing":
+            dropped.append(body.deal)
+            return []
+        return receive(node, body, now)
+    pump.host.receive = stall  # type: ignore[method-assign]
+    pump.players[node_id(0)] = _Rejoining(pump, staller, 2, rejoined)  # type: ignore[assignment]
+    with bounded(120, "a table with a seat that stalls"):
+        for i in range(4):
+            pump.join(node_id(i))
+        assert dropped == [1] and not pump.host.sheet.void
+        for _ in range(4):
+            pump.tick(3.5)
+    voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
+    assert [v.deal for v in voids] == [1] and voids[0].culprit == staller, voids
+    assert "stalled its step of the deal" in voids[0].reason
+    assert pump.done and rejoined == [2], pump.log[-5:]
+    assert dropped == [1]
+    hands = [e for e in pump.shown[node_id(0)] if isinstance(e, HandOver)]
+    assert [bool(e.bots) for e in hands] == [True, False, False, False]  # deal 2 by a bot, then seat 3
