@@ -151,6 +151,13 @@ def _facts(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) -> 
             if state.declarer != author or state.called is None or format_card(state.called) != called:
                 raise _Found(author, f"{_who(author)} told the called card {called}, the rules call "
                                      f"{format_card(state.called) if state.called is not None else 'none'}")
+        state = hand.state
+        if k < len(actions) and state.called is not None and state.declarer is not None \
+                and not any(author == state.declarer and step <= k for author, step, _ in told):
+            # The card is called and the hand went on: its declarer owed it at this step at the
+            # latest (docs/protocol.md, "Facts"); the others acted on a card they could not know.
+            raise _Found(state.declarer, f"{_who(state.declarer)} kept back its called card "
+                                         f"{format_card(state.called)} at step {k}")
         if k < len(actions):
             hand.apply(actions[k])
 

@@ -125,6 +125,11 @@ class Roster:
             return self.host_key if author_node == self.host else None
         return self.keys[seat] if author_node == self.nodes[seat] else None
 
+    def node_of(self, seat: int) -> str:
+        """The node that plays ``seat`` in this hand: the host's for a seat its bot plays (a
+        private message to that seat goes to the host's node, where the bot is), else the seat's."""
+        return self.host if seat in self.bots else self.nodes[seat]
+
 
 class HandPlay:
     """One node's view of one hand (``me``: its seat; None for the host or a watcher).
@@ -213,30 +218,44 @@ class HandPlay:
 
     def _open_step(self, k: int, before: Mapping[int, set[int]] | None = None) -> None:
         """Fix who owes step ``k`` (docs/protocol.md, "The order of a hand"): every
-        contributor but the actor; with public shares (mental poker), after a card
-        played (``before``: what each seat saw before it) only one that has a share to
-        give of a position the play showed or that may have a fact to tell (the
-        declarer of a contract that calls a card, until it told the card).  Every
-        node decides this alike: the shares are in the log, and what a play shows
-        (the card, and what the rules show with it) does not hang on hidden cards.
-        After any other action every contributor but the actor owes the step: what
-        it shows may hang on a hidden card (a discard the rules show if it is a
-        tarock), so only the card's holder knows whether to give a share."""
+        contributor but the actor, and the declarer of a contract that calls a card until it
+        told the card (in every scheme: a card the rules call from its hand becomes public
+        when it is called, and only the declarer can tell it; commit-reveal's seats are no
+        contributors, so without this step they would tell it only with their next act,
+        after others acted on a wrong card).  With public shares (mental poker), after a
+        card played (``before``: what each seat saw before it) only one that has a share to
+        give of a position the play showed, or that declarer, owes the step.  Every node
+        decides this alike: the shares are in the log, what a play shows (the card, and
+        what the rules show with it) does not hang on hidden cards, and the contract and
+        its declarer are public.  After any other action every contributor but the actor
+        owes the step: what it shows may hang on a hidden card (a discard the rules show if
+        it is a tarock), so only the card's holder knows whether to give a share."""
         actor = self.acts[k - 1].author if k >= 1 else None
         everyone = {a for a in self.contributors if a != actor}
+        teller = self._teller()
+        if teller == actor:
+            teller = None
         if before is None or not self.dealer.public_shares or self.virtual is None:
-            self.expected[k] = frozenset(everyone)
+            self.expected[k] = frozenset(everyone | ({teller} if teller is not None else set()))
             return
         visible = self._visible()
-        state = self.virtual.hand.state
-        calls = state.contract is not None and state.contract.spec.call is not None
-        owing: set[Author] = set()
+        owing: set[Author] = {teller} if teller is not None else set()
         for c in everyone:
             new = {p for s, ps in visible.items() if s != c for p in ps - before.get(s, set())}
-            if (calls and state.declarer == c and c not in self.virtual.rules.called) \
-                    or any(c not in self.dealer.shared(p) for p in new):
+            if any(c not in self.dealer.shared(p) for p in new):
                 owing.add(c)
         self.expected[k] = frozenset(owing)
+
+    def _teller(self) -> int | None:
+        """The declarer of a contract that calls a card, until it told the card (public: the
+        contract and its declarer follow from the actions alone)."""
+        if self.virtual is None:
+            return None
+        state = self.virtual.hand.state
+        if state.contract is None or state.contract.spec.call is None or state.declarer is None \
+                or state.declarer in self.virtual.rules.called:
+            return None
+        return state.declarer
 
     def step_complete(self, k: int) -> bool:
         return self._expected_steps(k) <= set(self.steps.get(k, {}))
@@ -759,7 +778,7 @@ class HandPlay:
             seq, prev = self._mine
             seq += 1
         else:
-            to_node = self.roster.host if to == HOST else self.roster.nodes[to]
+            to_node = self.roster.host if to == HOST else self.roster.node_of(to)
         fields: dict[str, Any] = {"t": Signed.tag, "table": self.ctx.table, "epoch": self.ctx.epoch,
                                   "deal": self.ctx.deal, "author": self.signer.node, "seat": seat,
                                   "seq": seq, "prev": prev, "head": self.head,

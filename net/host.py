@@ -364,7 +364,7 @@ class HostCore:
             parts = log_parts([dump(e) for e in run.log])
             out += [self._send(node, Log(part, more=i < len(parts) - 1), run.ctx.deal)
                     for i, part in enumerate(parts)]
-            if seat is not None:
+            if seat is not None and seat not in run.subs:  # a bot's cards stay with the bot
                 out += [Send(node, run.play.sign(Dealing(o.payload), o.to))
                         for o in run.play.dealer.resend(seat)]
         return out
@@ -409,8 +409,10 @@ class HostCore:
 
     def _timeouts(self, run: Run, now: float) -> list[Effect]:
         """A step no person takes that a connected seat has not sent in time: it stalls the
-        hand and is named.  A seat away longer than the seat timeout: the hand is void (its
-        cards cannot be opened without it), nobody is named."""
+        hand and is named, and from the next deal a bot plays it as for an away seat, until
+        its node connects again (docs/protocol.md, "Seats that go quiet"): so a seat that
+        stalls is named once, and never stops the table.  A seat away longer than the seat
+        timeout: the hand is void (its cards cannot be opened without it), nobody is named."""
         authors, deciding = run.waiting
         for author in authors:
             if author == HOST or author in run.subs:
@@ -428,8 +430,11 @@ class HostCore:
                 step = ("kept back its opening at the hand's end (a refused reveal)" if play.over else
                         "stalled its step of the deal" if not play.dealer.fixed else
                         "stalled its step of the hand")
-                return self._void(run.ctx.deal, f"seat {author} ({name}) {step} for {self.timing.step:g} s",
-                                  node, now)
+                chair.substituted = True
+                note = Note(f"seat {author} ({name}) stalls: a bot of this node plays it from the next deal "
+                            "until its node connects again")
+                return [note, *self._void(run.ctx.deal, f"seat {author} ({name}) {step} for "
+                                                        f"{self.timing.step:g} s", node, now)]
         return []
 
     def next_deadline(self, now: float) -> float | None:
@@ -549,7 +554,9 @@ class HostCore:
             run.since = now
             out += [Send(node, item) for node, _ in self._audience()]
             queue += [(o.env, None) for o in outs if o.to is None]
-            out += self._privates(run, [o for o in outs if o.to is not None])
+            out += self._privates(run, [o for o in outs if o.to is not None], now)
+            if self.run is not run:
+                return out
             for seat, sub in list(run.subs.items()):
                 try:
                     answers = sub.play.receive(item)
@@ -557,7 +564,9 @@ class HostCore:
                     return out + self._fault(run, f"the bot of seat {seat} found: {exc.reason}",
                                              self._node_of(exc.author) if exc.author is not None else "", now)
                 queue += [(o.env, None) for o in answers if o.to is None]
-                out += self._privates(run, [o for o in answers if o.to is not None], seat)
+                out += self._privates(run, [o for o in answers if o.to is not None], now, seat)
+                if self.run is not run:
+                    return out
                 queue += [(o.env, None) for o in self._sub_decide(seat, sub)]
         run.waiting = (tuple(run.play.waiting()[0]), run.play.waiting()[1])
         self.phase = "playing" if run.play.dealer.fixed else "dealing"
@@ -565,24 +574,27 @@ class HostCore:
             out += self._finish(run, now)
         return out
 
-    def _privates(self, run: Run, outs: list[Out], from_seat: int | None = None) -> list[Effect]:
-        """Private dealing messages: to a seat's node, or (from a bot's seat) to the host itself."""
+    def _privates(self, run: Run, outs: list[Out], now: float, from_seat: int | None = None) -> list[Effect]:
+        """Private dealing messages: to a seat's node, or (from a bot's seat) to the host itself,
+        or (to a seat a bot plays) to that bot.  One the host's own parts refuse voids the deal
+        (the hand could not go on without it), naming the author the refusal names."""
         effects: list[Effect] = []
         for o in outs:
-            if o.to == HOST:
-                try:
+            try:
+                if o.to == HOST:
                     answers = run.play.private(from_seat if from_seat is not None else HOST, o.env)
-                except HandFault as exc:
-                    return [*effects, Note(f"private message refused: {exc.reason}")]
-                effects += self._privates(run, [a for a in answers if a.to is not None])
-                continue
-            assert o.to is not None
-            if o.to in run.subs:
-                try:
+                    effects += self._privates(run, [a for a in answers if a.to is not None], now)
+                    if self.run is not run:
+                        return effects
+                    continue
+                assert o.to is not None
+                if o.to in run.subs:
                     run.subs[o.to].play.private(HOST, o.env)
-                except HandFault as exc:
-                    effects.append(Note(f"the bot of seat {o.to} refused a private message: {exc.reason}"))
-                continue
+                    continue
+            except HandFault as exc:
+                culprit = self._node_of(exc.author) if exc.author is not None else ""
+                return [*effects, *self._fault(run, f"a private message was refused: {exc.reason}", culprit,
+                                               now)]
             chair = self.chairs[o.to]
             if chair.info is not None and chair.connected:
                 effects.append(Send(chair.info.node, o.env))
@@ -684,7 +696,9 @@ class HostCore:
 
     # -- faults and voids ------------------------------------------------------------------------
     def _node_of(self, seat: int | None) -> str:
-        if seat is None or seat == HOST:
+        """The node that answers for ``seat`` in the deal in progress: the host's for a seat its
+        bot plays (``begin.bots``), else the seat's own."""
+        if seat is None or seat == HOST or (self.run is not None and seat in self.run.play.begin.bots):
             return self.me
         info = self.chairs[seat].info if 0 <= seat < len(self.chairs) else None
         return info.node if info is not None else ""
@@ -745,12 +759,10 @@ class HostCore:
                     outs = run.play.private(seat, body)
                 except HandFault as exc:
                     return self._fault(run, exc.reason, node, now)
-                out: list[Effect] = self._privates(run, [o for o in outs if o.to is not None])
+                out: list[Effect] = self._privates(run, [o for o in outs if o.to is not None], now)
                 for o in outs:
-                    if o.to is None:
+                    if o.to is None and self.run is run:
                         out += self._log(run, o.env, None, now)
-                        if self.run is not run:
-                            break
                 return out
             return self._log(run, body, node, now)
         if not self._signed_by(node, body):

@@ -123,7 +123,7 @@ def test_through_a_fault_proxy_that_delays_stalls_and_cuts(tmp_path: Path) -> No
 
 
 
-def test_a_stalled_path_to_the_host_is_left_for_the_direct_one_and_the_table_ends_whole(tmp_path: Path) -> None:
+def test_a_stalled_path_to_the_host_is_left_for_the_direct_one(tmp_path: Path) -> None:
     """The proxy between the seats and the host stalls for much longer than the timeouts.
     The host agreement's own connections go to the roster's addresses, not through the
     proxy, so the host still hears from every member and stays the host (docs/protocol.md,

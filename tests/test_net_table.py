@@ -17,11 +17,15 @@ from net_pump import Pump, identity, make_table, node_id
 from time_bound import bounded
 
 from client.bots import make_bot
+from core.actions import Action
+from core.cards import format_card
+from core.observation import Observation
 from core.record import load, replay
 from net.agreement.outcome import Outcome
-from net.effects import HandOver, Propose, Voided
+from net.effects import Effect, HandOver, Propose, Voided
 from net.game import Sheet
 from net.host import OWN_VOIDS, HostCore
+from net.identity import signed_bytes
 from net.protocol.limits import Timing
 from net.protocol.messages import HandEnd, MessageError, Signed, dump, parse
 from net.seat import SeatCore
@@ -83,8 +87,12 @@ def test_every_node_shows_the_same_roster_fingerprint(tmp_path: Path) -> None:
     assert len(prints) == 1 and len(prints.pop()) == 14
 
 
-def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp_path: Path) -> None:
-    pump = make_table(tmp_path, rounds=2, timing=Timing(seat_timeout=5.0))
+@pytest.mark.parametrize("dealing", ("mental-poker/2", "commit-reveal/1"))
+def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp_path: Path,
+                                                                             dealing: str) -> None:
+    """With commit-reveal/1 the bot also takes the private messages of its seat (its seed goes
+    to the host, its cards come from the host): addressed to the host's node, which plays it."""
+    pump = make_table(tmp_path, rounds=2, timing=Timing(seat_timeout=5.0), dealing=dealing)
     away = node_id(3)
 
     def vanish(to: str, body: Signed) -> Signed | None:
@@ -94,12 +102,13 @@ def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp
             return None
         return body
     pump.tamper = vanish
-    for i in range(4):
-        pump.join(node_id(i))
-    pump.run(pump.host.disconnected(away, pump.now))
-    pump.tick(1.0)
-    assert not pump.done and 1 not in pump.host.sheet.void
-    pump.tick(5.0)  # its cards cannot be opened without it: the deal is void, nobody named
+    with bounded(60, "a table with a seat away"):
+        for i in range(4):
+            pump.join(node_id(i))
+        pump.run(pump.host.disconnected(away, pump.now))
+        pump.tick(1.0)
+        assert not pump.done and 1 not in pump.host.sheet.void
+        pump.tick(5.0)  # its cards cannot be opened without it: the deal is void, nobody named
     voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
     assert voids and voids[0].deal == 1 and voids[0].culprit == "" and "away" in voids[0].reason
     assert pump.done, pump.log[-5:]
@@ -108,6 +117,43 @@ def test_a_seat_away_mid_hand_voids_it_and_a_bot_plays_it_from_the_next_deal(tmp
     data = json.loads(records(tmp_path, 0)[0])
     bots = data["net"]["bots"]
     assert bots and all(data["actions"][i]["seat"] == 3 for i in bots)
+
+
+@pytest.mark.parametrize("garbage", ("unsigned", "signed"))
+def test_a_commit_reveal_seat_that_sends_garbage_costs_one_deal(tmp_path: Path, garbage: str) -> None:
+    """commit-reveal/1, seat 3 sends garbage instead of its seed: a body that is no signed
+    message (a protocol error: its connection is closed, it is away, the deal is void naming
+    nobody, and a bot of the host's node plays it from the next deal), or a seed it signed that
+    is no seed (a provable offence: the deal is void naming it).  Either way the table goes on."""
+    pump = make_table(tmp_path, rounds=2, timing=Timing(seat_timeout=5.0), dealing="commit-reveal/1")
+    cheater = node_id(3)
+    receive = pump.host.receive
+    sent: list[str] = []
+
+    def spoil(node: str, body: object, now: float) -> list[Effect]:
+        if node == cheater and not sent and isinstance(body, Signed) and body.to \
+                and body.body.get("payload", {}).get("t") == "reveal":
+            sent.append(garbage)
+            if garbage == "unsigned":
+                return receive(node, {"t": "reveal", "seed": "00" * 32}, now)
+            fields = dump(body)
+            fields["body"] = {"t": "dealing", "payload": {"t": "reveal", "seed": "not a seed"}}
+            fields["sig"] = identity(3).sign(signed_bytes(fields))
+            return receive(node, parse(fields, "body"), now)
+        return receive(node, body, now)
+    pump.host.receive = spoil  # type: ignore[method-assign]
+    with bounded(60, "a table with a seat that sends garbage"):
+        for i in range(4):
+            pump.join(node_id(i))
+        assert sent
+        for _ in range(3):
+            pump.tick(5.0)
+    voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
+    assert [v.deal for v in voids] == [1], voids
+    assert voids[0].culprit == ("" if garbage == "unsigned" else cheater), voids[0]
+    assert pump.done, pump.log[-5:]
+    bots = [e.bots for e in pump.shown[node_id(0)] if isinstance(e, HandOver)]
+    assert bots and all(bots) == (garbage == "unsigned")
 
 
 def test_a_returning_seat_plays_again(tmp_path: Path) -> None:
@@ -556,3 +602,127 @@ def test_a_seat_that_steps_after_a_card_owing_nothing_is_named(tmp_path: Path,
     assert cheated and voids and voids[0].culprit == cheater, voids
     assert "may not send step" in voids[0].reason
     assert pump.done and 1 in pump.host.sheet.void  # the table goes on with the next deal
+
+
+class _Watching:
+    """A bot that, at every decision, notes the called card its observation shows and the card
+    the declarer's own node (which knows its hand) has called."""
+
+    def __init__(self, pump: Pump, node: str, seen: list[tuple[str, str]]) -> None:
+        self.pump, self.node, self.seen = pump, node, seen
+        self.bot = pump.players[node]
+
+    def decide(self, obs: Observation) -> Action:
+        if obs.called is not None and obs.declarer is not None:
+            run = self.pump.seats[node_id(obs.declarer)].run
+            virtual = run.play.virtual if run is not None else None
+            assert virtual is not None
+            real = virtual.hand.state.called
+            self.seen.append((format_card(obs.called), format_card(real) if real is not None else "none"))
+        assert self.bot is not None
+        return self.bot.decide(obs)
+
+
+@pytest.mark.parametrize(("variant", "deals"),
+                         [("tarock40", 100), ("koenigrufen-club", 30), ("tarock54", 30)])
+def test_at_a_commit_reveal_table_the_called_card_is_public_when_it_is_called(tmp_path: Path, variant: str,
+                                                                              deals: int) -> None:
+    """The called card is told in the step after the action that calls it, in every scheme:
+    tarock40 calls it from the declarer's hand when the auction ends (nobody else can compute
+    it), so with commit-reveal/1 (whose seats give no shares) the declarer owes that step too.
+    No seat ever decides on another called card than the real one; so no partner says Kontra
+    against its own declarer (an illegal action, named by the audit) and no deal is void.  The
+    Königrufen variants call by an action (or with the bid): the extra step must not hurt them."""
+    pump = make_table(tmp_path, variant=variant, rounds=deals, seed=2, dealing="commit-reveal/1")
+    seen: list[tuple[str, str]] = []
+    for i in range(4):
+        pump.players[node_id(i)] = _Watching(pump, node_id(i), seen)  # type: ignore[assignment]
+    with bounded(240, f"{deals} deals at a commit-reveal table"):
+        for i in range(4):
+            pump.join(node_id(i))
+    voids = [v for v in pump.shown[node_id(0)] if isinstance(v, Voided)]
+    assert pump.done and not pump.host.sheet.void, voids
+    assert len(pump.host.sheet.finished) == deals
+    assert seen and all(shown == real for shown, real in seen), [s for s in seen if s[0] != s[1]][:5]
+
+
+@pytest.mark.parametrize("dealing", ("commit-reveal/1", "mental-poker/2"))
+def test_a_declarer_that_keeps_its_called_card_back_is_named(tmp_path: Path, dealing: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first declarer whose rules call a card tells it one step late (as commit-reveal
+    seats did before they owed that step): the others acted on a card they could not know, so
+    the audit names the declarer, the deal is void and the table goes on."""
+    from net.virtual import VirtualHand
+
+    facts = VirtualHand.facts
+    kept: list[int] = []
+
+    def late(self: VirtualHand) -> dict[str, str]:
+        told = facts(self)
+        if told and not kept:
+            assert self.me is not None
+            kept.append(self.me)
+            self.rules.called.pop(self.me)  # as if it never told it: it tells it at its next chance
+            return {}
+        return told
+    monkeypatch.setattr(VirtualHand, "facts", late)
+    pump = make_table(tmp_path, variant="tarock40", rounds=8, seed=2, dealing=dealing)
+    with bounded(120, "a table with a declarer that keeps its called card back"):
+        for i in range(4):
+            pump.join(node_id(i))
+    voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
+    assert kept and voids, pump.log[-5:]
+    assert voids[0].culprit == node_id(kept[0]) and "kept back its called card" in voids[0].reason, voids[0]
+    assert pump.done
+
+
+class _Rejoining:
+    """Seat 0's bot, which reconnects node ``node`` (a new session) at its first decision of
+    deal ``deal``."""
+
+    def __init__(self, pump: Pump, node: str, deal: int, done: list[int]) -> None:
+        self.pump, self.node, self.deal, self.done = pump, node, deal, done
+        self.bot = pump.players[node_id(0)]
+
+    def decide(self, obs: Observation) -> Action:
+        run = self.pump.host.run
+        if not self.done and run is not None and run.ctx.deal == self.deal:
+            self.done.append(self.deal)
+            self.pump.leave(self.node)
+            self.pump.join(self.node)
+        assert self.bot is not None
+        return self.bot.decide(obs)
+
+
+@pytest.mark.parametrize("dealing", ("mental-poker/2", "commit-reveal/1"))
+def test_a_connected_seat_that_stalls_is_named_once_and_a_bot_plays_it(tmp_path: Path, dealing: str) -> None:
+    """Seat 3 stays connected but never sends a step of the deal (its key, its commitment):
+    the first deal is void naming it once, then a bot of the host's node plays its seat as
+    for an away seat, and the table goes on; when its node connects again (here during deal
+    2, no longer stalling) it plays its seat again from the next deal."""
+    pump = make_table(tmp_path, rounds=4, timing=Timing(step=3.0, seat_timeout=30.0), dealing=dealing)
+    staller = node_id(3)
+    receive = pump.host.receive
+    dropped: list[int] = []
+    rejoined: list[int] = []
+
+    def stall(node: str, body: object, now: float) -> list[Effect]:
+        if node == staller and not rejoined and isinstance(body, Signed) and inner(body) == "dealing":
+            dropped.append(body.deal)
+            return []
+        return receive(node, body, now)
+    pump.host.receive = stall  # type: ignore[method-assign]
+    pump.players[node_id(0)] = _Rejoining(pump, staller, 2, rejoined)  # type: ignore[assignment]
+    with bounded(120, "a table with a seat that stalls"):
+        for i in range(4):
+            pump.join(node_id(i))
+        assert dropped == [1] and not pump.host.sheet.void
+        for _ in range(4):
+            pump.tick(3.5)
+    voids = [e for e in pump.shown[node_id(0)] if isinstance(e, Voided)]
+    assert [v.deal for v in voids] == [1] and voids[0].culprit == staller, voids
+    assert "stalled its step of the deal" in voids[0].reason
+    assert pump.done and rejoined == [2], pump.log[-5:]
+    assert dropped == [1]
+    hands = [e for e in pump.shown[node_id(0)] if isinstance(e, HandOver)]
+    assert [bool(e.bots) for e in hands] == [True, False, False, False]  # deal 2 by a bot, then seat 3
