@@ -17,6 +17,8 @@ from typing import Protocol
 
 import trio
 
+from net.store import StoreError
+
 __all__ = [
     "ConnectError",
     "ConnectTimeout",
@@ -224,6 +226,8 @@ class TcpTransport:
                 return
             try:
                 await handler(stream)
+            except StoreError:
+                raise  # this node cannot keep its state: it stops (not one connection's bug)
             except Exception:
                 # A handler must deal with what peers send; reaching here is a bug in it.
                 # One connection's bug must not stop the node from accepting others.
