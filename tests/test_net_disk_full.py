@@ -6,7 +6,8 @@ leaves: real ``tarock bot`` processes on loopback.
   traceback, and nothing written.
 - During a table, the state folder's disk full (a tiny tmpfs, filled up): one line, a
   non-zero status, a ``bye`` to the host (which logs why at once), the table goes on
-  without it, and its store still opens with every hand it had stored.
+  without it, and its store still opens with every hand it had stored.  A host whose disk
+  fills up: the same, its seats are told at once and a new host plays the table to its end.
 - The same for the records folder's disk.
 - ``tarock bot --json`` into a file: each event is in the file when it happens.
 
@@ -159,6 +160,32 @@ def test_a_full_state_disk_mid_table_is_one_line_a_bye_and_an_intact_store(tmp_p
     for path in files:  # every hand it wrote out is in its store, the same record
         record = json.loads(path.read_text())
         assert stored[int(record["net"]["deal"])] == record
+
+
+@needs_mount
+def test_a_host_whose_disk_fills_up_says_bye_and_the_others_play_on(tmp_path: Path) -> None:
+    small = tmp_path / "small"
+    small.mkdir()
+    name = table_name(tmp_path)
+    argv = tarock("bot", "--name", "b0", "--rounds", "3", "--json", "--records", str(tmp_path / "rec-b0"),
+                  "--state", str(small), "--seat-timeout", "4", "--heartbeat", "0.25", *LOOP, "--host",
+                  "--table", name, "--seed", "0")
+    with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
+        host = procs.spawn(in_tmpfs("size=4m", small, argv), name="b0", env=env(tmp_path / "state"), cwd=ROOT)
+        seats = [procs.spawn(bot_args(f"b{i}", tmp_path, 3, *LOOP, "--table", name, "--seed", str(i),
+                                      *(("-v",) if i == 1 else ())),
+                             name=f"b{i}", env=env(tmp_path / "state"), cwd=ROOT) for i in (1, 2, 3)]
+        host.wait_for_json(lambda e: e.get("event") == "hand", timeout=90)
+        fill(inside(host, small))
+        assert exit_status(host, 60) == 1
+        assert "cannot write the state folder" in assert_one_line(host, small, "No space left on device")
+        # Its seats were told (a bye: the seat whose message hit the full disk is told why, the
+        # others that the node stopped), and a new host plays the table to its end.
+        seats[0].wait_for(r"connection to the host ended: .*\(leaving\)$", timeout=30)
+        for p in seats:
+            assert p.wait(timeout=150) == 0, p.tail()
+    hosts = {events(p, "seated")[-1]["host"] for p in seats}
+    assert len(hosts) == 1 and events(host, "seated")[-1]["host"] not in hosts
 
 
 @needs_mount
