@@ -307,3 +307,29 @@ def test_bot_json_events_reach_a_file_while_it_runs(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.communicate(timeout=10)
+
+
+def test_selfplay_with_a_records_folder_under_a_file_stops_at_once(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("x")
+    records = tmp_path / "a-file" / "rec"
+    done = start_alone(tarock("selfplay", "--hands", "1", "--records", str(records)), tmp_path)
+    assert done.returncode == 2
+    line = one_line(done, records, "a part of the path is a file")
+    why = "a part of the path is a file, not a folder"
+    assert line == f"tarock selfplay: cannot write the records folder {records}: {why}"
+
+
+@needs_mount
+def test_selfplay_whose_records_disk_fills_up_says_so_and_keeps_whole_records(tmp_path: Path) -> None:
+    records = tmp_path / "rec"
+    records.mkdir()
+    script = 'd="$1"; mount -t tmpfs -o "$0" tmpfs "$d" && shift && "$@"; echo "exit=$?"; ls "$d"; cat "$d"/*'
+    selfplay = tarock("selfplay", "--hands", "12", "--seed", "1", "--records", str(records))
+    done = start_alone(["unshare", "-m", "sh", "-c", script, "size=12k", str(records), *selfplay], tmp_path)
+    assert "exit=1" in done.stdout.splitlines(), done.stdout + done.stderr
+    assert one_line(done, records, "No space left on device") == \
+        f"tarock selfplay: cannot write the records folder {records}: No space left on device"
+    listed = [x for x in done.stdout.splitlines() if x.startswith("table-")]
+    assert listed and all(x.endswith(".json") for x in listed)  # no half-written temporary left
+    whole = [x for x in done.stdout.splitlines() if x.startswith("{")]
+    assert len(whole) == len(listed) and all(json.loads(x) for x in whole)  # every file a whole record
