@@ -53,6 +53,7 @@ from core.record import load, replay
 from core.registry import Variant
 from core.rules import RuleError
 from core.state import Reason
+from net.store import StoreError, check_folder
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
 
@@ -125,9 +126,15 @@ def _offer(catalogue: Catalogue, read: Any) -> Variant:
 
 
 def _records_dir(args: argparse.Namespace) -> Path | None:
+    """The records folder, made if missing and known to be writable (else a usage error)."""
     if getattr(args, "no_records", False):
         return None
-    return Path(args.records) if args.records else default_records_dir()
+    folder = Path(args.records) if args.records else default_records_dir()
+    try:
+        check_folder(folder, "records folder")
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    return folder
 
 
 def _records_line(session: Session) -> str:
@@ -534,6 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RuleError, UsageError) as exc:
         _err(f"tarock {args.command}: {exc}")
         return 2
+    except StoreError as exc:  # a record that cannot be written (a full disk): it says where and why
+        _err(f"tarock {args.command}: {exc}")
+        return 1
     except KeyboardInterrupt:
         _err(_("interrupted"))
         return 130

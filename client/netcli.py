@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import logging
 import random
@@ -49,6 +50,7 @@ from net.manual_discovery import open_manual_discovery
 from net.node import Node, default_state_dir, percentile
 from net.protocol.limits import Timing
 from net.protocol.messages import Info
+from net.store import StoreError, check_folder
 from net.transport import ConnectError, PeerAddress, TcpTransport
 
 log = logging.getLogger("tarock.net")
@@ -156,6 +158,8 @@ def _game(args: argparse.Namespace, catalogue: Catalogue) -> Game:
 
 
 def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Path | None) -> Node:
+    """The node, with its store opened and checked: a state folder or records folder that
+    cannot be written, or a damaged store, is a usage error (one line, status 2)."""
     state = Path(args.state) if args.state else default_state_dir()
     try:
         transport = TcpTransport(args.bind, args.port)
@@ -164,7 +168,12 @@ def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Pa
     pin = getattr(args, "pin", None)
     if pin is not None and not 1 <= len(pin) <= 64:
         raise NetUsageError("--pin must be 1..64 characters")
-    return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
+    try:
+        if records is not None:
+            check_folder(records, "records folder")
+        return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
+    except StoreError as exc:
+        raise NetUsageError(str(exc)) from None
 
 
 def _bot_for(seed: int) -> Callable[[int], Player]:
@@ -220,7 +229,13 @@ def _leaves(exc: BaseException) -> list[BaseException]:
 
 
 def _run(main: Callable[[], Any]) -> int:
-    """Run ``main`` under trio; a usage error or refusal is a message and status 2."""
+    """Run ``main`` under trio; a usage error or refusal is a message and status 2.
+
+    A store or records folder that cannot be written while the node plays (a
+    :class:`StoreError`: a full disk, a folder made read-only) is one line and status 1:
+    the node has said ``bye`` on every connection on its way out
+    (:class:`net.link.Link`), so the others know at once and play its seat with a bot; its
+    store holds everything written before the failure (a failed write is rolled back)."""
     try:
         status: int = trio.run(main)
     except BaseException as exc:
@@ -228,6 +243,11 @@ def _run(main: Callable[[], Any]) -> int:
         if any(isinstance(e, KeyboardInterrupt) for e in leaves):
             _err(_("interrupted"))
             return 130
+        failures = [str(e) for e in leaves if isinstance(e, StoreError)]
+        if failures and len(failures) == len(leaves):
+            for line in dict.fromkeys(failures):
+                _err("tarock: " + _("{failure}; leaving the table").format(failure=line))
+            return 1
         known = [e for e in leaves if isinstance(e, NetUsageError | RuleError)]
         if not known or len(known) != len(leaves):
             raise
@@ -444,7 +464,15 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 
 # -- tarock bot ------------------------------------------------------------------------------
+def _line_buffered() -> None:
+    """Each line of standard output goes out when it is written, also into a file or a pipe
+    (where Python buffers blocks): whoever follows a bot's events sees each one at once."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
+    _line_buffered()
     _logging(args)
     catalogue = load_plugins(args.plugins)
     game = _game(args, catalogue)

@@ -27,6 +27,7 @@ from core.registry import Variant, find_variant
 from core.rules import RuleError
 from core.state import HandResult, Reason
 from core.table import SheetRow, Table, contract_text
+from net.store import write_file
 
 MAX_VOID_DEALS = 1000
 """Passed-out deals in a row after which a session gives up."""
@@ -202,6 +203,6 @@ class Session:
         if self.records_dir is None:
             return None
         path = self.records_dir / f"table-{self.stamp}-r{round_no:02d}-h{deal_no:02d}.json"
-        path.write_text(record_of(hand).dumps() + "\n", encoding="utf-8")
+        write_file(path, record_of(hand).dumps() + "\n", "records folder")  # StoreError if it cannot
         self.records.append(path)
         return path

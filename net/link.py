@@ -38,6 +38,8 @@ class Link:
         self._scope: trio.CancelScope | None = None
         self.closed: Closed | None = None
         self.pending: list[Event] = []
+        self._sending = False
+        """The writer is in the middle of sending (a bye after that could cut a frame)."""
 
     def push(self) -> None:
         """Wake the writer: the connection has bytes to send."""
@@ -57,9 +59,11 @@ class Link:
             self._dirty = trio.Event()
             data = self.conn.data_to_send()
             if data:
+                self._sending = True
                 try:
                     with trio.fail_after(self.timing.dead_after):
                         await self.stream.send_all(data)
+                    self._sending = False
                 except trio.TooSlowError:
                     self._broken(Closed("timeout", "the peer did not take what was sent in time", False))
                     return
@@ -136,10 +140,31 @@ class Link:
             self.closed = Closed("timeout", "the peer did not take what was sent in time", by_peer=False)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             self.closed = Closed("eof", f"the connection broke: {exc}", by_peer=True)
+        except BaseException as exc:
+            # This node stops while the connection is open: its own failure (a store that
+            # cannot be written) or a shutdown (cancelled, interrupted).  Say bye, so the peer
+            # knows at once instead of after the silence timeout, then let it go on up.
+            with trio.CancelScope(shield=True):
+                await self._last_word(exc)
+            raise
         await self.flush()
         with trio.move_on_after(1):
             await trio.aclose_forcefully(self.stream)
         return self.closed or Closed("closed", "closed by this node", by_peer=False)
+
+    async def _last_word(self, exc: BaseException) -> None:
+        """(Shielded) a bye ``leaving`` with why this node stops, sent within a moment, and the
+        stream closed."""
+        if not self.conn.closed and not self._sending:
+            self.close("leaving", _why(exc))
+            with trio.move_on_after(min(1.0, self.timing.dead_after)):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError,
+                                         trio.BusyResourceError, OSError):
+                    data = self.conn.data_to_send()
+                    if data:
+                        await self.stream.send_all(data)
+        with trio.move_on_after(1):
+            await trio.aclose_forcefully(self.stream)
 
     def close(self, code: str, reason: str) -> None:
         """Say bye and end :meth:`run` (its reader sees the closed state)."""
@@ -148,6 +173,22 @@ class Link:
             self.closed = Closed(code, reason, by_peer=False)
         self._closing = True
         self.push()
+
+
+def _why(exc: BaseException) -> str:
+    """The first error behind ``exc`` that is not a cancellation, in one line."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _why(inner)
+            if found != _STOPPED:
+                return found
+        return _STOPPED
+    if isinstance(exc, trio.Cancelled | KeyboardInterrupt | SystemExit | GeneratorExit):
+        return _STOPPED
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+_STOPPED = "this node stopped"
 
 
 async def read_hello(link: Link, timeout: float) -> Hello | None:

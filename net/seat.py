@@ -67,7 +67,7 @@ from net.protocol.messages import (
     part,
     plain,
 )
-from net.store import Store
+from net.store import Store, write_file
 
 
 @dataclass
@@ -583,14 +583,11 @@ class SeatCore:
     def _write_file(self, finished: Finished, *, missing_only: bool = False) -> None:
         if self.records_dir is None or self.info is None:
             return
-        self.records_dir.mkdir(parents=True, exist_ok=True)
         name = f"table-{self.info.id[:12]}-r{finished.round:02d}-d{finished.deal:03d}.json"
         path = self.records_dir / name
         if missing_only and path.exists():
             return
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(canonical(finished.record) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_file(path, canonical(finished.record) + "\n", "records folder")  # StoreError if it cannot
 
     def _on_void(self, body: Void) -> list[Effect]:
         assert self.info is not None and self.sheet is not None and self.game is not None

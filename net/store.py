@@ -6,13 +6,22 @@ identity, its tables (the table, the roster, the host and its epoch), the
 outcome of every finished deal (its record, or why it was void) and the deal
 in progress (what was dealt and every action, the seat's dealing secret and
 the observations it was sent).
+
+Whatever cannot be done on disk (a full disk, a read-only or missing folder, a
+damaged file), in the store or in the records folder, is one :class:`StoreError`
+whose text names the folder and the reason; a write that fails changes nothing.
+The node's command catches it (client/netcli.py): at the start it is a usage
+error, during a table the node says bye on every connection and leaves.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import secrets
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -42,7 +51,66 @@ CREATE TABLE IF NOT EXISTS progress (
 
 
 class StoreError(RuntimeError):
-    """The store cannot be opened or is not a tarock store."""
+    """The node cannot keep its state: its store or a folder it writes cannot be opened, read or
+    written (a full disk, a read-only or missing folder, a damaged file, a store of another
+    format).  The text is one line naming the folder or file and the reason.  A failed write
+    changed nothing: its transaction was rolled back, and what was stored before is intact."""
+
+
+_SQLITE_REASONS = {
+    8: "it is read-only",  # SQLITE_READONLY
+    10: "input/output error",  # SQLITE_IOERR
+    11: "the file is damaged",  # SQLITE_CORRUPT
+    13: "No space left on device",  # SQLITE_FULL (also what ENOSPC becomes)
+    14: "the file cannot be opened",  # SQLITE_CANTOPEN
+    26: "the file is damaged or not a store",  # SQLITE_NOTADB
+}
+_DAMAGED = (11, 26)
+
+
+def reason(exc: BaseException) -> str:
+    """Why an OS or SQLite operation failed, in one short phrase."""
+    if isinstance(exc, NotADirectoryError):
+        return "a part of the path is a file, not a folder"
+    if isinstance(exc, FileExistsError):
+        return "it is a file, not a folder"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    known = _SQLITE_REASONS.get(code & 0xFF) if isinstance(code, int) else None
+    return f"{known} ({exc})" if known else str(exc)
+
+
+def _damaged(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _DAMAGED
+
+
+def check_folder(folder: Path, what: str) -> None:
+    """Make ``folder`` if it is missing and write a file in it (removed at once): a
+    :class:`StoreError` naming the folder (``what``: "state folder", "records folder") and the
+    reason when that cannot be done."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise StoreError(f"cannot write the {what} {folder}: {reason(exc)}") from None
+
+
+def write_file(path: Path, text: str, what: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed over it; a
+    failed write leaves no part of it): a :class:`StoreError` naming the folder (``what``:
+    "records folder") and the reason when that cannot be done."""
+    tmp = path.with_suffix(".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise StoreError(f"cannot write the {what} {path.parent}: {reason(exc)}") from None
 
 
 class Store:
@@ -50,33 +118,61 @@ class Store:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        check_folder(path.parent, "state folder")
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(_SCHEMA)
-            fmt = self._meta("format")
-            if fmt is None:
-                self._set_meta("format", FORMAT)
-            elif fmt != FORMAT:
-                raise StoreError(f"{path} is a {fmt} store, not {FORMAT}")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot use {path} as the node's store: {exc}") from None
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the store {path}: {reason(exc)}") from None
+        try:
+            with self._guard("open"):
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+                # A truncated or overwritten file is found now, not in the middle of a hand.
+                found = self.db.execute("PRAGMA quick_check").fetchone()
+                if found is None or found[0] != "ok":
+                    raise StoreError(f"cannot use the store {path}: the file is damaged "
+                                     f"({found[0] if found else 'no answer'})")
+                self.db.executescript(_SCHEMA)
+                fmt = self._meta("format")
+                if fmt is None:
+                    self._set_meta("format", FORMAT)
+                elif fmt != FORMAT:
+                    raise StoreError(f"{path} is a {fmt} store, not {FORMAT}")
+        except StoreError:
+            self.db.close()
+            raise
 
     def close(self) -> None:
         self.db.close()
 
     @contextmanager
-    def _tx(self) -> Iterator[None]:
-        """One transaction: on disk (fsync'd) when the block ends, or nothing of it."""
-        self.db.execute("BEGIN IMMEDIATE")
+    def _guard(self, doing: str) -> Iterator[None]:
+        """SQLite's and the OS's errors as one :class:`StoreError` that names the folder or
+        file and the reason (``doing``: "open", "read" or "write")."""
         try:
             yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        except (sqlite3.Error, OSError) as exc:
+            if _damaged(exc):
+                raise StoreError(f"cannot use the store {self.path}: {reason(exc)}") from None
+            if doing == "write":
+                raise StoreError(f"cannot write the state folder {self.path.parent}: {reason(exc)}") from None
+            raise StoreError(f"cannot {doing} the store {self.path}: {reason(exc)}") from None
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        """One transaction: on disk (fsync'd) when the block ends, or nothing of it (a write
+        or a commit that fails, e.g. on a full disk, is rolled back: the store keeps what it
+        held before)."""
+        with self._guard("write"):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self.db.execute("ROLLBACK")
+                raise
 
     def transaction(self) -> AbstractContextManager[None]:
         """One transaction for a caller that writes several tables at once (the agreement's log)."""
@@ -84,7 +180,8 @@ class Store:
 
     # -- meta ---------------------------------------------------------------------------
     def _meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        with self._guard("read"):
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def _set_meta(self, key: str, value: str) -> None:
@@ -131,12 +228,15 @@ class Store:
                 (table_id, json.dumps(info), json.dumps(state)))
 
     def table(self, table_id: str) -> tuple[Any, Any, bool] | None:
-        row = self.db.execute("SELECT info, state, over FROM tables WHERE id = ?", (table_id,)).fetchone()
+        with self._guard("read"):
+            row = self.db.execute("SELECT info, state, over FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else (json.loads(row[0]), json.loads(row[1]), bool(row[2]))
 
     def current_table(self) -> str | None:
         """The table this node sits at and that is not over (the latest one)."""
-        row = self.db.execute("SELECT id FROM tables WHERE over = 0 ORDER BY created DESC LIMIT 1").fetchone()
+        with self._guard("read"):
+            row = self.db.execute("SELECT id FROM tables WHERE over = 0 ORDER BY created DESC LIMIT 1"
+                                  ).fetchone()
         return None if row is None else str(row[0])
 
     def table_over(self, table_id: str) -> None:
@@ -158,8 +258,9 @@ class Store:
 
     def outcomes(self, table_id: str) -> list[tuple[int, Any | None, str, str]]:
         """``(deal, record or None, reason, culprit)`` in deal order."""
-        rows = self.db.execute("SELECT deal, record, reason, culprit FROM outcomes WHERE table_id = ? "
-                               "ORDER BY deal", (table_id,)).fetchall()
+        with self._guard("read"):
+            rows = self.db.execute("SELECT deal, record, reason, culprit FROM outcomes WHERE table_id = ? "
+                                   "ORDER BY deal", (table_id,)).fetchall()
         return [(int(d), None if r is None else json.loads(r), str(why), str(who)) for d, r, why, who in rows]
 
     # -- the deal in progress -------------------------------------------------------------
@@ -169,11 +270,13 @@ class Store:
                             "VALUES (?, ?, ?, ?)", (table_id, deal, key, json.dumps(value)))
 
     def progress(self, table_id: str, deal: int) -> dict[str, Any]:
-        rows = self.db.execute("SELECT key, value FROM progress WHERE table_id = ? AND deal = ?",
-                               (table_id, deal)).fetchall()
+        with self._guard("read"):
+            rows = self.db.execute("SELECT key, value FROM progress WHERE table_id = ? AND deal = ?",
+                                   (table_id, deal)).fetchall()
         return {str(k): json.loads(v) for k, v in rows}
 
     def progress_deals(self, table_id: str) -> list[int]:
-        rows = self.db.execute("SELECT DISTINCT deal FROM progress WHERE table_id = ? ORDER BY deal",
-                               (table_id,)).fetchall()
+        with self._guard("read"):
+            rows = self.db.execute("SELECT DISTINCT deal FROM progress WHERE table_id = ? ORDER BY deal",
+                                   (table_id,)).fetchall()
         return [int(r[0]) for r in rows]

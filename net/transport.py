@@ -17,6 +17,8 @@ from typing import Protocol
 
 import trio
 
+from net.store import StoreError
+
 __all__ = [
     "ConnectError",
     "ConnectTimeout",
@@ -158,6 +160,13 @@ def _tune(sock: trio.socket.SocketType, keepalive_idle: float | None) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
+def _store_failed(exc: BaseException) -> bool:
+    """``exc`` is (or holds) a :class:`StoreError`: the node's own store failed."""
+    if isinstance(exc, BaseExceptionGroup):
+        return any(_store_failed(inner) for inner in exc.exceptions)
+    return isinstance(exc, StoreError)
+
+
 def _root_os_error(exc: OSError) -> OSError:
     """The first OSError behind trio's "all attempts to connect ... failed", or ``exc`` itself."""
     cause = exc.__cause__
@@ -224,7 +233,9 @@ class TcpTransport:
                 return
             try:
                 await handler(stream)
-            except Exception:
+            except Exception as exc:
+                if _store_failed(exc):
+                    raise  # this node cannot keep its state: it stops (not one connection's bug)
                 # A handler must deal with what peers send; reaching here is a bug in it.
                 # One connection's bug must not stop the node from accepting others.
                 log.exception("connection handler failed for the connection from %s", peer)

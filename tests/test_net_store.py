@@ -81,3 +81,57 @@ def test_a_file_that_is_not_a_store_is_a_clear_error(tmp_path: Path) -> None:
         assert str(path) in str(exc)
     else:
         raise AssertionError("a junk file was taken for a store")
+
+
+def test_a_write_that_does_not_fit_changes_nothing_and_says_where(tmp_path: Path) -> None:
+    """SQLITE_FULL (a page limit: the database's own "disk is full"): the failed write is rolled
+    back, one StoreError names the folder, and what was stored before is intact."""
+    path = tmp_path / "node.sqlite"
+    store = Store(path)
+    table = "ab" * 16
+    store.save_table(table, {"name": "t"}, {"epoch": 1})
+    store.save_outcome(table, 1, {"deal": 1})
+    store.put_progress(table, 2, "begin", {"deal": 2})
+    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+    store.db.execute(f"PRAGMA max_page_count = {pages}")
+    try:
+        store.save_outcome(table, 2, {"deal": 2, "pad": "x" * 100_000})
+    except StoreError as exc:
+        assert str(exc).startswith(f"cannot write the state folder {tmp_path}: No space left on device")
+    else:
+        raise AssertionError("a write larger than the store may grow was taken")
+    assert not store.db.in_transaction
+    assert [d for d, _, _, _ in store.outcomes(table)] == [1]
+    assert store.progress(table, 2) == {"begin": {"deal": 2}}  # the outcome's delete was rolled back too
+    store.close()
+    again = Store(path)
+    assert [d for d, _, _, _ in again.outcomes(table)] == [1] and again.progress_deals(table) == [2]
+
+
+def test_a_store_cut_short_is_a_clear_error_at_the_open(tmp_path: Path) -> None:
+    path = tmp_path / "node.sqlite"
+    store = Store(path)
+    for deal in range(1, 30):
+        store.save_outcome("ab" * 16, deal, {"deal": deal, "pad": "x" * 4000})
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])
+    try:
+        Store(path)
+    except StoreError as exc:
+        assert str(exc).startswith(f"cannot use the store {path}: the file is damaged")
+    else:
+        raise AssertionError("a store cut in half was opened")
+
+
+def test_a_state_folder_that_is_a_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    for folder, why in ((tmp_path / "f", "it is a file, not a folder"),
+                        (tmp_path / "f" / "sub", "a part of the path is a file, not a folder")):
+        try:
+            Store(folder / "node.sqlite")
+        except StoreError as exc:
+            assert str(exc) == f"cannot write the state folder {folder}: {why}"
+        else:
+            raise AssertionError(f"{folder} was taken for a folder")
