@@ -133,8 +133,8 @@ def test_a_full_state_disk_mid_table_is_one_line_a_bye_and_an_intact_store(tmp_p
     small.mkdir()
     records = tmp_path / "rec-b3"
     with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
-        host, *players = start_table(procs, tmp_path, 2)
-        victim = procs.spawn(in_tmpfs("size=4m", small, victim_args(tmp_path, 2, small, records)),
+        host, *players = start_table(procs, tmp_path, 6)
+        victim = procs.spawn(in_tmpfs("size=4m", small, victim_args(tmp_path, 6, small, records)),
                              name="b3", env=victim_env(tmp_path), cwd=ROOT)
         victim.wait_for_json(lambda e: e.get("event") == "hand", timeout=90)
         fill(inside(victim, small))
@@ -194,8 +194,8 @@ def test_a_full_records_disk_mid_table_is_one_line_and_the_store_keeps_the_hand(
     small.mkdir()
     state = tmp_path / "state-b3"
     with Procs(log_dir=tmp_path / "logs", lifetime=150) as procs:
-        host, *_players = start_table(procs, tmp_path, 2)
-        victim = procs.spawn(in_tmpfs("size=1m", small, victim_args(tmp_path, 2, state, small)),
+        host, *_players = start_table(procs, tmp_path, 6)
+        victim = procs.spawn(in_tmpfs("size=1m", small, victim_args(tmp_path, 6, state, small)),
                              name="b3", env=victim_env(tmp_path), cwd=ROOT)
         victim.wait_for_json(lambda e: e.get("event") == "hand", timeout=90)
         written = len(list(inside(victim, small).glob("table-*.json")))
