@@ -6,7 +6,7 @@ import dataclasses
 import ipaddress
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 import trio
 
@@ -18,7 +18,7 @@ from net.link import Link
 from net.pake import Pake
 from net.protocol.channel import Channel, QueueFull
 from net.protocol.connection import Authenticated, BodyReceived, Closed, Event, choose_version
-from net.protocol.messages import Hello, Info, MessageError, SeatInfo, Signed, Welcome, dump, parse
+from net.protocol.messages import Hello, MessageError, Signed, Welcome, dump, parse
 
 log = logging.getLogger("tarock.net")
 
@@ -26,12 +26,10 @@ log = logging.getLogger("tarock.net")
 class HostDriver:
     """Runs one :class:`HostCore`: every connection of a seat or watcher goes through it."""
 
-    def __init__(self, core: HostCore, name: str,
-                 ask: Callable[[SeatInfo], Awaitable[Info | None]] | None = None, *,
-                 identity: Identity | None = None, pin: str | None = None) -> None:
+    def __init__(self, core: HostCore, name: str, *, identity: Identity | None = None,
+                 pin: str | None = None) -> None:
         self.core = core
         self.name = name
-        self.ask = ask
         self.identity = identity or core.identity
         self.pin = pin
         self.failed_pins: list[float] = []
@@ -99,26 +97,6 @@ class HostDriver:
         link.push()
 
     # -- timers ----------------------------------------------------------------------------
-    async def probe(self, every: float = 2.0) -> None:
-        """While seats are away, ask their nodes whether a newer host exists; step down if so
-        (this host was cut off, and the others went on with a new one)."""
-        while not self.finished.is_set() and self.stepped_down is None:
-            await trio.sleep(every)
-            core = self.core
-            away = [c.info for c in core.chairs if c.info is not None and not c.info.local
-                    and not c.connected and c.info.node != core.me]
-            if self.ask is None or not away:
-                continue
-            for seat in away:
-                with trio.move_on_after(every):
-                    info = await self.ask(seat)
-                    if info is not None and info.table == core.info.id and info.epoch > core.epoch:
-                        log.warning("%s hosts table %r at epoch %d: this host (epoch %d) steps down",
-                                    info.host[:8], core.info.name, info.epoch, core.epoch)
-                        self.apply(core.step_down(info.epoch, info.host))
-                        await self.close_all("superseded", "a newer host exists")
-                        return
-
     async def timers(self) -> None:
         """Run the core's timeouts (away seats, checks, gathering)."""
         while not self.finished.is_set() and self.stepped_down is None:

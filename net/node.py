@@ -282,7 +282,7 @@ class Node:
     # -- hosting -------------------------------------------------------------------------
     def start_hosting(self, core: HostCore) -> HostDriver:
         assert self.nursery is not None
-        driver = HostDriver(core, self.name, self._ask_seat, identity=self.identity, pin=self.pin)
+        driver = HostDriver(core, self.name, identity=self.identity, pin=self.pin)
         self.host = driver
         agreement = self.agreements.get(core.info.id)
         if agreement is not None:
@@ -375,15 +375,6 @@ class Node:
         host.apply(host.core.step_down(term, leader))
         for link in list(host.links.values()):
             link.close("superseded", "another node hosts the table now")
-
-    async def _ask_seat(self, seat: SeatInfo) -> Info | None:
-        """The info of a seat's node, trying its addresses; None if none answers."""
-        for host in seat.addresses:
-            try:
-                return await self.ask_info(PeerAddress(host, seat.port))
-            except (ConnectError, OSError, ValueError):
-                continue
-        return None
 
     def host_store(self) -> Store:
         return Store(self.host_store_path)

@@ -156,19 +156,6 @@ class SeatCore:
         """The roster's fingerprint, for the players to compare (docs/protocol.md, "Identity")."""
         return fingerprint(self.table_id, [s.key for s in sorted(self.roster, key=lambda s: s.seat)])
 
-    def successors(self) -> list[SeatInfo]:
-        """The nodes that would host after the current host, in succession order
-        (seat order from the host's seat on, each node once, no local seats)."""
-        nodes = [s for s in self.roster if not s.local]
-        seen: set[str] = set()
-        order: list[SeatInfo] = []
-        for s in nodes:
-            if s.node not in seen:
-                seen.add(s.node)
-                order.append(s)
-        at = next((i for i, s in enumerate(order) if s.node == self.host), -1)
-        return order[at + 1:] + order[:max(at, 0)] if at >= 0 else order
-
     # -- restart -----------------------------------------------------------------------------------
     def restore(self, table_id: str | None = None) -> bool:
         """Load the table this node sits at from its store; False if there is none."""
