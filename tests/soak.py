@@ -36,14 +36,13 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's packages
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # netns, tarock_procs, soak_*
 
 from netns import Lab, LabError, ProcTimeout, lab_unavailable_reason
-from soak_check import check, node_view, summary_lines
-from soak_history import History
+from soak_check import Report, bot_view, check, folder_views, summary_lines
+from soak_history import History, read_history
 from soak_nemesis import ALL_KINDS, FAULT_KINDS, MILD_KINDS, Nemesis, Network, current_host
 from tarock_procs import Bot, start_bots
 
@@ -77,6 +76,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                    help="quiet seconds after each fault (default 5 15)")
     p.add_argument("--keep", type=Path, default=None,
                    help="folder for the run's files (default: a new temp folder)")
+    p.add_argument("--recheck", type=Path, default=None, metavar="DIR",
+                   help="only run the checker again over the folder of a kept run")
     args = p.parse_args(argv)
     if args.faults == "mild":
         args.faults = ",".join(MILD_KINDS)
@@ -89,21 +90,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if args.minutes <= 0:
         p.error("--minutes must be positive")
     return args
-
-
-def timed_events(bot: Bot, history: History) -> list[tuple[float, dict[str, Any]]]:
-    """(seconds since the soak began, event) of every JSON event of every process of ``bot``."""
-    found = []
-    for proc in [*bot.earlier, bot.proc]:
-        for mono, line in proc.timed_lines():
-            if line.startswith("{"):
-                try:
-                    value = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(value, dict) and "event" in value:
-                    found.append((history.at(mono), value))
-    return found
 
 
 def wait_seated(bots: list[Bot], timeout: float) -> None:
@@ -151,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
             network = Network(lab)
             bots = start_bots(lab, work, rounds=rounds, extra=extra, lifetime=lifetime)
             history.log("started", nodes=[f"{b.name}@{b.host.address}" for b in bots])
+            seated = False
             try:
                 wait_seated(bots, SEAT_WAIT)
+                seated = True
                 host = current_host(bots)
                 history.log("seated", host=bots[host].name if host is not None else None)
                 nemesis = Nemesis(rng, network, bots, history, args.kinds, gap=tuple(args.gap))
@@ -162,11 +150,10 @@ def run(args: argparse.Namespace) -> int:
             finally:
                 relays = network.heal()
                 history.log("quiet", relays=relays)
-            finish(bots, finish_s, history)
+            finish(bots, finish_s if seated else 5.0, history)
             lab.procs.close()  # nothing runs any more when the stores are read
-            views = [node_view(b, work / f"state-{b.name}") for b in bots]
-            report = check(views, rounds=rounds, history=history.entries,
-                           bot_lines={b.name: timed_events(b, history) for b in bots})
+            views = [bot_view(b, work / f"state-{b.name}") for b in bots]
+            report = check(views, rounds=rounds, history=history.entries)
         status = 1 if report.violations else 0
     except KeyboardInterrupt:
         history.log("interrupted")
@@ -179,22 +166,39 @@ def run(args: argparse.Namespace) -> int:
     history.log("done", status=status)
     history.close()
     if report is not None:
-        report.figures["seed"] = seed
-        report.figures["rounds"] = rounds
-        (work / "summary.json").write_text(json.dumps(
-            {"status": status, "figures": report.figures, "violations": [str(v) for v in report.violations]},
-            indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print("\n== soak summary ==")
-        print(f"seed {seed}, faults {args.kinds}, {args.minutes:g} min, {rounds} rounds")
-        for line in summary_lines(report):
-            print(line)
+        show(report, work, status, f"seed {seed}, faults {args.kinds}, {args.minutes:g} min, {rounds} rounds")
     verdict = "PASS" if status == 0 else "FAIL"
     print(f"soak: {verdict} (exit {status}); seed {seed}; history {work / 'history.jsonl'}", flush=True)
     return status
 
 
+def show(report: Report, work: Path, status: int, title: str) -> None:
+    """Print the summary, and keep it as ``summary.json`` in the run's folder."""
+    (work / "summary.json").write_text(json.dumps(
+        {"status": status, "figures": report.figures, "violations": [str(v) for v in report.violations]},
+        indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print("\n== soak summary ==")
+    print(title)
+    for line in summary_lines(report):
+        print(line)
+
+
+def recheck(work: Path) -> int:
+    """Run the checker again over a kept run's folder (no lab needed)."""
+    entries = read_history(work / "history.jsonl")
+    start = next(e for e in entries if e["kind"] == "start")
+    report = check(folder_views(work, entries), rounds=int(start["rounds"]), history=entries)
+    status = 1 if report.violations else 0
+    show(report, work, status, f"recheck of {work}: seed {start['seed']}, faults {start['kinds']}, "
+         f"{start['minutes']:g} min, {start['rounds']} rounds")
+    print(f"soak: {'PASS' if status == 0 else 'FAIL'} (exit {status})")
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    if args.recheck is not None:
+        return recheck(args.recheck)
     reason = lab_unavailable_reason()
     if reason is not None:
         print(f"soak: no lab here: {reason}", file=sys.stderr)

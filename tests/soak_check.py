@@ -96,8 +96,23 @@ def read_outcomes(path: Path) -> dict[int, Outcome]:
     return {int(d): Outcome(int(d), str(k), str(r), str(c)) for _, d, k, r, c in rows}
 
 
-def node_view(bot: Bot, state: Path) -> NodeView:
-    files = {p.name: p.read_bytes() for p in sorted(bot.records.glob("*.json"))}
+def _json_events(lines: Sequence[str]) -> list[dict[str, Any]]:
+    found = []
+    for line in lines:
+        if line.startswith("{"):
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(value, dict) and "event" in value:
+                found.append(value)
+    return found
+
+
+def node_view(name: str, records: Path, state: Path, runs: Sequence[Sequence[str]],
+              final_status: int | None) -> NodeView:
+    """A node's view from its folders and the output lines of each of its processes, in order."""
+    files = {p.name: p.read_bytes() for p in sorted(records.glob("*.json"))}
     outcomes = host_outcomes = None
     error = ""
     seat_store = [p for p in state.glob("*.sqlite") if not p.name.endswith(".host.sqlite")]
@@ -110,10 +125,28 @@ def node_view(bot: Bot, state: Path) -> NodeView:
             host_outcomes = read_outcomes(host_store[0])
     except (sqlite3.Error, ValueError) as exc:
         error = f"{type(exc).__name__}: {exc}"
-    final = bot.proc
-    final_events = [e for e in final.json_lines() if "event" in e]
-    return NodeView(bot.name, files, outcomes, host_outcomes, error, bot.events(),
-                    final.popen.returncode, final_events)
+    events = [e for run in runs for e in _json_events(run)]
+    final_events = _json_events(runs[-1]) if runs else []
+    return NodeView(name, files, outcomes, host_outcomes, error, events, final_status, final_events)
+
+
+def bot_view(bot: Bot, state: Path) -> NodeView:
+    """The view of a bot of this run (its processes have all ended)."""
+    runs = [proc.lines() for proc in [*bot.earlier, bot.proc]]
+    return node_view(bot.name, bot.records, state, runs, bot.proc.popen.returncode)
+
+
+def folder_views(work: Path, history: Sequence[Mapping[str, Any]]) -> list[NodeView]:
+    """The views of a kept run's nodes, from its folder (``logs/NAME.K.log``, records, state)."""
+    ends = {e["node"]: e.get("status") for e in history if e["kind"] == "end"}
+    names = sorted(p.name.removeprefix("records-") for p in work.glob("records-*"))
+    names = sorted(set(names) | {p.name.removeprefix("state-") for p in work.glob("state-*")})
+    views = []
+    for name in names:
+        logs = sorted(work.glob(f"logs/{name}.*.log"), key=lambda p: int(p.name.split(".")[-2]))
+        runs = [p.read_text(encoding="utf-8", errors="replace").splitlines() for p in logs]
+        views.append(node_view(name, work / f"records-{name}", work / f"state-{name}", runs, ends.get(name)))
+    return views
 
 
 def _replayed(data: bytes, variants: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[int, ...] | None]:
@@ -126,9 +159,8 @@ def _replayed(data: bytes, variants: Mapping[str, Any]) -> tuple[dict[str, Any],
     return obj, (tuple(result.settlement) if result is not None else None)
 
 
-def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[str, Any]],
-          bot_lines: Mapping[str, list[tuple[float, dict[str, Any]]]]) -> Report:
-    """Every check over the nodes' views; the figures for the summary."""
+def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[str, Any]]) -> Report:
+    """Every check over the nodes' views and the soak's history; the figures for the summary."""
     rep = Report()
     names = [n.name for n in nodes]
 
@@ -146,7 +178,7 @@ def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[s
         if n.final_status != 0 or "standings" not in kinds or "over" not in kinds:
             ended = False
             rep.add("ended", f"{n.name}'s last process exited {n.final_status}"
-                    f"{' (killed by the soak: it had not ended)' if n.final_status == -9 else ''}, "
+                    f"{' (killed by the soak: it had not ended)' if n.final_status in (None, -9) else ''}, "
                     f"over {'printed' if 'over' in kinds else 'missing'}, "
                     f"standings {'printed' if 'standings' in kinds else 'missing'}")
     rep.figures["table_ended"] = ended
@@ -304,7 +336,10 @@ def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[s
     # -- faults, and how long the table took to deal again after a host was lost --------------
     faults = [e for e in history if e["kind"] == "fault"]
     rep.figures["faults"] = dict(Counter(e["fault"] for e in faults))
-    begins = sorted(t for lines in bot_lines.values() for t, e in lines if e.get("event") == "begin")
+    # Events carry the wall time; the history's entries both the wall time and ``t``.
+    start = next((e for e in history if e["kind"] == "start"), None)
+    offset = start["wall"] - start["t"] if start is not None else 0.0
+    begins = sorted(e["time"] - offset for n in nodes for e in n.events if e["event"] == "begin")
     recovery = []
     for fault in faults:
         host_lost = fault["fault"] in ("kill", "kill-host", "kill-seat") and fault.get("was_host")
