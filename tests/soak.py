@@ -14,7 +14,8 @@
    of soak: a fault-free table of four heuristic bots in this lab plays about 124 rounds a
    minute on a 2-core machine (mental-poker/2); faults slow it down, so the rest is played
    in the quiet period, which is bounded by ``--finish`` (default: 120 s plus 1.5 times
-   the fault-free time of all the rounds). Should the table end during the fault period
+   the fault-free time of all the rounds), and ends early when no bot printed an event
+   for ``--stall`` seconds (default 150: the table is stuck). Should the table end during the fault period
    anyway, the nemesis stops there (noted in the history and the summary).
 4. The checker (``tests/soak_check.py``) compares what every node holds and prints a
    summary; exit status 0 iff there is no violation (1 with violations, 2 when the
@@ -71,6 +72,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--finish", type=float, default=None,
                    help="seconds the table gets to end after the faults (default: 120 + 1.5 times the "
                         "fault-free time of all its rounds at --rate)")
+    p.add_argument("--stall", type=float, default=150.0,
+                   help="stop waiting for the table to end when no bot printed an event for this long "
+                        "(default 150 s)")
     p.add_argument("--seat-timeout", type=float, default=None, help="the bots' --seat-timeout")
     p.add_argument("--gap", type=float, nargs=2, default=(5.0, 15.0), metavar=("MIN", "MAX"),
                    help="quiet seconds after each fault (default 5 15)")
@@ -98,16 +102,32 @@ def wait_seated(bots: list[Bot], timeout: float) -> None:
         bot.wait_event("seated", timeout=max(1.0, deadline - time.monotonic()))
 
 
-def finish(bots: list[Bot], seconds: float, history: History) -> None:
-    """Wait (at most ``seconds`` in all) for every bot's process to end; kill those that do not."""
+def finish(bots: list[Bot], seconds: float, stall: float, history: History) -> None:
+    """Wait for every bot's process to end: at most ``seconds`` in all, and at most ``stall``
+    seconds without a new event from any bot (the table is stuck); kill those still running."""
     deadline = time.monotonic() + seconds
+    seen = -1
+    progress = time.monotonic()
+    why = f"still running after the {seconds:g} s quiet period: killed"
+    while any(b.proc.alive for b in bots):
+        now = time.monotonic()
+        count = sum(line.startswith("{") for b in bots for line in b.proc.lines())
+        if count != seen:
+            seen, progress = count, now
+        if now > deadline:
+            break
+        if now - progress > stall:
+            why = f"no bot printed an event for {stall:g} s (the table is stuck): killed"
+            history.log("note", text=f"the table is stuck: no event for {stall:g} s")
+            break
+        time.sleep(1.0)
     for bot in bots:
-        try:
-            status = bot.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-            history.log("end", node=bot.name, status=status)
-        except ProcTimeout:
-            history.log("end", node=bot.name, status=None, note=f"still running after the {seconds:g} s "
-                        "quiet period: killed")
+        if bot.proc.alive:
+            bot.proc.kill()
+            history.log("end", node=bot.name, status=None, note=why)
+        else:
+            bot.proc.wait(timeout=10)
+            history.log("end", node=bot.name, status=bot.proc.popen.returncode)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
             finally:
                 relays = network.heal()
                 history.log("quiet", relays=relays)
-            finish(bots, finish_s if seated else 5.0, history)
+            finish(bots, finish_s if seated else 5.0, args.stall, history)
             lab.procs.close()  # nothing runs any more when the stores are read
             views = [bot_view(b, work / f"state-{b.name}") for b in bots]
             report = check(views, rounds=rounds, history=history.entries)

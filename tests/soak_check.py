@@ -170,6 +170,11 @@ def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[s
         rep.add("one-table", f"seated events name {len(tables)} tables: {sorted(tables)}")
     hosts = sorted({(e["epoch"], e["host_name"]) for n in nodes for e in n.events if e["event"] == "seated"})
     rep.figures["hosts"] = [f"epoch {ep}: {h}" for ep, h in hosts]
+    by_epoch: dict[int, set[str]] = {}
+    for ep, h in hosts:
+        by_epoch.setdefault(ep, set()).add(h)
+    # Not a violation by itself (a host without a majority must only wait), but worth a look.
+    rep.figures["epochs_with_two_hosts"] = {ep: sorted(hs) for ep, hs in by_epoch.items() if len(hs) > 1}
 
     # -- the table ends ---------------------------------------------------------------------
     ended = True
@@ -362,10 +367,12 @@ def summary_lines(rep: Report) -> list[str]:
         f"faults: {f.get('faults')}",
         f"hosts: {', '.join(f.get('hosts', []))}",
     ]
+    if f.get("epochs_with_two_hosts"):
+        lines.append(f"  note: more than one host at one epoch (split brain?): {f['epochs_with_two_hosts']}")
     for r in f.get("host_loss_recovery", []):
         took = ("no deal began afterwards" if r["next_begin_s"] is None
                 else f"next deal began {r['next_begin_s']} s later")
-        lines.append(f"  host loss at {r['t']} s ({r['fault']} {r['node'] or ''}): {took}")
+        lines.append(f"  host loss at {r['t']:.1f} s ({r['fault']} {r['node'] or 'all'}): {took}")
     lines.append(f"violations: {len(rep.violations)}")
     lines += [f"  {v}" for v in rep.violations]
     return lines

@@ -167,7 +167,9 @@ class Nemesis:
 
     # -- the run ------------------------------------------------------------------------
     def run(self, seconds: float) -> None:
+        """Faults for ``seconds``; the table first plays a quiet gap undisturbed."""
         deadline = time.monotonic() + seconds
+        self.sleep(min(self.rng.uniform(*self.gap), seconds))
         while True:
             left = deadline - time.monotonic()
             if left < 3 or self._table_over():
