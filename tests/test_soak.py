@@ -27,15 +27,15 @@ SOAK = Path(__file__).resolve().parent / "soak.py"
 MINUTES = float(os.environ.get("TAROCK_SOAK_MINUTES", "3"))
 FAULTS = os.environ.get("TAROCK_SOAK_FAULTS", "")
 SEED = os.environ.get("TAROCK_SOAK_SEED", "")
-RATE = 120.0  # soak.py's default --rate (rounds per minute of soak)
+RATE = 100.0  # soak.py's default --rate (rounds per minute of soak)
 
 
 def bound(minutes: float) -> float:
     """Seconds the soak may take in all: seating (90), the faults, the quiet period
-    (soak.py's default: 120 s + 1.5 times the fault-free time of its rounds), the
+    (soak.py's default: 120 s + 3 times the fault-free time of its rounds), the
     checker and the teardown (300)."""
     rounds = max(3, RATE * minutes)
-    return 90 + 60 * minutes + 120 + 1.5 * 60 * rounds / RATE + 300
+    return 90 + 60 * minutes + 120 + 3 * 60 * rounds / RATE + 300
 
 
 def test_soak_with_faults_ends_with_one_consistent_table(tmp_path: Path) -> None:
