@@ -14,9 +14,10 @@
    of soak: a fault-free table of four heuristic bots in this lab plays about 124 rounds a
    minute on a 2-core machine (mental-poker/2); faults slow it down, so the rest is played
    in the quiet period, which is bounded by ``--finish`` (default: 120 s plus 3 times the
-   fault-free time of all the rounds: a machine shared with other work plays at half speed), and ends early when no bot printed an event
-   for ``--stall`` seconds (default 150: the table is stuck). Should the table end during the fault period
-   anyway, the nemesis stops there (noted in the history and the summary).
+   fault-free time of all the rounds: a machine shared with other work plays at half
+   speed), and ends early when no bot printed an event for ``--stall`` seconds (default
+   150: the table is stuck). Should the table end during the fault period anyway, the
+   nemesis stops there (noted in the history and the summary).
 4. The checker (``tests/soak_check.py``) compares what every node holds and prints a
    summary; exit status 0 iff there is no violation (1 with violations, 2 when the
    harness itself failed, 130 on Ctrl-C). Everything runs in the lab's namespaces and
