@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-PROTOCOL_MIN: Final = 3
-PROTOCOL_MAX: Final = 3
+PROTOCOL_MIN: Final = 4
+PROTOCOL_MAX: Final = 4
 """The protocol versions this implementation speaks."""
 
 LENGTH_BYTES: Final = 4
