@@ -89,6 +89,9 @@ class Chair:
     info: SeatInfo | None = None
     connected: bool = False
     away_since: float | None = None
+    back_since: float = 0.0
+    """When its node last connected: a seat can stall only while it is connected, so the step
+    timeout runs from here at the earliest (a seat cut off, then back, is not a staller)."""
     substituted: bool = False
     bot: Player | None = None
 
@@ -317,6 +320,7 @@ class HostCore:
             chair = self.chairs[seat]
             chair.connected = True
             chair.away_since = None
+            chair.back_since = now
             if chair.substituted:
                 chair.substituted = False
                 out.append(Note(f"seat {seat} ({chair.info.name if chair.info else '?'}) is back: "
@@ -425,7 +429,7 @@ class HostCore:
                 if now - max(away, run.since) >= self.timing.seat_timeout:
                     return self._void(run.ctx.deal, f"seat {author} ({name}) is away: its cards cannot be "
                                                     "opened without it", "", now)
-            elif not deciding and now - run.since >= self.timing.step:
+            elif not deciding and now - max(run.since, chair.back_since) >= self.timing.step:
                 play = run.play
                 step = ("kept back its opening at the hand's end (a refused reveal)" if play.over else
                         "stalled its step of the deal" if not play.dealer.fixed else
@@ -454,8 +458,11 @@ class HostCore:
         if run is not None and self.phase == "checking":
             times.append(run.checks_until)
         if run is not None and self.phase in ("dealing", "playing") and run.waiting[0]:
-            times.append(run.since + (self.timing.seat_timeout if run.waiting[1] else
-                                      min(self.timing.step, self.timing.seat_timeout)))
+            timing = self.timing
+            wait = timing.seat_timeout if run.waiting[1] else min(timing.step, timing.seat_timeout)
+            for author in run.waiting[0]:
+                back = self.chairs[author].back_since if 0 <= author < len(self.chairs) else 0.0
+                times.append(max(run.since, back) + wait)
         return min(times) if times else None
 
     # -- starting, gathering -------------------------------------------------------------------

@@ -156,7 +156,7 @@ def _replayed(data: bytes, variants: Mapping[str, Any]) -> tuple[dict[str, Any],
     if played.error_index is not None or played.hand is None:
         raise RecordError(f"does not replay (action {played.error_index}: {played.reason})")
     result = played.hand.state.result
-    return obj, (tuple(result.settlement) if result is not None else None)
+    return obj, (tuple(result.settlement) if result is not None and not result.passed_out else None)
 
 
 def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[str, Any]]) -> Report:
