@@ -298,3 +298,43 @@ class Nemesis:
         self.net.netem(i, delay=0.2, loss=0.1, seed=seed)
         self.sleep(seconds)
         self._heal("netem", node=self.bots[i].name, relays=self.net.heal())
+
+
+# -- one chosen fault at a time (the acceptance scenarios, tests/test_faults_acceptance.py) ----------
+# The same primitives and history entries as the random schedule above, with the victim and the
+# duration given instead of drawn.
+
+
+def cut_for(nemesis: Nemesis, i: int, seconds: float) -> None:
+    """Take node ``i`` off the network for ``seconds``, then heal (``fault``/``heal`` ``cut``)."""
+    host = current_host(nemesis.bots)
+    nemesis._fault("cut", node=nemesis.bots[i].name, was_host=i == host, seconds=round(seconds, 2))
+    nemesis.net.cut(i)
+    nemesis.sleep(seconds)
+    nemesis._heal("cut", node=nemesis.bots[i].name, relays=nemesis.net.heal())
+
+
+def split_for(nemesis: Nemesis, first: Sequence[int], second: Sequence[int], seconds: float) -> None:
+    """Split the nodes into ``first`` and ``second`` (moved to ``br1``) for ``seconds``, then heal."""
+    bots = nemesis.bots
+    nemesis._fault("split", groups=[[bots[i].name for i in first], [bots[i].name for i in second]],
+                   seconds=round(seconds, 2))
+    nemesis.net.split(second)
+    nemesis.sleep(seconds)
+    nemesis._heal("split", relays=nemesis.net.heal())
+
+
+def kill_for_good(nemesis: Nemesis, i: int, kind: str) -> dict[str, Any]:
+    """SIGKILL node ``i`` and leave it dead (no ``heal``); the ``fault`` entry, logged just before."""
+    host = current_host(nemesis.bots)
+    host_name = nemesis.bots[host].name if host is not None else None
+    entry = nemesis.history.log("fault", fault=kind, host=host_name, node=nemesis.bots[i].name,
+                                was_host=i == host, down=None)
+    nemesis._exits_seen.add(i)
+    nemesis.bots[i].proc.kill()
+    return entry
+
+
+def restart_all(nemesis: Nemesis) -> None:
+    """Every node alive killed at once, all started again 2 s later (``restart-all``)."""
+    nemesis._restart_all(0.0)
