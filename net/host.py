@@ -427,8 +427,8 @@ class HostCore:
             if not chair.connected:
                 away = chair.away_since if chair.away_since is not None else run.since
                 if now - max(away, run.since) >= self.timing.seat_timeout:
-                    return self._void(run.ctx.deal, f"seat {author} ({name}) is away: its cards cannot be "
-                                                    "opened without it", "", now)
+                    return self._void(run.ctx.deal, f"seat {author} ({name}) is away: the hand cannot go "
+                                                    "on without it", "", now)
             elif not deciding and now - max(run.since, chair.back_since) >= self.timing.step:
                 play = run.play
                 step = ("kept back its opening at the hand's end (a refused reveal)" if play.over else
