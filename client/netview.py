@@ -112,7 +112,9 @@ class HumanView:
             else:
                 view.show_start(event.obs, r.names, event.round, event.rounds, event.deal_in_round,
                                 r.direction)
-            away = away_names(event.bots, r.names)
+            if view.seat in event.bots:
+                self.write(_("A bot plays your seat in this deal; you play again from the next one."))
+            away = away_names(tuple(s for s in event.bots if s != view.seat), r.names)
             if away:
                 self.write(_("Away: {names}. A bot plays for them until they return.").format(names=away))
         elif isinstance(event, Acted):

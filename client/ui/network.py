@@ -143,7 +143,10 @@ class ScreenListener:
             model.changed()
         elif isinstance(event, HandBegins):
             model.hand_started(event.obs, event.round, event.deal_in_round)
-            away = ", ".join(model.names[s] for s in event.bots if 0 <= s < len(model.names))
+            if model.seat in event.bots:
+                model.note(_("A bot plays your seat in this deal; you play again from the next one."))
+            others = [s for s in event.bots if 0 <= s < len(model.names) and s != model.seat]
+            away = ", ".join(model.names[s] for s in others)
             if away:
                 model.note(_("Away: {names}. A bot plays for them until they return.").format(names=away))
         elif isinstance(event, Acted):
