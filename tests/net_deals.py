@@ -56,7 +56,7 @@ def main() -> int:
     parser.add_argument("--keep", help="the folder for the runs (default: a temporary one)")
     args = parser.parse_args()
     variants = list(load_plugins().enabled)
-    rounds = max(1, args.deals // len(variants))
+    rounds = max(1, -(-args.deals // len(variants)))  # at least --deals in all
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="net-deals-"))
     started = time.monotonic()
     results = []
