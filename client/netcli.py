@@ -199,6 +199,8 @@ async def _discovery(args: argparse.Namespace, node: Node) -> AsyncIterator[Disc
     try:
         async with open_zeroconf_discovery(interfaces=args.interface) as disc:
             node.addresses = tuple(disc.network.advertise)
+            node.lookup = lambda node_id: [a for seen in disc.current() if seen.advert.node_id == node_id
+                                           for a in seen.endpoints]
             yield disc
     except DiscoveryError as exc:
         raise NetUsageError(_("discovery failed: {reason} (use --to HOST:PORT where multicast is blocked)")

@@ -321,7 +321,7 @@ class Node:
                               roster=core.roster,
                               store=self.store, timing=self.timing, open_stream=self.open,
                               port=lambda: self.port, addresses=self.addresses, pin=self.pin,
-                              lookup=self.lookup, first_host=core.host, first_term=max(1, core.epoch))
+                              lookup=self._lookup, first_host=core.host, first_term=max(1, core.epoch))
         self.agreements[info.id] = agreement
         agreement.applied.append(lambda _index, outcome: self._committed(info.id, outcome))
         for seat in self.seats:
@@ -333,6 +333,9 @@ class Node:
         if host is not None and host.core.info.id == info.id and host.stepped_down is None:
             self._attach(host, agreement)
         return agreement
+
+    def _lookup(self, node: str) -> list[PeerAddress]:
+        return self.lookup(node) if self.lookup is not None else []
 
     def _committed(self, table: str, outcome: Outcome) -> None:
         """An outcome the table's log committed: the host (if this node hosts) and every seat of

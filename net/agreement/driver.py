@@ -6,9 +6,10 @@ sends its Raft messages on it; what arrives on any peer connection from a member
 stepped into the core.  After every change the driver takes the core's
 :class:`~net.agreement.raft.Ready`: it persists the hard state and the entries, then
 hands the committed outcomes to the node, then sends the messages (etcd-io/raft's
-order: persist before send).  Peers are found by their node id: the roster's
-addresses first, then whatever address a peer's own hello named when it connected
-(a node restarted on a new port), then discovery (docs/protocol.md, "Host agreement").
+order: persist before send).  Peers are found by their node id: whatever address a
+peer's own hello named when it last connected (a node restarted on a new port or
+address) first, then the roster's, then what discovery last saw of that node id (an
+advert names its node), docs/protocol.md "Host agreement".
 """
 
 from __future__ import annotations
