@@ -347,7 +347,7 @@ class Agreement:
                 old.close("superseded", "a new connection to the peer")
             self.links[peer] = link
             box = self.outbox[peer]
-            while box:
+            while box and not link.conn.closed:  # the peer may have said bye with its welcome
                 link.conn.send_body(encode(box.popleft()), trio.current_time())
             link.push()
 

@@ -50,7 +50,7 @@ class Timing:
     """Longest wait of a new host for the seats to come back before it deals."""
     tick: float = 0.1
     """One tick of the host agreement's clock (docs/protocol.md, "Host agreement")."""
-    election: float = 1.0
+    election: float = 1.5
     """A member that heard nothing from a host for a random time between this and twice this
     asks the others whether it could host (pre-vote); a host that heard from no majority
     for this long stops hosting (check-quorum)."""
