@@ -135,9 +135,12 @@ def test_play_through_the_fault_proxy(tmp_path: Path) -> None:
 
     Every connection a node accepts passes through its proxy, while discovery (mDNS)
     advertises the proxy's address and the node's port. All links run 10 ms late; the
-    seats' links to the host are cut (RST), stalled beyond the dead-link limit (4 s,
-    so they reconnect) and stalled briefly (they live on). The table plays to the end
-    with nothing voided and no bot standing in.
+    links into the host are cut (RST: everyone reconnects, nothing is lost), stalled for
+    6 s (longer than the election timeout: the host hears from nobody, stops hosting, and
+    another node hosts: the deal in progress at most is void, nobody named), and stalled
+    briefly (shorter than the election timeout: the same connections carry on). The table
+    plays to the end, a bot standing in for the old host only while nobody could reach it
+    (docs/protocol.md, "Host agreement").
     """
     port = 7654
     with Lab(4, log_dir=tmp_path / "logs") as lab:
@@ -165,16 +168,20 @@ def test_play_through_the_fault_proxy(tmp_path: Path) -> None:
         time.sleep(6)
         command(hub, "resume")
         seat.wait_event("begin", timeout=PLAY, round=3)
-        assert accepted() >= before + 3  # declared dead after 4 s, and reconnected
+        latest = max((e for b in bots for e in b.events("seated")), key=lambda e: e["epoch"])
+        hub = proxies[[b.name for b in bots].index(latest["host_name"])]  # the host elected meanwhile
 
         time.sleep(0.2)
         before = accepted()
         command(hub, "stall")
-        time.sleep(1.5)
+        time.sleep(0.8)
         command(hub, "resume")
         seat.wait_event("begin", timeout=PLAY, round=4)
         assert accepted() == before  # a short stall: the same connections carried on
         finish(bots)
         check_one_table(bots, 4)
-        assert not any(b.events("void") for b in bots)
-        assert all(not e["bots"] for b in bots for e in b.events("hand"))
+        voids = [e for e in bots[0].events("void")]
+        assert len(voids) <= 1 and all(e["culprit"] == "" for b in bots for e in b.events("void")), voids
+        # While the old host heard nothing, the new one could not reach it either: a bot may have
+        # played its seat; it had its seat back from the deal after the stall and kept it.
+        assert all(not e["bots"] for b in bots for e in b.events("hand") if e["round"] == 4)
