@@ -367,7 +367,7 @@ class Node:
                 self._step_down(host, lead.term, lead.leader or "")
             mine = [s for s in self.seats if s.core.table_id == agreement.info.id]
             if mine and all(s.left is not None for s in mine):
-                await agreement.linger(self.timing.check)
+                await agreement.linger(max(self.timing.check, self.timing.seat_timeout))
                 agreement.close()
                 return
             await agreement.wait_changed(0.5)

@@ -262,13 +262,13 @@ class Agreement:
         self._process()
 
     async def linger(self, timeout: float) -> None:
-        """(Leader) until every member it can reach holds the whole committed log, and a few
-        heartbeats more to tell them it is committed (the table's last hand then counts
-        everywhere), at most ``timeout`` seconds."""
+        """(Leader) until every member holds the whole committed log, and a few heartbeats more
+        to tell them it is committed (the table's last hands then count everywhere, also at a
+        member that was cut off when the table ended and is back within ``timeout`` seconds).
+        A member away longer gets no leader to catch up from: its sheet stops short."""
         with trio.move_on_after(timeout):
             while self.leads():
-                reach = self.raft.reachable()
-                if all(self.raft.matched(p) >= self.raft.commit for p in self.raft.peers() if p in reach):
+                if all(self.raft.matched(p) >= self.raft.commit for p in self.raft.peers()):
                     await trio.sleep(3 * self.timing.beat)
                     return
                 await self.wait_changed(0.2)
