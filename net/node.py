@@ -28,7 +28,7 @@ from core.actions import Action
 from core.observation import Observation
 from core.players import Player
 from core.plugins import Catalogue
-from net.agreement.driver import Agreement
+from net.agreement.driver import Agreement, seat_addresses
 from net.agreement.outcome import Outcome
 from net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, Show, Shown, ToHost
 from net.game import CheckFailed, Game, Sheet
@@ -660,13 +660,7 @@ class SeatDriver:
         """Where ``seat``'s node may be reached, in the order to try."""
         if seat.node == self.node.me and self.node.host is not None and self.node.host.stepped_down is None:
             return [LOCAL]
-        out: list[PeerAddress] = []
-        for host in seat.addresses:
-            try:
-                out.append(PeerAddress(host, seat.port))
-            except ValueError:
-                continue
-        return out
+        return seat_addresses(seat)
 
     def _address(self, seat: SeatInfo) -> PeerAddress | None:
         found = self._addresses(seat)

@@ -87,7 +87,7 @@ class Agreement:
         self.members = {m.node: m for m in members_of(roster)}
         if me not in self.members:
             raise ValueError("this node is no member of the table")
-        self.where: dict[str, list[PeerAddress]] = {n: _addresses(m) for n, m in self.members.items()}
+        self.where: dict[str, list[PeerAddress]] = {n: seat_addresses(m) for n, m in self.members.items()}
         self.persist = RaftStore(store, info.id)
         fresh = not self.persist.exists()
         if fresh:
@@ -370,7 +370,8 @@ class Agreement:
         return True
 
 
-def _addresses(seat: SeatInfo) -> list[PeerAddress]:
+def seat_addresses(seat: SeatInfo) -> list[PeerAddress]:
+    """Where the roster says ``seat``'s node listens (its addresses that parse, at its port)."""
     out: list[PeerAddress] = []
     for host in seat.addresses:
         try:
