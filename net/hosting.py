@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import trio
 
+from net.admission import FAULTS, Failures, drop
 from net.agreement.outcome import Outcome
 from net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
 from net.host import HostCore, Reject
@@ -32,8 +33,8 @@ class HostDriver:
         self.name = name
         self.identity = identity or core.identity
         self.pin = pin
-        self.failed_pins: list[float] = []
-        """When PIN handshakes failed lately (a guesser gets a pause)."""
+        self.failures = Failures()
+        """Wrong PINs lately, per node and per address (a guesser gets a pause, nobody else)."""
         self.sessions: dict[str, Channel] = {}
         self.links: dict[str, Link] = {}
         self.finished = trio.Event()
@@ -114,7 +115,7 @@ class HostDriver:
     # -- connections -----------------------------------------------------------------------
     async def handle(self, link: Link, hello: Hello, peer_ip: str | None) -> None:
         core = self.core
-        if not await self._authenticate(link, hello) or link.conn.closed:
+        if not await self._authenticate(link, hello, peer_ip or "this node") or link.conn.closed:
             await link.flush()
             return
         verdict = core.admit(hello if peer_ip is None else _with_address(hello, peer_ip))
@@ -161,6 +162,8 @@ class HostDriver:
         try:
             closed = await link.run(on_event)
             log.info("%s (%s) left: %s (%s)", hello.name, node[:8], closed.reason, closed.code)
+            if closed.code in FAULTS and not closed.by_peer:
+                drop(link.peer, closed.code, closed.reason)
         finally:
             self.frames += link.conn.frames_in + link.conn.frames_out
             self.bytes += link.conn.bytes_in + link.conn.bytes_out
@@ -168,12 +171,11 @@ class HostDriver:
                 del self.links[node]
                 self.apply(core.disconnected(node, trio.current_time()))
 
-    async def _authenticate(self, link: Link, hello: Hello) -> bool:
+    async def _authenticate(self, link: Link, hello: Hello, address: str) -> bool:
         """The challenge (and for a table with a PIN, SPAKE2): True once the client proved
-        its key and the PIN."""
+        its key and the PIN.  Wrong PINs pause only the node (or address) that typed them."""
         core = self.core
         now = trio.current_time()
-        self.failed_pins = [t for t in self.failed_pins if now - t < 60.0]
         pake = None
         if link.conn.closed:
             return False  # the peer left between its hello and our answer
@@ -181,19 +183,26 @@ class HostDriver:
             if not hello.pake:
                 link.conn.refuse("pin", f"table {core.info.name!r} is private: join it with its PIN (--pin)")
                 return False
-            if len(self.failed_pins) >= 10:
-                link.conn.refuse("pin", "too many wrong PINs lately: wait a minute")
+            paused = self.failures.paused(hello.node, address, now)
+            if paused:
+                drop(link.peer, "pin", f"refused: {paused}")
+                link.conn.refuse("pin", paused)
                 return False
             pake = Pake(core.info.id, self.pin or "", "server")
         link.conn.challenge(self.identity, pake, now)
         await link.flush()
         event = await link.handshake(core.timing.handshake)
         if isinstance(event, Authenticated):
+            if pake is not None:
+                self.failures.succeeded(hello.node)
             return True
-        if pake is not None:
-            self.failed_pins.append(trio.current_time())
+        if pake is not None:  # a challenge out is a guess tried (its confirm tests one PIN)
+            self.failures.failed(hello.node, address, trio.current_time())
         if isinstance(event, Closed):
-            log.info("%s (%s) did not authenticate: %s", hello.name, hello.node[:8], event.reason)
+            if event.code in FAULTS and not event.by_peer:
+                drop(link.peer, event.code, f"did not authenticate: {event.reason}")
+            else:
+                log.info("%s (%s) did not authenticate: %s", hello.name, hello.node[:8], event.reason)
         return False
 
     async def close_all(self, code: str, reason: str) -> None:

@@ -15,7 +15,8 @@ from typing import Literal
 
 import trio
 
-from net.protocol.connection import Closed, Connection, Event, HelloReceived
+from net.admission import FAULTS, drop
+from net.protocol.connection import Authenticated, Closed, Connection, Event, HelloReceived
 from net.protocol.limits import Timing
 from net.protocol.messages import Hello
 
@@ -28,11 +29,13 @@ class Link:
     """A stream and the protocol state of one connection."""
 
     def __init__(self, stream: trio.abc.Stream, side: Literal["client", "server"], timing: Timing,
-                 label: str = "") -> None:
+                 label: str = "", peer: str = "") -> None:
         self.stream = stream
         self.timing = timing
         self.conn = Connection(side, trio.current_time(), timing)
         self.label = label
+        self.peer = peer or label
+        """Who is at the other end, for the log (its address, later with its node id)."""
         self._dirty = trio.Event()
         self._closing = False
         self._scope: trio.CancelScope | None = None
@@ -40,6 +43,8 @@ class Link:
         self.pending: list[Event] = []
         self._sending = False
         """The writer is in the middle of sending (a bye after that could cut a frame)."""
+        self.on_authenticated: Callable[[Hello], None] | None = None
+        """(Server) called when the client has proved its key (the node's gate moves it on)."""
 
     def push(self) -> None:
         """Wake the writer: the connection has bytes to send."""
@@ -104,6 +109,9 @@ class Link:
             await self.flush()  # an answer within the handshake (the client's auth)
             events = self.conn.events()
             if events:
+                for event in events:
+                    if isinstance(event, Authenticated) and self.on_authenticated is not None:
+                        self.on_authenticated(event.hello)
                 first, rest = events[0], events[1:]
                 self.pending = rest
                 await self.flush()
@@ -197,7 +205,10 @@ async def read_hello(link: Link, timeout: float) -> Hello | None:
     if isinstance(event, HelloReceived):
         return event.hello
     if isinstance(event, Closed):
-        log.info("%s: closed during the handshake: %s (%s)", link.label, event.reason, event.code)
+        if event.code in FAULTS and not event.by_peer:
+            drop(link.peer, event.code, f"{event.reason} (during the handshake)")
+        else:
+            log.info("%s: closed during the handshake: %s (%s)", link.label, event.reason, event.code)
     elif event is None:
-        log.info("%s: no hello within %g s", link.label, timeout)
+        drop(link.peer, "timeout", f"no hello within {timeout:g} s")
     return None

@@ -28,6 +28,7 @@ from core.actions import Action
 from core.observation import Observation
 from core.players import Player
 from core.plugins import Catalogue
+from net.admission import FAULTS, Gate, Limits, drop
 from net.agreement.driver import Agreement, seat_addresses
 from net.agreement.outcome import Outcome
 from net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, Show, Shown, ToHost
@@ -120,12 +121,17 @@ class Node:
         self.lookup: Callable[[str], list[PeerAddress]] | None = None
         """Where discovery last saw a node (by its node id), for a peer that moved."""
         self.bot_for: Callable[[int], Player] | None = None
+        self.gate = Gate(Limits.for_this_process())
+        """Which incoming connections this node holds (net/admission.py)."""
+        self._scopes: dict[int, tuple[trio.CancelScope, str]] = {}
 
     # -- listening -----------------------------------------------------------------------
     async def serve(self, *, task_status: trio.TaskStatus[PeerAddress] = trio.TASK_STATUS_IGNORED) -> None:
         async def handler(stream: trio.abc.Stream) -> None:
-            await self.handle(stream, _peer_ip(stream))
+            await self.admit(stream, _peer_ip(stream) or "?")
 
+        if isinstance(self.transport, TcpTransport):
+            self.transport.on_exhausted = self._free_one
         async with trio.open_nursery() as nursery:
             bound = await self._listen(nursery, handler)
             self.port = bound.port
@@ -150,13 +156,70 @@ class Node:
         bound = await nursery.start(transport.serve, handler)
         return bound
 
-    async def handle(self, stream: trio.abc.Stream, peer_ip: str | None) -> None:
-        """Serve one connection that a peer (or this node itself) opened."""
-        link = Link(stream, "server", self.timing, f"from {peer_ip or 'this node'}")
+    async def admit(self, stream: trio.abc.Stream, peer_ip: str) -> None:
+        """Serve one connection from the network if the gate lets it in (evicting whom it says)."""
+        arrival = self.gate.arrive(peer_ip, trio.current_time())
+        self._evict(arrival.evict)
+        if arrival.ticket is None:
+            drop(peer_ip, "limit", f"refused at once: {arrival.reason}")
+            return
+        ticket = arrival.ticket
+        with trio.CancelScope() as scope:
+            self._scopes[ticket] = (scope, peer_ip)
+            try:
+                await self.handle(stream, peer_ip, ticket)
+            finally:
+                del self._scopes[ticket]
+                self.gate.leave(ticket)
+
+    def _evict(self, victims: tuple[tuple[int, str], ...]) -> None:
+        for ticket, why in victims:
+            found = self._scopes.get(ticket)
+            if found is not None:
+                found[0].cancel()
+                drop(found[1], "limit", f"closed: {why}")
+
+    def _free_one(self) -> None:
+        """Out of descriptors: close the oldest connection that has not said hello."""
+        found = [(c.since, t) for t, c in self.gate.conns.items() if c.stage == "new"]
+        if found:
+            ticket = min(found)[1]
+            self.gate.leave(ticket)
+            self._evict(((ticket, "this process ran out of file descriptors"),))
+
+    def is_member(self, node: str) -> bool:
+        """``node`` is a member of a table this node sits at or hosts (its connections are
+        preferred, net/admission.py)."""
+        if any(node in a.members for a in self.agreements.values() if not a.closed):
+            return True
+        host = self.host
+        if host is not None and any(s.node == node for s in host.core.roster()):
+            return True
+        return any(s.node == node for seat in self.seats for s in seat.core.roster)
+
+    async def handle(self, stream: trio.abc.Stream, peer_ip: str | None, ticket: int | None = None) -> None:
+        """Serve one connection that a peer (or this node itself) opened (``ticket``: its place
+        in the gate; None for this node's own in-process connections)."""
+        link = Link(stream, "server", self.timing, f"from {peer_ip or 'this node'}", peer_ip or "this node")
         hello = await read_hello(link, self.timing.handshake)
         if hello is None:
             await link.flush()
             return
+        link.peer = f"{peer_ip or 'this node'} (node {hello.node[:8]})"
+        if ticket is not None:
+            member = self.is_member(hello.node)
+            refusal, evict = self.gate.hello(ticket, hello.node, member)
+            self._evict(evict)
+            if refusal:
+                drop(link.peer, "limit", f"refused: {refusal}")
+                link.conn.refuse("busy", f"{self.name} is busy: {refusal}; try again later")
+                await link.flush()
+                return
+
+            def authenticated(proved: Hello) -> None:
+                self.gate.authenticated(ticket, self.is_member(proved.node))
+
+            link.on_authenticated = authenticated
         if hello.role == "info":
             link.conn.info(self.info())
             await link.flush()
@@ -621,6 +684,8 @@ class SeatDriver:
             self.stats.frames += link.conn.frames_in + link.conn.frames_out
             self.stats.bytes += link.conn.bytes_in + link.conn.bytes_out
         log.info("%s: connection to the host ended: %s (%s)", self.name, closed.reason, closed.code)
+        if closed.code in FAULTS and not closed.by_peer:
+            drop(f"the host at {address}", closed.code, closed.reason)
         return "ended"
 
     # -- the whole seat ------------------------------------------------------------------

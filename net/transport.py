@@ -6,6 +6,7 @@ transport (for instance one that crosses the internet) can be added without touc
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
 import os
@@ -32,6 +33,11 @@ log = logging.getLogger("tarock.net.transport")
 _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
 
 Handler = Callable[[trio.abc.Stream], Awaitable[None]]
+
+EXHAUSTED = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+"""accept(2) failing for want of descriptors or memory: wait a moment and accept again."""
+PAUSE = 0.1
+"""How long the listener waits after such a failure."""
 
 
 def _check_host(host: str) -> str:
@@ -193,6 +199,11 @@ class TcpTransport:
         self.bind = bind
         self.port = port
         self.keepalive_idle = keepalive_idle
+        self.on_exhausted: Callable[[], None] | None = None
+        """Called when accepting fails for want of descriptors (the node frees some)."""
+        self.exhausted = 0
+        """How often accepting failed so."""
+        self._said = -60.0
 
     async def connect(self, address: PeerAddress, *, timeout: float) -> trio.SocketStream:
         if timeout <= 0:
@@ -244,4 +255,30 @@ class TcpTransport:
 
         log.info("listening on %s", bound)
         task_status.started(bound)
-        await trio.serve_listeners(run_one, listeners)
+        async with trio.open_nursery() as nursery:
+            for listener in listeners:
+                nursery.start_soon(self._accept, listener, nursery, run_one)
+
+    async def _accept(self, listener: trio.SocketListener, nursery: trio.Nursery,
+                      run_one: Callable[[trio.SocketStream], Awaitable[None]]) -> None:
+        """Accept connections until cancelled.  Out of descriptors (EMFILE, ENFILE) or memory,
+        the node frees what it can, says so (once a minute) and tries again after :data:`PAUSE`
+        (trio's own loop would log a traceback each time)."""
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    if exc.errno not in EXHAUSTED:
+                        raise
+                    self.exhausted += 1
+                    if self.on_exhausted is not None:
+                        self.on_exhausted()
+                    now = trio.current_time()
+                    if now - self._said >= 60.0:
+                        self._said = now
+                        log.warning("cannot accept connections for a moment: %s (the node goes on and "
+                                    "accepts again in %g s)", os.strerror(exc.errno or 0), PAUSE)
+                    await trio.sleep(PAUSE)
+                    continue
+                nursery.start_soon(run_one, stream)

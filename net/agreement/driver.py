@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import trio
 
+from net.admission import FAULTS, drop
 from net.agreement.outcome import Outcome, outcome_of
 from net.agreement.persist import RaftStore
 from net.agreement.raft import Entry, Envelope, HardState, Raft, RaftMessage, Ready
@@ -364,6 +365,8 @@ class Agreement:
             closed = await link.run(on_event)
             log.debug("%s: peer link %s %s ended: %s", self.name, "to" if outgoing else "from", peer[:8],
                       closed.reason)
+            if closed.code in FAULTS and not closed.by_peer:
+                drop(f"{link.peer} (member {peer[:8]})", closed.code, closed.reason)
         finally:
             if outgoing and self.links.get(peer) is link:
                 del self.links[peer]
