@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+from net_pump import CATALOGUE
 from net_rig import CLIENT_IDENTITY, Client, join, open_host
 
 from net.admission import DropLog, Failures, Gate, Limits
@@ -138,16 +139,10 @@ async def _client(rig_node: object, nursery: trio.Nursery, tmp: Path, identity: 
     """A scripted seat that reaches the host node through its gate from ``ip``."""
     here, there = trio.testing.memory_stream_pair()
     nursery.start_soon(rig_node.admit, there, ip)  # type: ignore[attr-defined]
-    core = SeatCore(identity.node, name, _catalogue(), Store(tmp / f"{name}.sqlite"),
+    core = SeatCore(identity.node, name, CATALOGUE, Store(tmp / f"{name}.sqlite"),
                     records_dir=tmp / f"{name}-records", identity=identity)
     core.expect_table, core.expect_rules = table, rules
     return Client(here, Connection("client", trio.current_time()), core)
-
-
-def _catalogue():  # type: ignore[no-untyped-def]
-    from net_rig import CATALOGUE
-
-    return CATALOGUE
 
 
 async def test_one_nodes_wrong_pins_do_not_lock_out_another(tmp_path: Path) -> None:
