@@ -199,7 +199,7 @@ async def _attack(args: argparse.Namespace) -> None:
                 finally:
                     count[0] -= 1
                     await trio.aclose_forcefully(stream)
-                await trio.sleep(0.5)
+                await trio.sleep(2.0)  # held, not a connection storm (that is the flood's part)
 
         async with trio.open_nursery() as nursery:
             for _ in range(args.held):
