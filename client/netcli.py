@@ -185,19 +185,18 @@ def _bot_for(seed: int) -> Callable[[int], Player]:
 @contextlib.asynccontextmanager
 async def _discovery(args: argparse.Namespace, node: Node) -> AsyncIterator[Discovery]:
     """mDNS, or polling the ``--to`` address where a network blocks multicast."""
+    async def ask(address: PeerAddress) -> Any:
+        info = await node.ask_info(address)
+        return advert_of_info(info, address.port)
+
     to = getattr(args, "to", None)
     if to:
-        target = _address(to)
-
-        async def ask(address: PeerAddress) -> Any:
-            info = await node.ask_info(address)
-            return advert_of_info(info, address.port)
-
-        async with open_manual_discovery([target], ask, interval=1.0) as manual:
+        async with open_manual_discovery([_address(to)], ask, interval=1.0) as manual:
             yield manual
         return
     try:
-        async with open_zeroconf_discovery(interfaces=args.interface) as disc:
+        # ``check``: every peer is asked once; those that answer stay in view under a flood.
+        async with open_zeroconf_discovery(interfaces=args.interface, check=ask) as disc:
             node.addresses = tuple(disc.network.advertise)
             node.lookup = lambda node_id: [a for seen in disc.current() if seen.advert.node_id == node_id
                                            for a in seen.endpoints]
