@@ -90,6 +90,10 @@ class Discovery(Protocol):
         """The next added/updated/removed event in order, or None after ``timeout`` s."""
         ...
 
+    def answered(self, node_id: str) -> bool:
+        """Whether the node answered when discovery asked it (True where discovery asks nothing)."""
+        ...
+
 
 def instance_name(node_id: str, service_type: str = SERVICE_TYPE) -> str:
     """The mDNS instance name of a node: unique because it holds the node id."""
@@ -112,7 +116,7 @@ class ZeroconfDiscovery:
         resolve_timeout: float,
         op_timeout: float,
         check: AskAdvert | None = None,
-        probe_timeout: float = 4.0,
+        probe_timeout: float = 2.0,
         max_peers: int = 256,
     ) -> None:
         self.network = network
@@ -210,7 +214,7 @@ class ZeroconfDiscovery:
             while not self._probe_queue:
                 await self._probe_wake.wait()
                 self._probe_wake = trio.Event()
-            key, _ = self._probe_queue.popitem(last=False)
+            key, _ = self._probe_queue.popitem(last=True)  # the newest first: a flood waits, not a newcomer
             seen = self._view.get(key)
             if seen is None or self._view.confirmed(key):
                 continue
@@ -303,6 +307,9 @@ class ZeroconfDiscovery:
 
     def current(self) -> Sequence[Seen]:
         return self._view.current()
+
+    def answered(self, node_id: str) -> bool:
+        return self._check is None or self._view.node_confirmed(node_id)
 
     async def wait_changed(self, *, timeout: float) -> bool:
         return await self._view.wait_changed(timeout=timeout)

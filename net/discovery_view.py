@@ -67,6 +67,7 @@ class PeerView:
         self._peers: dict[str, Seen] = {}  # in the order first seen
         self._probation: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._protected: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self._protected_nodes: collections.Counter[str] = collections.Counter()
         self._max_peers = max_peers
         default = max_peers - max_peers // 4  # a quarter of the view stays for newcomers on probation
         self._max_protected = min(max_peers, protected if protected is not None else default)
@@ -98,6 +99,10 @@ class PeerView:
         """Whether the peer at ``key`` answered since its advert last changed where it is."""
         return key in self._protected
 
+    def node_confirmed(self, node_id: str) -> bool:
+        """Whether a peer with this node id answered (is protected)."""
+        return self._protected_nodes[node_id] > 0
+
     def drop_node(self, node_id: str) -> None:
         """Drop every peer whose advert carries ``node_id``."""
         for key in [k for k, seen in self._peers.items() if seen.advert.node_id == node_id]:
@@ -117,7 +122,7 @@ class PeerView:
                 self._evict()
             self._probation[key] = None
         elif _identity(old) != _identity(seen):
-            self._protected.pop(key, None)
+            self._unprotect(key)
             self._probation[key] = None
             self._probation.move_to_end(key)
         else:
@@ -130,16 +135,28 @@ class PeerView:
         if key not in self._peers:
             return
         self._probation.pop(key, None)
+        if key not in self._protected:
+            self._protected_nodes[self._peers[key].advert.node_id] += 1
         self._protected[key] = None
         self._protected.move_to_end(key)
         while len(self._protected) > self._max_protected:
-            demoted, _ = self._protected.popitem(last=False)
+            demoted = next(iter(self._protected))
+            self._unprotect(demoted)
             self._probation[demoted] = None
 
+    def _unprotect(self, key: str) -> None:
+        if key in self._protected:
+            del self._protected[key]
+            node = self._peers[key].advert.node_id
+            self._protected_nodes[node] -= 1
+            if not self._protected_nodes[node]:
+                del self._protected_nodes[node]
+
     def drop(self, key: str) -> None:
+        if key in self._peers:
+            self._unprotect(key)
         old = self._peers.pop(key, None)
         self._probation.pop(key, None)
-        self._protected.pop(key, None)
         if old is not None:
             self._emit(DiscoveryEvent("removed", old))
 

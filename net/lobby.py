@@ -287,8 +287,9 @@ async def find_or_form(node: Node, view: Discovery, game: Game, *, table_name: s
             if table_name is not None and not named and trio.current_time() - started >= NOTICE:
                 tell(Notice("absent", table_name))
             if table_name is None:
-                others = [(s.advert.node_id, s.advert.boot) for s in current
-                          if s.advert.kind == "waiting" and compatible(s, game)]
+                # Only nodes that answered count: a flood of adverts nobody answers for leads nothing.
+                others = [(s.advert.node_id, s.advert.boot) for s in current if s.advert.kind == "waiting"
+                          and compatible(s, game) and view.answered(s.advert.node_id)]
                 decision = formation.step(trio.current_time(), others)
                 if isinstance(decision, Form):
                     by_id = {s.advert.node_id: s for s in current if s.advert.kind == "waiting"}

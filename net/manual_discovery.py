@@ -93,6 +93,9 @@ class ManualDiscovery:
     def current(self) -> Sequence[Seen]:
         return self._view.current()
 
+    def answered(self, node_id: str) -> bool:
+        return True  # every peer in view answered
+
     async def wait_changed(self, *, timeout: float) -> bool:
         return await self._view.wait_changed(timeout=timeout)
 

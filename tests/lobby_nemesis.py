@@ -12,7 +12,7 @@ waiting bots would wait for it for ever.
 
 ``flood``: ``--count`` valid ``waiting`` adverts with the same rules, node ids smaller than
 any real one, registered with python-zeroconf (so they answer mDNS queries), at ports where
-nothing listens.
+nothing listens (``--hang``: where connections hang, so that asking each takes a timeout).
 
 Prints ``{"event": "ready", ...}`` once everything is announced; standard input's end,
 SIGTERM or ``--lifetime`` ends it (with goodbyes).
@@ -104,6 +104,8 @@ def flood(args: argparse.Namespace) -> None:
     network = choose_network(args.interface or None)
     closed = socket.socket()  # a port bound and never listened on: connections are refused
     closed.bind((network.advertise[0], 0))
+    if args.hang:  # listened on and never accepted: connections hang (once the backlog is full)
+        closed.listen(0)
     port = closed.getsockname()[1]
 
     async def main() -> None:
@@ -144,6 +146,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--lifetime", type=float, default=120.0)
     parser.add_argument("--interface", action="append")
+    parser.add_argument("--hang", action="store_true", help="flood: a port that never answers instead")
     args = parser.parse_args()
     if args.mode == "silent":
         trio.run(silent, args)

@@ -69,3 +69,6 @@ def test_a_new_boot_or_address_must_answer_again_and_the_protected_segment_is_bo
     assert view.confirmed("k2")
     view.confirm("gone")  # not in view: nothing happens
     assert ids(view) == {2, 3, 4, 5}
+    assert view.node_confirmed(f"{2:016x}") and not view.node_confirmed(f"{3:016x}")
+    view.drop("k2")
+    assert not view.node_confirmed(f"{2:016x}") and not view.node_confirmed(f"{1:016x}")
