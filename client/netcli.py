@@ -38,6 +38,8 @@ from net.effects import Leave
 from net.game import Game
 from net.lobby import (
     NoTable,
+    Notice,
+    OtherVariant,
     Seated,
     advert_of_info,
     find_or_form,
@@ -185,19 +187,18 @@ def _bot_for(seed: int) -> Callable[[int], Player]:
 @contextlib.asynccontextmanager
 async def _discovery(args: argparse.Namespace, node: Node) -> AsyncIterator[Discovery]:
     """mDNS, or polling the ``--to`` address where a network blocks multicast."""
+    async def ask(address: PeerAddress) -> Any:
+        info = await node.ask_info(address)
+        return advert_of_info(info, address.port)
+
     to = getattr(args, "to", None)
     if to:
-        target = _address(to)
-
-        async def ask(address: PeerAddress) -> Any:
-            info = await node.ask_info(address)
-            return advert_of_info(info, address.port)
-
-        async with open_manual_discovery([target], ask, interval=1.0) as manual:
+        async with open_manual_discovery([_address(to)], ask, interval=1.0) as manual:
             yield manual
         return
     try:
-        async with open_zeroconf_discovery(interfaces=args.interface) as disc:
+        # ``check``: every peer is asked once; those that answer stay in view under a flood.
+        async with open_zeroconf_discovery(interfaces=args.interface, check=ask) as disc:
             node.addresses = tuple(disc.network.advertise)
             node.lookup = lambda node_id: [a for seen in disc.current() if seen.advert.node_id == node_id
                                            for a in seen.endpoints]
@@ -510,8 +511,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 skip: set[str] = set()
                 while leave is None:
                     try:
-                        found = await find_or_form(node, disc, game, table_name=args.table,
-                                                   timeout=args.wait, skip=skip)
+                        found = await find_or_form(node, disc, game, table_name=args.table, timeout=args.wait,
+                                                   skip=skip, notice=_waits(view, args),
+                                                   variant=game.variant if args.variant else None)
+                    except OtherVariant as exc:
+                        raise NetUsageError(_other_variant(exc)) from None
                     except NoTable as exc:
                         _err(f"tarock bot: {exc}")  # the network's sentence
                         leave = Leave("no-table", str(exc))
@@ -550,6 +554,31 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 "hands": seat.stats.hands, "first_card": seat.stats.first_card})
         return _ended(leave)
     return _run(main)
+
+
+def _other_variant(exc: OtherVariant) -> str:
+    return _("table {name} plays {theirs}, not {ours} (--variant): leave out --variant to play {theirs} "
+             "there").format(name=repr(exc.table), theirs=exc.theirs, ours=exc.ours)
+
+
+def _waits(view: BotView, args: argparse.Namespace) -> Callable[[Notice], None]:
+    """What a waiting bot tells its user (once each): the named table is not there, or is full."""
+    wait = f"{args.wait:g}"
+
+    def tell(notice: Notice) -> None:
+        name = repr(notice.name)
+        if notice.kind == "absent":
+            text = _("waits for a table named {name}: none on the network yet (tarock bot --host --table "
+                     "{name} or tarock host --name {name} opens it); gives up after {wait} s").format(
+                         name=name, wait=wait)
+        elif args.table:
+            text = _("table {name} ({variant}) is full: waits for a seat there to become free, "
+                     "at most {wait} s").format(name=name, variant=notice.variant, wait=wait)
+        else:
+            text = _("table {name} ({variant}) is full: waits for a free seat or for other players to form a "
+                     "table with, at most {wait} s").format(name=name, variant=notice.variant, wait=wait)
+        view._emit("wait", text, reason=notice.kind, table_name=notice.name)
+    return tell
 
 
 # -- registration ------------------------------------------------------------------------------

@@ -11,10 +11,18 @@ threads meet trio:
 
 :mod:`net.manual_discovery` implements the same interface for networks that block
 multicast. The TXT keys are in :mod:`net.advert`; interfaces are chosen by :mod:`net.netif`.
+
+Under a flood of adverts (docs/discovery.md, "A flood of adverts") the view stays bounded
+(:class:`~net.discovery_view.PeerView`, a segmented LRU); with a ``check`` (the game
+protocol's ``info`` exchange) every peer is asked once per boot, port and address: one that
+answers is protected from eviction, one that cannot be reached leaves the view and is asked
+again only after ``RETRY_FAILED`` s or a new announcement; peers evicted to make room are
+offered to the view again, from the names the browser reported, as room appears.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ipaddress
 import logging
@@ -26,7 +34,7 @@ import trio
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
 from net.advert import SERVICE_TYPE, Advert, AdvertError, Seen, advert_from_txt, advert_to_txt
-from net.discovery_view import DiscoveryEvent, PeerView
+from net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
 from net.netif import NetworkChoice, choose_network
 
 __all__ = [
@@ -42,6 +50,17 @@ __all__ = [
 ]
 
 log = logging.getLogger("tarock.net.discovery")
+
+MAX_NAMES = 4096
+"""Service names remembered (those the browser reported, least recently reported forgotten first)."""
+PROBES = 8
+"""Peers asked at once."""
+RESCAN = 2.0
+"""Seconds between offers of remembered names to a view that has room."""
+RESCAN_BATCH = 64
+"""Names offered at most per rescan."""
+RETRY_FAILED = 30.0
+"""Seconds before a peer that could not be reached is offered to the view again."""
 
 
 class DiscoveryError(Exception):
@@ -71,6 +90,10 @@ class Discovery(Protocol):
         """The next added/updated/removed event in order, or None after ``timeout`` s."""
         ...
 
+    def answered(self, node_id: str) -> bool:
+        """Whether the node answered when discovery asked it (True where discovery asks nothing)."""
+        ...
+
 
 def instance_name(node_id: str, service_type: str = SERVICE_TYPE) -> str:
     """The mDNS instance name of a node: unique because it holds the node id."""
@@ -92,6 +115,9 @@ class ZeroconfDiscovery:
         service_type: str,
         resolve_timeout: float,
         op_timeout: float,
+        check: AskAdvert | None = None,
+        probe_timeout: float = 2.0,
+        max_peers: int = 256,
     ) -> None:
         self.network = network
         self._zc = zc
@@ -99,10 +125,18 @@ class ZeroconfDiscovery:
         self._resolve_timeout = resolve_timeout
         self._op_timeout = op_timeout
         self._token = trio.lowlevel.current_trio_token()
-        self._view = PeerView()
+        self._view = PeerView(max_peers=max_peers)
         self._pending: dict[str, ServiceStateChange] = {}
         self._pending_wake = trio.Event()
-        self._generation: dict[str, int] = {}
+        # The names the browser reported and not removed, least recently reported first,
+        # with the generation of their latest change (a resolution of an older one is stale).
+        self._generation: collections.OrderedDict[str, int] = collections.OrderedDict()
+        self._changes = 0
+        self._check = check
+        self._probe_timeout = probe_timeout
+        self._probe_queue: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self._probe_wake = trio.Event()
+        self._failed: collections.OrderedDict[str, float] = collections.OrderedDict()
         self._limiter = trio.CapacityLimiter(4)
         self._info: ServiceInfo | None = None
         self._own_node: str | None = None
@@ -124,12 +158,24 @@ class ZeroconfDiscovery:
     def _note(self, name: str, state_change: ServiceStateChange) -> None:
         key = name.lower()
         self._pending[key] = state_change
-        self._generation[key] = self._generation.get(key, 0) + 1
+        self._changes += 1
+        self._generation[key] = self._changes
+        self._generation.move_to_end(key)
+        self._failed.pop(key, None)  # announced anew: worth asking again
+        while len(self._generation) > MAX_NAMES:
+            forgotten, _ = self._generation.popitem(last=False)
+            self._refused.pop(forgotten, None)
+            self._failed.pop(forgotten, None)
         self._pending_wake.set()
 
     async def pump(self) -> None:
-        """Turn noted changes into view changes, resolving added and updated services."""
+        """Turn noted changes into view changes, resolving added and updated services; ask
+        peers (with a ``check``) and offer remembered names to a view with room."""
         async with trio.open_nursery() as nursery:
+            if self._check is not None:
+                for _ in range(PROBES):
+                    nursery.start_soon(self._prober)
+            nursery.start_soon(self._rescan, nursery)
             while True:
                 await self._pending_wake.wait()
                 self._pending_wake = trio.Event()
@@ -140,8 +186,67 @@ class ZeroconfDiscovery:
                     if state is ServiceStateChange.Removed:
                         self._view.drop(key)
                         self._refused.pop(key, None)
-                    else:
+                        self._generation.pop(key, None)
+                    elif key in self._generation:
                         nursery.start_soon(self._resolve, key, self._generation[key])
+
+    async def _rescan(self, nursery: trio.Nursery) -> None:
+        """Offer names the view lost (evicted, or unreachable ``RETRY_FAILED`` s ago) while it has room."""
+        while True:
+            await trio.sleep(RESCAN)
+            room = min(RESCAN_BATCH, self._view.room)
+            if room <= 0:
+                continue
+            now = trio.current_time()
+            while self._failed and now - next(iter(self._failed.values())) >= RETRY_FAILED:
+                self._failed.popitem(last=False)
+            offer = [key for key in self._generation
+                     if self._view.get(key) is None and key not in self._failed and key not in self._refused
+                     and key not in self._pending and not self._is_own(key)][:room]
+            for key in offer:
+                self._generation.move_to_end(key)  # round robin over what does not fit
+                nursery.start_soon(self._resolve, key, self._generation[key])
+
+    async def _prober(self) -> None:
+        """Ask queued peers for their advert: protect those that answer, drop the others."""
+        assert self._check is not None
+        while True:
+            while not self._probe_queue:
+                await self._probe_wake.wait()
+                self._probe_wake = trio.Event()
+            key, _ = self._probe_queue.popitem(last=True)  # the newest first: a flood waits, not a newcomer
+            seen = self._view.get(key)
+            if seen is None or self._view.confirmed(key):
+                continue
+            why = await self._probe(seen)
+            if self._view.get(key) != seen:
+                continue  # changed meanwhile (and queued again) or gone
+            if why is None:
+                self._view.confirm(key)
+            else:
+                log.info("%s (%s) leaves the view: %s", key, seen.advert.name, why)
+                self._failed[key] = trio.current_time()
+                self._failed.move_to_end(key)
+                while len(self._failed) > MAX_NAMES:
+                    self._failed.popitem(last=False)
+                self._view.drop(key)
+
+    async def _probe(self, seen: Seen) -> str | None:
+        """None when the node answers as the advert's node at one of its endpoints, else why not."""
+        assert self._check is not None
+        why = "no address"
+        for address in seen.endpoints[:2]:
+            why = f"no answer at {address} within {self._probe_timeout:g} s"
+            with trio.move_on_after(self._probe_timeout):
+                try:
+                    advert = await self._check(address)
+                except Exception as exc:  # whatever a peer did, it must not stop discovery
+                    why = f"{address}: {exc}"
+                    continue
+                if advert.node_id == seen.advert.node_id:
+                    return None
+                why = f"{address} answers as node {advert.node_id[:16]}"
+        return why
 
     def _is_own(self, key: str) -> bool:
         return key in self._own_keys
@@ -192,11 +297,19 @@ class ZeroconfDiscovery:
             return
         self._refused.pop(key, None)
         self._view.put(key, Seen(advert, addresses))
+        if self._check is not None and self._view.get(key) is not None and not self._view.confirmed(key):
+            self._probe_queue[key] = None
+            while len(self._probe_queue) > 2 * MAX_NAMES:
+                self._probe_queue.popitem(last=False)
+            self._probe_wake.set()
 
     # -- the Discovery interface -------------------------------------------------------
 
     def current(self) -> Sequence[Seen]:
         return self._view.current()
+
+    def answered(self, node_id: str) -> bool:
+        return self._check is None or self._view.node_confirmed(node_id)
 
     async def wait_changed(self, *, timeout: float) -> bool:
         return await self._view.wait_changed(timeout=timeout)
@@ -268,12 +381,15 @@ async def open_zeroconf_discovery(
     resolve_timeout: float = 3.0,
     op_timeout: float = 5.0,
     close_timeout: float = 5.0,
+    check: AskAdvert | None = None,
+    max_peers: int = 256,
 ) -> AsyncIterator[ZeroconfDiscovery]:
     """Browse (at once) and, after ``publish()``, announce over mDNS.
 
     ``interfaces`` (names or IPv4 addresses) and ``addresses`` (what to advertise) default
     to :func:`net.netif.choose_network`'s choice. Leaving the block withdraws with a
-    goodbye, so peers see the node removed at once. Raises DiscoveryError (or ValueError
+    goodbye, so peers see the node removed at once. ``check`` asks a peer for its advert
+    (the module docstring); ``max_peers`` bounds the view. Raises DiscoveryError (or ValueError
     for a bad interface name) when mDNS cannot start.
     """
     network = choose_network(interfaces, addresses)
@@ -290,7 +406,8 @@ async def open_zeroconf_discovery(
     browser: ServiceBrowser | None = None
     try:
         disc = ZeroconfDiscovery(
-            zc, network, service_type=service_type, resolve_timeout=resolve_timeout, op_timeout=op_timeout
+            zc, network, service_type=service_type, resolve_timeout=resolve_timeout, op_timeout=op_timeout,
+            check=check, max_peers=max_peers,
         )
         async with trio.open_nursery() as nursery:
             nursery.start_soon(disc.pump)

@@ -8,8 +8,10 @@ nodes with the same variant, rules hash and rounds, and whose node id is the
 smallest of them, waits until that view has not changed for ``SETTLE``
 seconds, then opens a table, takes seat 0 and invites the others with the
 smallest node ids over TCP; each accepts the first invitation it gets and
-joins.  Seats left free (an invitee that had joined elsewhere) stay
-announced, and waiting nodes prefer a table with a free seat to forming one.
+joins.  A leader that does not invite within ``PATIENCE`` seconds is passed
+over (:mod:`net.formation`).  Seats left free (an invitee that had joined
+elsewhere) stay announced, and waiting nodes prefer a table with a free seat
+to forming one.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import trio
 
@@ -26,6 +29,7 @@ from core.players import Player
 from net.advert import Advert, Kind, Seen
 from net.discovery import Discovery
 from net.effects import Leave
+from net.formation import PATIENCE, SETTLE, Form, Formation
 from net.game import Game
 from net.host import HostCore
 from net.identity import Identity
@@ -38,8 +42,8 @@ from net.transport import PeerAddress
 
 log = logging.getLogger("tarock.net")
 
-SETTLE = 0.3
-"""Seconds a forming node's view of the waiting nodes must stay the same before it opens the table."""
+NOTICE = 3.0
+"""Seconds a node waiting for a named table waits before it says that the table is not there."""
 
 Publish = Callable[[Advert], Awaitable[None]]
 BotFor = Callable[[int], Player]
@@ -198,6 +202,14 @@ class NoTable(Exception):
     """No table to join appeared (and none could be formed) in time."""
 
 
+class OtherVariant(Exception):
+    """The table asked for by name plays another variant than the one asked for."""
+
+    def __init__(self, table: str, theirs: str, ours: str) -> None:
+        super().__init__(f"table {table!r} plays {theirs}, not {ours}")
+        self.table, self.theirs, self.ours = table, theirs, ours
+
+
 @dataclass(frozen=True)
 class Found:
     """What a waiting node found: a table to join, or the nodes to open one with."""
@@ -209,44 +221,85 @@ class Found:
     form: tuple[Seen, ...] = ()
 
 
+@dataclass(frozen=True)
+class Notice:
+    """Something a waiting node tells its user once: ``absent``, the named table is not on the
+    network; ``full``, table ``name`` (``variant``) has no free seat."""
+
+    kind: Literal["absent", "full"]
+    name: str
+    variant: str = ""
+
+
+def _why_none(table_name: str | None, full: dict[str, str]) -> str:
+    if full:
+        names = ", ".join(repr(n) for n in sorted(set(full.values())))
+        return f" (table {names} was full)" if len(full) == 1 else f" (tables {names} were full)"
+    return f" (no table named {table_name!r} seen)" if table_name is not None else ""
+
+
 async def find_or_form(node: Node, view: Discovery, game: Game, *, table_name: str | None = None,
-                       timeout: float = 600.0, skip: set[str] | None = None) -> Found:
+                       timeout: float = 600.0, skip: set[str] | None = None,
+                       notice: Callable[[Notice], None] | None = None,
+                       patience: float = PATIENCE, variant: str | None = None) -> Found:
     """Wait for a table to join (``table_name``: only that one) or, with no name,
-    form one with other waiting nodes (the module docstring)."""
+    form one with other waiting nodes (the module docstring); ``notice`` hears what the
+    user should know while it waits (each :class:`Notice` once).  With ``variant`` (one the
+    user asked for), a table named ``table_name`` that plays another raises :class:`OtherVariant`."""
     waiting = Waiting(game)
     node.waiting = waiting
     skip = skip if skip is not None else set()
+    told: set[Notice] = set()
+
+    def tell(what: Notice) -> None:
+        if what not in told:
+            told.add(what)
+            if notice is not None:
+                notice(what)
+
     if table_name is None:
         await view.publish(waiting_advert(node, game))
-    deadline = trio.current_time() + timeout
-    stable: tuple[str, ...] = ()
-    since = 0.0
+    started = trio.current_time()
+    deadline = started + timeout
+    formation = Formation(node.me, game.seats, settle=SETTLE, patience=patience)
+    full: dict[str, str] = {}  # table id -> name, of the tables seen full that this node could play
     try:
         while trio.current_time() < deadline:
             if waiting.invitation is not None:
                 inv = waiting.invitation
                 return Found(invitation=inv.address, table=inv.hello.table, rules=inv.hello.rules)
             current = list(view.current())
+            named = False
             for seen in current:
                 a = seen.advert
-                if (a.kind == "table" and a.free_seats > 0 and a.table_id not in skip
-                        and (a.name == table_name if table_name is not None else compatible(seen, game))):
+                if a.kind != "table" or (table_name is not None and a.name != table_name):
+                    continue
+                named = True
+                if table_name is not None and variant is not None and a.variant != variant:
+                    raise OtherVariant(a.name, a.variant, variant)
+                if table_name is None and not compatible(seen, game):
+                    continue
+                if a.free_seats == 0:
+                    full[a.table_id] = a.name
+                    tell(Notice("full", a.name, a.variant))
+                elif a.table_id not in skip:
                     return Found(join=seen, table=a.table_id, rules=a.rules_hash)
+            if table_name is not None and not named and trio.current_time() - started >= NOTICE:
+                tell(Notice("absent", table_name))
             if table_name is None:
-                others = sorted((s for s in current if s.advert.kind == "waiting" and compatible(s, game)),
-                                key=lambda s: s.advert.node_id)
-                ids = tuple(sorted([node.me, *(s.advert.node_id for s in others)]))
-                if len(ids) >= game.seats and ids[0] == node.me:
-                    chosen = ids[:game.seats]
-                    if chosen != stable:
-                        stable, since = chosen, trio.current_time()
-                    elif trio.current_time() - since >= SETTLE:
-                        return Found(form=tuple(s for s in others if s.advert.node_id in chosen))
-                else:
-                    stable = ()
+                # Only nodes that answered count: a flood of adverts nobody answers for leads nothing.
+                others = [(s.advert.node_id, s.advert.boot) for s in current if s.advert.kind == "waiting"
+                          and compatible(s, game) and view.answered(s.advert.node_id)]
+                decision = formation.step(trio.current_time(), others)
+                if isinstance(decision, Form):
+                    by_id = {s.advert.node_id: s for s in current if s.advert.kind == "waiting"}
+                    return Found(form=tuple(by_id[n] for n in decision.invite))
+                if decision.passed_over is not None:
+                    log.info("%s: passed over waiting node %s: it did not invite within %g s",
+                             node.name, decision.passed_over[:16], patience)
             with trio.move_on_after(0.1):
                 await waiting.event.wait()
             await view.wait_changed(timeout=0.05)
-        raise NoTable(f"no table found or formed within {timeout:g} s")
+        raise NoTable(f"no table found or formed within {timeout:g} s{_why_none(table_name, full)}")
     finally:
         node.waiting = None

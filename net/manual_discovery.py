@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 import trio
 
 from net.advert import Advert, Seen
-from net.discovery_view import DiscoveryEvent, PeerView
+from net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
 from net.transport import PeerAddress
 
 __all__ = ["AskAdvert", "ManualDiscovery", "open_manual_discovery"]
 
 log = logging.getLogger("tarock.net.discovery")
-
-AskAdvert = Callable[[PeerAddress], Awaitable[Advert]]
-"""Ask the node at an address for its advert; raise (any exception) when it cannot."""
-
 
 class ManualDiscovery:
     """Polls fixed addresses; make it with :func:`open_manual_discovery`.
@@ -92,9 +88,13 @@ class ManualDiscovery:
         if self.own is not None and advert.node_id == self.own.node_id:
             return
         self._view.put(key, Seen(dataclasses.replace(advert, port=target.port), (target.host,)))
+        self._view.confirm(key)  # it answered: a flood of others never pushes it out
 
     def current(self) -> Sequence[Seen]:
         return self._view.current()
+
+    def answered(self, node_id: str) -> bool:
+        return True  # every peer in view answered
 
     async def wait_changed(self, *, timeout: float) -> bool:
         return await self._view.wait_changed(timeout=timeout)

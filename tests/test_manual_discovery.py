@@ -126,14 +126,14 @@ async def test_view_signals_changes_once_and_keeps_events_in_order() -> None:
     view.put("a", one)
     view.put("a", one)  # the same value: no change
     view.put("b", two)
-    view.put("c", three)  # over the limit: ignored
+    view.put("c", three)  # over the limit: the least recently announced one ("a") makes room
     assert await view.wait_changed(timeout=0.01)
     assert not await view.wait_changed(timeout=0.01)
-    assert [s.advert.node_id for s in view.current()] == ["1" * 8, "2" * 8]
-    view.drop_node("1" * 8)
+    assert [s.advert.node_id for s in view.current()] == ["2" * 8, "3" * 8]
+    view.drop_node("3" * 8)
     view.drop("nothing")
     view.put("b", Seen(two.advert, ("192.0.2.2",)))  # the address changed: an update
     kinds = []
     while (event := await view.next_event(timeout=0.01)) is not None:
         kinds.append(event.kind)
-    assert kinds == ["added", "removed", "updated"]  # the oldest "added" fell out of the log
+    assert kinds == ["added", "removed", "updated"]  # the oldest events fell out of the log
