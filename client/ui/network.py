@@ -246,18 +246,19 @@ class Network:
 
     @contextlib.asynccontextmanager
     async def _open_discovery(self, node: Node) -> AsyncIterator[Discovery]:
+        async def ask(address: PeerAddress) -> Any:
+            return advert_of_info(await node.ask_info(address), address.port)
+
         to = self.settings.to
         if to:
-            target = PeerAddress.parse(to)
-
-            async def ask(address: PeerAddress) -> Any:
-                return advert_of_info(await node.ask_info(address), address.port)
-
-            async with open_manual_discovery([target], ask, interval=1.0) as manual:
+            async with open_manual_discovery([PeerAddress.parse(to)], ask, interval=1.0) as manual:
                 yield manual
             return
-        async with open_zeroconf_discovery(interfaces=self.settings.interfaces) as disc:
+        # ``check``: every peer is asked once; those that answer stay in view under a flood.
+        async with open_zeroconf_discovery(interfaces=self.settings.interfaces, check=ask) as disc:
             node.addresses = tuple(disc.network.advertise)
+            node.lookup = lambda node_id: [a for seen in disc.current() if seen.advert.node_id == node_id
+                                           for a in seen.endpoints]
             yield disc
 
     async def _watch_tables(self, disc: Discovery) -> None:
