@@ -420,7 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tarock", description="Austrian Tarock for four players. "
                                      "Without a command: the lobby (full screen).")
     _screen_args(parser)
-    parser.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read")
+    # its own dest: a command's --plugins (default None) must not overwrite it (_plugins_flag)
+    parser.add_argument("--plugins", metavar="TOML", dest="plugins_before",
+                        help="the plugins.toml to read (before or after the command, same meaning)")
     parser.add_argument("--port", type=int, default=0,
                         help="the lobby's node: TCP port to listen on (default: any)")
     parser.add_argument("--interface", action="append", metavar="NAME|IP",
@@ -512,6 +514,16 @@ def _tolerant_streams() -> None:
             stream.reconfigure(errors="replace")
 
 
+def _plugins_flag(args: argparse.Namespace) -> None:
+    """``tarock --plugins F CMD`` means ``tarock CMD --plugins F``; two different files are refused."""
+    before = vars(args).pop("plugins_before", None)
+    after = getattr(args, "plugins", None)
+    if before is not None and after is not None and Path(before) != Path(after):
+        raise UsageError(_("--plugins is given twice ({before} before the command, {after} after it): "
+                           "give it once").format(before=before, after=after))
+    args.plugins = after if after is not None else before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tarock`` command; return the exit status."""
     _tolerant_streams()
@@ -523,6 +535,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         set_language(choose_language(getattr(args, "lang", None)))
     except ValueError as exc:
+        _err(f"tarock: {exc}")
+        return 2
+    try:
+        _plugins_flag(args)
+    except UsageError as exc:
         _err(f"tarock: {exc}")
         return 2
     if args.command is None:
