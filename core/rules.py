@@ -29,6 +29,45 @@ class RuleError(RuntimeError):
     """A plugin did not answer a hook it must answer, or answered wrongly."""
 
 
+class PluginFailure(RuleError):
+    """A plugin's hook implementation raised: the one error a client, bot or node catches for it.
+
+    Every hook the rules ask goes through one guard (:func:`_guarded`), which
+    turns the plugin's exception (kept as ``__cause__``) into this error naming
+    the plugin, the hook and the hand (round and deal, as the hook's state
+    tells); the engine adds the action, which it did not take, and a session
+    its seed.  ``str()`` is one line.
+    """
+
+    def __init__(self, plugin: str, hook: str, error: BaseException,
+                 context: TableContext | None = None) -> None:
+        super().__init__()
+        self.plugin = plugin
+        self.hook = hook
+        self.error = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        self.round: int | None = context.round if context is not None else None
+        self.deal: int | None = context.deal if context is not None else None
+        self.seed: int | str | None = None
+        self.action: str | None = None
+
+    def at(self, round_no: int, deal_no: int, seed: int | str | None = None) -> PluginFailure:
+        """Fill in the hand where the hook did not see it, and the seed of the deals."""
+        if self.round is None:
+            self.round, self.deal = round_no, deal_no
+        if self.seed is None:
+            self.seed = seed
+        return self
+
+    def __str__(self) -> str:
+        where = [f"round {self.round}, deal {self.deal}"] if self.round is not None else []
+        if self.seed is not None:
+            where.append(f"seed {self.seed}")
+        if self.action is not None:
+            where.append(f"on {self.action}, which was not taken")
+        hand = f" ({'; '.join(where)})" if where else ""
+        return f"plugin {self.plugin!r} failed in hook {self.hook}{hand}: {self.error}"
+
+
 def _plugin_name(plugin: object) -> str:
     return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
 
@@ -88,8 +127,44 @@ def _registration_error(pm: pluggy.PluginManager, name: str, exc: Exception) -> 
             " (see docs/hooks.md)")
 
 
+def _guarded(caller: pluggy.HookCaller, call: Callable[..., Any]) -> Callable[..., Any]:
+    """``call`` (a caller of the hook ``caller``), an exception of a plugin's code
+    turned into a :class:`PluginFailure` naming the plugin, the hook and the hand.
+
+    The one place where plugin code is called at play: every hook the facade
+    asks comes through here.  A :class:`PluginFailure` of a hook asked inside
+    (a scorer asking ``rules.count``) names the innermost plugin and passes.
+    """
+    culprits: dict[object, str] = {}
+    for impl in caller.get_hookimpls():
+        function = getattr(impl.function, "__func__", impl.function)
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            culprits[code] = _plugin_name(impl.plugin)
+    hook = caller.name
+
+    def guarded(*args: Any) -> Any:
+        try:
+            return call(*args)
+        except PluginFailure:
+            raise
+        except Exception as exc:
+            plugin: str | None = None
+            tb = exc.__traceback__
+            while tb is not None:
+                plugin = culprits.get(tb.tb_frame.f_code, plugin)
+                tb = tb.tb_next
+            if plugin is None:  # raised by core around the plugins, not in them
+                raise
+            context = next((a.context if isinstance(a, HandState) else a for a in args
+                            if isinstance(a, HandState | TableContext)), None)
+            raise PluginFailure(plugin, hook, exc, context) from exc
+    return guarded
+
+
 def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
-    """A positional caller for a first-result hook, same answers as ``caller``.
+    """A positional caller for a first-result hook, same answers as ``caller``,
+    an exception of a plugin a :class:`PluginFailure` (:func:`_guarded`).
 
     The implementations are called directly in pluggy's order (wrappers
     first, then the last registered and ``tryfirst`` first), skipping
@@ -103,7 +178,7 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
     if any(i.hookwrapper for i in impls):
         def through_pluggy(*args: Any) -> Any:
             return caller(**dict(zip(argnames, args, strict=True)))
-        return through_pluggy
+        return _guarded(caller, through_pluggy)
     Plan = list[tuple[Callable[..., Any], tuple[int, ...] | None]]
     everything = tuple(range(len(argnames)))
 
@@ -114,7 +189,7 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
     wrappers: Plan = [(i.function, positions(i)) for i in impls if i.wrapper]
     plan: Plan = [(i.function, positions(i)) for i in impls if not i.wrapper]
     if not wrappers and len(plan) == 1 and plan[0][1] is None:
-        return plan[0][0]
+        return _guarded(caller, plan[0][0])
 
     def direct(*args: Any) -> Any:
         for function, taken in plan:
@@ -123,7 +198,7 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
                 return result
         return None
     if not wrappers:
-        return direct
+        return _guarded(caller, direct)
 
     def wrapped(*args: Any) -> Any:
         running: list[Generator[Any, Any, Any]] = []
@@ -151,7 +226,7 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
         if error is not None:
             raise error
         return result
-    return wrapped
+    return _guarded(caller, wrapped)
 
 
 class Rules:

@@ -15,18 +15,28 @@ command: each test writes its own plugins.toml and plugin files.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from client.bots import make_bot
+from client.session import Session
+from core.plugins import load_plugins
+from core.rules import PluginFailure, RuleError
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def tarock(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def tarock(*args: str, cwd: Path = ROOT,
+           env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``tarock ARGS`` from this checkout (exit status, stdout and stderr)."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run([sys.executable, "-m", "client.cli", *args], capture_output=True, text=True,
                           encoding="utf-8", timeout=600, cwd=cwd, env=env, stdin=subprocess.DEVNULL)
 
@@ -100,3 +110,108 @@ def test_plugins_given_twice_with_different_files_is_refused(tmp_path: Path) -> 
     assert other.stderr.splitlines() == [
         f"tarock: --plugins is given twice ({toml} before the command, {tmp_path / 'other.toml'} "
         "after it): give it once"]
+
+
+# -- a plugin that raises -----------------------------------------------------------------------
+
+SHAKY = '''
+    """Sound unless HOUSE_FAIL names a hook: then it raises there (HOUSE_FAIL=phases:2: in round 2)."""
+    import os
+
+    from core.hookspecs import hookimpl
+
+    FAIL, _, ROUND = os.environ.get("HOUSE_FAIL", "").partition(":")
+
+
+    class Shaky:
+        name = "shaky"
+        version = "1.0"
+
+        @hookimpl
+        def tarock_phases(self, state):
+            if FAIL == "phases" and state.context.round == int(ROUND):
+                raise RuntimeError("no phases today")
+            return None
+
+        @hookimpl
+        def tarock_trick_winner(self, state, trick):
+            if FAIL == "trick" and len(state.tricks) == 2:
+                raise ZeroDivisionError("the third trick")
+            return None
+
+        @hookimpl
+        def tarock_next_context(self, context, state, result):
+            if FAIL == "context":
+                return context.memory["never-set"]
+            return None
+
+
+    PLUGIN = Shaky
+'''
+
+
+def test_a_failing_hook_in_selfplay_is_one_line_naming_plugin_hook_and_hand(tmp_path: Path) -> None:
+    toml = str(house_config(tmp_path, SHAKY))
+    run = tarock("selfplay", "--plugins", toml, "--variant", "house", "--seed", "5", "--hands", "3",
+                 "--no-records", "--lang", "en", env={"HOUSE_FAIL": "phases:2"})
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == ["tarock selfplay: plugin 'shaky' failed in hook tarock_phases "
+                                       "(round 2, deal 1; seed 5): RuntimeError: no phases today"]
+    run = tarock("selfplay", "--plugins", toml, "--variant", "house", "--seed", "5", "--hands", "1",
+                 "--no-records", "--lang", "en", env={"HOUSE_FAIL": "context"})
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == ["tarock selfplay: plugin 'shaky' failed in hook tarock_next_context "
+                                       "(round 1, deal 1; seed 5): KeyError: 'never-set'"]
+
+
+def test_a_failing_hook_in_play_is_one_line(tmp_path: Path) -> None:
+    toml = str(house_config(tmp_path, SHAKY))
+    run = tarock("play", "--plain", "--plugins", toml, "--variant", "house", "--seed", "3", "--no-records",
+                 "--lang", "en", env={"HOUSE_FAIL": "phases:1"})
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == ["tarock play: plugin 'shaky' failed in hook tarock_phases "
+                                       "(round 1, deal 1; seed 3): RuntimeError: no phases today"]
+
+
+def test_the_table_stays_as_it_was_when_a_plugin_fails(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOUSE_FAIL", "trick")
+    variant = load_plugins(house_config(tmp_path, SHAKY)).find("house")
+    players = [make_bot("heuristic", seat, f"bot-{seat}") for seat in range(4)]
+    session = Session(variant, players, seed=9, records_dir=tmp_path / "records", rounds=2)
+    with pytest.raises(PluginFailure) as caught:
+        session.run()
+    failure = caught.value
+    assert isinstance(failure, RuleError) and isinstance(failure.__cause__, ZeroDivisionError)
+    assert (failure.plugin, failure.hook, failure.round, failure.deal, failure.seed) == (
+        "shaky", "tarock_trick_winner", 1, 1, 9)
+    assert failure.action is not None and re.fullmatch(r"seat \d: play \S+", failure.action)
+    # the last card of the third trick was not taken; nothing reached the sheet or the records
+    hand = session.hand
+    assert hand is not None and len(hand.state.tricks) == 2
+    assert hand.state.trick is not None and len(hand.state.trick.cards) == 3
+    assert session.table.rows == [] and session.table.deals == 0 and session.records == []
+    assert re.fullmatch(r"plugin 'shaky' failed in hook tarock_trick_winner \(round 1, deal 1; seed 9; "
+                        r"on seat \d: play \S+, which was not taken\): ZeroDivisionError: the third trick",
+                        str(failure))
+
+
+def test_a_failing_hook_in_replay_is_one_line(tmp_path: Path) -> None:
+    toml = str(house_config(tmp_path, SHAKY))
+    records = tmp_path / "records"
+    made = tarock("selfplay", "--plugins", toml, "--variant", "house", "--seed", "2", "--hands", "1",
+                  "--records", str(records), "--lang", "en")
+    assert made.returncode == 0, made.stderr
+    files = sorted(records.glob("*.json"))
+    assert files
+    last = str(files[-1])
+    assert tarock("replay", "--plugins", toml, last, "--lang", "en").returncode == 0
+    run = tarock("replay", last, "--plugins", toml, "--lang", "en", env={"HOUSE_FAIL": "trick"})
+    assert run.returncode == 2 and run.stdout == ""
+    [line] = run.stderr.splitlines()
+    assert re.fullmatch(rf"{re.escape(last)}: plugin 'shaky' failed in hook tarock_trick_winner "
+                        r"\(round \d+, deal \d+; on seat \d: play \S+, which was not taken\): "
+                        r"ZeroDivisionError: the third trick", line), line
+    run = tarock("replay", "--json", last, "--plugins", toml, env={"HOUSE_FAIL": "trick"})
+    answer = json.loads(run.stdout)
+    assert answer["error"]["message"] == line.removeprefix(f"{last}: ")

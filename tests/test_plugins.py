@@ -34,7 +34,7 @@ from core.plugins import (
 )
 from core.record import record_of, replay
 from core.registry import available_variants, find_variant
-from core.rules import RuleError, Rules
+from core.rules import PluginFailure, RuleError, Rules
 from core.state import HandResult
 
 REPO = Path(__file__).resolve().parent.parent
@@ -436,9 +436,11 @@ def test_a_plugin_failing_during_play_is_named_with_its_hook(tmp_path: Path) -> 
     rules = load_plugins(config(tmp_path, variant_with("fails_in_scoring.py"))).find("house").rules()
     hand = Hand(rules, 3, [[parse_card(c) for c in h.split()] for h in ULTIMO_WON[0]],
                 [[parse_card(c) for c in p.split()] for p in ULTIMO_WON[1]])
-    with pytest.raises(RuleError, match=r"the rules failed on play .* in plugin 'fails-late', "
-                                        r"hook 'tarock_premium_outcomes': KeyError\('bonus'\)"):
+    with pytest.raises(PluginFailure, match=r"^plugin 'fails-late' failed in hook tarock_premium_outcomes "
+                                            r"\(round 1, deal 1; on seat \d: play \S+, which was not "
+                                            r"taken\): KeyError: 'bonus'$") as caught:
         play_out(hand)
+    assert isinstance(caught.value, RuleError) and isinstance(caught.value.__cause__, KeyError)
     # the last card of the hand was refused; the hand stands as before it
     assert not hand.done and len(hand.state.tricks) == 11
     assert hand.state.trick is not None and len(hand.state.trick.cards) == 3
