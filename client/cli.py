@@ -1,7 +1,9 @@
 """The ``tarock`` command: play, selfplay, replay and bench.
 
 Exit status: 0 on success; 1 when a game was left before its end; 2 for a
-usage error, an unknown variant or option, or a record that fails to replay.
+usage error, an unknown or unavailable variant, a bad option, a record that
+fails to replay, a plugin that fails, or ``tarock variants`` listing an
+unavailable variant.
 
 What a player reads is in the language ``--lang`` (any command) or the
 locale chooses, German by default (:func:`client.i18n.choose_language`);
@@ -97,6 +99,9 @@ def _variant(args: argparse.Namespace, catalogue: Catalogue) -> Variant:
     if args.variant:
         return catalogue.find(args.variant)
     if not catalogue.enabled:
+        if catalogue.unavailable:
+            raise UsageError(_("plugins.toml enables no variant that can be played (tarock variants "
+                               "says why)"))
         raise UsageError(_("plugins.toml enables no variant"))
     return catalogue.find(catalogue.enabled[0])
 
@@ -375,7 +380,11 @@ def cmd_variants(args: argparse.Namespace) -> int:
     others = sorted(set(catalogue.variants) - set(catalogue.enabled))
     if others:
         _out(_("Installed or defined but not enabled: {list}").format(list=", ".join(others)))
-    return 0
+    if catalogue.unavailable:
+        _out(_("Unavailable (the others can be played):"))
+    for name, reason in catalogue.unavailable.items():
+        _out(f"  {name}: {reason}")
+    return 2 if catalogue.unavailable else 0  # a club checking its plugins.toml sees it failed
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

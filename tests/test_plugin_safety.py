@@ -215,3 +215,58 @@ def test_a_failing_hook_in_replay_is_one_line(tmp_path: Path) -> None:
     run = tarock("replay", "--json", last, "--plugins", toml, env={"HOUSE_FAIL": "trick"})
     answer = json.loads(run.stdout)
     assert answer["error"]["message"] == line.removeprefix(f"{last}: ")
+
+
+# -- a broken [[variant]] does not stop the others ----------------------------------------------
+
+BROKEN_VARIANTS = """
+    [[variant]]
+    name = "bad-base"
+    base = "tarock99"
+
+    [[variant]]
+    name = "missing-file"
+    base = "tarock54"
+    plugins = [{ path = "nowhere.py" }]
+
+    [[variant]]
+    name = "raises-at-import"
+    base = "tarock54"
+    plugins = [{ path = "raises.py" }]
+
+    [[variant]]
+    name = "bad-option"
+    base = "house"
+    options = { kontra = "maybe" }
+    """
+
+
+def test_a_broken_variant_is_listed_as_unavailable_while_the_others_play(tmp_path: Path) -> None:
+    write(tmp_path / "raises.py", "raise ImportError('the club forgot a file')\n")
+    toml = str(house_config(tmp_path, extra=BROKEN_VARIANTS, enabled='"tarock54", "house", "bad-base", '
+                            '"missing-file", "raises-at-import", "bad-option", "nobody-defines-me"'))
+    listed = tarock("variants", "--plugins", toml, "--lang", "en")
+    assert listed.returncode == 2 and listed.stderr == ""  # the whole list; the status: not all is well
+    lines = listed.stdout.splitlines()
+    assert [line.split(":")[0].strip() for line in lines if line.startswith("  ") and
+            not line.startswith("      ")][:2] == ["tarock54", "house"]
+    tail = lines[lines.index("Unavailable (the others can be played):") + 1:]
+    reasons = dict(line.strip().split(": ", 1) for line in tail)
+    assert sorted(reasons) == ["bad-base", "bad-option", "missing-file", "nobody-defines-me",
+                               "raises-at-import"]
+    assert re.search(r"unknown base variant 'tarock99'", reasons["bad-base"])
+    assert re.search(r"plugin file .*nowhere\.py does not exist", reasons["missing-file"])
+    assert re.search(r"raises\.py failed to import: ImportError: the club forgot a file",
+                     reasons["raises-at-import"])
+    assert re.search(r"option 'kontra' \(declared by plugin 'tarock54'\) must be true or false",
+                     reasons["bad-option"])
+    assert re.search(r"no installed package or \[\[variant\]\] defines 'nobody-defines-me'",
+                     reasons["nobody-defines-me"])
+    played = tarock("selfplay", "--plugins", toml, "--variant", "house", "--hands", "1", "--no-records",
+                    "--lang", "en")
+    assert played.returncode == 0, played.stderr
+    for name, reason in reasons.items():
+        chosen = tarock("selfplay", "--plugins", toml, "--variant", name, "--hands", "1", "--no-records",
+                        "--lang", "en")
+        assert chosen.returncode == 2 and chosen.stdout == ""
+        assert chosen.stderr.splitlines() == [f"tarock selfplay: variant {name!r} is unavailable: {reason}"]
