@@ -36,7 +36,7 @@ from core.context import TableContext
 from core.options import OptionError
 from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
 from core.registry import Variant
-from core.rules import RuleError, Rules, blame, plugin_version
+from core.rules import SOURCE_DIGEST, RuleError, Rules, blame, plugin_version
 
 PLUGIN_GROUP = "tarock.plugins"
 """Entry-point group of house-rule plugins (each names a plugin class or object)."""
@@ -148,6 +148,10 @@ def load_plugin_file(path: Path) -> HouseRule:
     if spec is None or spec.loader is None:
         raise PluginError(f"plugin file {path} cannot be imported (is it a .py file?)")
     module = importlib.util.module_from_spec(spec)
+    try:
+        setattr(module, SOURCE_DIGEST, hashlib.sha256(path.read_bytes()).hexdigest())  # in the rules hash
+    except OSError as exc:
+        raise PluginError(f"plugin file {path} cannot be read: {exc.strerror or exc}") from None
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
@@ -177,14 +181,17 @@ def load_plugin_entry_point(name: str) -> HouseRule:
 
 # -- the rules hash -------------------------------------------------------------
 
-def rules_hash(rules: Rules, context: TableContext | None = None) -> str:
+def rules_hash(rules: Rules, context: TableContext | None = None, sources: bool = True) -> str:
     """A sha256 hex digest identifying a table's rules (and a hand's context).
 
     It covers the variant's name, each plugin's name and version in
-    registration order (core's data rules first) and the resolved options
-    (canonical JSON), so peers whose hashes agree play the same rules.  With
-    ``context`` it also covers the table context a hand was played under:
-    that is the hash a record carries.
+    registration order (core's data rules first), the sha256 of each plugin
+    file loaded by path (``sources``; only where there is one, so the hash of
+    installed variants is as before) and the resolved options (canonical
+    JSON), so peers whose hashes agree play the same rules.  With ``context``
+    it also covers the table context a hand was played under: that is the
+    hash a record carries.  ``sources=False`` is the hash as records made
+    before plugin files were hashed carry it.
     """
     payload: dict[str, Any] = {
         "format": HASH_FORMAT,
@@ -192,6 +199,8 @@ def rules_hash(rules: Rules, context: TableContext | None = None) -> str:
         "plugins": [list(p) for p in rules.facts.plugins],
         "options": dict(rules.options),
     }
+    if sources and rules.sources:
+        payload["sources"] = {name: digest for name, (digest, _file) in rules.sources.items()}
     if context is not None:
         payload["context"] = rules.codec.encode(context, TableContext)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError, packages_distributions, version
@@ -89,6 +90,25 @@ def plugin_version(plugin: object) -> str:
         except PackageNotFoundError:
             continue
     return "unversioned"
+
+
+SOURCE_DIGEST = "__tarock_source_sha256__"
+"""The attribute :func:`core.plugins.load_plugin_file` sets on a plugin file's
+module: the sha256 of the file's bytes as imported."""
+
+
+def plugin_source(plugin: object) -> tuple[str, str] | None:
+    """``(sha256 of its file, the file)`` for a plugin loaded from a file by path, else None.
+
+    Installed plugins are identified by their version; a club's own file by
+    its content too, so that a file changed without a new version is noticed.
+    """
+    module_name = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+    module = sys.modules.get(module_name)
+    digest = getattr(module, SOURCE_DIGEST, None)
+    if not isinstance(digest, str):
+        return None
+    return digest, str(getattr(module, "__file__", "") or module_name)
 
 
 def blame(pm: pluggy.PluginManager, exc: BaseException) -> str | None:
@@ -245,6 +265,9 @@ class Rules:
         self.pm.add_hookspecs(hookspecs)
         self.plugin_names: list[str] = []
         self.plugin_versions: list[str] = []
+        self.sources: dict[str, tuple[str, str]] = {}
+        """Per plugin loaded from a file by path: the sha256 of the file and the file
+        (:func:`plugin_source`); the rules hash covers the digests."""
         for plugin in [DataRules(), *plugins]:
             name = _plugin_name(plugin)
             try:
@@ -253,6 +276,8 @@ class Rules:
                 raise RuleError(_registration_error(self.pm, name, exc)) from exc
             self.plugin_names.append(name)
             self.plugin_versions.append(plugin_version(plugin))
+            if (source := plugin_source(plugin)) is not None:
+                self.sources[name] = source
         for hook_name, caller in vars(self.pm.hook).items():
             if isinstance(caller, pluggy.HookCaller) and caller.spec is None:
                 for impl in caller.get_hookimpls():

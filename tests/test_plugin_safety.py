@@ -24,10 +24,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_plugins import ULTIMO_WON, play
 
 from client.bots import make_bot
 from client.session import Session
-from core.plugins import load_plugins
+from core.plugins import load_plugins, rules_hash
+from core.record import record_of, replay
 from core.rules import PluginFailure, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -270,3 +272,55 @@ def test_a_broken_variant_is_listed_as_unavailable_while_the_others_play(tmp_pat
                         "--lang", "en")
         assert chosen.returncode == 2 and chosen.stdout == ""
         assert chosen.stderr.splitlines() == [f"tarock selfplay: variant {name!r} is unavailable: {reason}"]
+
+
+# -- a changed plugin file refuses the records of the old rule ----------------------------------
+
+def test_a_plugin_file_changed_since_the_record_refuses_it(tmp_path: Path) -> None:
+    toml = str(house_config(tmp_path))
+    records = tmp_path / "records"
+    made = tarock("selfplay", "--plugins", toml, "--variant", "house", "--seed", "4", "--hands", "1",
+                  "--records", str(records), "--lang", "en")
+    assert made.returncode == 0, made.stderr
+    last = str(sorted(records.glob("*.json"))[-1])
+    data = json.loads(Path(last).read_text(encoding="utf-8"))
+    assert list(data["rules"]["sources"]) == ["valat-double"]  # only the file loaded by path
+    assert tarock("replay", last, "--plugins", toml, "--lang", "en").returncode == 0
+    plugin = tmp_path / "house.py"
+    # the same version, another rule: refused, naming the plugin and its file
+    plugin.write_text(plugin.read_text().replace("2 * p.silent", "3 * p.silent"), encoding="utf-8")
+    run = tarock("replay", last, "--plugins", toml, "--lang", "en")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"{last}: the record was played with other rules than house here: plugin 'valat-double' ({plugin}) "
+        "changed since the record was written, though its version is still 1.0 (give a changed rule a new "
+        "version; the record replays only with the file as it was)"]
+    # a new version says so: still refused (the old record is of the old rule)
+    plugin.write_text(plugin.read_text().replace('version = "1.0"', 'version = "1.1"'), encoding="utf-8")
+    run = tarock("replay", last, "--plugins", toml, "--lang", "en")
+    assert run.stderr.splitlines() == [
+        f"{last}: the record was played with other rules than house here: plugin 'valat-double' is "
+        "version 1.1 here, 1.0 in the record"]
+    # the file as it was: the record replays again
+    plugin.write_text(textwrap.dedent(VALAT_DOUBLE).lstrip(), encoding="utf-8")
+    assert tarock("replay", last, "--plugins", toml, "--lang", "en").returncode == 0
+
+
+def test_peers_with_a_changed_plugin_file_have_other_rules_hashes(tmp_path: Path) -> None:
+    one = load_plugins(house_config(tmp_path / "one")).find("house").rules()
+    two = load_plugins(house_config(tmp_path / "two", VALAT_DOUBLE + "    # a note\n")).find("house").rules()
+    same = load_plugins(house_config(tmp_path / "same")).find("house").rules()
+    assert one.facts.plugins == two.facts.plugins  # same names and versions
+    assert rules_hash(one) == rules_hash(same) != rules_hash(two)
+    # an installed variant's hash does not depend on files: it is as before
+    assert not load_plugins(house_config(tmp_path / "one")).find("tarock54").rules().sources
+
+
+def test_a_record_made_before_files_were_hashed_still_replays(tmp_path: Path) -> None:
+    catalogue = load_plugins(house_config(tmp_path))
+    hand = play(catalogue.find("house").rules(), *ULTIMO_WON)
+    data = record_of(hand).to_json()
+    del data["rules"]["sources"]
+    data["rules"]["hash"] = rules_hash(hand.rules, hand.context, sources=False)
+    again = replay(data, variants=catalogue.variants)
+    assert again.hand is not None and again.hand.state.result == hand.state.result
