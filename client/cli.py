@@ -274,6 +274,11 @@ def _summary(hand: Hand) -> dict[str, Any]:
                    "scale": i.scale, "amount": i.amount, "label": i.label} for i in result.items],
         "kontra": state.kontra_level,
         "settlement": list(result.settlement),
+        # the table context: a raised round (after a Fahrer) counts its amounts factor times
+        "round": hand.context.round,
+        "deal": hand.context.deal,
+        "factor": hand.context.multiplier,
+        "as_played": [a * hand.context.multiplier for a in result.settlement],
         "note": result.note,
         "tricks": [{"leader": t.leader, "seats": list(t.seats), "cards": [format_card(c) for c in t.cards],
                     "winner": t.winner} for t in state.tricks],
@@ -339,6 +344,9 @@ def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
     terms = Terms.of(hand.rules.variant_facts)
     _out(_("{file}: {variant}, dealer {dealer}").format(
         file=answer["file"], variant=hand.state.variant, dealer=names[hand.state.dealer]))
+    context, factor = hand.context, hand.context.multiplier
+    raised = " " + _("(this round counts x{n})").format(n=factor) if factor != 1 else ""
+    _out("  " + _("Round {round}, deal {deal}").format(round=context.round, deal=context.deal) + raised)
     for action, phase in zip(obs.history, _phases(hand), strict=True):
         if not isinstance(action, Play):
             _out(f"  {action_text(action, names, None, terms, phase, hand.rules.facts)}")
@@ -346,6 +354,11 @@ def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
         _out("  " + _("Trick {n}: {cards}").format(n=f"{i:>2}", cards=trick_text(trick, names)))
     for line in result_lines(obs, names, terms):
         _out(f"  {line}")
+    result = hand.state.result
+    if factor != 1 and result is not None and not result.passed_out:
+        players = sorted({s for t in obs.tricks for s in t.seats} | {a.seat for a in obs.history})
+        amounts = ", ".join(f"{names[s]} {terms.amount(result.settlement[s] * factor)}" for s in players)
+        _out("  " + _("As played, the round counting x{n}: {amounts}").format(n=factor, amounts=amounts))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -24,12 +24,16 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from test_plugins import ULTIMO_WON, play
+from test_plugins import ULTIMO_WON, play, play_out
 
 from client.bots import make_bot
 from client.session import Session
+from core.cards import parse_card
+from core.context import TableContext
+from core.engine import Hand
 from core.plugins import load_plugins, rules_hash
 from core.record import record_of, replay
+from core.registry import find_variant
 from core.rules import PluginFailure, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -324,3 +328,45 @@ def test_a_record_made_before_files_were_hashed_still_replays(tmp_path: Path) ->
     data["rules"]["hash"] = rules_hash(hand.rules, hand.context, sources=False)
     again = replay(data, variants=catalogue.variants)
     assert again.hand is not None and again.hand.state.result == hand.state.result
+
+
+# -- replay shows the amounts as played --------------------------------------------------------
+
+def raised_record(tmp_path: Path) -> tuple[Path, Hand]:
+    """A tarock54 hand of round 5 in a raised series (a doubled round after a Fahrer), as a file."""
+    context = TableContext(round=5, deal=2, dealer=3, factor=2, raised=3)
+    hands = [[parse_card(c) for c in h.split()] for h in ULTIMO_WON[0]]
+    talon = [[parse_card(c) for c in p.split()] for p in ULTIMO_WON[1]]
+    hand = Hand(find_variant("tarock54").rules(), 3, hands, talon, context=context)
+    play_out(hand)
+    path = tmp_path / "raised.json"
+    path.write_text(record_of(hand).dumps(), encoding="utf-8")
+    return path, hand
+
+
+def test_replay_shows_and_applies_the_rounds_factor(tmp_path: Path) -> None:
+    path, hand = raised_record(tmp_path)
+    result = hand.state.result
+    assert result is not None and result.settlement == (2, 2, -2, -2)
+    run = tarock("replay", str(path), "--lang", "en")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[1] == "  Round 5, deal 2 (this round counts x2)"
+    assert lines[-2] == "  Settlement: Seat 0 +2, Seat 1 +2, Seat 2 -2, Seat 3 -2"  # the hand's own
+    assert lines[-1] == "  As played, the round counting x2: Seat 0 +4, Seat 1 +4, Seat 2 -4, Seat 3 -4"
+    answer = json.loads(tarock("replay", "--json", str(path)).stdout)
+    assert (answer["round"], answer["deal"], answer["factor"]) == (5, 2, 2)
+    assert answer["settlement"] == [2, 2, -2, -2] and answer["as_played"] == [4, 4, -4, -4]
+    german = tarock("replay", str(path), "--lang", "de").stdout.splitlines()
+    assert german[1] == "  Runde 5, 2. Geben (diese Runde zählt x2)"
+    assert german[-1] == "  Wie gespielt, die Runde zählt x2: Platz 0 +4, Platz 1 +4, Platz 2 -4, Platz 3 -4"
+
+
+def test_replay_of_a_plain_round_says_no_factor(tmp_path: Path) -> None:
+    hand = play(find_variant("tarock54").rules(), *ULTIMO_WON)
+    path = tmp_path / "plain.json"
+    path.write_text(record_of(hand).dumps(), encoding="utf-8")
+    lines = tarock("replay", str(path), "--lang", "en").stdout.splitlines()
+    assert lines[1] == "  Round 1, deal 1" and not any("As played" in line for line in lines)
+    answer = json.loads(tarock("replay", "--json", str(path)).stdout)
+    assert answer["factor"] == 1 and answer["as_played"] == answer["settlement"]
