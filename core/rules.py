@@ -249,6 +249,11 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
     return _guarded(caller, wrapped)
 
 
+def _other_than(kind: type[Any]) -> Callable[[Any], bool]:
+    """Whether a hook's answer is something, but not a ``kind``."""
+    return lambda answer: answer is not None and not isinstance(answer, kind)
+
+
 class Rules:
     """The rules of one table: core's data rules, a base variant and house rules, in order.
 
@@ -312,7 +317,9 @@ class Rules:
         self.premium_specs: dict[str, PremiumSpec] = self._premium_specs()
         facts = self._need("tarock_variant_facts", self.options)
         if not isinstance(facts, VariantFacts):
-            raise RuleError(f"{variant}: tarock_variant_facts must answer a VariantFacts, not {facts!r}")
+            who = self._culprit("tarock_variant_facts", (self.options,), _other_than(VariantFacts))
+            raise RuleError(f"{variant}: {who}, hook 'tarock_variant_facts': must answer a VariantFacts, "
+                            f"not {facts!r}")
         self.variant_facts: VariantFacts = facts
         self.facts = RuleFacts(
             variant=variant, title=title or variant, deck=self.deck, hand_size=self.hand_size,
@@ -353,31 +360,51 @@ class Rules:
     def _impl_plugin(self, impl: Any) -> str:
         return self.plugin_names[int(str(impl.plugin_name).partition(":")[0])]
 
-    def _contracts(self) -> tuple[ContractSpec, ...]:
-        answer = self._ask("tarock_contracts", self.options)
+    def _culprit(self, hook: str, args: tuple[Any, ...], bad: Callable[[Any], object]) -> str:
+        """``plugin 'x'``: the plugin whose joining the ruleset makes ``hook``'s answer ``bad``.
+
+        Asked only for a refusal: the hook is asked again of core's data rules
+        alone, then with each plugin added in registration order.
+        """
+        caller = getattr(self.hook, hook)
+        plugins = [self.pm.get_plugin(f"{i}:{name}") for i, name in enumerate(self.plugin_names)]
+        for k, name in enumerate(self.plugin_names):
+            subset = self.pm.subset_hook_caller(hook, remove_plugins=plugins[k + 1:])
+            try:
+                answer = subset(**dict(zip(caller.spec.argnames, args, strict=True)))
+            except Exception:
+                return f"plugin {name!r}"
+            if bad(answer):
+                return f"plugin {name!r}"
+        return "a plugin"
+
+    def _checked_specs(self, hook: str, kind: type[Any], what: str) -> list[Any]:
+        """The answer of a data hook (contracts, premiums): specs of ``kind``,
+        no two of one name; a refusal names the plugin that broke it."""
+        answer = self._ask(hook, self.options)
         if answer is None:
-            return ()
-        seen: set[str] = set()
+            return []
         for spec in answer:
-            if not isinstance(spec, ContractSpec):
-                raise RuleError(f"{self.variant}: tarock_contracts answered something that is not a "
-                                f"ContractSpec: {spec!r}")
-            if spec.name in seen:
-                raise RuleError(f"{self.variant}: two contracts are called {spec.name!r}")
-            seen.add(spec.name)
-        return tuple(sorted(answer, key=lambda c: c.rank))
+            if not isinstance(spec, kind):
+                who = self._culprit(hook, (self.options,), lambda a: a and any(
+                    not isinstance(x, kind) for x in a))
+                raise RuleError(f"{self.variant}: {who}, hook {hook!r}: answered something that is not "
+                                f"a {kind.__name__}: {spec!r}")
+        names = [spec.name for spec in answer]
+        twice = next((n for n in names if names.count(n) > 1), None)
+        if twice is not None:
+            who = self._culprit(hook, (self.options,),
+                                lambda a: a and [s.name for s in a].count(twice) > 1)
+            raise RuleError(f"{self.variant}: {who}, hook {hook!r}: two {what} are called {twice!r}")
+        return list(answer)
+
+    def _contracts(self) -> tuple[ContractSpec, ...]:
+        specs: list[ContractSpec] = self._checked_specs("tarock_contracts", ContractSpec, "contracts")
+        return tuple(sorted(specs, key=lambda c: c.rank))
 
     def _premium_specs(self) -> dict[str, PremiumSpec]:
-        answer = self._ask("tarock_premium_specs", self.options) or ()
-        out: dict[str, PremiumSpec] = {}
-        for spec in answer:
-            if not isinstance(spec, PremiumSpec):
-                raise RuleError(f"{self.variant}: tarock_premium_specs answered something that is not a "
-                                f"PremiumSpec: {spec!r}")
-            if spec.name in out:
-                raise RuleError(f"{self.variant}: two premiums are called {spec.name!r}")
-            out[spec.name] = spec
-        return out
+        specs: list[PremiumSpec] = self._checked_specs("tarock_premium_specs", PremiumSpec, "premiums")
+        return {spec.name: spec for spec in specs}
 
     def _ask(self, hook: str, *args: Any) -> Any:
         """A first-result hook's answer, the arguments in the hookspec's order.
@@ -419,7 +446,9 @@ class Rules:
         if handler is None:
             handler = self._need("tarock_phase", name)
             if not isinstance(handler, Phase):
-                raise RuleError(f"the handler for phase {name!r} is not a Phase: {handler!r}")
+                who = self._culprit("tarock_phase", (name,), _other_than(Phase))
+                raise RuleError(f"{who}, hook 'tarock_phase': the handler for phase {name!r} is not a Phase: "
+                                f"{handler!r}")
             self._phases[name] = handler
         return handler
 
@@ -524,7 +553,8 @@ class Rules:
     def score(self, state: HandState) -> HandResult:
         score = self._need("tarock_score", state, self)
         if not isinstance(score, Score):
-            raise RuleError(f"{self.variant}: tarock_score must answer a Score, not {score!r}")
+            who = self._culprit("tarock_score", (state, self), _other_than(Score))
+            raise RuleError(f"{self.variant}: {who}, hook 'tarock_score': must answer a Score, not {score!r}")
         try:
             settlement = settle(score.items, state.seats)
         except SettlementError as exc:
@@ -535,6 +565,8 @@ class Rules:
         """The table context of the deal after the finished ``state``."""
         context = self._need("tarock_next_context", state.context, state, result)
         if not isinstance(context, TableContext):
-            raise RuleError(f"{self.variant}: tarock_next_context must answer a TableContext, "
-                            f"not {context!r}")
+            who = self._culprit("tarock_next_context", (state.context, state, result),
+                                _other_than(TableContext))
+            raise RuleError(f"{self.variant}: {who}, hook 'tarock_next_context': must answer a "
+                            f"TableContext, not {context!r}")
         return context

@@ -370,3 +370,59 @@ def test_replay_of_a_plain_round_says_no_factor(tmp_path: Path) -> None:
     assert lines[1] == "  Round 1, deal 1" and not any("As played" in line for line in lines)
     answer = json.loads(tarock("replay", "--json", str(path)).stdout)
     assert answer["factor"] == 1 and answer["as_played"] == answer["settlement"]
+
+
+# -- every refusal names its plugin -------------------------------------------------------------
+
+TWICE = '''
+    """Adds a second contract called like one of the base's."""
+    from dataclasses import replace
+
+    from core.hookspecs import hookimpl
+
+
+    class Twice:
+        name = "twice"
+        version = "1.0"
+
+        @hookimpl(wrapper=True)
+        def tarock_contracts(self, options):
+            contracts = list((yield) or ())
+            return [*contracts, replace(contracts[0], rank=99)]
+
+
+    PLUGIN = Twice
+'''
+
+NOT_DATA = '''
+    """Answers the variant's facts with a plain dict."""
+    from core.hookspecs import hookimpl
+
+
+    class NotData:
+        name = "not-data"
+        version = "1.0"
+
+        @hookimpl
+        def tarock_variant_facts(self, options):
+            return {"unit": 3}
+
+
+    PLUGIN = NotData
+'''
+
+
+@pytest.mark.parametrize(("plugin", "message"), [
+    (TWICE, r"plugin 'twice', hook 'tarock_contracts': two contracts are called '\w+'"),
+    (NOT_DATA, r"plugin 'not-data', hook 'tarock_variant_facts': must answer a VariantFacts, "
+               r"not \{'unit': 3\}"),
+])
+def test_a_refusal_of_bad_data_names_the_plugin(tmp_path: Path, plugin: str, message: str) -> None:
+    toml = str(house_config(tmp_path, plugin))
+    run = tarock("rules", "house", "--plugins", toml, "--lang", "en")
+    assert run.returncode == 2 and run.stdout == ""
+    [line] = run.stderr.splitlines()
+    assert line.startswith(f"tarock rules: variant 'house' is unavailable: {toml}: variant 'house': ")
+    assert re.search(message, line), line
+    # the other variants of the file still play
+    assert tarock("rules", "tarock54", "--plugins", toml, "--lang", "en").returncode == 0
