@@ -381,15 +381,40 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # -- variants and rules -------------------------------------------------------------------
+def _variant_title(variant: Variant, catalogue: Catalogue) -> str:
+    """The variant's title in the player's language; a ``[[variant]]`` without a
+    title is its base's title + its house rules' names."""
+    source = variant.source
+    base = catalogue.variants.get(source.base)
+    if source.titled or base is None or not source.plugins:
+        return p_("variant", variant.title)
+    return f"{_variant_title(base, catalogue)} + {', '.join(p[0] for p in source.plugins)}"
+
+
+def _origin_text(variant: Variant) -> str:
+    """Where a variant came from (the package, entry point, file and plugins to look for)."""
+    source = variant.source
+    if source.package:
+        return _("installed with {package} (entry point {entry})").format(
+            package=source.package, entry=source.entry_point)
+    if not source.config:
+        return _("from {origin}").format(origin=variant.origin or _("a Variant object"))
+    parts = [_("base {name}").format(name=source.base)] if source.base else []
+    for name, version, file, entry in source.plugins:
+        parts.append(_("plugin {name} {version} ({file})").format(name=name, version=version, file=file)
+                     if file else _("plugin {name} {version} (entry point {entry})").format(
+                         name=name, version=version, entry=entry))
+    return _("from {origin}").format(origin=f"{source.config}: {', '.join(parts)}")
+
+
 def cmd_variants(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
     where = str(catalogue.source) if catalogue.source else _("no plugins.toml: every installed variant")
     _out(_("Variants ({where}):").format(where=where))
     for name in catalogue.enabled:
         variant = catalogue.variants[name]
-        _out(f"  {name}: {p_('variant', variant.title)}")
-        # where it came from, as core.plugins says it (entry points, files: the names to look for)
-        _out("      " + _("from {origin}").format(origin=variant.origin or _("a Variant object")))
+        _out(f"  {name}: {_variant_title(variant, catalogue)}")
+        _out("      " + _origin_text(variant))
     others = sorted(set(catalogue.variants) - set(catalogue.enabled))
     if others:
         _out(_("Installed or defined but not enabled: {list}").format(list=", ".join(others)))

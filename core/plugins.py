@@ -35,7 +35,7 @@ from core import hookspecs
 from core.context import TableContext
 from core.options import OptionError
 from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
-from core.registry import Variant
+from core.registry import Origin, Variant
 from core.rules import SOURCE_DIGEST, RuleError, Rules, blame, plugin_version
 
 PLUGIN_GROUP = "tarock.plugins"
@@ -66,6 +66,10 @@ class HouseRule:
     origin: str
     """Where it came from: a file path or ``entry point 'x' (module:attr)``."""
     make: Callable[[], object]
+    file: str = ""
+    """The file it was loaded from by path, else empty."""
+    entry_point: str = ""
+    """The entry point it was loaded from, ``name (module:attr)``, else empty."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,7 @@ def load_plugin_file(path: Path) -> HouseRule:
         raise PluginError(f"plugin file {path} failed to import: {type(exc).__name__}: {exc}") from exc
     if not hasattr(module, "PLUGIN"):
         raise PluginError(f"plugin file {path} defines no PLUGIN (set PLUGIN = YourPluginClass)")
-    return _house_rule(module.PLUGIN, str(path))
+    return replace(_house_rule(module.PLUGIN, str(path)), file=str(path))
 
 
 def load_plugin_entry_point(name: str) -> HouseRule:
@@ -176,7 +180,7 @@ def load_plugin_entry_point(name: str) -> HouseRule:
         obj = ep.load()
     except Exception as exc:
         raise PluginError(f"plugin {origin} failed to import: {type(exc).__name__}: {exc}") from exc
-    return _house_rule(obj, origin)
+    return replace(_house_rule(obj, origin), entry_point=f"{name} ({ep.value})")
 
 
 # -- the rules hash -------------------------------------------------------------
@@ -255,7 +259,8 @@ def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
             broken[ep.name] = f"entry point {ep.name!r} ({ep.value}) is not a Variant"
             continue
         dist = ep.dist.name if ep.dist is not None else "an unknown package"
-        found[variant.name] = replace(variant, origin=f"installed with {dist} (entry point {ep.value})")
+        found[variant.name] = replace(variant, origin=f"installed with {dist} (entry point {ep.value})",
+                                      source=Origin(package=dist, entry_point=ep.value))
     return found, broken
 
 
@@ -431,8 +436,11 @@ def _define(path: Path, index: int, table: Mapping[str, Any], known: Mapping[str
     parts = [f"base {base.name}"] if base else []
     parts += [f"plugin {r.name} {r.version} ({r.origin})" for r in rules]
     origin = f"{path}: " + ", ".join(parts)
+    source = Origin(config=str(path), base=base.name if base else "", titled="title" in table,
+                    plugins=tuple((r.name, r.version, r.file, r.entry_point) for r in rules))
     return Variant(name=name, title=title, plugins=_stack(base, rules), description=description,
-                   options={**(base.options if base else {}), **presets}, lineage=lineage, origin=origin)
+                   options={**(base.options if base else {}), **presets}, lineage=lineage, origin=origin,
+                   source=source)
 
 
 def _stack(base: Variant | None, rules: Sequence[HouseRule]) -> Callable[[], list[object]]:

@@ -24,9 +24,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_i18n_plain import assert_pseudo
 from test_plugins import ULTIMO_WON, play, play_out
 
 from client.bots import make_bot
+from client.i18n import PSEUDO
 from client.session import Session
 from core.cards import parse_card
 from core.context import TableContext
@@ -426,3 +428,30 @@ def test_a_refusal_of_bad_data_names_the_plugin(tmp_path: Path, plugin: str, mes
     assert re.search(message, line), line
     # the other variants of the file still play
     assert tarock("rules", "tarock54", "--plugins", toml, "--lang", "en").returncode == 0
+
+
+# -- one language at a time ---------------------------------------------------------------------
+
+def test_variants_speaks_one_language(tmp_path: Path) -> None:
+    untitled = """
+        [[variant]]
+        name = "untitled"
+        base = "tarock54"
+        plugins = [{ path = "house.py" }]
+        """
+    toml = str(house_config(tmp_path, extra=untitled, enabled='"tarock54", "untitled"'))
+    shown = tarock("variants", "--plugins", toml, "--lang", PSEUDO)
+    assert shown.returncode == 0, shown.stderr
+    # every word through the catalogue, but names: variants, plugins, versions, package, entry points
+    names = {"tarock", "tarock54", "house", "untitled", "valat-double", "valat", "double", "variants",
+             "VARIANT", "koenigrufen", "club", "course", "tarock40", "online"}
+    assert_pseudo(shown.stdout, names, 5)
+    german = tarock("variants", "--plugins", toml, "--lang", "de").stdout
+    english = tarock("variants", "--plugins", toml, "--lang", "en").stdout
+    # without a title of its own: its base's title, in the language shown, + its plugins
+    assert "  untitled: 54 Blatt (Zwanzigerrufen) + valat-double" in german.splitlines()
+    assert "  untitled: 54 cards (calling the XX) + valat-double" in english.splitlines()
+    for word in ("installed with", "entry point", "from ", "base ", "plugin ", "cards"):
+        assert word not in german, word
+    for word in ("installiert", "Einsprungpunkt", "aus ", "Basis", "Plugin ", "Blatt"):
+        assert word not in english, word
