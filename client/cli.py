@@ -1,7 +1,9 @@
 """The ``tarock`` command: play, selfplay, replay and bench.
 
 Exit status: 0 on success; 1 when a game was left before its end; 2 for a
-usage error, an unknown variant or option, or a record that fails to replay.
+usage error, an unknown or unavailable variant, a bad option, a record that
+fails to replay, a plugin that fails, or ``tarock variants`` listing an
+unavailable variant.
 
 What a player reads is in the language ``--lang`` (any command) or the
 locale chooses, German by default (:func:`client.i18n.choose_language`);
@@ -97,6 +99,9 @@ def _variant(args: argparse.Namespace, catalogue: Catalogue) -> Variant:
     if args.variant:
         return catalogue.find(args.variant)
     if not catalogue.enabled:
+        if catalogue.unavailable:
+            raise UsageError(_("plugins.toml enables no variant that can be played (tarock variants "
+                               "says why)"))
         raise UsageError(_("plugins.toml enables no variant"))
     return catalogue.find(catalogue.enabled[0])
 
@@ -269,6 +274,11 @@ def _summary(hand: Hand) -> dict[str, Any]:
                    "scale": i.scale, "amount": i.amount, "label": i.label} for i in result.items],
         "kontra": state.kontra_level,
         "settlement": list(result.settlement),
+        # the table context: a raised round (after a Fahrer) counts its amounts factor times
+        "round": hand.context.round,
+        "deal": hand.context.deal,
+        "factor": hand.context.multiplier,
+        "as_played": [a * hand.context.multiplier for a in result.settlement],
         "note": result.note,
         "tricks": [{"leader": t.leader, "seats": list(t.seats), "cards": [format_card(c) for c in t.cards],
                     "winner": t.winner} for t in state.tricks],
@@ -334,6 +344,9 @@ def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
     terms = Terms.of(hand.rules.variant_facts)
     _out(_("{file}: {variant}, dealer {dealer}").format(
         file=answer["file"], variant=hand.state.variant, dealer=names[hand.state.dealer]))
+    context, factor = hand.context, hand.context.multiplier
+    raised = " " + _("(this round counts x{n})").format(n=factor) if factor != 1 else ""
+    _out("  " + _("Round {round}, deal {deal}").format(round=context.round, deal=context.deal) + raised)
     for action, phase in zip(obs.history, _phases(hand), strict=True):
         if not isinstance(action, Play):
             _out(f"  {action_text(action, names, None, terms, phase, hand.rules.facts)}")
@@ -341,6 +354,11 @@ def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
         _out("  " + _("Trick {n}: {cards}").format(n=f"{i:>2}", cards=trick_text(trick, names)))
     for line in result_lines(obs, names, terms):
         _out(f"  {line}")
+    result = hand.state.result
+    if factor != 1 and result is not None and not result.passed_out:
+        players = sorted({s for t in obs.tricks for s in t.seats} | {a.seat for a in obs.history})
+        amounts = ", ".join(f"{names[s]} {terms.amount(result.settlement[s] * factor)}" for s in players)
+        _out("  " + _("As played, the round counting x{n}: {amounts}").format(n=factor, amounts=amounts))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -363,19 +381,48 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # -- variants and rules -------------------------------------------------------------------
+def _variant_title(variant: Variant, catalogue: Catalogue) -> str:
+    """The variant's title in the player's language; a ``[[variant]]`` without a
+    title is its base's title + its house rules' names."""
+    source = variant.source
+    base = catalogue.variants.get(source.base)
+    if source.titled or base is None or not source.plugins:
+        return p_("variant", variant.title)
+    return f"{_variant_title(base, catalogue)} + {', '.join(p[0] for p in source.plugins)}"
+
+
+def _origin_text(variant: Variant) -> str:
+    """Where a variant came from (the package, entry point, file and plugins to look for)."""
+    source = variant.source
+    if source.package:
+        return _("installed with {package} (entry point {entry})").format(
+            package=source.package, entry=source.entry_point)
+    if not source.config:
+        return _("from {origin}").format(origin=variant.origin or _("a Variant object"))
+    parts = [_("base {name}").format(name=source.base)] if source.base else []
+    for name, version, file, entry in source.plugins:
+        parts.append(_("plugin {name} {version} ({file})").format(name=name, version=version, file=file)
+                     if file else _("plugin {name} {version} (entry point {entry})").format(
+                         name=name, version=version, entry=entry))
+    return _("from {origin}").format(origin=f"{source.config}: {', '.join(parts)}")
+
+
 def cmd_variants(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
     where = str(catalogue.source) if catalogue.source else _("no plugins.toml: every installed variant")
     _out(_("Variants ({where}):").format(where=where))
     for name in catalogue.enabled:
         variant = catalogue.variants[name]
-        _out(f"  {name}: {p_('variant', variant.title)}")
-        # where it came from, as core.plugins says it (entry points, files: the names to look for)
-        _out("      " + _("from {origin}").format(origin=variant.origin or _("a Variant object")))
+        _out(f"  {name}: {_variant_title(variant, catalogue)}")
+        _out("      " + _origin_text(variant))
     others = sorted(set(catalogue.variants) - set(catalogue.enabled))
     if others:
         _out(_("Installed or defined but not enabled: {list}").format(list=", ".join(others)))
-    return 0
+    if catalogue.unavailable:
+        _out(_("Unavailable (the others can be played):"))
+    for name, reason in catalogue.unavailable.items():
+        _out(f"  {name}: {reason}")
+    return 2 if catalogue.unavailable else 0  # a club checking its plugins.toml sees it failed
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -420,7 +467,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tarock", description="Austrian Tarock for four players. "
                                      "Without a command: the lobby (full screen).")
     _screen_args(parser)
-    parser.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read")
+    # its own dest: a command's --plugins (default None) must not overwrite it (_plugins_flag)
+    parser.add_argument("--plugins", metavar="TOML", dest="plugins_before",
+                        help="the plugins.toml to read (before or after the command, same meaning)")
     parser.add_argument("--port", type=int, default=0,
                         help="the lobby's node: TCP port to listen on (default: any)")
     parser.add_argument("--interface", action="append", metavar="NAME|IP",
@@ -512,6 +561,16 @@ def _tolerant_streams() -> None:
             stream.reconfigure(errors="replace")
 
 
+def _plugins_flag(args: argparse.Namespace) -> None:
+    """``tarock --plugins F CMD`` means ``tarock CMD --plugins F``; two different files are refused."""
+    before = vars(args).pop("plugins_before", None)
+    after = getattr(args, "plugins", None)
+    if before is not None and after is not None and Path(before) != Path(after):
+        raise UsageError(_("--plugins is given twice ({before} before the command, {after} after it): "
+                           "give it once").format(before=before, after=after))
+    args.plugins = after if after is not None else before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tarock`` command; return the exit status."""
     _tolerant_streams()
@@ -523,6 +582,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         set_language(choose_language(getattr(args, "lang", None)))
     except ValueError as exc:
+        _err(f"tarock: {exc}")
+        return 2
+    try:
+        _plugins_flag(args)
+    except UsageError as exc:
         _err(f"tarock: {exc}")
         return 2
     if args.command is None:

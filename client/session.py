@@ -24,7 +24,7 @@ from core.engine import Hand
 from core.observation import TrickView, observe
 from core.record import record_of
 from core.registry import Variant, find_variant
-from core.rules import RuleError
+from core.rules import PluginFailure, RuleError
 from core.state import HandResult, Reason
 from core.table import SheetRow, Table, contract_text
 from net.store import write_file
@@ -152,7 +152,17 @@ class Session:
         return f"table-{self.stamp}-*.json"
 
     def play_hand(self) -> HandOutcome:
-        """Deal and play one hand to its end; score and record it."""
+        """Deal and play one hand to its end; score and record it.
+
+        A plugin that fails (:class:`~core.rules.PluginFailure`) ends it with
+        the round, deal and seed named; the table stays as before the hand.
+        """
+        try:
+            return self._play_hand()
+        except PluginFailure as exc:
+            raise exc.at(self.round, self.deal_no, self.seed) from exc.__cause__
+
+    def _play_hand(self) -> HandOutcome:
         seats = len(self.players)
         active = active_seats(seats, self.table.dealer, self.rules.players_per_hand)
         hands, talon = deal(self.rules, self.rng, seats, active)

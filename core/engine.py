@@ -8,7 +8,7 @@ from core.actions import Action
 from core.cards import Card, format_card
 from core.context import TableContext
 from core.phases import DONE, Phase
-from core.rules import RuleError, Rules, blame
+from core.rules import PluginFailure, RuleError, Rules, blame
 from core.state import HandState, Reason
 
 __all__ = ["DONE", "DealError", "Hand", "IllegalAction"]
@@ -31,7 +31,8 @@ class Hand:
     """One hand of a variant: deal, auction, talon, Kontra, tricks, result.
 
     The state changes only through :meth:`apply`, which checks the action
-    first and leaves the state untouched when it is illegal.  ``context`` is
+    first and leaves the state untouched when it is illegal, or when a
+    plugin fails on it (:class:`~core.rules.PluginFailure`).  ``context`` is
     what the table carried into this hand (dealer, round, house rules'
     memory); its dealer must be ``dealer``.
     """
@@ -188,6 +189,8 @@ class Hand:
                 self._advance()
         except Exception as exc:
             self._restore(state.actions[:taken])
+            if isinstance(exc, PluginFailure):
+                exc.action = f"seat {action.seat}: {action.describe()}"
             if isinstance(exc, RuleError):
                 raise
             culprit = blame(self.rules.pm, exc)

@@ -6,9 +6,10 @@ plus option presets (``[[variant]]``).  A house-rule plugin is an object with
 ``name``, ``version``, ``applies_to`` and hook implementations; it is found by
 path (a single Python file exporting ``PLUGIN``) or by entry point (group
 ``tarock.plugins``).  Everything is loaded and checked before a table starts:
-every problem raises :class:`PluginError` naming the file, the variant, the
-plugin and, where one is to blame, the hook.  The format is documented in
-docs/plugins.md.
+every problem is a :class:`PluginError` naming the file, the variant, the
+plugin and, where one is to blame, the hook.  A variant that cannot be used
+is set aside with its reason (:attr:`Catalogue.unavailable`) while the others
+load.  The format is documented in docs/plugins.md.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import sys
 import sysconfig
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,8 @@ from core import hookspecs
 from core.context import TableContext
 from core.options import OptionError
 from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
-from core.registry import Variant
-from core.rules import RuleError, Rules, blame, plugin_version
+from core.registry import Origin, Variant
+from core.rules import SOURCE_DIGEST, RuleError, Rules, blame, plugin_version
 
 PLUGIN_GROUP = "tarock.plugins"
 """Entry-point group of house-rule plugins (each names a plugin class or object)."""
@@ -65,6 +66,10 @@ class HouseRule:
     origin: str
     """Where it came from: a file path or ``entry point 'x' (module:attr)``."""
     make: Callable[[], object]
+    file: str = ""
+    """The file it was loaded from by path, else empty."""
+    entry_point: str = ""
+    """The entry point it was loaded from, ``name (module:attr)``, else empty."""
 
 
 @dataclass(frozen=True)
@@ -74,9 +79,13 @@ class Catalogue:
     source: Path | None
     """The plugins.toml read, or None for the built-in defaults."""
     variants: Mapping[str, Variant]
-    """Every known variant by name: installed ones and those plugins.toml defines."""
+    """Every usable variant by name: installed ones and those plugins.toml defines."""
     enabled: tuple[str, ...]
-    """The variants offered at a table, in order."""
+    """The variants offered at a table, in order (none of them unavailable)."""
+    unavailable: Mapping[str, str] = field(default_factory=dict)
+    """Variants that cannot be played, by name, each with its reason (one line):
+    a broken ``[[variant]]``, an installed one that fails to load, one enabled
+    that nobody defines.  The others load and play."""
 
     def offered(self) -> dict[str, Variant]:
         """The enabled variants by name, in the order plugins.toml lists them."""
@@ -86,6 +95,8 @@ class Catalogue:
         """The enabled variant called ``name``; a clear error otherwise."""
         if name in self.enabled:
             return self.variants[name]
+        if name in self.unavailable:
+            raise PluginError(f"variant {name!r} is unavailable: {self.unavailable[name]}")
         where = str(self.source) if self.source else "the built-in defaults"
         enabled = ", ".join(self.enabled) or "none"
         if name in self.variants:
@@ -141,6 +152,10 @@ def load_plugin_file(path: Path) -> HouseRule:
     if spec is None or spec.loader is None:
         raise PluginError(f"plugin file {path} cannot be imported (is it a .py file?)")
     module = importlib.util.module_from_spec(spec)
+    try:
+        setattr(module, SOURCE_DIGEST, hashlib.sha256(path.read_bytes()).hexdigest())  # in the rules hash
+    except OSError as exc:
+        raise PluginError(f"plugin file {path} cannot be read: {exc.strerror or exc}") from None
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
@@ -149,7 +164,7 @@ def load_plugin_file(path: Path) -> HouseRule:
         raise PluginError(f"plugin file {path} failed to import: {type(exc).__name__}: {exc}") from exc
     if not hasattr(module, "PLUGIN"):
         raise PluginError(f"plugin file {path} defines no PLUGIN (set PLUGIN = YourPluginClass)")
-    return _house_rule(module.PLUGIN, str(path))
+    return replace(_house_rule(module.PLUGIN, str(path)), file=str(path))
 
 
 def load_plugin_entry_point(name: str) -> HouseRule:
@@ -165,19 +180,22 @@ def load_plugin_entry_point(name: str) -> HouseRule:
         obj = ep.load()
     except Exception as exc:
         raise PluginError(f"plugin {origin} failed to import: {type(exc).__name__}: {exc}") from exc
-    return _house_rule(obj, origin)
+    return replace(_house_rule(obj, origin), entry_point=f"{name} ({ep.value})")
 
 
 # -- the rules hash -------------------------------------------------------------
 
-def rules_hash(rules: Rules, context: TableContext | None = None) -> str:
+def rules_hash(rules: Rules, context: TableContext | None = None, sources: bool = True) -> str:
     """A sha256 hex digest identifying a table's rules (and a hand's context).
 
     It covers the variant's name, each plugin's name and version in
-    registration order (core's data rules first) and the resolved options
-    (canonical JSON), so peers whose hashes agree play the same rules.  With
-    ``context`` it also covers the table context a hand was played under:
-    that is the hash a record carries.
+    registration order (core's data rules first), the sha256 of each plugin
+    file loaded by path (``sources``; only where there is one, so the hash of
+    installed variants is as before) and the resolved options (canonical
+    JSON), so peers whose hashes agree play the same rules.  With ``context``
+    it also covers the table context a hand was played under: that is the
+    hash a record carries.  ``sources=False`` is the hash as records made
+    before plugin files were hashed carry it.
     """
     payload: dict[str, Any] = {
         "format": HASH_FORMAT,
@@ -185,6 +203,8 @@ def rules_hash(rules: Rules, context: TableContext | None = None) -> str:
         "plugins": [list(p) for p in rules.facts.plugins],
         "options": dict(rules.options),
     }
+    if sources and rules.sources:
+        payload["sources"] = {name: digest for name, (digest, _file) in rules.sources.items()}
     if context is not None:
         payload["context"] = rules.codec.encode(context, TableContext)
     try:
@@ -239,26 +259,36 @@ def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
             broken[ep.name] = f"entry point {ep.name!r} ({ep.value}) is not a Variant"
             continue
         dist = ep.dist.name if ep.dist is not None else "an unknown package"
-        found[variant.name] = replace(variant, origin=f"installed with {dist} (entry point {ep.value})")
+        found[variant.name] = replace(variant, origin=f"installed with {dist} (entry point {ep.value})",
+                                      source=Origin(package=dist, entry_point=ep.value))
     return found, broken
 
 
 def builtin_catalogue() -> Catalogue:
-    """Without a plugins.toml: every installed variant, enabled, in lobby order."""
+    """Without a plugins.toml: every installed variant, enabled, in lobby order
+    (those that fail to load or check are listed as unavailable)."""
     found, broken = _installed()
-    if broken:
-        raise PluginError("; ".join(broken.values()))
-    for variant in found.values():
-        _check(variant, f"installed variant {variant.name!r}")
+    unavailable = dict(broken)
+    for variant in list(found.values()):
+        try:
+            _check(variant, f"installed variant {variant.name!r}")
+        except PluginError as exc:
+            unavailable[variant.name] = str(exc)
+            del found[variant.name]
     order = sorted(found.values(), key=lambda v: (v.lobby_order, v.name))
-    return Catalogue(None, found, tuple(v.name for v in order))
+    return Catalogue(None, found, tuple(v.name for v in order), unavailable)
 
 
 def load_plugins(path: str | os.PathLike[str] | None = None) -> Catalogue:
     """Read and check a plugins.toml; without ``path`` the :func:`default_config`.
 
     Every variant the file defines or enables is built once, so a broken or
-    incompatible plugin is reported here, before any table starts.
+    incompatible plugin is reported here, before any table starts.  A file
+    that cannot be read or is not laid out as documented raises
+    :class:`PluginError`; a variant that cannot be used (a broken
+    ``[[variant]]``, its plugin or option, its base, an enabled name nobody
+    defines) is listed in :attr:`Catalogue.unavailable` with its reason while
+    the others load.
     """
     if path is None:
         found = default_config()
@@ -277,15 +307,39 @@ def load_plugins(path: str | os.PathLike[str] | None = None) -> Catalogue:
     _keys(section, {"enabled"}, f"{path}: [plugins]")
     installed, broken = _installed()
     known = dict(installed)
+    unavailable: dict[str, str] = {}
     defined: list[str] = []
     for index, raw in enumerate(_list(data.get("variant", []), f"{path}: [[variant]]")):
-        variant = _define(path, index, _table(raw, f"{path}: [[variant]] #{index + 1}"), known, broken)
+        name = raw.get("name") if isinstance(raw, dict) else None
+        fresh = isinstance(name, str) and name and name not in known and name not in unavailable
+        key = name if fresh and isinstance(name, str) else f"[[variant]] #{index + 1}"
+        try:
+            variant = _define(path, index, _table(raw, f"{path}: [[variant]] #{index + 1}"), known,
+                              {**broken, **unavailable})
+            _check(variant, f"{path}: variant {variant.name!r}")
+        except PluginError as exc:
+            unavailable[key] = str(exc)
+            continue
         defined.append(variant.name)
         known[variant.name] = variant
-    enabled = _enabled(path, section, known, broken)
-    for name in dict.fromkeys([*defined, *enabled]):
-        _check(known[name], f"{path}: variant {name!r}")
-    return Catalogue(path, known, enabled)
+    names = _enabled(path, section)
+    for name in names:
+        if name in unavailable or name in defined:
+            continue
+        if name in broken:
+            unavailable[name] = broken[name]
+        elif name not in known:
+            unavailable[name] = (f"{path}: [plugins] enabled: no installed package or [[variant]] defines "
+                                 f"{name!r} (known: {', '.join(sorted(known)) or 'none'})")
+        else:
+            try:
+                _check(known[name], f"{path}: variant {name!r}")
+            except PluginError as exc:
+                unavailable[name] = str(exc)
+    for name in unavailable:
+        known.pop(name, None)
+    enabled = tuple(n for n in names if n not in unavailable)
+    return Catalogue(path, known, enabled, {n: unavailable[n] for n in sorted(unavailable)})
 
 
 def _keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -314,18 +368,13 @@ def _text(table: Mapping[str, Any], key: str, where: str, default: str | None = 
     return value
 
 
-def _enabled(path: Path, section: Mapping[str, Any], known: Mapping[str, Variant],
-             broken: Mapping[str, str]) -> tuple[str, ...]:
+def _enabled(path: Path, section: Mapping[str, Any]) -> tuple[str, ...]:
+    """The names ``[plugins] enabled`` lists (whether they can be used is checked later)."""
     where = f"{path}: [plugins] enabled"
     names = _list(section.get("enabled", []), where)
     for name in names:
         if not isinstance(name, str):
             raise PluginError(f"{where} must list variant names, not {name!r}")
-        if name in broken:
-            raise PluginError(f"{where}: {broken[name]}")
-        if name not in known:
-            raise PluginError(f"{where}: no installed package or [[variant]] defines {name!r} "
-                              f"(known: {', '.join(sorted(known)) or 'none'})")
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise PluginError(f"{where} lists {', '.join(twice)} more than once")
@@ -362,7 +411,7 @@ def _define(path: Path, index: int, table: Mapping[str, Any], known: Mapping[str
     if "base" in table:
         base_name = _text(table, "base", where)
         if base_name in broken:
-            raise PluginError(f"{where}: base {base_name!r}: {broken[base_name]}")
+            raise PluginError(f"{where}: base {base_name!r} is unavailable: {broken[base_name]}")
         if base_name not in known:
             raise PluginError(f"{where}: unknown base variant {base_name!r} "
                               f"(known: {', '.join(sorted(known)) or 'none'})")
@@ -387,8 +436,11 @@ def _define(path: Path, index: int, table: Mapping[str, Any], known: Mapping[str
     parts = [f"base {base.name}"] if base else []
     parts += [f"plugin {r.name} {r.version} ({r.origin})" for r in rules]
     origin = f"{path}: " + ", ".join(parts)
+    source = Origin(config=str(path), base=base.name if base else "", titled="title" in table,
+                    plugins=tuple((r.name, r.version, r.file, r.entry_point) for r in rules))
     return Variant(name=name, title=title, plugins=_stack(base, rules), description=description,
-                   options={**(base.options if base else {}), **presets}, lineage=lineage, origin=origin)
+                   options={**(base.options if base else {}), **presets}, lineage=lineage, origin=origin,
+                   source=source)
 
 
 def _stack(base: Variant | None, rules: Sequence[HouseRule]) -> Callable[[], list[object]]:

@@ -50,12 +50,17 @@ class Record:
     context: TableContext | None = None
     rules_hash: str = ""
     plugins: tuple[tuple[str, str], ...] = ()
+    sources: dict[str, str] = field(default_factory=dict)
+    """The sha256 of each plugin file loaded by path, by plugin name (the hash covers them)."""
 
     def to_json(self) -> dict[str, Any]:
+        rules: dict[str, Any] = {"hash": self.rules_hash, "plugins": [list(p) for p in self.plugins]}
+        if self.sources:
+            rules["sources"] = dict(self.sources)
         out: dict[str, Any] = {
             "format": FORMAT,
             "variant": self.variant,
-            "rules": {"hash": self.rules_hash, "plugins": [list(p) for p in self.plugins]},
+            "rules": rules,
             "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()},
             "context": _CODEC.encode(self.context or TableContext(dealer=self.dealer), TableContext),
             "dealer": self.dealer,
@@ -79,7 +84,8 @@ def record_of(hand: Hand) -> Record:
     hands, talon = hand.deal
     return Record(s.variant, dict(hand.rules.options), s.dealer, [list(h) for h in hands],
                   [list(p) for p in talon], list(s.actions), s.seats, s.active, hand.context,
-                  rules_hash(hand.rules, hand.context), hand.rules.facts.plugins)
+                  rules_hash(hand.rules, hand.context), hand.rules.facts.plugins,
+                  {name: digest for name, (digest, _file) in hand.rules.sources.items()})
 
 
 def _cards(where: str, raw: object) -> list[Card]:
@@ -104,7 +110,7 @@ class ParsedRecord:
     version: int = 2
 
 
-def _rules_part(data: Mapping[str, Any]) -> tuple[str, tuple[tuple[str, str], ...]]:
+def _rules_part(data: Mapping[str, Any]) -> tuple[str, tuple[tuple[str, str], ...], dict[str, str]]:
     raw = data.get("rules")
     if not isinstance(raw, Mapping):
         raise RecordError("rules must be an object with the rules hash and the plugins")
@@ -113,7 +119,11 @@ def _rules_part(data: Mapping[str, Any]) -> tuple[str, tuple[tuple[str, str], ..
     if not isinstance(digest, str) or not isinstance(plugins, list) or not all(
             isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in plugins):
         raise RecordError("rules must hold a hash (a string) and plugins (a list of [name, version])")
-    return digest, tuple((p[0], p[1]) for p in plugins)
+    sources = raw.get("sources", {})
+    if not isinstance(sources, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in sources.items()):
+        raise RecordError("rules: sources must map plugin names to the sha256 of their files")
+    return digest, tuple((p[0], p[1]) for p in plugins), dict(sources)
 
 
 def parse_record(data: object) -> ParsedRecord:
@@ -151,7 +161,7 @@ def parse_record(data: object) -> ParsedRecord:
     record = Record(variant, dict(options), dealer, hands, talon, [], seats, tuple(active_raw))
     if fmt == FORMAT_V1:
         return ParsedRecord(record, list(actions), 1)
-    record.rules_hash, record.plugins = _rules_part(data)
+    record.rules_hash, record.plugins, record.sources = _rules_part(data)
     record.context = _CODEC.decode(data.get("context"), TableContext, "context")
     if record.context.dealer != dealer:
         raise RecordError(f"the context names seat {record.context.dealer} as dealer, "
@@ -188,12 +198,20 @@ def _rules_for(parsed: ParsedRecord, variants: Mapping[str, Variant] | None) -> 
 
 
 def check_rules(rec: Record, rules: Rules) -> None:
-    """RecordError when ``rules`` are not the rules the record was played with."""
+    """RecordError when ``rules`` are not the rules the record was played with.
+
+    A plugin file changed since the record was written is named, whether or
+    not its version says so: a record of the old rule must not replay to a
+    new result.  A record made before plugin files were hashed (no
+    ``sources``) is checked by names, versions, options and context only.
+    """
     from core.plugins import rules_hash
 
     if not rec.rules_hash:
         return
     if rules_hash(rules, rec.context) == rec.rules_hash:
+        return
+    if not rec.sources and rules_hash(rules, rec.context, sources=False) == rec.rules_hash:
         return
     here = dict(rules.facts.plugins)
     then = dict(rec.plugins)
@@ -203,6 +221,11 @@ def check_rules(rec: Record, rules: Rules) -> None:
             diffs.append(f"plugin {name!r} {ver} is missing here")
         elif here[name] != ver:
             diffs.append(f"plugin {name!r} is version {here[name]} here, {ver} in the record")
+        elif name in rec.sources and rec.sources[name] != rules.sources.get(name, ("", ""))[0]:
+            file = rules.sources[name][1] if name in rules.sources else "its file"
+            diffs.append(f"plugin {name!r} ({file}) changed since the record was written, though its "
+                         f"version is still {ver} (give a changed rule a new version; the record "
+                         "replays only with the file as it was)")
     diffs.extend(f"plugin {name!r} {ver} is here but not in the record"
                  for name, ver in rules.facts.plugins if name not in then)
     detail = "; ".join(diffs) or "the options or the table context differ from what the hash covers"

@@ -25,6 +25,24 @@ ENTRY_POINT_GROUP = "tarock.variants"
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a variant came from, as data, for a client to say in its language."""
+
+    package: str = ""
+    """The installed package (distribution) whose entry point offers it."""
+    entry_point: str = ""
+    """That entry point's target, ``module:attr``."""
+    config: str = ""
+    """The plugins.toml whose ``[[variant]]`` defines it."""
+    base: str = ""
+    """The variant it is built on (a ``[[variant]]``'s ``base``)."""
+    plugins: tuple[tuple[str, str, str, str], ...] = ()
+    """Its house rules: ``(name, version, file, entry point)``, one of the last two empty."""
+    titled: bool = True
+    """False when the ``[[variant]]`` gives no title: the base's title + the plugins' names."""
+
+
+@dataclass(frozen=True)
 class Variant:
     """A ruleset that can be played: a name and the plugins that make it."""
 
@@ -40,7 +58,9 @@ class Variant:
     """Where the lobby lists this variant when no plugins.toml orders them
     (lowest first, then by name); the first is preselected."""
     origin: str = ""
-    """Where it came from: an installed package's entry point, or a plugins.toml."""
+    """Where it came from: an installed package's entry point, or a plugins.toml (in English)."""
+    source: Origin = field(default_factory=Origin)
+    """The same as data (empty for a Variant made in code)."""
 
     def rules(self, options: dict[str, Any] | None = None) -> Rules:
         """A fresh ruleset (own plugin manager) for one table."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError, packages_distributions, version
@@ -29,6 +30,45 @@ class RuleError(RuntimeError):
     """A plugin did not answer a hook it must answer, or answered wrongly."""
 
 
+class PluginFailure(RuleError):
+    """A plugin's hook implementation raised: the one error a client, bot or node catches for it.
+
+    Every hook the rules ask goes through one guard (:func:`_guarded`), which
+    turns the plugin's exception (kept as ``__cause__``) into this error naming
+    the plugin, the hook and the hand (round and deal, as the hook's state
+    tells); the engine adds the action, which it did not take, and a session
+    its seed.  ``str()`` is one line.
+    """
+
+    def __init__(self, plugin: str, hook: str, error: BaseException,
+                 context: TableContext | None = None) -> None:
+        super().__init__()
+        self.plugin = plugin
+        self.hook = hook
+        self.error = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        self.round: int | None = context.round if context is not None else None
+        self.deal: int | None = context.deal if context is not None else None
+        self.seed: int | str | None = None
+        self.action: str | None = None
+
+    def at(self, round_no: int, deal_no: int, seed: int | str | None = None) -> PluginFailure:
+        """Fill in the hand where the hook did not see it, and the seed of the deals."""
+        if self.round is None:
+            self.round, self.deal = round_no, deal_no
+        if self.seed is None:
+            self.seed = seed
+        return self
+
+    def __str__(self) -> str:
+        where = [f"round {self.round}, deal {self.deal}"] if self.round is not None else []
+        if self.seed is not None:
+            where.append(f"seed {self.seed}")
+        if self.action is not None:
+            where.append(f"on {self.action}, which was not taken")
+        hand = f" ({'; '.join(where)})" if where else ""
+        return f"plugin {self.plugin!r} failed in hook {self.hook}{hand}: {self.error}"
+
+
 def _plugin_name(plugin: object) -> str:
     return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
 
@@ -50,6 +90,25 @@ def plugin_version(plugin: object) -> str:
         except PackageNotFoundError:
             continue
     return "unversioned"
+
+
+SOURCE_DIGEST = "__tarock_source_sha256__"
+"""The attribute :func:`core.plugins.load_plugin_file` sets on a plugin file's
+module: the sha256 of the file's bytes as imported."""
+
+
+def plugin_source(plugin: object) -> tuple[str, str] | None:
+    """``(sha256 of its file, the file)`` for a plugin loaded from a file by path, else None.
+
+    Installed plugins are identified by their version; a club's own file by
+    its content too, so that a file changed without a new version is noticed.
+    """
+    module_name = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+    module = sys.modules.get(module_name)
+    digest = getattr(module, SOURCE_DIGEST, None)
+    if not isinstance(digest, str):
+        return None
+    return digest, str(getattr(module, "__file__", "") or module_name)
 
 
 def blame(pm: pluggy.PluginManager, exc: BaseException) -> str | None:
@@ -88,8 +147,44 @@ def _registration_error(pm: pluggy.PluginManager, name: str, exc: Exception) -> 
             " (see docs/hooks.md)")
 
 
+def _guarded(caller: pluggy.HookCaller, call: Callable[..., Any]) -> Callable[..., Any]:
+    """``call`` (a caller of the hook ``caller``), an exception of a plugin's code
+    turned into a :class:`PluginFailure` naming the plugin, the hook and the hand.
+
+    The one place where plugin code is called at play: every hook the facade
+    asks comes through here.  A :class:`PluginFailure` of a hook asked inside
+    (a scorer asking ``rules.count``) names the innermost plugin and passes.
+    """
+    culprits: dict[object, str] = {}
+    for impl in caller.get_hookimpls():
+        function = getattr(impl.function, "__func__", impl.function)
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            culprits[code] = _plugin_name(impl.plugin)
+    hook = caller.name
+
+    def guarded(*args: Any) -> Any:
+        try:
+            return call(*args)
+        except PluginFailure:
+            raise
+        except Exception as exc:
+            plugin: str | None = None
+            tb = exc.__traceback__
+            while tb is not None:
+                plugin = culprits.get(tb.tb_frame.f_code, plugin)
+                tb = tb.tb_next
+            if plugin is None:  # raised by core around the plugins, not in them
+                raise
+            context = next((a.context if isinstance(a, HandState) else a for a in args
+                            if isinstance(a, HandState | TableContext)), None)
+            raise PluginFailure(plugin, hook, exc, context) from exc
+    return guarded
+
+
 def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
-    """A positional caller for a first-result hook, same answers as ``caller``.
+    """A positional caller for a first-result hook, same answers as ``caller``,
+    an exception of a plugin a :class:`PluginFailure` (:func:`_guarded`).
 
     The implementations are called directly in pluggy's order (wrappers
     first, then the last registered and ``tryfirst`` first), skipping
@@ -103,7 +198,7 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
     if any(i.hookwrapper for i in impls):
         def through_pluggy(*args: Any) -> Any:
             return caller(**dict(zip(argnames, args, strict=True)))
-        return through_pluggy
+        return _guarded(caller, through_pluggy)
     Plan = list[tuple[Callable[..., Any], tuple[int, ...] | None]]
     everything = tuple(range(len(argnames)))
 
@@ -114,7 +209,7 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
     wrappers: Plan = [(i.function, positions(i)) for i in impls if i.wrapper]
     plan: Plan = [(i.function, positions(i)) for i in impls if not i.wrapper]
     if not wrappers and len(plan) == 1 and plan[0][1] is None:
-        return plan[0][0]
+        return _guarded(caller, plan[0][0])
 
     def direct(*args: Any) -> Any:
         for function, taken in plan:
@@ -123,7 +218,7 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
                 return result
         return None
     if not wrappers:
-        return direct
+        return _guarded(caller, direct)
 
     def wrapped(*args: Any) -> Any:
         running: list[Generator[Any, Any, Any]] = []
@@ -151,7 +246,12 @@ def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -
         if error is not None:
             raise error
         return result
-    return wrapped
+    return _guarded(caller, wrapped)
+
+
+def _other_than(kind: type[Any]) -> Callable[[Any], bool]:
+    """Whether a hook's answer is something, but not a ``kind``."""
+    return lambda answer: answer is not None and not isinstance(answer, kind)
 
 
 class Rules:
@@ -170,6 +270,9 @@ class Rules:
         self.pm.add_hookspecs(hookspecs)
         self.plugin_names: list[str] = []
         self.plugin_versions: list[str] = []
+        self.sources: dict[str, tuple[str, str]] = {}
+        """Per plugin loaded from a file by path: the sha256 of the file and the file
+        (:func:`plugin_source`); the rules hash covers the digests."""
         for plugin in [DataRules(), *plugins]:
             name = _plugin_name(plugin)
             try:
@@ -178,6 +281,8 @@ class Rules:
                 raise RuleError(_registration_error(self.pm, name, exc)) from exc
             self.plugin_names.append(name)
             self.plugin_versions.append(plugin_version(plugin))
+            if (source := plugin_source(plugin)) is not None:
+                self.sources[name] = source
         for hook_name, caller in vars(self.pm.hook).items():
             if isinstance(caller, pluggy.HookCaller) and caller.spec is None:
                 for impl in caller.get_hookimpls():
@@ -212,7 +317,9 @@ class Rules:
         self.premium_specs: dict[str, PremiumSpec] = self._premium_specs()
         facts = self._need("tarock_variant_facts", self.options)
         if not isinstance(facts, VariantFacts):
-            raise RuleError(f"{variant}: tarock_variant_facts must answer a VariantFacts, not {facts!r}")
+            who = self._culprit("tarock_variant_facts", (self.options,), _other_than(VariantFacts))
+            raise RuleError(f"{variant}: {who}, hook 'tarock_variant_facts': must answer a VariantFacts, "
+                            f"not {facts!r}")
         self.variant_facts: VariantFacts = facts
         self.facts = RuleFacts(
             variant=variant, title=title or variant, deck=self.deck, hand_size=self.hand_size,
@@ -253,31 +360,51 @@ class Rules:
     def _impl_plugin(self, impl: Any) -> str:
         return self.plugin_names[int(str(impl.plugin_name).partition(":")[0])]
 
-    def _contracts(self) -> tuple[ContractSpec, ...]:
-        answer = self._ask("tarock_contracts", self.options)
+    def _culprit(self, hook: str, args: tuple[Any, ...], bad: Callable[[Any], object]) -> str:
+        """``plugin 'x'``: the plugin whose joining the ruleset makes ``hook``'s answer ``bad``.
+
+        Asked only for a refusal: the hook is asked again of core's data rules
+        alone, then with each plugin added in registration order.
+        """
+        caller = getattr(self.hook, hook)
+        plugins = [self.pm.get_plugin(f"{i}:{name}") for i, name in enumerate(self.plugin_names)]
+        for k, name in enumerate(self.plugin_names):
+            subset = self.pm.subset_hook_caller(hook, remove_plugins=plugins[k + 1:])
+            try:
+                answer = subset(**dict(zip(caller.spec.argnames, args, strict=True)))
+            except Exception:
+                return f"plugin {name!r}"
+            if bad(answer):
+                return f"plugin {name!r}"
+        return "a plugin"
+
+    def _checked_specs(self, hook: str, kind: type[Any], what: str) -> list[Any]:
+        """The answer of a data hook (contracts, premiums): specs of ``kind``,
+        no two of one name; a refusal names the plugin that broke it."""
+        answer = self._ask(hook, self.options)
         if answer is None:
-            return ()
-        seen: set[str] = set()
+            return []
         for spec in answer:
-            if not isinstance(spec, ContractSpec):
-                raise RuleError(f"{self.variant}: tarock_contracts answered something that is not a "
-                                f"ContractSpec: {spec!r}")
-            if spec.name in seen:
-                raise RuleError(f"{self.variant}: two contracts are called {spec.name!r}")
-            seen.add(spec.name)
-        return tuple(sorted(answer, key=lambda c: c.rank))
+            if not isinstance(spec, kind):
+                who = self._culprit(hook, (self.options,), lambda a: a and any(
+                    not isinstance(x, kind) for x in a))
+                raise RuleError(f"{self.variant}: {who}, hook {hook!r}: answered something that is not "
+                                f"a {kind.__name__}: {spec!r}")
+        names = [spec.name for spec in answer]
+        twice = next((n for n in names if names.count(n) > 1), None)
+        if twice is not None:
+            who = self._culprit(hook, (self.options,),
+                                lambda a: a and [s.name for s in a].count(twice) > 1)
+            raise RuleError(f"{self.variant}: {who}, hook {hook!r}: two {what} are called {twice!r}")
+        return list(answer)
+
+    def _contracts(self) -> tuple[ContractSpec, ...]:
+        specs: list[ContractSpec] = self._checked_specs("tarock_contracts", ContractSpec, "contracts")
+        return tuple(sorted(specs, key=lambda c: c.rank))
 
     def _premium_specs(self) -> dict[str, PremiumSpec]:
-        answer = self._ask("tarock_premium_specs", self.options) or ()
-        out: dict[str, PremiumSpec] = {}
-        for spec in answer:
-            if not isinstance(spec, PremiumSpec):
-                raise RuleError(f"{self.variant}: tarock_premium_specs answered something that is not a "
-                                f"PremiumSpec: {spec!r}")
-            if spec.name in out:
-                raise RuleError(f"{self.variant}: two premiums are called {spec.name!r}")
-            out[spec.name] = spec
-        return out
+        specs: list[PremiumSpec] = self._checked_specs("tarock_premium_specs", PremiumSpec, "premiums")
+        return {spec.name: spec for spec in specs}
 
     def _ask(self, hook: str, *args: Any) -> Any:
         """A first-result hook's answer, the arguments in the hookspec's order.
@@ -319,7 +446,9 @@ class Rules:
         if handler is None:
             handler = self._need("tarock_phase", name)
             if not isinstance(handler, Phase):
-                raise RuleError(f"the handler for phase {name!r} is not a Phase: {handler!r}")
+                who = self._culprit("tarock_phase", (name,), _other_than(Phase))
+                raise RuleError(f"{who}, hook 'tarock_phase': the handler for phase {name!r} is not a Phase: "
+                                f"{handler!r}")
             self._phases[name] = handler
         return handler
 
@@ -424,7 +553,8 @@ class Rules:
     def score(self, state: HandState) -> HandResult:
         score = self._need("tarock_score", state, self)
         if not isinstance(score, Score):
-            raise RuleError(f"{self.variant}: tarock_score must answer a Score, not {score!r}")
+            who = self._culprit("tarock_score", (state, self), _other_than(Score))
+            raise RuleError(f"{self.variant}: {who}, hook 'tarock_score': must answer a Score, not {score!r}")
         try:
             settlement = settle(score.items, state.seats)
         except SettlementError as exc:
@@ -435,6 +565,8 @@ class Rules:
         """The table context of the deal after the finished ``state``."""
         context = self._need("tarock_next_context", state.context, state, result)
         if not isinstance(context, TableContext):
-            raise RuleError(f"{self.variant}: tarock_next_context must answer a TableContext, "
-                            f"not {context!r}")
+            who = self._culprit("tarock_next_context", (state.context, state, result),
+                                _other_than(TableContext))
+            raise RuleError(f"{self.variant}: {who}, hook 'tarock_next_context': must answer a "
+                            f"TableContext, not {context!r}")
         return context

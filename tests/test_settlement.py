@@ -249,5 +249,6 @@ def test_a_premium_spec_is_checked_when_the_rules_are_built() -> None:
             specs = list((yield) or ())
             return [*specs, specs[0]]
 
-    with pytest.raises(RuleError, match=r"two premiums are called 'pagat-ultimo'"):
+    with pytest.raises(RuleError, match=r"plugin 'twice', hook 'tarock_premium_specs': two premiums are "
+                                        r"called 'pagat-ultimo'"):
         Rules("twice", [*CATALOGUE.find("tarock54").plugins(), Twice()])

@@ -34,7 +34,7 @@ from core.engine import Hand, IllegalAction
 from core.observation import Observation, TrickView, observe
 from core.plugins import Catalogue
 from core.record import record_of, replay
-from core.rules import RuleError, Rules
+from core.rules import PluginFailure, RuleError, Rules
 from core.state import Reason
 from core.table import SheetRow, Table, contract_text
 
@@ -248,7 +248,17 @@ class LocalTable:
         return check
 
     async def run(self, model: TableModel) -> Table:
-        """Play until the table is over (or :meth:`stop`); return the table."""
+        """Play until the table is over (or :meth:`stop`); return the table.
+
+        A plugin that fails (:class:`~core.rules.PluginFailure`) ends the table
+        with its round, deal and seed named; the hand stands as before it.
+        """
+        try:
+            return await self._run(model)
+        except PluginFailure as exc:
+            raise exc.at(self.table.round, self.table.passed_out + 1, self.setup.seed) from exc.__cause__
+
+    async def _run(self, model: TableModel) -> Table:
         me = self.setup.human
         while not self.table.over and not self.stopped:
             hand = self.hand or self._new_hand()
