@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from client import arena, bench
+from client import arena, argtypes, bench
 from client.bots import BOT_KINDS, make_bot
 from client.human import (
     HumanPlayer,
@@ -411,7 +411,8 @@ def _screen_args(p: argparse.ArgumentParser, sub: bool = False) -> None:
                    help="the line-based client (for scripts and screen readers)", **keep)  # type: ignore[arg-type]
     p.add_argument("--lang", metavar="LANG", help="de or en (default: English where the locale is, "
                    "else German)", **keep)  # type: ignore[arg-type]
-    p.add_argument("--name", metavar="NAME", help="your name at the table", **keep)  # type: ignore[arg-type]
+    p.add_argument("--name", type=argtypes.name, metavar="NAME", help="your name at the table",
+                   **keep)  # type: ignore[arg-type]
     p.add_argument("--state", metavar="DIR", help="where the saved table is kept (default: $TAROCK_STATE or "
                    "the user's state folder)", **keep)  # type: ignore[arg-type]
 
@@ -421,11 +422,11 @@ def build_parser() -> argparse.ArgumentParser:
                                      "Without a command: the lobby (full screen).")
     _screen_args(parser)
     parser.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read")
-    parser.add_argument("--port", type=int, default=0,
-                        help="the lobby's node: TCP port to listen on (default: any)")
+    parser.add_argument("--port", type=argtypes.port, default=0,
+                        help="the lobby's node: TCP port to listen on, 0..65535 (default: 0, any)")
     parser.add_argument("--interface", action="append", metavar="NAME|IP",
                         help="the lobby's node: interface for discovery (default: every multicast one)")
-    parser.add_argument("--to", metavar="HOST:PORT",
+    parser.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
                         help="the lobby: ask this address for its table (no mDNS)")
     parser.add_argument("--offline", action="store_true", help="the lobby without the network")
     parser.add_argument("--records", metavar="DIR", help="where hand records go")
@@ -450,19 +451,21 @@ def build_parser() -> argparse.ArgumentParser:
     table_args(play)
     play.add_argument("--seats", type=int, choices=(4, 5), default=4,
                       help="seats at the table: 5 where the dealer sits out each hand (default: 4)")
-    play.add_argument("--seed", type=int, help="seed of the deals (default: random, printed)")
-    play.add_argument("--rounds", type=_positive, default=12, help="rounds of the table (default: 12)")
+    play.add_argument("--seed", type=argtypes.seed, help="seed of the deals (default: random, printed)")
+    play.add_argument("--rounds", type=argtypes.rounds, default=12,
+                      help=f"rounds of the table, 1..{argtypes.MAX_ROUNDS} (default: 12)")
     _screen_args(play, sub=True)
     play.add_argument("--new", action="store_true",
                       help="start a new table instead of going on with the saved one")
-    play.add_argument("--pace", type=float, metavar="S",
+    play.add_argument("--pace", type=argtypes.seconds(0, 60), metavar="S",
                       help="seconds a bot waits before its move (default: 0.6)")
     play.set_defaults(func=cmd_play)
 
     selfplay = sub.add_parser("selfplay", help="let four bots play a table")
     table_args(selfplay)
-    selfplay.add_argument("--hands", type=_positive, default=12, help="rounds of the table (default: 12)")
-    selfplay.add_argument("--seed", type=int, default=0, help="seed of deals and bots (default: 0)")
+    selfplay.add_argument("--hands", type=argtypes.rounds, default=12,
+                          help=f"rounds of the table, 1..{argtypes.MAX_ROUNDS} (default: 12)")
+    selfplay.add_argument("--seed", type=argtypes.seed, default=0, help="seed of deals and bots (default: 0)")
     selfplay.add_argument("--bots", default="heuristic,heuristic,heuristic,heuristic",
                           help=f"four bot kinds, comma-separated (known: {', '.join(BOT_KINDS)})")
     selfplay.add_argument("--sheet", action="store_true", help="print the score sheet too")
