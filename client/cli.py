@@ -137,6 +137,19 @@ def _records_dir(args: argparse.Namespace) -> Path | None:
     return folder
 
 
+def _check_folders(args: argparse.Namespace) -> None:
+    """The records folder and the state folder (where the full-screen client saves its table
+    and the lobby's node keeps its store), made if missing and known to be writable, before a
+    table starts: else a usage error naming the folder and why."""
+    from client.ui.local import state_dir
+
+    _records_dir(args)
+    try:
+        check_folder(Path(args.state) if getattr(args, "state", None) else state_dir(), "state folder")
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _records_line(session: Session) -> str:
     if session.records_dir is None:
         return _("Records: not written (--no-records).")
@@ -156,6 +169,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if _full_screen(args):
         from client.ui.main import run_play_command
 
+        _check_folders(args)
         return run_play_command(args, catalogue, _options(args))
     if args.variant or not sys.stdin.isatty():
         variant = _variant(args, catalogue)
@@ -535,10 +549,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from client.ui.main import run_lobby_command
 
         try:
+            _check_folders(args)
             return run_lobby_command(args, _catalogue(args))
-        except RuleError as exc:
+        except (RuleError, UsageError) as exc:
             _err(f"tarock: {exc}")
             return 2
+        except StoreError as exc:  # a folder that could not be written during a table
+            _err(f"tarock: {exc}")
+            return 1
     try:
         status: int = args.func(args)
     except (RuleError, UsageError) as exc:
