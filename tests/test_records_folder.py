@@ -13,13 +13,23 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from net_procs import ROOT, env, events, hand_file, tarock
 from netns import Procs
-from test_net_disk_full import RUN, in_tmpfs, needs_mount
+from test_net_disk_full import (
+    RUN,
+    assert_one_line,
+    exit_status,
+    fill,
+    hands_stored,
+    in_tmpfs,
+    inside,
+    needs_mount,
+)
 
 from core.record import replay
 
@@ -137,3 +147,41 @@ def test_the_full_screen_client_checks_its_folders_before_it_starts(tmp_path: Pa
     prefix = "tarock: " if not command else "tarock play: "
     assert status == 2 and err.splitlines() == [
         f"{prefix}cannot write the {what} {where}: a part of the path is a file, not a folder"], err
+
+
+@needs_mount
+def test_a_host_whose_records_disk_fills_up_says_one_line_and_the_others_play_on(tmp_path: Path) -> None:
+    """The node leaves cleanly (a bye, status 1): its store holds the hand whose file it could
+    not write, and the same command started again resumes its seat and writes that file."""
+    small = tmp_path / "small"
+    small.mkdir()
+    name = f"rec-{tmp_path.name}"
+    state = tmp_path / "state-b0"
+    argv = tarock("bot", "--name", "b0", "--rounds", "3", "--json", "--records", str(small), "--state",
+                  str(state), "--seat-timeout", "4", "--heartbeat", "0.25", *LOOP, "--host", "--table", name,
+                  "--seed", "0")
+    with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
+        host = procs.spawn(in_tmpfs("size=1m", small, argv), name="b0", env=env(state), cwd=ROOT)
+        seats = [procs.spawn(tarock("bot", "--name", f"b{i}", "--rounds", "3", "--json", "--records",
+                                    str(tmp_path / f"rec-b{i}"), "--state", str(tmp_path / "state"),
+                                    "--seat-timeout", "4", "--heartbeat", "0.25", *LOOP, "--table", name,
+                                    "--seed", str(i)),
+                             name=f"b{i}", env=env(tmp_path / "state"), cwd=ROOT) for i in (1, 2, 3)]
+        host.wait_for_json(lambda e: e.get("event") == "hand", timeout=90)
+        fill(inside(host, small))
+        assert exit_status(host, 60) == 1
+        line = assert_one_line(host, small, "No space left on device")
+        assert f"cannot write the records folder {small}:" in line
+        for p in seats:
+            assert p.wait(timeout=150) == 0, p.tail()
+        stored = hands_stored(state / "b0.sqlite")
+        again = tmp_path / "rec-again"
+        at = argv.index("--records") + 1
+        restarted = procs.spawn([*argv[:at], str(again), *argv[at + 1:]], name="b0-again", env=env(state),
+                                cwd=ROOT)
+        until = time.monotonic() + 60
+        while len(list(again.glob("table-*.json"))) < len(stored) and time.monotonic() < until:
+            time.sleep(0.2)
+        restarted.kill()
+    written = [json.loads(p.read_text()) for p in again.glob("*.json")]
+    assert stored and {int(r["net"]["deal"]): r for r in written} == stored  # every stored hand, now a file
