@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from client import arena, bench
+from client import arena, argtypes, bench
 from client.bots import BOT_KINDS, make_bot
 from client.human import (
     HumanPlayer,
@@ -142,6 +142,19 @@ def _records_dir(args: argparse.Namespace) -> Path | None:
     return folder
 
 
+def _check_folders(args: argparse.Namespace) -> None:
+    """The records folder and the state folder (where the full-screen client saves its table
+    and the lobby's node keeps its store), made if missing and known to be writable, before a
+    table starts: else a usage error naming the folder and why."""
+    from client.ui.local import state_dir
+
+    _records_dir(args)
+    try:
+        check_folder(Path(args.state) if getattr(args, "state", None) else state_dir(), "state folder")
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _records_line(session: Session) -> str:
     if session.records_dir is None:
         return _("Records: not written (--no-records).")
@@ -161,6 +174,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if _full_screen(args):
         from client.ui.main import run_play_command
 
+        _check_folders(args)
         return run_play_command(args, catalogue, _options(args))
     if args.variant or not sys.stdin.isatty():
         variant = _variant(args, catalogue)
@@ -458,7 +472,8 @@ def _screen_args(p: argparse.ArgumentParser, sub: bool = False) -> None:
                    help="the line-based client (for scripts and screen readers)", **keep)  # type: ignore[arg-type]
     p.add_argument("--lang", metavar="LANG", help="de or en (default: English where the locale is, "
                    "else German)", **keep)  # type: ignore[arg-type]
-    p.add_argument("--name", metavar="NAME", help="your name at the table", **keep)  # type: ignore[arg-type]
+    p.add_argument("--name", type=argtypes.name, metavar="NAME", help="your name at the table",
+                   **keep)  # type: ignore[arg-type]
     p.add_argument("--state", metavar="DIR", help="where the saved table is kept (default: $TAROCK_STATE or "
                    "the user's state folder)", **keep)  # type: ignore[arg-type]
 
@@ -470,11 +485,11 @@ def build_parser() -> argparse.ArgumentParser:
     # its own dest: a command's --plugins (default None) must not overwrite it (_plugins_flag)
     parser.add_argument("--plugins", metavar="TOML", dest="plugins_before",
                         help="the plugins.toml to read (before or after the command, same meaning)")
-    parser.add_argument("--port", type=int, default=0,
-                        help="the lobby's node: TCP port to listen on (default: any)")
+    parser.add_argument("--port", type=argtypes.port, default=0,
+                        help="the lobby's node: TCP port to listen on, 0..65535 (default: 0, any)")
     parser.add_argument("--interface", action="append", metavar="NAME|IP",
                         help="the lobby's node: interface for discovery (default: every multicast one)")
-    parser.add_argument("--to", metavar="HOST:PORT",
+    parser.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
                         help="the lobby: ask this address for its table (no mDNS)")
     parser.add_argument("--offline", action="store_true", help="the lobby without the network")
     parser.add_argument("--records", metavar="DIR", help="where hand records go")
@@ -499,19 +514,21 @@ def build_parser() -> argparse.ArgumentParser:
     table_args(play)
     play.add_argument("--seats", type=int, choices=(4, 5), default=4,
                       help="seats at the table: 5 where the dealer sits out each hand (default: 4)")
-    play.add_argument("--seed", type=int, help="seed of the deals (default: random, printed)")
-    play.add_argument("--rounds", type=_positive, default=12, help="rounds of the table (default: 12)")
+    play.add_argument("--seed", type=argtypes.seed, help="seed of the deals (default: random, printed)")
+    play.add_argument("--rounds", type=argtypes.rounds, default=12,
+                      help=f"rounds of the table, 1..{argtypes.MAX_ROUNDS} (default: 12)")
     _screen_args(play, sub=True)
     play.add_argument("--new", action="store_true",
                       help="start a new table instead of going on with the saved one")
-    play.add_argument("--pace", type=float, metavar="S",
+    play.add_argument("--pace", type=argtypes.seconds(0, 60), metavar="S",
                       help="seconds a bot waits before its move (default: 0.6)")
     play.set_defaults(func=cmd_play)
 
     selfplay = sub.add_parser("selfplay", help="let four bots play a table")
     table_args(selfplay)
-    selfplay.add_argument("--hands", type=_positive, default=12, help="rounds of the table (default: 12)")
-    selfplay.add_argument("--seed", type=int, default=0, help="seed of deals and bots (default: 0)")
+    selfplay.add_argument("--hands", type=argtypes.rounds, default=12,
+                          help=f"rounds of the table, 1..{argtypes.MAX_ROUNDS} (default: 12)")
+    selfplay.add_argument("--seed", type=argtypes.seed, default=0, help="seed of deals and bots (default: 0)")
     selfplay.add_argument("--bots", default="heuristic,heuristic,heuristic,heuristic",
                           help=f"four bot kinds, comma-separated (known: {', '.join(BOT_KINDS)})")
     selfplay.add_argument("--sheet", action="store_true", help="print the score sheet too")
@@ -596,10 +613,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from client.ui.main import run_lobby_command
 
         try:
+            _check_folders(args)
             return run_lobby_command(args, _catalogue(args))
-        except RuleError as exc:
+        except (RuleError, UsageError) as exc:
             _err(f"tarock: {exc}")
             return 2
+        except StoreError as exc:  # a folder that could not be written during a table
+            _err(f"tarock: {exc}")
+            return 1
     try:
         status: int = args.func(args)
     except (RuleError, UsageError) as exc:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from client import argtypes
 from client.bench_probe import MEASURES
 from core.plugins import Catalogue, load_plugins
 from core.rules import RuleError
@@ -58,8 +59,10 @@ def dealing_variants(catalogue: Catalogue) -> list[tuple[str, int]]:
 def extend(bench: argparse.ArgumentParser) -> None:
     """Add ``--net`` (and its knobs) to the ``bench`` command."""
     bench.add_argument("--net", action="store_true", help="measure a table of four bot processes on loopback")
-    bench.add_argument("--rounds", type=int, default=4, help="rounds of the --net table (default: 4)")
-    bench.add_argument("--timeout", type=float, default=300.0, help="give up after this many seconds (--net)")
+    bench.add_argument("--rounds", type=argtypes.rounds, default=4,
+                       help="rounds of the --net table (default: 4)")
+    bench.add_argument("--timeout", type=argtypes.seconds(1), default=300.0,
+                       help="give up after this many seconds (--net)")
     engine: Callable[[argparse.Namespace], int] = bench.get_default("func")
 
     def run(args: argparse.Namespace) -> int:

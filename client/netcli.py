@@ -23,6 +23,7 @@ from typing import Any
 
 import trio
 
+from client import argtypes
 from client.bots import BOT_KINDS, make_bot
 from client.human import HumanPlayer
 from client.i18n import NP_, _, n_, p_
@@ -95,28 +96,31 @@ def _net_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read")
     p.add_argument("--state", metavar="DIR", help="where the node keeps its crash-safe store "
                    "(default: $TAROCK_STATE or the user's state folder)")
-    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (default: any free one)")
+    p.add_argument("--port", type=argtypes.port, default=0,
+                   help="TCP port to listen on, 0..65535 (default: 0, any free one)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
     p.add_argument("--interface", action="append", metavar="NAME|IP",
                    help="network interface for discovery (default: every multicast-capable one)")
-    p.add_argument("--seat-timeout", type=float, default=DEFAULT.seat_timeout, metavar="S",
+    p.add_argument("--seat-timeout", type=argtypes.seconds(0), default=DEFAULT.seat_timeout, metavar="S",
                    help="seconds a seat may be away before a bot plays it "
                         f"(default: {DEFAULT.seat_timeout:g})")
-    p.add_argument("--step-timeout", type=float, default=DEFAULT.step, metavar="S",
+    p.add_argument("--step-timeout", type=argtypes.seconds(0.5, 3600), default=DEFAULT.step, metavar="S",
                    help="seconds a connected seat may take for a step of the deal or of a reveal "
                         "(no person decides there) before it is named for stalling "
                         f"(default: {DEFAULT.step:g})")
-    p.add_argument("--heartbeat", type=float, default=DEFAULT.heartbeat, metavar="S",
+    p.add_argument("--heartbeat", type=argtypes.seconds(0.05, 60), default=DEFAULT.heartbeat, metavar="S",
                    help=f"seconds between heartbeats; a peer silent for 4 of them is gone "
                         f"(default: {DEFAULT.heartbeat:g})")
-    p.add_argument("--pin", metavar="PIN", help="the PIN of a private table: a host opens its table with it, "
+    p.add_argument("--pin", type=argtypes.pin, metavar="PIN",
+                   help="the PIN of a private table: a host opens its table with it, "
                    "a player needs it to join or watch (nobody without it learns anything of the game)")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log what the node does (-vv: more)")
 
 
 def _table_args(p: argparse.ArgumentParser, rounds_default: int = 12) -> None:
     p.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
-    p.add_argument("--rounds", type=int, default=rounds_default, help=f"rounds (default: {rounds_default})")
+    p.add_argument("--rounds", type=argtypes.rounds, default=rounds_default,
+                   help=f"rounds, 1..{argtypes.MAX_ROUNDS} (default: {rounds_default})")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="a variant option (JSON value)")
     p.add_argument("--dealing", default=DEFAULT_DEALING, choices=SCHEMES,
@@ -153,8 +157,6 @@ def _game(args: argparse.Namespace, catalogue: Catalogue) -> Game:
     name = args.variant or (catalogue.enabled[0] if catalogue.enabled else None)
     if name is None:
         raise NetUsageError(_("plugins.toml enables no variant"))
-    if args.rounds < 1:
-        raise NetUsageError(_("--rounds must be at least 1, not {n}").format(n=args.rounds))
     dealing = getattr(args, "dealing", DEFAULT_DEALING)
     return Game.make(catalogue, name, _options(args), SEATS, args.rounds, dealing)
 
@@ -168,14 +170,17 @@ def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Pa
     except ValueError as exc:
         raise NetUsageError(str(exc)) from None
     pin = getattr(args, "pin", None)
-    if pin is not None and not 1 <= len(pin) <= 64:
-        raise NetUsageError("--pin must be 1..64 characters")
     try:
         if records is not None:
             check_folder(records, "records folder")
         return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
     except StoreError as exc:
         raise NetUsageError(str(exc)) from None
+
+
+def _own_table(player: str) -> str:
+    """The default name of ``player``'s table, cut to the longest a table's name may be."""
+    return _("{name}'s table").format(name=player)[:argtypes.MAX_NAME].strip()
 
 
 def _bot_for(seed: int) -> Callable[[int], Player]:
@@ -287,8 +292,6 @@ def cmd_host(args: argparse.Namespace) -> int:
     _logging(args)
     catalogue = load_plugins(args.plugins)
     game = _game(args, catalogue)
-    if not 0 <= args.bots <= SEATS - 1:
-        raise NetUsageError(_("--bots must be 0..{most}, not {n}").format(most=SEATS - 1, n=args.bots))
     name = args.player or _("Host")
     records = Path(args.records) if args.records else None
 
@@ -297,7 +300,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         async with trio.open_nursery() as nursery:
             bound = await _serve(node, nursery)
             async with _discovery(args, node) as disc:
-                info = new_table(game, args.name or _("{name}'s table").format(name=name),
+                info = new_table(game, args.name or _own_table(name),
                                  private=node.pin is not None)
                 roster = Roster()
                 human, view = _human(name, roster)
@@ -479,9 +482,6 @@ def cmd_bot(args: argparse.Namespace) -> int:
     _logging(args)
     catalogue = load_plugins(args.plugins)
     game = _game(args, catalogue)
-    if args.strength not in BOT_KINDS:
-        raise NetUsageError(_("unknown --strength {kind} (known: {kinds})").format(
-            kind=repr(args.strength), kinds=", ".join(BOT_KINDS)))
     records = Path(args.records) if args.records else None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
 
@@ -503,7 +503,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                                deal=resumed.core.deal)
                     leave = await resumed.run(None)
                 if leave is None and args.host:
-                    info = new_table(game, args.table or _("{name}'s table").format(name=args.name),
+                    info = new_table(game, args.table or _own_table(args.name),
                                      private=node.pin is not None)
                     view._emit("open", _("opened table {name} on port {port}").format(
                         name=repr(info.name), port=node.port), table=info.id, port=node.port)
@@ -521,7 +521,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                         leave = Leave("no-table", str(exc))
                         break
                     if found.form:
-                        info = new_table(game, _("{name}'s table").format(name=args.name),
+                        info = new_table(game, _own_table(args.name),
                                          private=node.pin is not None)
                         leave = await host_table(node, game, info, me, [], bot_for, publish=disc.publish,
                                                  invite=found.form)
@@ -586,45 +586,57 @@ def register(sub: Any) -> None:
     """Add the network commands to ``tarock``'s subparsers (and ``--net`` to ``bench``)."""
     host = sub.add_parser("host", help="open a table on the home network (--bots K fills K seats)")
     _table_args(host)
-    host.add_argument("--name", help="the table's name (default: <player>'s table)")
-    host.add_argument("--bots", type=int, default=0, help="seats filled by bots at once (default: 0)")
-    host.add_argument("--player", help="your name at the table (default: Host)")
+    host.add_argument("--name", type=argtypes.name, help="the table's name (default: <player>'s table)")
+    host.add_argument("--bots", type=argtypes.count(0, SEATS - 1), default=0,
+                      help=f"seats filled by bots at once, 0..{SEATS - 1} (default: 0)")
+    host.add_argument("--player", type=argtypes.name, help="your name at the table (default: Host)")
     host.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
     _net_args(host)
     host.set_defaults(func=_guard(cmd_host))
 
     join = sub.add_parser("join", help="join a table found on the network (or --to HOST:PORT)")
-    join.add_argument("table", nargs="?", help="the table's name (default: list what is found)")
-    join.add_argument("--to", metavar="HOST:PORT", help="join the table at this address (no discovery)")
-    join.add_argument("--player", help="your name at the table (default: Player)")
+    join.add_argument("table", nargs="?", type=argtypes.name,
+                      help="the table's name (default: list what is found)")
+    join.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
+                      help="join the table at this address (no discovery)")
+    join.add_argument("--player", type=argtypes.name, help="your name at the table (default: Player)")
     join.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
-    join.add_argument("--wait", type=float, default=4.0, help="seconds to look for tables (default: 4)")
+    join.add_argument("--wait", type=argtypes.seconds(0), default=4.0,
+                      help="seconds to look for tables (default: 4)")
     _net_args(join)
     join.set_defaults(func=_guard(cmd_join))
 
     tables = sub.add_parser("tables", help="list the tables found on the network")
     tables.add_argument("--json", action="store_true", help="one JSON list of every node found")
-    tables.add_argument("--wait", type=float, default=3.0, help="seconds to look (default: 3)")
-    tables.add_argument("--to", metavar="HOST:PORT", help="ask this address instead of browsing")
+    tables.add_argument("--wait", type=argtypes.seconds(0), default=3.0, help="seconds to look (default: 3)")
+    tables.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
+                        help="ask this address instead of browsing")
     _net_args(tables)
     tables.set_defaults(func=_guard(cmd_tables))
 
     watch = sub.add_parser("watch", help="follow a table with public information only")
-    watch.add_argument("table", nargs="?", help="the table's name (default: the first found)")
-    watch.add_argument("--to", metavar="HOST:PORT", help="watch the table at this address")
-    watch.add_argument("--wait", type=float, default=4.0, help="seconds to look for tables (default: 4)")
+    watch.add_argument("table", nargs="?", type=argtypes.name,
+                       help="the table's name (default: the first found)")
+    watch.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
+                       help="watch the table at this address")
+    watch.add_argument("--wait", type=argtypes.seconds(0), default=4.0,
+                       help="seconds to look for tables (default: 4)")
     _net_args(watch)
     watch.set_defaults(func=_guard(cmd_watch))
 
     bot = sub.add_parser("bot", help="a headless player: joins a table with a free seat or forms one")
-    bot.add_argument("--name", required=True, help="the bot's name (also names its store)")
-    bot.add_argument("--strength", default="heuristic", help=f"how it plays ({', '.join(BOT_KINDS)})")
-    bot.add_argument("--table", help="join only the table of this name")
+    bot.add_argument("--name", type=argtypes.name, required=True,
+                     help="the bot's name (also names its store)")
+    bot.add_argument("--strength", default="heuristic", choices=BOT_KINDS,
+                     help=f"how it plays ({', '.join(BOT_KINDS)})")
+    bot.add_argument("--table", type=argtypes.name, help="join only the table of this name")
     bot.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
-    bot.add_argument("--seed", type=int, help="seed of the bot's choices (default: random)")
+    bot.add_argument("--seed", type=argtypes.seed, help="seed of the bot's choices (default: random)")
     bot.add_argument("--json", action="store_true", help="print one JSON object per event")
-    bot.add_argument("--to", metavar="HOST:PORT", help="look for tables at this address only (no mDNS)")
-    bot.add_argument("--wait", type=float, default=600.0, help="seconds to wait for a table (default: 600)")
+    bot.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
+                     help="look for tables at this address only (no mDNS)")
+    bot.add_argument("--wait", type=argtypes.seconds(0), default=600.0,
+                     help="seconds to wait for a table (default: 600)")
     bot.add_argument("--host", action="store_true",
                      help="open a table (named --table) and wait for players, instead of forming one")
     _table_args(bot)

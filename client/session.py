@@ -10,6 +10,7 @@ a client to show it.
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -80,12 +81,12 @@ class HandOutcome:
 
 
 def _stamp(records_dir: Path) -> str:
-    base = time.strftime("%Y%m%d-%H%M%S")
-    stamp, n = base, 1
-    while any(records_dir.glob(f"table-{stamp}-*")):
-        n += 1
-        stamp = f"{base}-{n}"
-    return stamp
+    """The time and a random part: two tables started in the same second into one folder
+    (two processes) still write under names of their own."""
+    while True:
+        stamp = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(2)
+        if not any(records_dir.glob(f"table-{stamp}-*")):
+            return stamp
 
 
 class Session:

@@ -568,9 +568,11 @@ class SeatCore:
         return self.game.sheet_add(self.sheet.table, finished)
 
     def _write_file(self, finished: Finished, *, missing_only: bool = False) -> None:
+        """The hand's record file, named by the table, the round, the deal and this node (nodes
+        that share a records folder each write their own)."""
         if self.records_dir is None or self.info is None:
             return
-        name = f"table-{self.info.id[:12]}-r{finished.round:02d}-d{finished.deal:03d}.json"
+        name = f"table-{self.info.id[:12]}-r{finished.round:02d}-d{finished.deal:03d}-{self.me[:8]}.json"
         path = self.records_dir / name
         if missing_only and path.exists():
             return

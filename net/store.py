@@ -98,18 +98,36 @@ def check_folder(folder: Path, what: str) -> None:
         raise StoreError(f"cannot write the {what} {folder}: {reason(exc)}") from None
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_umask()
+"""The mode a file written here gets: what ``open`` would give it (read once, at import,
+before any thread could create a file under the momentarily cleared mask)."""
+
+
 def write_file(path: Path, text: str, what: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed over it; a
-    failed write leaves no part of it): a :class:`StoreError` naming the folder (``what``:
+    """Write ``text`` to ``path`` whole or not at all: a temporary file of its own in the same
+    folder (so writers of the same name never share one), fsync'd, then renamed over ``path``;
+    a failed write leaves no part of it.  A :class:`StoreError` naming the folder (``what``:
     "records folder") and the reason when that cannot be done."""
-    tmp = path.with_suffix(".tmp")
+    tmp = ""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            os.fchmod(out.fileno(), _FILE_MODE)
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(tmp, path)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise StoreError(f"cannot write the {what} {path.parent}: {reason(exc)}") from None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,6 +14,13 @@ from typing import Any
 from netns import Proc
 
 ROOT = Path(__file__).resolve().parent.parent
+_NODE_PART = re.compile(r"-[0-9a-f]{8}(?=\.json$)")
+
+
+def hand_file(name: str) -> str:
+    """A record file's name without the part that names the node that wrote it
+    (``table-<id>-rNN-dNNN.json``): the same on every node of the table."""
+    return _NODE_PART.sub("", name)
 
 
 def tarock(*args: str) -> list[str]:
@@ -41,7 +49,7 @@ def records(tmp: Path, name: str) -> list[Path]:
 def digest(paths: Sequence[Path]) -> str:
     h = hashlib.sha256()
     for p in paths:
-        h.update(p.name.encode() + b"\0" + p.read_bytes())
+        h.update(hand_file(p.name).encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from net_procs import hand_file
 from tarock_procs import REPO, Bot
 
 from core.codec import RecordError
@@ -112,7 +113,7 @@ def _json_events(lines: Sequence[str]) -> list[dict[str, Any]]:
 def node_view(name: str, records: Path, state: Path, runs: Sequence[Sequence[str]],
               final_status: int | None) -> NodeView:
     """A node's view from its folders and the output lines of each of its processes, in order."""
-    files = {p.name: p.read_bytes() for p in sorted(records.glob("*.json"))}
+    files = {hand_file(p.name): p.read_bytes() for p in sorted(records.glob("*.json"))}
     outcomes = host_outcomes = None
     error = ""
     seat_store = [p for p in state.glob("*.sqlite") if not p.name.endswith(".host.sqlite")]

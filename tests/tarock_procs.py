@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from net_procs import hand_file
 from netns import Host, Lab, Proc
 
 from core.record import load, replay
@@ -110,8 +111,10 @@ def host_of(bots: Sequence[Bot], *, timeout: float) -> int:
 
 
 def records(folder: Path) -> dict[str, bytes]:
-    """The record files a bot wrote, by file name."""
-    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.json"))} if folder.exists() else {}
+    """The record files a bot wrote, by file name without the node's part (:func:`hand_file`)."""
+    if not folder.exists():
+        return {}
+    return {hand_file(p.name): p.read_bytes() for p in sorted(folder.glob("*.json"))}
 
 
 def settlements(folder: Path) -> list[tuple[int, ...]]:

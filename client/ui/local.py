@@ -37,6 +37,7 @@ from core.record import record_of, replay
 from core.rules import PluginFailure, RuleError, Rules
 from core.state import Reason
 from core.table import SheetRow, Table, contract_text
+from net.store import write_file
 
 FORMAT = "tarock-ui-table/1"
 SAVE_NAME = "local-table.json"
@@ -113,14 +114,8 @@ class SavedTable:
     def write(
         self, setup: TableSetup, finished: Sequence[dict[str, Any]], current: dict[str, Any] | None
     ) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         data = {"format": FORMAT, "setup": setup.to_json(), "finished": list(finished), "current": current}
-        tmp = self.path.with_suffix(".tmp")
-        with tmp.open("w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self.path)
+        write_file(self.path, json.dumps(data, ensure_ascii=False), "state folder")  # StoreError if it cannot
 
     def read(self) -> tuple[TableSetup, list[dict[str, Any]], dict[str, Any] | None]:
         try:
@@ -303,9 +298,9 @@ class LocalTable:
         record = record_of(hand).to_json()
         if self.records_dir is not None:
             round_no, deal_no = self.table.round, self.table.passed_out + 1
-            self.records_dir.mkdir(parents=True, exist_ok=True)
             path = self.records_dir / f"table-{self.setup.stamp}-r{round_no:02d}-h{deal_no:02d}.json"
-            path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+            # StoreError if it cannot: the saved table still holds the hand, finished again on resume
+            write_file(path, json.dumps(record, ensure_ascii=False) + "\n", "records folder")
         self.table.add(result, contract_text(hand.state), self.rules.next_context(hand.state, result))
         self.finished.append({**record, "passed_out": result.passed_out} if result.passed_out else record)
         self.hand = None
