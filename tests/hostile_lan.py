@@ -367,9 +367,9 @@ def run(opts: argparse.Namespace) -> Report:
         flood_end = time.monotonic()
         time.sleep(5)  # the connections the flood left are closed by now (handshake timeout)
         after = [_status(b.pid).rss_kb for b in bots]
+        # A table that ended before the flood did was tested for part of it only: a figure, and a
+        # problem only when too few deals were finished under the flood (checked below).
         ended = [i for i, b in enumerate(bots) if i != killed and events(b, "standings")]
-        if ended:
-            problems.append(f"the table ended before the flood did (at bot{ended[0]}): raise --rounds")
         tally = next((e for e in reversed(attacker.json_lines()) if e.get("event") == "done"), None)
         if tally is None:
             problems.append(f"the attacker did not finish: {attacker.tail(10)}")
@@ -399,8 +399,8 @@ def run(opts: argparse.Namespace) -> Report:
                  if e.get("event") == "void" and e.get("culprit")]
         if named:
             problems.append(f"a void names a node: {named[0]}")
-        if min(h for i, h in enumerate(hands_during) if i != killed) < 1:
-            problems.append(f"no deal was finished during the flood: {hands_during}")
+        if min(h for i, h in enumerate(hands_during) if i != killed) < 3:
+            problems.append(f"fewer than 3 deals were finished during the flood: {hands_during}")
         drops = {name: sum(1 for line in lines if " dropped " in line) for name, lines in outputs.items()}
     figures = {
         "flood seconds": round(flood_end - flood_start, 1),
@@ -408,6 +408,7 @@ def run(opts: argparse.Namespace) -> Report:
         "attacker": {k: v for k, v in (tally or {}).items() if k not in ("event", "t")},
         "hands finished during the flood, per node": hands_during,
         "host": f"bot{host}",
+        "table ended before the flood did": bool(ended),
         "killed and restarted": f"bot{killed}" if killed is not None else None,
         "RSS MiB before the flood, per node": [round(k / 1024, 1) for k in before],
         "peak RSS MiB, per node": [round(p.rss_kb / 1024, 1) for p in peak],

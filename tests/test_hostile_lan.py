@@ -17,7 +17,7 @@ from netns import require_lab
 def test_a_table_goes_on_through_a_hostile_lan_beyond_its_file_limit(tmp_path: Path) -> None:
     require_lab()
     opts = argparse.Namespace(seconds=25.0, seed=3, attempts=1500, held=400, adverts=200, parallel=200,
-                              sources=8, nofile=256, rounds=30, kill_one=True, logs=str(tmp_path))
+                              sources=8, nofile=256, rounds=40, kill_one=True, logs=str(tmp_path))
     report = run(opts)
     figures = report.figures
     assert report.ok, (report.problems, figures)
