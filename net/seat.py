@@ -474,6 +474,8 @@ class SeatCore:
         names the culprit); a host that relayed it is named at once.  In a snapshot the
         accusation waits until the snapshot is read (it may hold this node's own entries)."""
         culprit = self._node_of(exc.author)
+        if culprit == self.me and exc.author != HOST and not self.watch and run.play.me is not None:
+            return self._forgot(run, exc.reason)
         out: list[Effect] = [Note(f"deal {run.ctx.deal}: {exc.reason}")]
         if batch and exc.author != HOST:
             if run.accuse is None:
@@ -493,6 +495,17 @@ class SeatCore:
         if self.watch or run.play.me is None:
             return out
         return out + self._outs(run, run.play.accuse(culprit, exc.reason))
+
+    def _forgot(self, run: SeatRun, why: str) -> list[Effect]:
+        """An entry of this seat's own, signed with its key, does not hold with what this node
+        holds: its store lost what it knew of the deal (a store rolled back, damaged or emptied:
+        the deal's secret is gone).  An honest node never names itself: it stops the hand and
+        tells the host, which voids the deal naming nobody (docs/protocol.md, "A node that lost
+        its memory")."""
+        run.stopped = True
+        deal = run.ctx.deal
+        reason = f"this node lost its memory of deal {deal} (its store no longer holds its secret): {why}"
+        return [Note(reason), self._to_host(Checked(deal, False, self.me, reason[:200], ""), deal)]
 
     def _on_hand_end(self, deal: int, body: HandEnd) -> list[Effect]:
         assert self.info is not None and self.game is not None and self.sheet is not None
