@@ -214,19 +214,24 @@ def _read_key(key: Path) -> bytes:
 
 def _write_key(key: Path, seed: bytes) -> None:
     """The key file, mode 0600 from its first byte, whole or not at all."""
-    tmp = key.with_suffix(".key-tmp")
+    _write_private(key, seed.hex() + "\n")
+
+
+def _write_private(path: Path, text: str) -> None:
+    """``text`` in ``path`` (mode 0600), whole or not at all."""
+    tmp = path.with_suffix(path.suffix + "-tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            os.write(fd, (seed.hex() + "\n").encode())
+            os.write(fd, text.encode())
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, key)
+        os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise StoreError(f"cannot write the state folder {key.parent}: {reason(exc)}") from None
+        raise StoreError(f"cannot write the state folder {path.parent}: {reason(exc)}") from None
 
 
 def _salvage(path: Path) -> tuple[str | None, list[tuple[Any, ...]]]:
@@ -264,6 +269,8 @@ class Store:
         self.path = path
         memory = str(path) == ":memory:"
         self.key: Path | None = None if memory else path.with_suffix(".key")
+        self.seat_file: Path | None = path.with_suffix(".seat") if recover and not memory else None
+        """(The node's own store) a copy of the table it sits at (:meth:`save_table`)."""
         self.lost = ""
         self.warnings: list[str] = []
         self.new_key = False
@@ -272,6 +279,8 @@ class Store:
             check_folder(path.parent, "state folder", 0o700)  # a folder it makes is its owner's only
         if self.key is not None:  # before SQLite opens it: its -wal and -shm take the store's mode
             _private([self.key], self.warnings, "the key file")
+            if self.seat_file is not None:
+                _private([self.seat_file], self.warnings, "the seat file")
             _private([path, Path(f"{path}-wal"), Path(f"{path}-shm")], self.warnings, "the store")
         had_key = self.key is not None and self.key.exists()
         damage = "" if memory else wal_damage(Path(f"{path}-wal"))
@@ -287,6 +296,8 @@ class Store:
             if not recover or memory or not exc.args[0].startswith("cannot use the store"):
                 raise
             self._rebuild(str(exc))
+        if self.lost:
+            self._seat_back()
 
     def _open(self, *, empty_is_lost: bool) -> None:
         path = self.path
@@ -458,13 +469,32 @@ class Store:
 
     # -- tables -------------------------------------------------------------------------
     def save_table(self, table_id: str, info: Any, state: Any) -> None:
-        """The table and this node's state at it (seat, roster, host, epoch ...)."""
+        """The table and this node's state at it (seat, roster, host, epoch ...); the node's own
+        store also keeps it in ``NAME.seat`` beside the key, so that a node whose store was
+        lost or damaged finds its seat again."""
         with self._tx():
             self.db.execute(
                 "INSERT INTO tables (id, info, state, created) VALUES (?, ?, ?, "
                 "(SELECT COALESCE(MAX(created), 0) + 1 FROM tables)) "
                 "ON CONFLICT(id) DO UPDATE SET info = excluded.info, state = excluded.state",
                 (table_id, json.dumps(info), json.dumps(state)))
+        if self.seat_file is not None:
+            _write_private(self.seat_file, json.dumps({"id": table_id, "info": info, "state": state}))
+
+    def _seat_back(self) -> None:
+        """(A store that lost its memory) the table of ``NAME.seat`` back in the store, if the
+        store does not hold it: the node reclaims its seat there."""
+        if self.seat_file is None or not self.seat_file.exists():
+            return
+        try:
+            kept = json.loads(self.seat_file.read_text(encoding="utf-8"))
+            table_id, info, state = str(kept["id"]), kept["info"], kept["state"]
+        except (OSError, ValueError, KeyError, TypeError):
+            self.warnings.append(f"the seat file {self.seat_file} cannot be read: the node looks for a "
+                                 "table as a new one")
+            return
+        if self.table(table_id) is None:
+            self.save_table(table_id, info, state)
 
     def table(self, table_id: str) -> tuple[Any, Any, bool] | None:
         with self._guard("read"):
@@ -481,6 +511,9 @@ class Store:
     def table_over(self, table_id: str) -> None:
         with self._tx():
             self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+        if self.seat_file is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.seat_file.unlink()
 
     # -- outcomes -------------------------------------------------------------------------
     def save_outcome(self, table_id: str, deal: int, record: Any | None, reason: str = "",

@@ -251,3 +251,20 @@ def test_a_damaged_write_ahead_log_is_found_before_sqlite_drops_what_follows(tmp
     Path(f"{path}-wal").write_bytes(bytes(bad))
     with pytest.raises(StoreError, match=r"cannot use the store .*: its write-ahead log is damaged"):
         Store(path)
+
+
+def test_a_store_that_lost_its_memory_finds_its_seat_in_the_seat_file(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite"
+    first = Store(path, recover=True)
+    first.node_id()
+    first.save_table("ab" * 16, {"name": "t"}, {"epoch": 4, "seat": 2})
+    first.save_outcome("ab" * 16, 1, {"deal": 1})
+    first.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    again = Store(path, recover=True)
+    assert again.lost and again.current_table() == "ab" * 16
+    assert again.table("ab" * 16) == ({"name": "t"}, {"epoch": 4, "seat": 2}, False)
+    assert again.outcomes("ab" * 16) == []  # the outcomes come from the table's log
+    again.table_over("ab" * 16)
+    assert not (tmp_path / "n.seat").exists()

@@ -111,17 +111,98 @@ def damaged_node(work: Path, damage: Callable[[Path, Path], None], title: str,
 
 
 def restore_older(state: Path, copy: Path) -> None:
+    """An older copy of the store put back (a backup restored): nothing at the node can tell."""
     for path in state.glob("*.sqlite*"):
         path.unlink()
     for path in copy.iterdir():
         shutil.copy2(path, state / path.name)
 
 
+def store_of(state: Path) -> Path:
+    found = [p for p in state.glob("*.sqlite") if not p.name.endswith(".host.sqlite")]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def damage_wal(state: Path, copy: Path) -> None:
+    """One byte of the write-ahead log's first frame flipped: SQLite would drop every committed
+    write after it without a word."""
+    wal = Path(f"{store_of(state)}-wal")
+    data = bytearray(wal.read_bytes())
+    assert len(data) > 32 + 24 + 512, "the write-ahead log holds no frame"
+    data[32 + 24 + 100] ^= 0xFF
+    wal.write_bytes(bytes(data))
+
+
+def only_the_file(path: Path) -> None:
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def truncate(state: Path, copy: Path) -> None:
+    """The store cut in half (a copy that stopped when a disk filled up)."""
+    path = store_of(state)
+    only_the_file(path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def garbage_pages(state: Path, copy: Path) -> None:
+    """Pages 2 to 4 of the store overwritten with garbage."""
+    path = store_of(state)
+    only_the_file(path)
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big") or 65536
+    data[page: 4 * page] = bytes((i * 151 + 7) & 0xFF for i in range(3 * page))
+    path.write_bytes(bytes(data))
+
+
+def emptied(state: Path, copy: Path) -> None:
+    """The store emptied (its key file and seat file stay)."""
+    path = store_of(state)
+    only_the_file(path)
+    path.write_bytes(b"")
+
+
+CASES = {
+    "older": (restore_older, "an older copy of the store restored", None),
+    "wal": (damage_wal, "its write-ahead log damaged", "write-ahead log is damaged"),
+    "truncated": (truncate, "the store truncated", "the file is damaged"),
+    "garbage": (garbage_pages, "pages of the store overwritten", "the file is damaged"),
+    "emptied": (emptied, "the store emptied", "is empty (removed or emptied), but the node's key"),
+}
+
+
+def run_case(name: str, work: Path) -> None:
+    damage, title, expect = CASES[name]
+    damaged_node(work / name, damage, title, expect)
+
+
 def test_an_older_copy_of_the_store_restored(tmp_path: Path) -> None:
     skip_without_lab()
-    damaged_node(tmp_path / "older", restore_older, "an older copy of the store restored", None)
+    run_case("older", tmp_path)
 
 
-if __name__ == "__main__":
-    damaged_node(Path(sys.argv[1]), restore_older, "an older copy of the store restored", None)
+def test_the_write_ahead_log_damaged(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("wal", tmp_path)
+
+
+def test_the_store_truncated(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("truncated", tmp_path)
+
+
+def test_pages_of_the_store_overwritten(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("garbage", tmp_path)
+
+
+def test_the_store_emptied(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("emptied", tmp_path)
+
+
+if __name__ == "__main__":  # python tests/test_store_damage.py CASE FOLDER
+    run_case(sys.argv[1], Path(sys.argv[2]))
     os._exit(0)
