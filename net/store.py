@@ -352,7 +352,8 @@ class Store:
         aside = Path(f"{path}.damaged")
         for suffix in ("", "-wal", "-shm"):
             self._keep_aside(Path(f"{path}{suffix}"), Path(f"{aside}{suffix}"))
-        self.lost = (f"{why.removeprefix('cannot use the store ')}; kept as {aside}, a new store made: "
+        detail = why.removeprefix(f"cannot use the store {path}: ")
+        self.lost = (f"the store {path} is damaged ({detail}); kept as {aside}, a new store made: "
                      "this node rejoins its table as a node that lost its memory")
         self._open(empty_is_lost=False)
         with self._tx():

@@ -301,7 +301,7 @@ def test_a_damaged_store_with_its_key_is_kept_aside_and_made_anew(tmp_path: Path
     assert done.returncode == 1  # no table found in 5 s: it looked for one, with its old identity
     line = one_line(done, state, "the file is damaged")
     path = state / "b3.sqlite"
-    assert line.startswith(f"tarock: {path}: the file is damaged")
+    assert line.startswith(f"tarock: the store {path} is damaged (the file is damaged")
     assert line.endswith(f"kept as {path}.damaged, a new store made: this node rejoins its table as a node "
                          "that lost its memory")
     assert (state / "b3.sqlite.damaged").read_bytes() == damaged and (state / "b3.key").read_bytes() == key

@@ -135,6 +135,13 @@ def damage_wal(state: Path, copy: Path) -> None:
 
 
 def only_the_file(path: Path) -> None:
+    """Everything of the store in its main file (its write-ahead log checkpointed into it, as
+    SQLite does every 1000 pages), the log gone."""
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
