@@ -172,7 +172,7 @@ def emptied(state: Path, copy: Path) -> None:
 
 
 CASES = {
-    "older": (restore_older, "an older copy of the store restored", None),
+    "older": (restore_older, "an older copy of the store restored", "this node lost its memory of the table"),
     "wal": (damage_wal, "its write-ahead log damaged", "write-ahead log is damaged"),
     "truncated": (truncate, "the store truncated", "the file is damaged"),
     "garbage": (garbage_pages, "pages of the store overwritten", "the file is damaged"),
