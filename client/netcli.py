@@ -173,9 +173,13 @@ def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Pa
     try:
         if records is not None:
             check_folder(records, "records folder")
-        return Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
+        node = Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
     except StoreError as exc:
         raise NetUsageError(str(exc)) from None
+    for line in [*node.store.warnings, node.lost]:  # the store's checks at the open, one line each
+        if line:
+            _err(f"tarock: {line}")
+    return node
 
 
 def _own_table(player: str) -> str:

@@ -806,6 +806,17 @@ class HostCore:
             name = info.name if info is not None else "?"
             return self._void(body.deal, f"seat {seat} ({name}) cannot accept the host's entries: "
                                          f"{body.reason}", "", now, host_named=True)
+        if (run is not None and not body.ok and body.deal == run.ctx.deal and body.culprit == node
+                and node != self.me and self.phase in ("dealing", "playing") and run.play.fault is None):
+            # A seat says its own entries no longer hold with what its node holds: its store lost
+            # them (docs/protocol.md, "A node that lost its memory").  The hand cannot go on
+            # without its secret, as for a seat away too long: void, nobody named (not once the
+            # log holds a fault: that is judged as any other).
+            seat = self.seat_of(node)
+            info = self.chairs[seat].info if seat is not None else None
+            name = info.name if info is not None else "?"
+            return self._void(body.deal, f"seat {seat} ({name}) lost its memory of this deal (its store): "
+                                         "it is dealt again", "", now)
         if run is None or self.phase != "checking" or body.deal != run.ctx.deal:
             if not body.ok and body.deal in self.sheet.finished:
                 return [Note(f"{node[:8]}'s check of deal {body.deal} failed after the table counted it: "

@@ -102,10 +102,15 @@ class Node:
         self.transport = transport
         self.timing = timing or Timing()
         self.records_dir = records_dir
-        self.store = Store(state_dir / f"{_file_name(name)}.sqlite")
+        self.store = Store(state_dir / f"{_file_name(name)}.sqlite", recover=True)
         self.host_store_path = state_dir / f"{_file_name(name)}.host.sqlite"
         self.identity = Identity(self.store.identity_seed())
         self.me = self.store.node_id()
+        self.lost = self.store.lost
+        """Why this node's store lost what it had stored ("": it did not, as far as it can tell):
+        it takes part in its table's agreement without a vote until it has caught up."""
+        if self.store.new_key:
+            log.info("%s: a new player: its key is %s", name, self.store.key)
         self.pin = pin or None
         """The PIN of the private table this node hosts or joins (None: none)."""
         self.boot = secrets.token_hex(8)
@@ -384,7 +389,8 @@ class Node:
                               roster=core.roster,
                               store=self.store, timing=self.timing, open_stream=self.open,
                               port=lambda: self.port, addresses=self.addresses, pin=self.pin,
-                              lookup=self._lookup, first_host=core.host, first_term=max(1, core.epoch))
+                              lookup=self._lookup, first_host=core.host, first_term=max(1, core.epoch),
+                              lost=bool(self.lost))
         self.agreements[info.id] = agreement
         agreement.applied.append(lambda _index, outcome: self._committed(info.id, outcome))
         for seat in self.seats:

@@ -89,6 +89,14 @@ class SeatRun:
     """The dealing secret last written to the store."""
     accuse: tuple[str, str] | None = None
     """A cheat found while reading a snapshot: accused once the snapshot is read through."""
+    fresh: bool = False
+    """The seat's secret for this deal was made by this process (its store held none)."""
+    sent: bool = False
+    """This seat sent an entry of this deal (from this process)."""
+    forgot: bool = False
+    """The log holds an entry of this seat's that this process did not send, and its store held no
+    secret for the deal: its store lost it.  An entry of its own that does not hold is then its
+    lost memory, not a cheat."""
 
 
 class SeatCore:
@@ -359,6 +367,8 @@ class SeatCore:
         digest = entry_hash(env)
         if digest in run.hashes:
             return []
+        if run.fresh and not run.sent and env.author == self.me and env.seat == self.seat:
+            run.forgot = True
         try:
             outs = run.play.receive(env, send=not batch)
         except HandFault as exc:
@@ -380,7 +390,7 @@ class SeatCore:
         play = HandPlay(self.game, ctx, begin, roster, mine,
                         signer=self.identity if mine is not None else None,
                         checks=mine is not None, secret=secret, rand=self.rand)
-        run = SeatRun(ctx, begin, play, set())
+        run = SeatRun(ctx, begin, play, set(), fresh=mine is not None and secret is None)
         self.run = run
         if mine is not None:
             # The secrets are on disk before the first message that uses them leaves this node.
@@ -390,6 +400,7 @@ class SeatCore:
         return run
 
     def _outs(self, run: SeatRun, outs: list[Out]) -> list[Effect]:
+        run.sent = run.sent or bool(outs)
         if outs and run.play.me is not None and self.info is not None:
             secret = run.play.secret()
             if secret != run.stored:
@@ -474,6 +485,8 @@ class SeatCore:
         names the culprit); a host that relayed it is named at once.  In a snapshot the
         accusation waits until the snapshot is read (it may hold this node's own entries)."""
         culprit = self._node_of(exc.author)
+        if culprit == self.me and run.forgot:
+            return self._forgot(run, exc.reason)
         out: list[Effect] = [Note(f"deal {run.ctx.deal}: {exc.reason}")]
         if batch and exc.author != HOST:
             if run.accuse is None:
@@ -493,6 +506,17 @@ class SeatCore:
         if self.watch or run.play.me is None:
             return out
         return out + self._outs(run, run.play.accuse(culprit, exc.reason))
+
+    def _forgot(self, run: SeatRun, why: str) -> list[Effect]:
+        """An entry of this seat's own, signed with its key, does not hold with what this node
+        holds: its store lost what it knew of the deal (a store rolled back, damaged or emptied:
+        the deal's secret is gone).  An honest node never names itself: it stops the hand and
+        tells the host, which voids the deal naming nobody (docs/protocol.md, "A node that lost
+        its memory")."""
+        run.stopped = True
+        deal = run.ctx.deal
+        reason = f"this node lost its memory of deal {deal} (its store no longer holds its secret): {why}"
+        return [Note(reason), self._to_host(Checked(deal, False, self.me, reason[:200], ""), deal)]
 
     def _on_hand_end(self, deal: int, body: HandEnd) -> list[Effect]:
         assert self.info is not None and self.game is not None and self.sheet is not None

@@ -14,6 +14,7 @@ from net.agreement.raft import (
     AppendReply,
     Entry,
     Envelope,
+    Forgot,
     HardState,
     PreVote,
     PreVoteReply,
@@ -153,8 +154,8 @@ def test_quorum_truth_table() -> None:
 
 
 def test_message_tags() -> None:
-    assert sorted(MESSAGES) == ["raft-append", "raft-append-reply", "raft-pre-vote", "raft-pre-vote-reply",
-                                "raft-vote", "raft-vote-reply"]
+    assert sorted(MESSAGES) == ["raft-append", "raft-append-reply", "raft-forgot", "raft-pre-vote",
+                                "raft-pre-vote-reply", "raft-vote", "raft-vote-reply"]
     assert all(MESSAGES[t].tag == t for t in MESSAGES)
 
 
@@ -474,3 +475,62 @@ def test_a_leader_that_resigns_hands_the_term_on_and_stands_for_no_election_mean
     leader = c.until_leader(limit=3 * E)
     assert leader.me != first.me and leader.term > 1
     assert [e.data for e in c.stores[leader.me].applied if e.data] == [{"deal": 1}]
+
+
+# -- a member whose store lost entries it had acknowledged (rolled back, damaged, emptied) ----------
+
+
+def roll_back(c: Cluster, i: str, to: Store) -> None:
+    """Crash ``i`` and start it again from an older copy of its store."""
+    c.crash(i)
+    c.stores[i] = Store(to.hard, list(to.log), list(to.applied))
+    c.restart(i)
+
+
+def test_a_member_restarted_from_an_older_store_is_told_catches_up_and_votes_only_then() -> None:
+    c = Cluster(4, tie_breaker="a")
+    leader = c.until_leader()
+    victim = next(i for i in c.ids if i != leader.me)
+    c.commit("one")
+    old = Store(c.stores[victim].hard, list(c.stores[victim].log), list(c.stores[victim].applied))
+    for k in range(5):
+        c.commit(f"deal {k}")
+    acknowledged = leader.matched(victim)
+    assert acknowledged > len(old.log)
+    roll_back(c, victim, old)
+    node = c.node(victim)
+    assert not node.lost  # it cannot tell by itself: the leader tells it
+    # Before a heartbeat reaches it, it would vote; the first exchange with the leader finds it out.
+    told: list[bool] = []
+    real_step = node.step
+
+    def step(env: Envelope) -> None:
+        real_step(env)
+        told.append(node.lost)
+
+    node.step = step  # type: ignore[method-assign]
+    for _ in range(3 * E):
+        c.tick()
+        if node.last_index >= leader.commit and not node.lost:
+            break
+    forgot = [env.msg for rd in c.readies[leader.me] for env in rd.messages if env.to == victim
+              and isinstance(env.msg, Forgot)]
+    assert forgot and any(told), "the leader never told the member that it lost entries"
+    assert not node.lost and node.last_index >= acknowledged  # caught up from the table's log
+    assert [e.data for e in c.stores[victim].applied] == [e.data for e in c.stores[leader.me].applied]
+
+
+def test_a_lost_member_grants_no_vote_and_stands_for_no_election() -> None:
+    r = Raft("b", ["a", "b", "c"], rand=random.Random(1), election_ticks=E, lost=True)
+    for _ in range(5 * E):
+        r.tick()
+    assert r.role == "follower" and not r.ready().messages  # never campaigned
+    r.step(Envelope("c", "b", Vote(1, 0, 0)))
+    r.step(Envelope("c", "b", PreVote(1, 0, 0)))
+    replies = [env.msg for env in r.ready().messages]
+    assert replies == [VoteReply(1, False), PreVoteReply(1, False)]
+    # A leader's append that brings its committed log ends it.
+    r.step(Envelope("a", "b", Append(2, 0, 0, (Entry(2, 1, None),), 1)))
+    assert not r.lost and r.commit == 1
+    with pytest.raises(ValueError):
+        Raft("a", ["a"], hard=HardState(1, "a"), rand=random.Random(1), lost=True).lead()

@@ -274,17 +274,46 @@ def test_a_state_folder_under_a_file_stops_the_node_at_once(tmp_path: Path) -> N
     assert (tmp_path / "a-file").read_text() == "x"
 
 
-def test_a_damaged_store_stops_the_node_at_once_and_is_left_as_it_was(tmp_path: Path) -> None:
+def test_a_damaged_store_without_its_key_stops_the_node_at_once_and_is_left_as_it_was(tmp_path: Path) -> None:
     state = tmp_path / "state-b3"
     state.mkdir()
     whole = a_store_with_a_hand(state / "b3.sqlite")
-    damaged = whole[: len(whole) // 2]  # a store cut short (a disk that filled up under a copy)
+    (state / "b3.key").unlink()  # a store of a version that kept the key inside: no key file
+    damaged = b"\xa5" * 8192 + whole[8192: len(whole) // 2]  # cut short, its first pages overwritten
     (state / "b3.sqlite").write_bytes(damaged)
     done = start_alone(lone_bot(tmp_path, state, tmp_path / "rec"), tmp_path)
     assert done.returncode == 2
     line = one_line(done, state, "the file is damaged")
     assert line.startswith(f"tarock: cannot use the store {state / 'b3.sqlite'}: ")
-    assert (state / "b3.sqlite").read_bytes() == damaged
+    assert line.endswith(f"the node's key is neither in it nor in {state / 'b3.key'}: restore the state "
+                         f"folder from a backup, or move {state / 'b3.sqlite'} away to start as a new player")
+    assert (state / "b3.sqlite").read_bytes() == damaged and not (state / "b3.key").exists()
+
+
+def test_a_damaged_store_with_its_key_is_kept_aside_and_made_anew(tmp_path: Path) -> None:
+    state = tmp_path / "state-b3"
+    state.mkdir()
+    whole = a_store_with_a_hand(state / "b3.sqlite")
+    key = (state / "b3.key").read_bytes()
+    damaged = whole[: len(whole) // 2]  # a store cut short (a disk that filled up under a copy)
+    (state / "b3.sqlite").write_bytes(damaged)
+    done = start_alone(lone_bot(tmp_path, state, tmp_path / "rec"), tmp_path)
+    assert done.returncode == 1  # no table found in 5 s: it looked for one, with its old identity
+    line = one_line(done, state, "the file is damaged")
+    path = state / "b3.sqlite"
+    assert line.startswith(f"tarock: the store {path} is damaged (the file is damaged")
+    assert line.endswith(f"kept as {path}.damaged, a new store made: this node rejoins its table as a node "
+                         "that lost its memory")
+    assert (state / "b3.sqlite.damaged").read_bytes() == damaged and (state / "b3.key").read_bytes() == key
+    again = Store(path)
+    assert again.outcomes("ab" * 16) == [] and again.node_id() == a_node_of(key)  # the same node
+    again.close()
+
+
+def a_node_of(key: bytes) -> str:
+    from net.identity import Identity
+
+    return Identity(bytes.fromhex(key.decode().strip())).node
 
 
 def test_bot_json_events_reach_a_file_while_it_runs(tmp_path: Path) -> None:

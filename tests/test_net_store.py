@@ -3,14 +3,20 @@ nothing that was written, and a restarted node finds its identity and table."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
 from pathlib import Path
 
-from net.store import Store, StoreError
+import pytest
+
+from net.identity import Identity
+from net.store import Store, StoreError, wal_damage
 
 WRITER = textwrap.dedent("""
     import sys, json
@@ -135,3 +141,130 @@ def test_a_state_folder_that_is_a_file_is_a_clear_error(tmp_path: Path) -> None:
             assert str(exc) == f"cannot write the state folder {folder}: {why}"
         else:
             raise AssertionError(f"{folder} was taken for a folder")
+
+
+def test_the_key_is_kept_apart_and_private(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    state = tmp_path / "new" / "state"
+    store = Store(state / "n.sqlite", recover=True)
+    me = store.node_id()
+    store.close()
+    key = state / "n.key"
+    def mode(p: Path) -> int:
+        return stat.S_IMODE(p.stat().st_mode)
+
+    assert mode(state) == 0o700 and mode(key) == 0o600 and mode(state / "n.sqlite") == 0o600
+    assert store.new_key and len(key.read_text().strip()) == 64
+    db = sqlite3.connect(state / "n.sqlite")
+    assert db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone() is None  # not in the store
+    db.close()
+    os.chmod(key, 0o644)
+    os.chmod(state / "n.sqlite", 0o644)
+    again = Store(state / "n.sqlite", recover=True)
+    assert again.node_id() == me and not again.lost and not again.new_key
+    assert again.warnings == [f"the key file {key} (mode 0644) was readable by other users: now 0600",
+                              f"the store {state / 'n.sqlite'} (mode 0644) was readable by other users: "
+                              "now 0600"]
+    assert mode(key) == 0o600 and mode(state / "n.sqlite") == 0o600
+
+
+def test_a_store_of_the_older_version_gives_its_key_to_the_key_file(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    seed = "11" * 32
+    db.execute("INSERT INTO meta (key, value) VALUES ('identity', ?)", (seed,))
+    db.commit()
+    db.close()
+    store = Store(path, recover=True)
+    assert store.identity_seed() == bytes.fromhex(seed) and not store.new_key
+    assert (tmp_path / "n.key").read_text().strip() == seed
+    assert store._meta("identity") is None and store.node_id() == Identity(bytes.fromhex(seed)).node
+
+
+def test_an_emptied_store_beside_its_key_is_a_store_that_lost_its_memory(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite"
+    first = Store(path, recover=True)
+    me = first.node_id()
+    first.save_table("ab" * 16, {"name": "t"}, {"epoch": 1})
+    first.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    path.write_bytes(b"")  # emptied
+    again = Store(path, recover=True)
+    assert again.node_id() == me  # the same node, not a new identity
+    assert again.lost == (f"the store {path} is empty (removed or emptied), but the node's key "
+                          f"{tmp_path / 'n.key'} is here: this node rejoins its table as a node that lost "
+                          "its memory")
+    again.close()
+    assert not Store(path, recover=True).lost  # said once: the store is its again
+
+
+def test_a_key_that_is_not_the_stores_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite"
+    Store(path, recover=True).node_id()
+    (tmp_path / "n.key").write_text("22" * 32 + "\n")
+    with pytest.raises(StoreError, match=r"the store .* is of node \w{8}, its key .* of node \w{8}: put"):
+        Store(path, recover=True).node_id()
+    (tmp_path / "n.key").write_text("not a key")
+    with pytest.raises(StoreError, match=r"the key file .* is damaged \(not 64 hex digits\)"):
+        Store(path, recover=True).node_id()
+
+
+def committed_wal(path: Path, deals: int) -> bytes:
+    """A store with ``deals`` outcomes, all of them still in its write-ahead log."""
+    store = Store(path)
+    store.db.execute("PRAGMA wal_autocheckpoint=0")
+    for deal in range(1, deals + 1):
+        store.save_outcome("ab" * 16, deal, {"deal": deal, "pad": "x" * 3000})
+    wal = Path(f"{path}-wal").read_bytes()
+    store.db.close()  # no checkpoint at the close: copy the files first, as a kill -9 would leave them
+    return wal
+
+
+def test_a_damaged_write_ahead_log_is_found_before_sqlite_drops_what_follows(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite"
+    db_bytes_wal = committed_wal(tmp_path / "src.sqlite", 20)
+    assert wal_damage(tmp_path / "missing-wal") == ""
+    good = tmp_path / "good-wal"
+    good.write_bytes(db_bytes_wal)
+    assert wal_damage(good) == ""
+    bad = bytearray(db_bytes_wal)
+    bad[len(bad) // 3] ^= 0xFF  # one byte of a page in the middle
+    (tmp_path / "bad-wal").write_bytes(bytes(bad))
+    assert re.fullmatch(r"its write-ahead log is damaged at frame \d+ of \d+: committed writes after it "
+                        r"would be lost", wal_damage(tmp_path / "bad-wal"))
+    head = bytearray(db_bytes_wal)
+    head[12] ^= 1
+    (tmp_path / "head-wal").write_bytes(bytes(head))
+    assert wal_damage(tmp_path / "head-wal") == "its write-ahead log has a damaged header"
+    # Through the store: the node's own store says so and keeps a copy; another store refuses.
+    shutil.copy(tmp_path / "src.sqlite", path)
+    Path(f"{path}-wal").write_bytes(bytes(bad))
+    (tmp_path / "n.key").write_text("33" * 32 + "\n")
+    store = Store(path, recover=True)
+    assert "its write-ahead log is damaged at frame" in store.lost and "lost its memory" in store.lost
+    assert Path(f"{path}-wal.damaged").read_bytes() == bytes(bad)
+    store.close()
+    Path(f"{path}-wal").write_bytes(bytes(bad))
+    with pytest.raises(StoreError, match=r"cannot use the store .*: its write-ahead log is damaged"):
+        Store(path)
+
+
+def test_a_store_that_lost_its_memory_finds_its_seat_in_the_seat_file(tmp_path: Path) -> None:
+    path = tmp_path / "n.sqlite"
+    first = Store(path, recover=True)
+    first.node_id()
+    first.save_table("ab" * 16, {"name": "t"}, {"epoch": 4, "seat": 2})
+    first.save_outcome("ab" * 16, 1, {"deal": 1})
+    first.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    again = Store(path, recover=True)
+    assert again.lost and again.current_table() == "ab" * 16
+    assert again.table("ab" * 16) == ({"name": "t"}, {"epoch": 4, "seat": 2}, False)
+    assert again.outcomes("ab" * 16) == []  # the outcomes come from the table's log
+    again.table_over("ab" * 16)
+    assert not (tmp_path / "n.seat").exists()

@@ -74,7 +74,7 @@ class Agreement:
                  roster: Sequence[SeatInfo], store: Store, timing: Timing, open_stream: Open,
                  port: Callable[[], int], addresses: Sequence[str] = (), pin: str | None = None,
                  lookup: Lookup | None = None, first_host: str = "", first_term: int = 1,
-                 rand: random.Random | None = None) -> None:
+                 rand: random.Random | None = None, lost: bool = False) -> None:
         self.me = me
         self.name = name
         self.identity = identity
@@ -98,14 +98,22 @@ class Agreement:
         else:
             hard, entries, applied = self.persist.load()
         order = list(self.members)
+        self.store = store
+        self._lost_key = f"lost:{info.id}"
+        # A store that lost its memory (found at the open, or told by a leader before and not yet
+        # caught up) votes in no election until a leader has brought it the committed log.
+        lost = lost or bool(store.get(self._lost_key))
         self.raft = Raft(me, order, hard=hard, log=entries, applied=applied,
                          rand=rand or random.Random(secrets.randbits(64)),
                          election_ticks=max(2, round(timing.election / timing.tick)),
                          heartbeat_ticks=max(1, round(timing.beat / timing.tick)),
-                         tie_breaker=order[0])
+                         tie_breaker=order[0], lost=lost)
+        self._lost = lost
+        if lost:
+            store.put(self._lost_key, True)  # the node said why at its start
         if fresh:
             self.persist.save(Ready(hard, None, (), (), ()))
-            if first_host == me:
+            if first_host == me and not lost:
                 self.raft.lead()
         self.applied: list[Applied] = []
         """Called with every committed outcome, in log order, once per start of this node."""
@@ -207,7 +215,22 @@ class Agreement:
         finally:
             self._processing = False
 
+    def _note_lost(self) -> None:
+        """Keep the core's lost-memory mark in the store (a restart before it caught up keeps
+        it), and say once when a leader found that this node's store lost entries."""
+        if self.raft.lost == self._lost:
+            return
+        self.store.put(self._lost_key, self.raft.lost)
+        self._lost = self.raft.lost
+        if self._lost:
+            log.warning("%s: table %r: this node lost its memory of the table (its store lost what it had "
+                        "stored): it takes the table's outcomes from the others and votes in no election "
+                        "until it has them", self.name, self.info.name)
+        else:
+            log.info("%s: table %r: caught up with the table's log; voting again", self.name, self.info.name)
+
     def _round(self) -> None:
+        self._note_lost()
         ready = self.raft.ready()
         if ready.empty():
             return

@@ -120,10 +120,20 @@ class AppendReply:
     index: int
 
 
-RaftMessage = PreVote | PreVoteReply | Vote | VoteReply | Append | AppendReply
+@dataclass(frozen=True, slots=True)
+class Forgot:
+    """(Leader to a member) Your log is shorter than ``index``, which you acknowledged: your store
+    lost entries.  Take no part in elections until you hold my committed log."""
+
+    tag: ClassVar[str] = "raft-forgot"
+    term: int
+    index: int
+
+
+RaftMessage = PreVote | PreVoteReply | Vote | VoteReply | Append | AppendReply | Forgot
 
 MESSAGES: dict[str, type[RaftMessage]] = {
-    cls.tag: cls for cls in (PreVote, PreVoteReply, Vote, VoteReply, Append, AppendReply)
+    cls.tag: cls for cls in (PreVote, PreVoteReply, Vote, VoteReply, Append, AppendReply, Forgot)
 }
 
 
@@ -167,7 +177,8 @@ class Raft:
     def __init__(self, me: str, members: Sequence[str], *, hard: HardState = HardState(),
                  log: Sequence[Entry] = (), applied: int = 0, rand: random.Random,
                  election_ticks: int = 10, heartbeat_ticks: int = 1,
-                 tie_breaker: str | None = None, max_append_bytes: int = 64 * 1024) -> None:
+                 tie_breaker: str | None = None, max_append_bytes: int = 64 * 1024,
+                 lost: bool = False) -> None:
         self.me = me
         self.members = tuple(members)
         if me not in self.members or len(set(self.members)) != len(self.members):
@@ -204,6 +215,10 @@ class Raft:
         self._match: dict[str, int] = {}
         self._heard: dict[str, int] = {}
         self._abstain_until = 0
+        self.lost = lost
+        """This member's store lost entries it had acknowledged (rolled back, damaged, emptied): it
+        grants no vote and stands for no election until a leader has brought it its committed log
+        (Raft thesis §4.2.2's lost-memory caveat; like an etcd learner catching up)."""
         self._become_follower(self._term, None)
 
     # -- read access ---------------------------------------------------------------------------------------
@@ -264,7 +279,7 @@ class Raft:
         self._now += 1
         self._elapsed += 1
         if self._role != "leader":
-            if self._elapsed >= self._timeout and self._now >= self._abstain_until:
+            if self._elapsed >= self._timeout and self._now >= self._abstain_until and not self.lost:
                 self._campaign(pre=True)
             return
         if self._elapsed >= self._election and not quorum(self.members, self.reachable(), self.tie_breaker):
@@ -279,7 +294,7 @@ class Raft:
         """Lead the current term without an election: only a group's first leader may, for which
         every member persisted its vote in this term before it took part (so nobody else can
         gather a quorum of votes in it)."""
-        if self._vote != self.me or self._term < 1 or self.log or self._role == "leader":
+        if self._vote != self.me or self._term < 1 or self.log or self._role == "leader" or self.lost:
             raise ValueError("only the member every member voted for may lead without an election")
         self._granted = set(self.members)
         self._become_leader()
@@ -317,7 +332,7 @@ class Raft:
             if isinstance(m, PreVote) or (isinstance(m, PreVoteReply) and m.granted):
                 pass  # pre-votes never change a term
             else:
-                self._become_follower(m.term, frm if isinstance(m, Append) else None)
+                self._become_follower(m.term, frm if isinstance(m, Append | Forgot) else None)
         elif m.term < self._term:
             if isinstance(m, Append):
                 self._send(frm, AppendReply(self._term, False, self.last_index))  # the stale leader learns
@@ -334,6 +349,10 @@ class Raft:
         elif isinstance(m, VoteReply):
             if self._role == "candidate":
                 self._poll(frm, m.granted)
+        elif isinstance(m, Forgot):
+            if self._role != "leader" and m.index > self.last_index:
+                self._become_follower(self._term, frm)
+                self.lost = True
         elif isinstance(m, Append):
             if self._role == "leader":
                 return  # two leaders in one term cannot be; ignore
@@ -414,6 +433,9 @@ class Raft:
 
     def _on_vote_request(self, frm: str, m: PreVote | Vote) -> None:
         pre = isinstance(m, PreVote)
+        if self.lost:
+            self._send(frm, PreVoteReply(self._term, False) if pre else VoteReply(self._term, False))
+            return
         can = self._vote == frm or (self._vote == "" and self.leader is None) or (pre and m.term > self._term)
         up_to_date = (m.last_term, m.last_index) >= (self.last_term, self.last_index)
         if can and up_to_date:
@@ -488,6 +510,8 @@ class Raft:
             break
         last_new = m.prev_index + len(m.entries)
         self.commit = max(self.commit, min(m.commit, last_new))
+        if self.lost and self.commit >= m.commit:
+            self.lost = False  # it holds every entry the leader counts as committed
         self._send(frm, AppendReply(self._term, True, last_new))
 
     def _on_append_reply(self, frm: str, m: AppendReply) -> None:
@@ -501,6 +525,11 @@ class Raft:
             elif self._next[frm] <= self.last_index:
                 self._send_append(frm)
         else:
+            if m.index < self._match[frm]:
+                # Its log is shorter than what it acknowledged: its store lost entries (rolled
+                # back or made anew).  Its acknowledgements no longer count, and it is told.
+                self._match[frm] = m.index
+                self._send(frm, Forgot(self._term, self.commit))
             self._next[frm] = max(self._match[frm] + 1, min(self._next[frm] - 1, m.index + 1))
             self._send_append(frm)
 

@@ -17,6 +17,7 @@ from net.agreement.raft import (
     Append,
     AppendReply,
     Entry,
+    Forgot,
     PreVote,
     PreVoteReply,
     RaftMessage,
@@ -27,7 +28,8 @@ from net.protocol.messages import MessageError
 
 MAX_INT: Final = 2**53 - 1
 
-KINDS: Final[tuple[type[RaftMessage], ...]] = (PreVote, PreVoteReply, Vote, VoteReply, Append, AppendReply)
+KINDS: Final[tuple[type[RaftMessage], ...]] = (PreVote, PreVoteReply, Vote, VoteReply, Append, AppendReply,
+                                               Forgot)
 _BY_TAG: Final = {kind.tag: kind for kind in KINDS}
 _FIELDS: Final = {kind: tuple(f.name for f in dataclasses.fields(kind)) for kind in KINDS}
 

@@ -1,0 +1,215 @@
+"""A node whose store is damaged, rolled back or emptied between two runs: four real
+``tarock bot --json`` nodes in a lab (network namespaces on a bridge, as
+tests/test_faults_acceptance.py), one of them (not the host) killed after a few hands, its
+state folder damaged, and started again with the same command:
+
+- an older copy of its store restored (a backup, or a write-ahead log that was lost);
+- its write-ahead log damaged;
+- its store truncated; pages of it overwritten with garbage;
+- its store emptied (the file removed; the signing key kept beside it).
+
+Each ends in one clear line from the damaged node and a table that goes on to its end, as
+the soak's checker (tests/soak_check.py) sees it: identical records and totals, one
+outcome per deal, every round counted once, and nobody named (least of all the honest node
+whose disk failed).  A store that cannot be used at all (and no key beside it) stops the
+node with one line naming the file.  Every wait is bounded, and each test as a whole.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from soak_check import summary_lines
+from test_faults_acceptance import (
+    FIRST_HAND,
+    MARGIN,
+    SEAT_WAIT,
+    SEATS,
+    Run,
+    end_and_check,
+    skip_without_lab,
+    still_playing,
+    table,
+    verdict,
+    wait_first_hand,
+)
+
+ROUNDS = 40
+BOUND = SEAT_WAIT + FIRST_HAND + 300.0 + MARGIN
+
+
+def backup(state: Path, to: Path) -> None:
+    """A consistent copy of every store in ``state`` (SQLite's online backup), and the key files."""
+    to.mkdir(parents=True, exist_ok=True)
+    for path in sorted(state.glob("*.sqlite")):
+        src = sqlite3.connect(path)
+        dst = sqlite3.connect(to / path.name)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+    for path in sorted(state.glob("*.key")):
+        shutil.copy2(path, to / path.name)
+
+
+def hands_at(run: Run, i: int) -> int:
+    return len(run.bots[i].events("hand"))
+
+
+def wait_hands(run: Run, i: int, count: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while hands_at(run, i) < count:
+        assert time.monotonic() < deadline, f"{run.bots[i].name} counted {hands_at(run, i)}, not {count}"
+        assert run.bots[i].proc.alive, run.bots[i].proc.tail()
+        time.sleep(0.5)
+
+
+def damaged_node(work: Path, damage: Callable[[Path, Path], None], title: str,
+                 expect: str | None) -> None:
+    """The scenario: a node (not the host) plays two hands; a copy of its state folder is taken;
+    it plays two more, is killed, ``damage(state, copy)`` is done to its state folder, and it is
+    started again.  ``expect``: a text its one line about the store holds (None: it says nothing)."""
+    with table(work, rounds=ROUNDS, bound=BOUND) as run:
+        run.mark("seated")
+        wait_first_hand(run)
+        victim = (run.host() + 1) % SEATS
+        bot = run.bots[victim]
+        state = work / f"state-{bot.name}"
+        wait_hands(run, victim, 3, 120.0)
+        copy = work / "copy"
+        backup(state, copy)
+        wait_hands(run, victim, 12, 120.0)
+        still_playing(run, "the store was damaged")
+        run.mark("fault")
+        run.history.log("fault", fault="store", node=bot.name, what=title)
+        run.nemesis._exits_seen.add(victim)
+        bot.proc.kill()
+        bot.proc.wait(timeout=10)
+        damage(state, copy)
+        bot.restart()
+        run.nemesis._exits_seen.discard(victim)
+        run.history.log("heal", fault="store", node=bot.name)
+        run.mark("heal")
+        report = end_and_check(run, 300.0)
+    said = [line for line in bot.proc.lines() if "store" in line and not line.startswith("{")]
+    print("\n".join(["the damaged node said:", *said]), flush=True)
+    assert not any("Traceback" in line for p in [*bot.earlier, bot.proc] for line in p.lines())
+    if expect is not None:
+        found = [line for line in said if expect in line]
+        assert len(found) == 1, said
+    print("\n".join(summary_lines(report)))
+    verdict(run, report, f"{title}: {bot.name}")
+
+
+def restore_older(state: Path, copy: Path) -> None:
+    """An older copy of the store put back (a backup restored): nothing at the node can tell."""
+    for path in state.glob("*.sqlite*"):
+        path.unlink()
+    for path in copy.iterdir():
+        shutil.copy2(path, state / path.name)
+
+
+def store_of(state: Path) -> Path:
+    found = [p for p in state.glob("*.sqlite") if not p.name.endswith(".host.sqlite")]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def damage_wal(state: Path, copy: Path) -> None:
+    """One byte of the write-ahead log's first frame flipped: SQLite would drop every committed
+    write after it without a word."""
+    wal = Path(f"{store_of(state)}-wal")
+    data = bytearray(wal.read_bytes())
+    assert len(data) > 32 + 24 + 512, "the write-ahead log holds no frame"
+    data[32 + 24 + 100] ^= 0xFF
+    wal.write_bytes(bytes(data))
+
+
+def only_the_file(path: Path) -> None:
+    """Everything of the store in its main file (its write-ahead log checkpointed into it, as
+    SQLite does every 1000 pages), the log gone."""
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def truncate(state: Path, copy: Path) -> None:
+    """The store cut in half (a copy that stopped when a disk filled up)."""
+    path = store_of(state)
+    only_the_file(path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def garbage_pages(state: Path, copy: Path) -> None:
+    """Pages 2 to 4 of the store overwritten with garbage."""
+    path = store_of(state)
+    only_the_file(path)
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big") or 65536
+    data[page: 4 * page] = bytes((i * 151 + 7) & 0xFF for i in range(3 * page))
+    path.write_bytes(bytes(data))
+
+
+def emptied(state: Path, copy: Path) -> None:
+    """The store emptied (its key file and seat file stay)."""
+    path = store_of(state)
+    only_the_file(path)
+    path.write_bytes(b"")
+
+
+CASES = {
+    "older": (restore_older, "an older copy of the store restored", "this node lost its memory of the table"),
+    "wal": (damage_wal, "its write-ahead log damaged", "write-ahead log is damaged"),
+    "truncated": (truncate, "the store truncated", "the file is damaged"),
+    "garbage": (garbage_pages, "pages of the store overwritten", "the file is damaged"),
+    "emptied": (emptied, "the store emptied", "is empty (removed or emptied), but the node's key"),
+}
+
+
+def run_case(name: str, work: Path) -> None:
+    damage, title, expect = CASES[name]
+    damaged_node(work / name, damage, title, expect)
+
+
+def test_an_older_copy_of_the_store_restored(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("older", tmp_path)
+
+
+def test_the_write_ahead_log_damaged(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("wal", tmp_path)
+
+
+def test_the_store_truncated(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("truncated", tmp_path)
+
+
+def test_pages_of_the_store_overwritten(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("garbage", tmp_path)
+
+
+def test_the_store_emptied(tmp_path: Path) -> None:
+    skip_without_lab()
+    run_case("emptied", tmp_path)
+
+
+if __name__ == "__main__":  # python tests/test_store_damage.py CASE FOLDER
+    run_case(sys.argv[1], Path(sys.argv[2]))
+    os._exit(0)
