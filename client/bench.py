@@ -1,8 +1,12 @@
 """Speed of the engine: random hands per second and the cost of a legal-move query.
 
 A random hand is a full deal played to its end with uniformly random legal
-choices (``Hand.legal``).  The baseline, measured in the same run, is the
-shuffle and deal alone, so the figures can be compared across machines.
+choices (``Hand.legal``).  Two baselines are measured in the same run, so
+the figures can be compared across machines: the shuffle and deal alone,
+and a bare Python loop playing random hands through the same phases with no
+engine and no hooks (:mod:`client.barehand`, which says what it leaves out).
+The engine and the bare loop are timed in CPU seconds, in alternating
+rounds, so a loaded machine slows both alike.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from client import barehand
 from core.deal import deal
 from core.engine import Hand
 from core.registry import Variant, find_variant
@@ -29,6 +34,16 @@ class BenchResult:
     deals_per_second: float
     legal_queries: int
     legal_microseconds: float
+    engine_cpu: float
+    """CPU seconds of the engine's random hands."""
+    bare_cpu: float
+    """CPU seconds of as many hands of the bare loop."""
+    bare_actions: int
+
+    @property
+    def bare_ratio(self) -> float:
+        """How many times the bare loop's CPU time the engine takes per hand."""
+        return self.engine_cpu / self.bare_cpu
 
     @property
     def ratio(self) -> float:
@@ -44,6 +59,10 @@ class BenchResult:
             f" (mean of {self.legal_queries})",
             f"baseline shuffle+deal: {self.deals_per_second:,.0f} per second",
             f"ratio: one random hand costs {self.ratio:.1f} deals",
+            f"bare Python loop, same phases: {self.hands / self.bare_cpu:,.0f} hands per CPU second"
+            f" ({self.bare_actions / self.hands:.1f} actions per hand)",
+            f"engine: {self.hands / self.engine_cpu:,.0f} hands per CPU second",
+            f"ratio to the bare loop (CPU time per hand): {self.bare_ratio:.1f}x",
         ]
 
 
@@ -52,36 +71,28 @@ def _query(rules: Rules, state: HandState, seat: int) -> int:
     return len(rules.phase(state.phase).legal(state, rules, seat))
 
 
+ROUNDS = 10
+"""The engine and the bare loop take turns, this many rounds each."""
+
+
 def run(variant: str | Variant, hands: int = 2000, seed: int = 0) -> BenchResult:
-    """Play ``hands`` random hands, then time the deal alone and legal queries."""
+    """Play ``hands`` random hands through the engine and through the bare loop,
+    then time the deal alone and legal queries."""
     found = find_variant(variant) if isinstance(variant, str) else variant
     variant = found.name
     rules = found.rules()
     rng = random.Random(seed)
-    actions = 0
-    start = time.perf_counter()
-    for i in range(hands):
-        cards, talon = deal(rules, rng)
-        hand = Hand(rules, i % 4, cards, talon)
-        while not hand.done:
-            seat = hand.state.to_move
-            assert seat is not None
-            hand.apply(rng.choice(hand.legal(seat)))
-            actions += 1
-    hands_rate = hands / (time.perf_counter() - start)
 
-    start = time.perf_counter()
-    for _ in range(hands):
-        deal(rules, rng)
-    deals_rate = hands / (time.perf_counter() - start)
-
-    # Positions to query: every state of a few random hands, each asked fresh.
+    # Positions to query: every state of a few random hands, each asked fresh;
+    # these hands also show which phases the variant has, for the bare loop.
     queries = 0
     elapsed = 0.0
+    phases: set[str] = set()
     for i in range(max(1, hands // 20)):
         cards, talon = deal(rules, rng)
         hand = Hand(rules, i % 4, cards, talon)
         while not hand.done:
+            phases.add(hand.state.phase)
             seat = hand.state.to_move
             assert seat is not None
             t0 = time.perf_counter()
@@ -89,4 +100,44 @@ def run(variant: str | Variant, hands: int = 2000, seed: int = 0) -> BenchResult
             elapsed += time.perf_counter() - t0
             queries += 1
             hand.apply(rng.choice(hand.legal(seat)))
-    return BenchResult(variant, hands, actions, hands_rate, deals_rate, queries, elapsed / queries * 1e6)
+    plan = barehand.plan(rules, frozenset(phases))
+
+    actions = bare_actions = 0
+    engine_cpu = bare_cpu = wall = 0.0
+    bare_rng = random.Random(seed + 1)
+    done = 0
+    for r in range(ROUNDS):
+        chunk = hands * (r + 1) // ROUNDS - hands * r // ROUNDS
+        start, cpu = time.perf_counter(), time.process_time()
+        for i in range(done, done + chunk):
+            cards, talon = deal(rules, rng)
+            hand = Hand(rules, i % 4, cards, talon)
+            while not hand.done:
+                seat = hand.state.to_move
+                assert seat is not None
+                hand.apply(rng.choice(hand.legal(seat)))
+                actions += 1
+        engine_cpu += time.process_time() - cpu
+        wall += time.perf_counter() - start
+        cpu = time.process_time()
+        for i in range(done, done + chunk):
+            bare_actions += barehand.play(plan, bare_rng, i % 4)[1]
+        bare_cpu += time.process_time() - cpu
+        done += chunk
+    hands_rate = hands / wall
+
+    start = time.perf_counter()
+    for _ in range(hands):
+        deal(rules, rng)
+    deals_rate = hands / (time.perf_counter() - start)
+    return BenchResult(variant, hands, actions, hands_rate, deals_rate, queries, elapsed / queries * 1e6,
+                       engine_cpu, bare_cpu, bare_actions)
+
+
+def summary(results: list[BenchResult]) -> list[str]:
+    """One line per variant: CPU time per hand of the engine and the bare loop, and their ratio."""
+    out = ["variant | engine ms/hand (CPU) | bare loop ms/hand (CPU) | ratio"]
+    for r in results:
+        out.append(f"{r.variant} | {r.engine_cpu / r.hands * 1e3:.3f} | {r.bare_cpu / r.hands * 1e3:.3f}"
+                   f" | {r.bare_ratio:.1f}x")
+    return out

@@ -450,8 +450,19 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 # -- bench -------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    result = bench.run(_variant(args, _catalogue(args)), args.hands, args.seed)
-    for line in result.lines():
+    catalogue = _catalogue(args)
+    if not args.all:
+        for line in bench.run(_variant(args, catalogue), args.hands, args.seed).lines():
+            _out(line)
+        return 0
+    results = []
+    for name in catalogue.enabled:
+        result = bench.run(catalogue.find(name), args.hands, args.seed)
+        results.append(result)
+        for line in result.lines():
+            _out(line)
+        _out("")
+    for line in bench.summary(results):
         _out(line)
     return 0
 
@@ -557,6 +568,8 @@ def build_parser() -> argparse.ArgumentParser:
     ben.add_argument("--hands", type=_positive, default=2000, help="random hands to play (default: 2000)")
     ben.add_argument("--seed", type=int, default=0)
     ben.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
+    ben.add_argument("--all", action="store_true", help="every variant plugins.toml enables, then a table "
+                     "of the ratios to the bare loop")
     plugins_arg(ben)
     ben.set_defaults(func=cmd_bench)
 

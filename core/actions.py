@@ -99,8 +99,11 @@ class KontraTarget:
     """
 
     name: str = ""
+    """The announcement whose own chain is raised; ``""``: the game."""
     declarer: int | None = None
+    """The declarer whose game the acting seat doubles (each settles alone)."""
     answer: int | None = None
+    """The seat whose Kontra on his game the declarer answers with Re."""
 
     def __post_init__(self) -> None:
         if (self.declarer is not None) + (self.answer is not None) + bool(self.name) > 1:

@@ -69,7 +69,9 @@ class Holding:
 
     cards: frozenset[Card]
     at_least: int = 0
+    """At least so many of ``cards`` must be in the hand."""
     at_most: int | None = None
+    """At most so many of ``cards`` (None: no upper bound)."""
     description: str = ""
     """In words, for messages: "a bird (I, II, III or IIII) in your hand"."""
     code: str = "holding"
@@ -132,11 +134,14 @@ class ContractSpec:
     """
 
     name: str
+    """The contract's word in actions and records (``solo``); unique in a ruleset."""
     title: str
+    """Its name for players (``Solo``)."""
     rank: int
     value: int
     lost: int | None = None
     description: str = ""
+    """One sentence for players: what the game is."""
     forehand_only: bool = False
     requires: tuple[Holding, ...] = ()
     partnership: Partnership = "alone"
@@ -151,9 +156,11 @@ class ContractSpec:
     0 where the rank alone orders the bids."""
     talon: TalonUse = "none"
     talon_pile: int = 0
+    """The pile a ``pile`` contract takes (index into the talon piles)."""
     talon_open: bool = True
     """Whether the talon cards the declarer chooses from are turned up for all."""
     leader: Literal["forehand", "declarer"] = "forehand"
+    """Who leads the first trick."""
     tricks: TrickRules = field(default_factory=TrickRules)
     goal: Goal = field(default_factory=Goal)
     kontra: int = 4
@@ -186,12 +193,15 @@ class PremiumSpec:
     """
 
     name: str
+    """The premium's word in announcements, items and records (``pagat``)."""
     title: str
+    """Its name for players (``Pagat Ultimo``)."""
     silent: int
     announced: int = 0
     silent_lost: int | None = None
     material: bool = False
     description: str = ""
+    """One sentence for players: what it takes."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,10 +49,15 @@ class RuleFacts:
     """A table's rules as data (see the module docstring)."""
 
     variant: str
+    """The variant's name."""
     title: str
+    """Its name for players."""
     deck: tuple[Card, ...]
+    """The cards dealt, in deck order."""
     hand_size: int
+    """Cards per hand."""
     talon_piles: tuple[int, ...]
+    """The size of each talon pile (empty: no talon)."""
     players: int
     """How many seats play one hand."""
     contracts: tuple[ContractSpec, ...]
@@ -60,6 +65,7 @@ class RuleFacts:
     premiums: tuple[PremiumSpec, ...]
     facts: VariantFacts
     options: Mapping[str, object] = field(default_factory=dict)
+    """The table's option values, by option name."""
     plugins: tuple[tuple[str, str], ...] = ()
     """``(name, version)`` of every plugin of the ruleset, in registration order."""
 

@@ -43,13 +43,17 @@ class Item:
     name: str
     """``game``, a premium's name, or a variant's word (``trischaken``)."""
     side: tuple[int, ...]
+    """The seats the item is settled for: the declarer party in an ordinary hand."""
     opposite: tuple[int, ...]
+    """The seats that settle with ``side``: each pays it ``amount``."""
     base: int
+    """The value before ``scale`` and Kontra, in the variant's money unit."""
     for_side: bool = True
     """Whose item it is: the ``side``'s (True) or the ``opposite``'s (False)."""
     made: bool | None = True
     """Whether the item's party made it; None: nobody did (it counts nothing)."""
     announced: bool = False
+    """Whether it was announced (``base`` is then the announced value)."""
     kontra: int = 0
     """The Kontra level that counts on this item; its factor is ``2 ** kontra``."""
     scale: int = 1

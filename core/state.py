@@ -25,6 +25,7 @@ class Reason:
 
     code: str
     message: str
+    """One sentence for the player, in English."""
 
     def __str__(self) -> str:
         return f"{self.message} ({self.code})"
@@ -39,6 +40,7 @@ class Verdict:
     """
 
     allowed: bool
+    """Whether the action is allowed."""
     reason: Reason | None = None
 
     @staticmethod
@@ -94,9 +96,13 @@ class Trick:
     """One trick: who led, the cards in play order, and the winner's seat."""
 
     leader: int
+    """The seat that led."""
     seats: list[int] = field(default_factory=list)
+    """The seats that played, in play order."""
     cards: list[Card] = field(default_factory=list)
+    """The cards played, in play order (``cards[i]`` by ``seats[i]``)."""
     winner: int | None = None
+    """The seat that took the trick; None while it is played."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +133,7 @@ class Score:
     """
 
     declarers: tuple[int, ...]
+    """The declarer party's seats, ascending (empty in a passed-out deal)."""
     points: tuple[int, int]
     unit: int
     won: bool | None
@@ -134,6 +141,7 @@ class Score:
     passed_out: bool = False
     """A deal nobody played: it is dealt again and is no round of the table."""
     note: str = ""
+    """A short remark for the score sheet (``passed out``, ``given up``)."""
     seat_points: tuple[int, ...] = ()
     """Card points per seat where each plays for himself (Trischaken, Fahrer)."""
     next_round_factor: int = 1
@@ -152,6 +160,7 @@ class HandResult:
     won: bool | None
     items: tuple[Item, ...]
     settlement: tuple[int, ...]
+    """Each seat's amount in the variant's money unit, by seat; sums to zero."""
     passed_out: bool = False
     note: str = ""
     seat_points: tuple[int, ...] = ()
@@ -176,26 +185,43 @@ class HandState:
     """Everything about one hand.  Only :class:`core.engine.Hand` changes it."""
 
     variant: str
+    """The variant's name."""
     options: Mapping[str, Any]
+    """The table's option values, by option name."""
     seats: int
+    """Seats at the table (4, or 5 where the dealer sits out)."""
     dealer: int
+    """The seat that dealt this hand."""
     hands: list[list[Card]]
+    """Each seat's cards in hand, by seat (empty for a seat that sits out)."""
     talon: list[list[Card]]
+    """The talon piles, in deal order; a pile taken is emptied."""
     phase: PhaseId = PhaseId("bidding")
+    """The phase being played; ``done`` when the hand is over."""
     to_move: int | None = None
+    """The seat whose turn it is; None when the hand is over."""
     contract: Contract | None = None
     declarer: int | None = None
+    """The seat that won the auction; None before, and in a passed-out deal."""
     called: Card | None = None
+    """The card called for a partner, once called."""
     partner: int | None = None
+    """The holder of the called card, the declarer's partner; None when the
+    declarer has none (no call, or the card lies in the talon or his own hand)."""
     partner_known: bool = False
+    """Whether every seat knows the partnership (the called card was played)."""
     talon_taken: list[Card] = field(default_factory=list)
+    """The talon cards the declarer took into his hand."""
     discards: list[Card] = field(default_factory=list)
+    """The cards the declarer laid away; they count for him."""
     kontra_level: int = 0
+    """The level of the Kontra chain on the game (0: none; see the Kontra levels)."""
     announcements: list[Announcement] = field(default_factory=list)
     """Premiums announced in this hand, in the order they were made."""
     tricks: list[Trick] = field(default_factory=list)
     trick: Trick | None = None
     actions: list[Action] = field(default_factory=list)
+    """Every action carried out, in order: with the deal, the hand's record."""
     result: HandResult | None = None
     data: dict[str, Any] = field(default_factory=dict)
     """Private bookkeeping of phases and plugins, keyed by their name."""

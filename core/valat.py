@@ -273,10 +273,29 @@ def _cheapest_winner(game: _Game, hands: list[list[Card]], order: Sequence[int],
     return None
 
 
+def _leader_outranks_a_suit(game: _Game, hands: list[list[Card]], me: int) -> bool:
+    """Whether the first leader holds a plain card above every card the declarer
+    holds of its suit, holding some.
+
+    Then the opponents take the first trick, as the full search would find:
+    the declarer must follow that suit below the lead, and only an
+    opponent's card (a higher one of the suit, or a trump) can beat it; the
+    Kaiserstich needs a Pagat, which the declarer's plain card is not.  The
+    search is only needed where this cheap test says no.
+    """
+    strength, trump = game.strength, game.trump
+    top: dict[Suit, int] = {}
+    for c in hands[me]:
+        suit = SUIT_OF[c]
+        if suit != trump and strength[c] > top.get(suit, -1):
+            top[suit] = strength[c]
+    return any(strength[c] > top.get(SUIT_OF[c], 1 << 30) for c in hands[0])
+
+
 def _first_trick_led_by_opponent(game: _Game, hands: list[list[Card]], me: int) -> list[Card] | None:
     """Play the first trick when an opponent leads; None if the opponents can take it."""
     order = tuple(range(SEATS))
-    if _opponents_can_win(game, hands, order, me, [], 0):
+    if _leader_outranks_a_suit(game, hands, me) or _opponents_can_win(game, hands, order, me, [], 0):
         return None
     best: tuple[tuple[bool, int], list[Card]] | None = None
     for lead in hands[0]:

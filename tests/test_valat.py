@@ -195,3 +195,29 @@ def test_given_distributions_are_played_as_given() -> None:
     assert (stopped.deals, stopped.made, stopped.stopped) == (1, 0, STOPPED_FAILURES)
     with pytest.raises(ValueError, match="3 hands of 10 cards"):
         play_deals(hand, SOLO, TAROCK, 0, [deals[0][:2]])
+
+
+def test_the_first_trick_shortcut_agrees_with_the_search() -> None:
+    """Where the cheap test says the opponents take the first trick, the full
+    search finds it too (the shortcut changes no verdict, only its cost)."""
+    import random
+
+    from core.cards import DECK40, TAROCK
+    from core.contracts import TrickRules
+    from core.valat import SEATS, _Game, _leader_outranks_a_suit, _opponents_can_win
+
+    rng = random.Random(11)
+    hits = 0
+    for i in range(600):
+        rules = (TrickRules(overtrump=True, trull_trick=True), TrickRules("suit", overtrump=True),
+                 TrickRules("suit", overtrump=True, xx_high=True),
+                 TrickRules(must_win=True, pagat_last=True))[i % 4]
+        game = _Game(rules, TAROCK if rules.trump == "tarock" else rng.randrange(TAROCK))
+        deck = list(DECK40)
+        rng.shuffle(deck)
+        hands = [deck[k * 10:(k + 1) * 10] for k in range(SEATS)]
+        me = rng.randrange(1, SEATS)
+        if _leader_outranks_a_suit(game, hands, me):
+            hits += 1
+            assert _opponents_can_win(game, hands, tuple(range(SEATS)), me, [], 0)
+    assert hits > 100
