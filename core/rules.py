@@ -409,12 +409,13 @@ class Rules:
         premiums = frozenset(self.premium_specs)
 
         def found(spec: ContractSpec, answer: Sequence[ContractSpec]) -> tuple[str, str] | None:
+            refused = unplayable(spec, facts.playable, self.deck, self.hand_size, tuple(self.talon_piles),
+                                 premiums)
             by_call = [c.name for c in answer if c.call is not None and c.call.when == "bid"]
-            if spec.name in by_call[1:]:
+            if refused is None and spec.name in by_call[1:]:
                 return "call.when", (f"{by_call[0]!r} is bid by calling a card already, "
                                      "and a call names no contract")
-            return unplayable(spec, facts.playable, self.deck, self.hand_size, tuple(self.talon_piles),
-                              premiums)
+            return refused
         for spec in self.contracts:
             refused = found(spec, self.contracts)
             if refused is None:
