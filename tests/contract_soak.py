@@ -64,8 +64,9 @@ class Figures:
         played = ", ".join(f"{name} {n}" for name, n in sorted(self.contracts.items()))
         return [
             f"{self.variant}: {self.hands} hands ({self.passed_out} passed out): {played}",
-            f"  goal of tricks: {self.trick_goals} hands, {self.missed_goal} with the goal missed, "
-            f"all lost: {'yes' if not self.violations else 'see below'}",
+            f"  goal of tricks: {self.trick_goals} hands; the goal missed in {self.missed_goal} "
+            f"(all lost: {'yes' if not self.violations else 'see below'}), made in "
+            f"{self.trick_goals - self.missed_goal} (all won)",
             f"  colour games: {self.suit_leads} tricks led in a suit, none won by a tarock"
             if not self.violations else f"  colour games: {self.suit_leads} tricks led in a suit",
             f"  ouvert: {self.ouvert_views} views after the first trick, each showing the declarer's hand",
