@@ -36,7 +36,11 @@ counts for the opponents)."""
 
 GoalKind: TypeAlias = Literal["points", "tricks", "ranking"]
 """``points``: card points of the declarer party; ``tricks``: an exact number
-of tricks (negative games); ``ranking``: each for himself, ranked by points."""
+of tricks for the declarer party (0: no trick, a Bettel; 1: a Piccolo; the
+hand size: every trick); ``ranking``: each for himself, ranked by points."""
+
+CallTime: TypeAlias = Literal["bid", "bid-auto", "end", "after"]
+"""When a called card is named (:class:`CallRule`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +102,7 @@ class CallRule:
 
     cards: tuple[Card, ...]
     highest: bool = True
-    when: Literal["bid", "bid-auto", "end", "after"] = "after"
+    when: CallTime = "after"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,15 @@ class Goal:
     points: int = 0
     draw: int | None = None
     tricks: int = 0
+
+    def won(self, points: int, tricks: int) -> bool | None:
+        """Whether a party with ``points`` card points and ``tricks`` tricks made
+        the goal: True, False, or None for a draw (``points`` goals only)."""
+        if self.kind == "points":
+            return True if points >= self.points else None if points == self.draw else False
+        if self.kind == "tricks":
+            return tricks == self.tricks
+        raise ValueError("a ranking is settled seat by seat, not won by a party")
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,4 +235,84 @@ def contract_named(contracts: tuple[ContractSpec, ...], name: str) -> ContractSp
     for spec in contracts:
         if spec.name == name:
             return spec
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Playable:
+    """The contract data a variant's phases and scoring can play (``VariantFacts.playable``).
+
+    A contract asking for anything else is refused when the rules are built,
+    naming the plugin, the contract and the field, so it is never played
+    wrongly.  ``goals``: each goal kind with the partnerships it is played
+    with; ``trumps``, ``talon`` and ``calls`` (``CallRule.when``): the values
+    the variant's phases honour; ``joinable``: the goal kinds of games others
+    may join; ``contest``: whether several may bid one game and contest it.
+    The default is what core's auction, trick play and Kontra chain play
+    without a talon.
+    """
+
+    goals: frozenset[tuple[GoalKind, Partnership]] = frozenset({("points", "alone"), ("points", "called")})
+    trumps: frozenset[TrumpMode] = frozenset({"tarock", "colour"})
+    talon: frozenset[TalonUse] = frozenset({"none"})
+    calls: frozenset[CallTime] = frozenset({"bid", "bid-auto", "end"})
+    joinable: frozenset[GoalKind] = frozenset()
+    contest: bool = False
+
+
+def goal_pairs(goals: tuple[GoalKind, ...], partnerships: tuple[Partnership, ...]
+               ) -> frozenset[tuple[GoalKind, Partnership]]:
+    """Every goal kind of ``goals`` with every partnership of ``partnerships``."""
+    return frozenset((g, p) for g in goals for p in partnerships)
+
+
+def _listed(values: Any) -> str:
+    return ", ".join(sorted(str(v) for v in values)) or "none"
+
+
+def unplayable(spec: ContractSpec, playable: Playable, deck: tuple[Card, ...], hand_size: int,
+               talon_piles: tuple[int, ...], premiums: frozenset[str]) -> tuple[str, str] | None:
+    """``(field, why)`` for the first datum of ``spec`` the variant cannot play, or None.
+
+    ``playable`` says what the variant's phases and scoring honour; the deck,
+    the deal layout and the premium names are the table's.
+    """
+    goal, tricks = spec.goal, spec.tricks
+    kinds = {g for g, _ in playable.goals}
+    if goal.kind not in kinds:
+        return "goal.kind", f"the goal {goal.kind!r} is not played here (goals: {_listed(kinds)})"
+    if (goal.kind, spec.partnership) not in playable.goals:
+        with_goal = {p for g, p in playable.goals if g == goal.kind}
+        return "partnership", (f"a {goal.kind!r} goal is not played {spec.partnership!r} here "
+                               f"(partnerships: {_listed(with_goal)})")
+    if goal.kind == "tricks" and not 0 <= goal.tricks <= hand_size:
+        return "goal.tricks", f"{goal.tricks} tricks: a hand has 0 to {hand_size} tricks"
+    if (spec.partnership == "called") != (spec.call is not None):
+        return "call", ("a called partnership needs a CallRule" if spec.call is None
+                        else f"a CallRule makes a partner, but the partnership is {spec.partnership!r}")
+    if spec.call is not None:
+        if spec.call.when not in playable.calls:
+            return "call.when", (f"a card called {spec.call.when!r} is not played here "
+                                 f"(calls: {_listed(playable.calls)})")
+        foreign = [c for c in spec.call.cards if c not in deck]
+        if foreign or not spec.call.cards:
+            return "call.cards", "the cards to call must be cards of the deck"
+    if tricks.trump not in playable.trumps:
+        return "tricks.trump", (f"the trump {tricks.trump!r} is not played here "
+                                f"(trumps: {_listed(playable.trumps)})")
+    if spec.talon not in playable.talon:
+        return "talon", f"the talon use {spec.talon!r} is not played here (talon: {_listed(playable.talon)})"
+    if spec.talon != "none" and not talon_piles:
+        return "talon", f"the talon use {spec.talon!r} needs a talon, and this deal has none"
+    if spec.talon == "pile" and not 0 <= spec.talon_pile < len(talon_piles):
+        return "talon_pile", f"pile {spec.talon_pile}: the talon has piles 0 to {len(talon_piles) - 1}"
+    if spec.joinable and (goal.kind not in playable.joinable or spec.partnership != "alone"):
+        return "joinable", (f"others cannot join a {goal.kind!r} game played {spec.partnership!r} here "
+                            f"(joinable goals, played alone: {_listed(playable.joinable)})")
+    if spec.contest and not playable.contest:
+        return "contest", "several bidders of one game cannot contest it here"
+    for name, named in (("premiums", spec.premiums), ("announces", frozenset(spec.announces))):
+        missing = sorted(named - premiums)
+        if missing:
+            return name, f"no premium is called {missing[0]!r} (premiums: {_listed(premiums)})"
     return None

@@ -4,8 +4,9 @@ Registered first in every table's plugin manager, so the variant and its
 house rules (registered after it) are asked before it and may answer
 differently, wrap it, or leave it be.  It answers trick play from the
 contract's :class:`~core.contracts.TrickRules`, the first leader and the
-callable cards from the contract, the table context's next value, and
-"no opinion" on every rule decision.
+callable cards from the contract, the hands laid open in an ouvert game
+(the declarers', after the first trick), the table context's next value,
+and "no opinion" on every rule decision.
 """
 
 from __future__ import annotations
@@ -78,6 +79,13 @@ class DataRules:
         if contract is None:
             return None
         return winner(trick.cards, contract.spec.tricks, contract.suit)
+
+    @hookimpl
+    def tarock_open_hands(self, state: HandState) -> Sequence[int] | None:
+        contract = state.contract
+        if contract is None or not contract.spec.ouvert or not state.tricks:
+            return None
+        return contract.declarers or ((state.declarer,) if state.declarer is not None else ())
 
     @hookimpl
     def tarock_partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from core.cards import VALUE, Card
-from core.contracts import ContractSpec, PremiumSpec, contract_named
+from core.contracts import ContractSpec, Playable, PremiumSpec, contract_named
 
 KONTRA_WORDS: tuple[str, ...] = ("Kontra", "Rekontra", "Subkontra", "Re-Sub")
 """The names of the Kontra levels 1..4 where a variant names none (seed 000)."""
@@ -33,7 +33,8 @@ class VariantFacts:
     chain of their own.  ``money``: the unit of amounts (``""``: points,
     ``"ct"``: cents).  ``kontra_words``: the names of the Kontra levels.
     ``direction``: how play goes round the table, for drawing it (the next
-    seat is always seat + 1).
+    seat is always seat + 1).  ``playable``: the contract data its phases and
+    scoring honour; a contract asking for more is refused when the rules are built.
     """
 
     unit: int = 1
@@ -42,6 +43,7 @@ class VariantFacts:
     money: str = ""
     kontra_words: tuple[str, ...] = KONTRA_WORDS
     direction: Literal["counterclockwise", "clockwise"] = "counterclockwise"
+    playable: Playable = field(default_factory=Playable)
 
 
 @dataclass(frozen=True, slots=True)

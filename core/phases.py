@@ -15,6 +15,7 @@ from core.cards import SUIT_LETTERS, format_card, format_cards
 from core.state import HandState, PhaseId, Reason, Trick
 
 if TYPE_CHECKING:
+    from core.contracts import ContractSpec
     from core.rules import Rules
 
 BIDDING: Final = PhaseId("bidding")
@@ -27,6 +28,32 @@ ANNOUNCE: Final = PhaseId("announce")
 PLAY: Final = PhaseId("play")
 DONE: Final = PhaseId("done")
 """The phase of a finished hand."""
+
+
+TAKES_TALON: Final = frozenset({"pile"})
+"""The talon uses :class:`TakeTalonPile` and :class:`DiscardPhase` play."""
+
+
+def contract_phases(spec: ContractSpec | None, kontra: PhaseId | None = KONTRA) -> tuple[PhaseId, ...]:
+    """The phases of a hand of ``spec`` (None: the auction has not decided yet) that
+    follow from its data: the bidding, the call of a card after the auction
+    (``CallRule.when == "after"``), the trump suit of a ``suit`` game, the talon
+    pile and the discard where the declarer takes talon cards, ``kontra`` (None:
+    the Kontras are said in the auction) and the tricks.  Phases with nothing
+    to do are passed over by their handlers."""
+    if spec is None:
+        return (BIDDING,)
+    seq: list[PhaseId] = [BIDDING]
+    if spec.call is not None and spec.call.when == "after":
+        seq.append(CALL)
+    if spec.tricks.trump == "suit":
+        seq.append(TRUMP)
+    if spec.talon in TAKES_TALON:
+        seq += [TALON, DISCARD]
+    if kontra is not None:
+        seq.append(kontra)
+    seq.append(PLAY)
+    return tuple(seq)
 
 
 class Phase:

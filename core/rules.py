@@ -17,7 +17,7 @@ from core.actions import CORE_ACTIONS, Action, KontraTarget
 from core.cards import Card
 from core.codec import Codec
 from core.context import TableContext
-from core.contracts import ContractSpec, Outcome, PremiumSpec
+from core.contracts import ContractSpec, Outcome, PremiumSpec, unplayable
 from core.defaults import DataRules
 from core.facts import RuleFacts, VariantFacts
 from core.options import Declared, OptionError, OptionSpec, OptionValue, collect, resolve
@@ -321,6 +321,7 @@ class Rules:
             raise RuleError(f"{variant}: {who}, hook 'tarock_variant_facts': must answer a VariantFacts, "
                             f"not {facts!r}")
         self.variant_facts: VariantFacts = facts
+        self._check_playable(facts)
         self.facts = RuleFacts(
             variant=variant, title=title or variant, deck=self.deck, hand_size=self.hand_size,
             talon_piles=tuple(self.talon_piles), players=self.players_per_hand, contracts=self.contracts,
@@ -401,6 +402,32 @@ class Rules:
     def _contracts(self) -> tuple[ContractSpec, ...]:
         specs: list[ContractSpec] = self._checked_specs("tarock_contracts", ContractSpec, "contracts")
         return tuple(sorted(specs, key=lambda c: c.rank))
+
+    def _check_playable(self, facts: VariantFacts) -> None:
+        """Refuse a contract asking for data the variant cannot play (``VariantFacts.playable``),
+        naming the plugin whose answer made it so, the contract and the field."""
+        premiums = frozenset(self.premium_specs)
+
+        def found(spec: ContractSpec, answer: Sequence[ContractSpec]) -> tuple[str, str] | None:
+            refused = unplayable(spec, facts.playable, self.deck, self.hand_size, tuple(self.talon_piles),
+                                 premiums)
+            by_call = [c.name for c in answer if c.call is not None and c.call.when == "bid"]
+            if refused is None and spec.name in by_call[1:]:
+                return "call.when", (f"{by_call[0]!r} is bid by calling a card already, "
+                                     "and a call names no contract")
+            return refused
+        for spec in self.contracts:
+            refused = found(spec, self.contracts)
+            if refused is None:
+                continue
+            field, why = refused
+
+            def bad(answer: Any, name: str = spec.name, field: str = field) -> bool:
+                specs = [c for c in answer or () if isinstance(c, ContractSpec)]
+                mine = next((c for c in specs if c.name == name), None)
+                return mine is not None and (found(mine, specs) or ("",))[0] == field
+            who = self._culprit("tarock_contracts", (self.options,), bad)
+            raise RuleError(f"{self.variant}: {who}, contract {spec.name!r}, field {field!r}: {why}")
 
     def _premium_specs(self) -> dict[str, PremiumSpec]:
         specs: list[PremiumSpec] = self._checked_specs("tarock_premium_specs", PremiumSpec, "premiums")

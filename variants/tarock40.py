@@ -35,6 +35,11 @@ Decisions where the text is silent (see also ../shared/RULES.md):
   each of the three others (decision 1);
 - the Pflichtkontra is a Kontra duty (``tarock_kontra_duty``) behind the
   option ``pflichtkontra``, so a table or a one-line plugin can switch it off.
+
+Contracts a house rule adds are played from their data as in ``tarock54``
+(points or an exact number of tricks, alone or with a called card, any trump
+mode, ouvert); with no talon in the deal, a contract using one is refused
+when the rules are built (``VariantFacts.playable``).
 """
 
 from __future__ import annotations
@@ -44,11 +49,33 @@ from typing import Any, Final
 
 from core.auction import Auction, AuctionStyle
 from core.cards import DECK40, MOND, PAGAT, SKUS, TAROCK, TRULL, Card, is_king, tarock
-from core.contracts import CallRule, ContractSpec, Goal, Holding, Outcome, PremiumSpec, TrickRules
+from core.contracts import (
+    CallRule,
+    ContractSpec,
+    Goal,
+    Holding,
+    Outcome,
+    Playable,
+    PremiumSpec,
+    TrickRules,
+    goal_pairs,
+)
 from core.facts import VariantFacts
 from core.hookspecs import hookimpl
 from core.options import OptionSpec
-from core.phases import BIDDING, KONTRA, PLAY, TRUMP, KontraChain, Phase, TrickPlay, TrumpChoice
+from core.phases import (
+    BIDDING,
+    CALL,
+    KONTRA,
+    PLAY,
+    TRUMP,
+    CallPhase,
+    KontraChain,
+    Phase,
+    TrickPlay,
+    TrumpChoice,
+    contract_phases,
+)
 from core.registry import Variant
 from core.rules import Rules
 from core.settlement import game_item
@@ -95,6 +122,10 @@ PREMIUMS: Final = (
                 description="the declarer party makes 56 points"),
     PremiumSpec(VALAT_ANN, "Valat", 6, 12, description="one party makes all ten tricks"),
 )
+PLAYABLE: Final = Playable(goals=goal_pairs(("points", "tricks"), ("alone", "called")),
+                           trumps=frozenset({"tarock", "colour", "suit"}),
+                           calls=frozenset({"bid", "bid-auto", "end", "after"}))
+"""What the phases and the scoring play: no talon, so no talon use."""
 STYLE: Final = AuctionStyle(opening_pass=True, ends_at_top=True, additions=True)
 """Seed 000: "Reihum, beginnend mit der Vorhand, sagt jeder ein höheres Spiel an
 als das bisherige Höchstgebot oder passt. Wer passt, ist draußen." A top bid ends it."""
@@ -265,6 +296,12 @@ def outcomes(state: HandState) -> dict[str, Outcome]:
     return made
 
 
+def tricks_of(state: HandState) -> int:
+    """The tricks the declarer party took."""
+    party = state.declarer_party()
+    return sum(1 for trick in state.tricks if trick.winner in party)
+
+
 def passed_out_score() -> Score:
     return Score((), (0, 0), 1, None, passed_out=True, note="passed out")
 
@@ -278,6 +315,7 @@ class Tarock40:
     def __init__(self) -> None:
         self.handlers: dict[str, Phase] = {
             BIDDING: Auction(STYLE),
+            CALL: CallPhase(),
             TRUMP: TrumpChoice(),
             KONTRA: KontraChain(),
             PLAY: TrickPlay(),
@@ -315,13 +353,11 @@ class Tarock40:
 
     @hookimpl
     def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
-        return VariantFacts(unit=1, card_values=VALUE40)
+        return VariantFacts(unit=1, card_values=VALUE40, playable=PLAYABLE)
 
     @hookimpl
     def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
-        if state.contract is not None and state.contract.spec.tricks.trump == "suit":
-            return (BIDDING, TRUMP, KONTRA, PLAY)
-        return (BIDDING, KONTRA, PLAY)
+        return contract_phases(state.contract.spec if state.contract is not None else None)
 
     @hookimpl
     def tarock_phase(self, name: PhaseId) -> Phase | None:
@@ -372,7 +408,7 @@ class Tarock40:
         spec = state.contract.spec
         ours, theirs = party_cards(state)
         points = (rules.count(state, ours), rules.count(state, theirs))
-        won = points[0] >= spec.goal.points
+        won = spec.goal.won(points[0], tricks_of(state))
         declarers = tuple(sorted(state.declarer_party()))
         opponents = tuple(s for s in state.players if s not in declarers)
         items = [game_item(declarers, opponents, spec, won, state.kontra_level), *rules.premium_items(state)]

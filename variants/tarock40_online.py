@@ -69,7 +69,7 @@ from core.defaults import trump_suit
 from core.facts import VariantFacts
 from core.hookspecs import hookimpl
 from core.open_auction import OpenAuction
-from core.phases import BIDDING, PLAY, TRUMP
+from core.phases import BIDDING, contract_phases
 from core.registry import Variant
 from core.rules import Rules
 from core.settlement import game_item
@@ -82,6 +82,7 @@ from variants.tarock40 import (
     FABERL,
     MONDFANG,
     PAGAT_ANN,
+    PLAYABLE,
     RUFSPIEL,
     SOLO,
     TRULL_ANN,
@@ -90,6 +91,7 @@ from variants.tarock40 import (
     own_valat,
     party_cards,
     passed_out_score,
+    tricks_of,
     valat_kontra_verdict,
 )
 
@@ -144,13 +146,15 @@ class Tarock40Online:
 
     @hookimpl
     def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
-        return VariantFacts(unit=1, card_values=VALUE40, kontra_scope="each", direction="clockwise")
+        # every call is set with the bid (the wrapper above): the partner speaks in the auction
+        playable = replace(PLAYABLE, calls=frozenset({"bid-auto"}))
+        return VariantFacts(unit=1, card_values=VALUE40, kontra_scope="each", direction="clockwise",
+                            playable=playable)
 
     @hookimpl
     def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
-        if state.contract is not None and state.contract.spec.tricks.trump == "suit":
-            return (BIDDING, TRUMP, PLAY)
-        return (BIDDING, PLAY)
+        # the Kontras are said in the open auction
+        return contract_phases(state.contract.spec if state.contract is not None else None, kontra=None)
 
     @hookimpl
     def tarock_phase(self, name: PhaseId) -> OpenAuction | None:
@@ -217,13 +221,13 @@ class Tarock40Online:
         spec = state.contract.spec
         ours, theirs = party_cards(state)
         points = (rules.count(state, ours), rules.count(state, theirs))
-        won = points[0] >= spec.goal.points
+        won = spec.goal.won(points[0], tricks_of(state))
         party = state.declarer_party()
         declarers = tuple(sorted(party))
         opponents = tuple(s for s in state.players if s not in party)
         premiums = rules.premium_items(state)
         valat = valat_announced(state) or len({t.winner in party for t in state.tricks}) == 1
-        if valat:
+        if valat and VALAT_ANN in spec.premiums:  # not in a game whose goal is tricks without the Valat
             # "Valat ... ersetzt das Spiel und alle anderen Prämien"
             items = [p for p in premiums if p.name == VALAT_ANN]
             return Score(declarers, points, 1, won, tuple(items), note="the Valat replaces the game")

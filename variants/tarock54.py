@@ -12,6 +12,14 @@ Decisions where the text is silent (see also ../shared/RULES.md):
 - Valat (+12) and Pagat Ultimo (+1) are added to the game value of 1, and the
   Kontra factor multiplies the total; a Valat is not scored as a draw;
 - the lone declarer's amount is the value from each of the three others.
+
+Contracts a house rule adds are played from their data: a goal of card points
+or of an exact number of tricks (a Bettel: none), alone or with a called
+partner (the card called with the bid, set with it, at the auction's end or
+after it), the tarocks, a named suit (chosen by the declarer once the auction
+is won) or no trump (a colour game), the talon pile or none, ouvert.  Data
+beyond that (another talon use, each for himself, joining) is refused when
+the rules are built (``VariantFacts.playable``).
 """
 
 from __future__ import annotations
@@ -22,21 +30,35 @@ from typing import Any, Final
 
 from core.auction import Auction
 from core.cards import DECK54, KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, rank_of, tarock
-from core.contracts import CallRule, ContractSpec, Goal, Outcome, PremiumSpec, TrickRules
+from core.contracts import (
+    CallRule,
+    ContractSpec,
+    Goal,
+    Outcome,
+    Playable,
+    PremiumSpec,
+    TrickRules,
+    goal_pairs,
+)
 from core.facts import VariantFacts
 from core.hookspecs import hookimpl
 from core.options import OptionSpec
 from core.phases import (
     BIDDING,
+    CALL,
     DISCARD,
     KONTRA,
     PLAY,
     TALON,
+    TRUMP,
+    CallPhase,
     DiscardPhase,
     KontraChain,
     Phase,
     TakeTalonPile,
     TrickPlay,
+    TrumpChoice,
+    contract_phases,
 )
 from core.registry import Variant
 from core.rules import Rules
@@ -67,7 +89,10 @@ PREMIUMS: Final = (
                 description="the Pagat is played in the last trick and wins it"),
     PremiumSpec("valat", "Valat", silent=12, description="one party makes all twelve tricks"),
 )
-PHASES: Final = (BIDDING, TALON, DISCARD, KONTRA, PLAY)
+PLAYABLE: Final = Playable(goals=goal_pairs(("points", "tricks"), ("alone", "called")),
+                           trumps=frozenset({"tarock", "colour", "suit"}), talon=frozenset({"none", "pile"}),
+                           calls=frozenset({"bid", "bid-auto", "end", "after"}))
+"""What the phases and the scoring below play (house rules' contracts included)."""
 
 
 class Tarock54:
@@ -79,6 +104,8 @@ class Tarock54:
     def __init__(self) -> None:
         self.handlers: dict[str, Phase] = {
             BIDDING: Auction(),
+            CALL: CallPhase(),
+            TRUMP: TrumpChoice(),
             TALON: TakeTalonPile(),
             DISCARD: DiscardPhase(),
             KONTRA: KontraChain(),
@@ -107,11 +134,11 @@ class Tarock54:
 
     @hookimpl
     def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
-        return VariantFacts(unit=3)
+        return VariantFacts(unit=3, playable=PLAYABLE)
 
     @hookimpl
     def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
-        return PHASES
+        return contract_phases(state.contract.spec if state.contract is not None else None)
 
     @hookimpl
     def tarock_phase(self, name: PhaseId) -> Phase | None:
@@ -173,8 +200,8 @@ class Tarock54:
         for trick in state.tricks:
             (ours if trick.winner in party else theirs).extend(trick.cards)
         points = (rules.count(state, ours), rules.count(state, theirs))
-        goal = state.contract.spec.goal
-        won: bool | None = True if points[0] >= goal.points else None if points[0] == goal.draw else False
+        taken = sum(1 for trick in state.tricks if trick.winner in party)
+        won = state.contract.spec.goal.won(points[0], taken)
         declarers = tuple(sorted(party))
         opponents = tuple(s for s in state.players if s not in party)
         items = [game_item(declarers, opponents, state.contract.spec, won, state.kontra_level),

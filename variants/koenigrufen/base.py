@@ -21,7 +21,7 @@ from typing import Any
 from core.actions import Action, KontraTarget
 from core.auction import VORHAND, Auction, auction_info
 from core.cards import DECK54, KAKADU, MARABU, PAGAT, UHU, Card
-from core.contracts import ContractSpec, Outcome, PremiumSpec
+from core.contracts import ContractSpec, Outcome, Playable, PremiumSpec
 from core.facts import VariantFacts
 from core.hookspecs import hookimpl
 from core.options import OptionSpec
@@ -45,7 +45,7 @@ from variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
 from variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
 from variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, contest_seats, style
 from variants.koenigrufen.cardplay import thirds
-from variants.koenigrufen.context import callable_cards, declarers, game_of, kr
+from variants.koenigrufen.context import KINGS, callable_cards, declarers, game_of, kr
 from variants.koenigrufen.games import BIRDS, KING_ULTIMO, MATERIAL, PREMIUM_ORDER, Dialect, kind
 from variants.koenigrufen.talon import (
     TalonPhase,
@@ -58,6 +58,14 @@ from variants.koenigrufen.talon import (
 VERSION = "2.0"
 BIRD_ORDER = (MARABU, KAKADU, UHU, PAGAT)
 """Seed 002: "Wenn ein Vogel geopfert werden muss, sind die höheren zuerst aufzugeben"."""
+
+PLAYABLE = Playable(
+    goals=frozenset({("points", "alone"), ("points", "called"), ("tricks", "alone"), ("ranking", "each")}),
+    trumps=frozenset({"tarock", "colour"}), talon=frozenset({"none", "half", "all", "trick", "last"}),
+    calls=frozenset({"after"}), joinable=frozenset({"tricks"}), contest=True)
+"""What the phases and the scoring here play: the called King after the auction
+(its place in the talon decides), no trump suit named (no such phase), the
+negative games alone or joined (each declarer settles with each other player)."""
 
 TITLES = {
     "trull": "Trull", "kings": "Vier Könige", "absolut": "Absolut", "grammopoi": "Grammopoi",
@@ -172,7 +180,7 @@ class Koenigrufen:
         # both texts: "Werte in Cent", "Tarif (in Cent)"; "Kontra ist bis Re (4fach) möglich";
         # "Gespielt wird gegen den Uhrzeigersinn"
         return VariantFacts(unit=3, kontra_scope="each", money="ct", kontra_words=("Kontra", "Re"),
-                            direction="counterclockwise")
+                            direction="counterclockwise", playable=PLAYABLE)
 
     # -- flow ----------------------------------------------------------------
     @hookimpl
@@ -205,8 +213,8 @@ class Koenigrufen:
 
     @hookimpl
     def tarock_callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card] | None:
-        if contract.call is None:
-            return None
+        if contract.call is None or set(contract.call.cards) != set(KINGS):
+            return None  # a house rule's call of other cards: core's answer from its CallRule
         return callable_cards(state.hands[seat], str(state.options["four_kings"]))
 
     @hookimpl

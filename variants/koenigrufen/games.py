@@ -118,9 +118,17 @@ def game(name: str, title: str, value: int, *, kind: Kind = "points", lost: int 
 
 
 def kind(spec: ContractSpec) -> Kind:
-    """How the game is played and counted: points, tricks, trischaken, fahrer."""
-    k: Kind = spec.extra.get("kind", "points")
-    return k
+    """How the game is played and counted, from its goal (a house rule that
+    changes a game's goal changes its kind): points, tricks, or a ranking,
+    which is a Fahrer where ``extra`` says so or the talon goes to the last
+    trick, else Trischaken's ranking."""
+    if spec.goal.kind != "ranking":
+        return spec.goal.kind
+    named = spec.extra.get("kind")
+    if named in ("trischaken", "fahrer"):
+        k: Kind = named
+        return k
+    return "fahrer" if spec.talon == "last" else "trischaken"
 
 
 def king_in_talon(spec: ContractSpec) -> KingInTalon:

@@ -58,6 +58,13 @@ def party_piles(state: HandState, game: ContractSpec) -> tuple[list[Card], list[
     members = party(state)
     for trick in state.tricks:
         (ours if trick.winner in members else theirs).extend(trick.cards)
+    if game.talon in ("trick", "last") and state.tricks:
+        # the talon went into the first tricks, or to the winner of the last one
+        rest = talon_rest(state)
+        winners = state.tricks if game.talon == "trick" else [state.tricks[-1]] * len(rest)
+        for trick, card in zip(winners, rest, strict=False):
+            theirs.remove(card)
+            (ours if trick.winner in members else theirs).append(card)
     if king_in_talon(game) == "half-at-end" and called_in_talon(state):
         # seed 002: "erhält der Solospieler die Talonhälfte mit dem König"
         for pile in state.talon:

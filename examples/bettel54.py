@@ -1,0 +1,30 @@
+"""Bettel and Bettel ouvert for tarock54: alone, no talon, the declarer takes no trick.
+
+From the Upper-Austrian profile koenigrufen-ooe-2023, whose Rufer is worth 1 like tarock54's
+Rufspiel: Bettel 2, Bettel ouvert 7 (§4.1); the declarer leads, Stichzwang, the Pagat only
+as the last tarock (§4.5); tarock54's Kontra (its option) and no premium."""
+from collections.abc import Generator, Mapping
+from dataclasses import replace
+from typing import Any
+
+from core.contracts import ContractSpec, Goal, TrickRules
+from core.hookspecs import hookimpl
+
+
+class Bettel54:
+    """Adds Bettel and Bettel ouvert above the Rufspiel; the rest is tarock54's."""
+    name, version, applies_to = "bettel54", "1.0", ("tarock54",)
+
+    @hookimpl(wrapper=True)
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
+        contracts = list((yield))
+        top = contracts[-1]
+        bettel = ContractSpec("bettel", "Bettel", rank=top.rank + 1, value=2, kontra=top.kontra,
+                              leader="declarer", goal=Goal("tricks", tricks=0), description="take no trick",
+                              tricks=TrickRules(must_win=True, pagat_last=True))
+        ouvert = replace(bettel, name="bettel-ouvert", title="Bettel ouvert", rank=top.rank + 2, value=7,
+                         ouvert=True, description="a Bettel, your hand laid open after the first trick")
+        return [*contracts, bettel, ouvert]
+
+
+PLUGIN = Bettel54

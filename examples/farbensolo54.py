@@ -1,0 +1,29 @@
+"""A Farbensolo for tarock54: alone, the talon untouched, the tarocks beat no suit card.
+
+From the Upper-Austrian profile koenigrufen-ooe-2023: worth 6 where its Rufer is 1 (§4.1);
+the Farbenspiele's trick rules (§4.5): a suit lead goes to the highest card of that suit,
+Tarockzwang holds, nobody leads a tarock holding a suit card; the forehand leads; of
+tarock54's premiums the Valat counts, doubled as in the solo games; tarock54's Kontra."""
+from collections.abc import Generator, Mapping
+from typing import Any
+
+from core.contracts import ContractSpec, TrickRules
+from core.hookspecs import hookimpl
+
+
+class Farbensolo54:
+    """Adds the Farbensolo above the Rufspiel; the rest is tarock54's."""
+
+    name, version, applies_to = "farbensolo54", "1.0", ("tarock54",)
+
+    @hookimpl(wrapper=True)
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
+        contracts = list((yield))
+        top = contracts[-1]
+        solo = ContractSpec("farbensolo", "Farbensolo", rank=top.rank + 1, value=6, kontra=top.kontra,
+                            tricks=TrickRules("colour"), premiums=frozenset({"valat"}), premium_scale=2,
+                            description="alone, the talon untouched: the tarocks beat no suit card")
+        return [*contracts, solo]
+
+
+PLUGIN = Farbensolo54
