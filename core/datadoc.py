@@ -32,6 +32,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "data.md"
 
 ALIASES: tuple[tuple[ModuleType, str], ...] = (
     (contracts, "TrumpMode"), (contracts, "Partnership"), (contracts, "TalonUse"), (contracts, "GoalKind"),
+    (contracts, "CallTime"),
 )
 """The named sets of values (``Literal`` aliases) the reference lists."""
 
@@ -39,7 +40,7 @@ SECTIONS: tuple[tuple[str, str, tuple[type[Any], ...]], ...] = (
     ("Contracts, trick rules, goals and premiums",
      "What a variant declares with `tarock_contracts` and `tarock_premium_specs`.",
      (contracts.ContractSpec, contracts.TrickRules, contracts.Goal, contracts.CallRule, contracts.Holding,
-      contracts.PremiumSpec, contracts.Outcome)),
+      contracts.PremiumSpec, contracts.Outcome, contracts.Playable)),
     ("The auction",
      "How the generic auction (`core.auction.Auction`) runs, and what a bid counts "
      "(`ContractSpec.rank`, `ContractSpec.auction_value`, `Auction.key`).",
@@ -153,11 +154,25 @@ def missing() -> list[str]:
     return out
 
 
+def _shown(value: object) -> str:
+    """``repr`` of a default, with sets in sorted order (their own order follows the hash seed)."""
+    if isinstance(value, (set, frozenset)):
+        inner = ", ".join(sorted(_shown(v) for v in value))
+        return f"{type(value).__name__}({{{inner}}})" if value else f"{type(value).__name__}()"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ", ".join(f"{f.name}={_shown(getattr(value, f.name))}" for f in dataclasses.fields(value)
+                           if f.repr)
+        return f"{type(value).__name__}({fields})"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_shown(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
+
+
 def _default(f: dataclasses.Field[Any]) -> str:
     if f.default is not dataclasses.MISSING:
-        return f"`{f.default!r}`"
+        return f"`{_shown(f.default)}`"
     if f.default_factory is not dataclasses.MISSING:
-        return f"`{f.default_factory()!r}`"
+        return f"`{_shown(f.default_factory())}`"
     return "" if f.init else "(computed)"
 
 
