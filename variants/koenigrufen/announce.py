@@ -3,10 +3,14 @@
 Seed 002: "Nach Ablage darf jeder Spieler so lange Prämien und Kontras
 ansagen, bis dreimal Gut! kommt."  The declarer speaks first; in his turn a
 player makes any number of announcements and Kontras, then says "Gut!"
-(``pass``).  The round ends once every player has spoken and the last three
+(``pass``).  Options: ``announce_first`` (``declarer``, or ``forehand``:
+the round starts with the forehand) and ``kontra_ends_turn`` (a Kontra is
+also one's "Gut!", the turn passes on; profile koenigrufen-ooe-2023 §5.2).
+The round ends once every player has spoken and the last three
 turns were a plain "Gut!".
 
-Kontra (×2) and Re (×4) are raised per item: the game (target ``""``) or an
+Kontra (×2), Re (×4) and, where the contract's ``kontra`` (the chain's
+length) allows it, Subkontra (×8) are raised per item: the game (target ``""``) or an
 announced premium (target: its name).  In games played for points they count
 party-wise; whoever is not known to be on the owner's side may say Kontra,
 whoever knows he is on it may say Re.  Since announcements do not say for
@@ -126,14 +130,16 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
                 return Verdict.deny("not-a-declarer", f"seat {other} plays no game here")
             if other == seat:
                 return Verdict.deny("own-game", "you cannot say Kontra on your own game")
-            if (other, seat) in pairs:
+            # odd levels are the defender's (Kontra, Subkontra), even ones the declarer's answer
+            level = pairs.get((other, seat), 0)
+            if level % 2 or level >= game.kontra:
                 return Verdict.deny("kontra-said", f"you said Kontra on seat {other}'s game already")
             return ALLOW
         if target.answer is not None:
             other = target.answer
             if seat not in declarers(state) or pairs.get((seat, other)) is None:
                 return Verdict.deny("no-kontra-to-answer", f"seat {other} said no Kontra on your game")
-            if pairs[(seat, other)] >= 2:
+            if pairs[(seat, other)] % 2 == 0 or pairs[(seat, other)] >= game.kontra:
                 return Verdict.deny("re-said", f"you answered seat {other}'s Kontra already")
             return ALLOW
         return Verdict.deny("kontra-target", "in this game say kontra game@N (on declarer N) or re@N")
@@ -149,11 +155,11 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
                                 f"{target.name!r} was not announced: kontra the game or a premium")
         owner, level = ann.seat, ann.kontra
     same = knows_same_side(state, seat, owner, public_sides(state))
-    if level >= 2:
-        return Verdict.deny("kontra-max", f"{what} stands at Re already, the highest level")
-    if level == 0 and same:
+    if level >= game.kontra:  # the contract's chain length: 2 up to Re, 3 up to Subkontra
+        return Verdict.deny("kontra-max", f"{what} stands at its highest Kontra level already")
+    if level % 2 == 0 and same:
         return Verdict.deny("own-side", f"you know {what} is your own side's: no Kontra on it")
-    if level == 1 and not same:
+    if level % 2 and not same:
         return Verdict.deny("re-not-yours",
                             f"only the side of {what}, as far as it knows it, answers with Re")
     return ALLOW
@@ -169,7 +175,8 @@ class Announcing(Phase):
 
     def start(self, state: HandState, rules: Rules) -> None:
         kr(state)["ann"] = {"acted": False, "streak": 0, "spoken": [], "kontra_by": {}, "pairs": {}}
-        state.to_move = state.declarer
+        first = state.options.get("announce_first")
+        state.to_move = state.forehand if first == "forehand" else state.declarer
 
     # -- what a seat may say -------------------------------------------------
     def announce_reason(self, state: HandState, rules: Rules, seat: int, name: str,
@@ -264,7 +271,8 @@ class Announcing(Phase):
         if isinstance(action, Kontra):
             self._raise(state, info, seat, action.target)
             info["acted"] = True
-            return
+            if not state.options.get("kontra_ends_turn"):
+                return
         if seat not in info["spoken"]:
             info["spoken"].append(seat)
         info["streak"] = 0 if info["acted"] else info["streak"] + 1
@@ -277,9 +285,10 @@ class Announcing(Phase):
     @staticmethod
     def _raise(state: HandState, info: dict[str, Any], seat: int, target: KontraTarget) -> None:
         if target.declarer is not None:
-            info["pairs"][(target.declarer, seat)] = 1
+            key = (target.declarer, seat)
+            info["pairs"][key] = info["pairs"].get(key, 0) + 1
         elif target.answer is not None:
-            info["pairs"][(seat, target.answer)] = 2
+            info["pairs"][(seat, target.answer)] += 1
         elif target.game:
             state.kontra_level += 1
             if state.kontra_level == 1:

@@ -19,7 +19,7 @@ from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from core.actions import Action, KontraTarget
-from core.auction import VORHAND, Auction, auction_info
+from core.auction import VORHAND, auction_info
 from core.cards import DECK54, KAKADU, MARABU, PAGAT, UHU, Card
 from core.contracts import ContractSpec, Outcome, Playable, PremiumSpec
 from core.facts import VariantFacts
@@ -43,7 +43,7 @@ from core.state import HandState, PhaseId, Reason, Score, Verdict
 from variants.koenigrufen import scoring
 from variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
 from variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
-from variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, contest_seats, style
+from variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, HoldingAuction, contest_seats, style
 from variants.koenigrufen.cardplay import thirds
 from variants.koenigrufen.context import KINGS, callable_cards, declarers, game_of, kr
 from variants.koenigrufen.games import BIRDS, KING_ULTIMO, MATERIAL, PREMIUM_ORDER, Dialect, kind
@@ -123,7 +123,7 @@ class Koenigrufen:
         self.name = dialect.name
         self.contracts = dialect.contracts()
         self.handlers: dict[str, Phase] = {
-            BIDDING: Auction(style(dialect)),
+            BIDDING: HoldingAuction(style(dialect)),
             BIRDS_PHASE: BirdContest(dialect),
             CALL: CallPhase(),
             TALON: TalonPhase(dialect),
@@ -152,6 +152,21 @@ class Koenigrufen:
                                   "who leads a Bei-game: the first declarer or the first to bid "
                                   "a negative game",
                                   choices=("first-declarer", "first-negative-bidder")))
+        out += [
+            OptionSpec("forehand_hold", False, "the forehand may hold the standing bid of another player "
+                       "(\"ich halte\"): she takes that game without outbidding it"),
+            OptionSpec("announce_first", "declarer", "who opens the announcements: the declarer or the "
+                       "forehand", choices=("declarer", "forehand")),
+            OptionSpec("kontra_ends_turn", False,
+                       "a Kontra ends one's turn of announcements (it is one's Gut!)"),
+            OptionSpec("valat", "replaces-all" if self.d.valat_multiplies else "premium",
+                       "a Valat is a premium, or worth the game value times the Valat's value and "
+                       "replaces the game and every other premium, or the game and the silent premiums",
+                       choices=("premium", "replaces-all", "replaces-game")),
+            OptionSpec("trischaken", "ranks", "Trischaken settled by ranks (Jungfrau, Unter-, Ober-"
+                       "wertiger, Bürgermeister) or the loser (most points) pays",
+                       choices=("ranks", "loser-pays")),
+        ]
         return out
 
     @hookimpl
@@ -331,6 +346,8 @@ class Koenigrufen:
         every = [c for t in state.tricks for c in t.cards] + list(state.discards) + scoring.talon_rest(state)
         total = rules.count(state, every)
         if kind(game) == "trischaken":
+            if state.options.get("trischaken") == "loser-pays":
+                return scoring.score_trischaken_loser(state, game, self.d.win)
             return scoring.score_trischaken(state, game)
         if kind(game) == "fahrer":
             return scoring.score_fahrer(state, game)

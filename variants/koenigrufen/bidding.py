@@ -13,9 +13,12 @@ games may be bid by the forehand at any of his turns.
 
 from __future__ import annotations
 
-from core.actions import Action, Announce, Pass
-from core.auction import AuctionStyle, declare
+from typing import Any
+
+from core.actions import Action, Announce, Bid, Pass
+from core.auction import VORHAND, Auction, AuctionStyle, auction_info, declare
 from core.cards import format_card
+from core.contracts import ContractSpec
 from core.phases import Phase
 from core.rules import Rules
 from core.state import Announcement, HandState, PhaseId, Reason
@@ -30,6 +33,59 @@ def style(dialect: Dialect) -> AuctionStyle:
     to the end (nobody's bid ends it at once); seed 002's Vorhand! and Bei."""
     return AuctionStyle(opening_pass=False, ends_at_top=False, vorhand=dialect.vorhand_call,
                         max_joiners=dialect.bei_max)
+
+
+def opening_only(spec: ContractSpec) -> bool:
+    """Whether ``spec`` is bid only as the forehand's very first word (``extra["forehand_bid"] ==
+    "opening"``; profile koenigrufen-ooe-2023 §3.2, the Sechserdreier), not chosen after Vorhand!."""
+    return spec.forehand_only and spec.extra.get("forehand_bid") == "opening"
+
+
+class HoldingAuction(Auction):
+    """Core's auction plus two rules of the Upper-Austrian text, both off by default:
+    the option ``forehand_hold`` ("ich halte", profile §3.4: the forehand takes the
+    standing game of another player without outbidding it; the others must then bid
+    higher) and forehand games bid as her opening word (:func:`opening_only`)."""
+
+    def _hold(self, state: HandState, rules: Rules, seat: int, info: dict[str, Any]) -> str | None:
+        """The game ``seat`` may hold now, if any."""
+        if not state.options.get("forehand_hold") or seat != state.forehand or info["choosing"]:
+            return None
+        top = self.top(rules, info)
+        if top is None or top[0] == VORHAND or seat in top[1]:
+            return None
+        spec = rules.contract(top[0])
+        assert spec is not None
+        return top[0] if self.refusal(state, rules, seat, spec) is None else None
+
+    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        out = super().legal(state, rules, seat)
+        if seat != state.to_move:
+            return out
+        info = auction_info(state)
+        if info["choosing"]:
+            return [a for a in out if not (isinstance(a, Bid) and self._opening(rules, a.contract))]
+        if seat == state.forehand and not info["log"]:
+            for spec in rules.contracts:
+                if opening_only(spec) and self.refusal(state, rules, seat, spec) is None:
+                    out.extend(self._bids(state, rules, seat, spec))
+        held = self._hold(state, rules, seat, info)
+        if held is not None:
+            out.append(Bid(seat, held))
+        return out
+
+    @staticmethod
+    def _opening(rules: Rules, name: str) -> bool:
+        spec = rules.contract(name)
+        return spec is not None and opening_only(spec)
+
+    def apply(self, state: HandState, rules: Rules, action: Action) -> None:
+        info = auction_info(state)
+        if isinstance(action, Bid) and action.contract == self._hold(state, rules, action.seat, info):
+            for other, name in list(info["bids"].items()):
+                if name == action.contract:  # held: the bidder is outbid and may bid again
+                    del info["bids"][other]
+        super().apply(state, rules, action)
 
 
 def contest_seats(state: HandState) -> list[int]:

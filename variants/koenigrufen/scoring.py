@@ -10,6 +10,7 @@ separately (one item per pair), Kontra counting for that pair only.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from core.cards import MOND, SKUS, TRULL, Card, is_king
 from core.contracts import ContractSpec, Outcome, PremiumSpec
@@ -196,6 +197,33 @@ def valat_side(state: HandState) -> int:
     return 0 if len(sides) != 1 else 1 if True in sides else -1
 
 
+def valat_mode(state: HandState, dialect: Dialect) -> str:
+    """The option ``valat``: ``premium`` (seed 002), ``replaces-all`` (seed 003: worth the game
+    value times the Valat's, it replaces the game and every other premium) or ``replaces-game``
+    (profile koenigrufen-ooe-2023 §7: it replaces the game, announced premiums still count)."""
+    default = "replaces-all" if dialect.valat_multiplies else "premium"
+    return str(state.options.get("valat", default))
+
+
+def valat_replaces_game(state: HandState, dialect: Dialect) -> bool:
+    """Whether a Valat item stands in the game's place in this hand: one was made, or (with
+    ``replaces-game``) one was announced."""
+    mode = valat_mode(state, dialect)
+    if mode == "replaces-game":
+        return bool(valat_side(state)) or any(a.name == VALAT for a in state.announcements)
+    return mode == "replaces-all" and bool(valat_side(state))
+
+
+def _replacing_valat(state: HandState, game: ContractSpec, item: Item) -> Item:
+    """Profile §7: the Valat in the game's place: its value times the game's (the lost value
+    where the declarer side loses it, §7.4), not doubled again in solo games (§7.3), at the
+    higher Kontra level of the game and the Valat (§7.6)."""
+    lose = item.made != item.for_side
+    value = game.lost_value() if lose else game.value
+    kontra = max(item.kontra, _level(state, game, "", state.declarer or 0, state.kontra_level))
+    return replace(item, base=item.base * value, scale=1, kontra=kontra, label="Valat")
+
+
 def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs: Mapping[str, PremiumSpec],
                   made: Mapping[str, Outcome]) -> list[Item]:
     """The premiums of a finished game played for points as items of the
@@ -210,13 +238,14 @@ def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs:
     side = tuple(sorted(members))
     opposite = tuple(s for s in state.players if s not in members)
     announced = {a.name: a for a in state.announcements}
+    mode = valat_mode(state, dialect)
     out: list[Item] = []
     for name in PREMIUM_ORDER:
         spec = specs.get(name)
         if name not in game.premiums or spec is None:
             continue
         silent, loud = spec.silent, spec.announced
-        if dialect.valat_multiplies and name == VALAT:
+        if mode == "replaces-all" and name == VALAT:
             silent, loud = silent * game.value, loud * game.value
         outcome = made.get(name)
         a = announced.get(name)
@@ -238,11 +267,18 @@ def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs:
             out.append(Item(name, side, opposite, silent, for_side=outcome.declarers, made=outcome.made,
                             scale=game.premium_scale))
     v = valat_side(state)
-    if v and not dialect.valat_multiplies:
+    if mode == "replaces-game":
+        if valat_replaces_game(state, dialect):  # §7.5: only announced premiums beside the Valat
+            out = [_replacing_valat(state, game, p) if p.name == VALAT else p for p in out
+                   if p.announced or p.name == VALAT]
+        else:
+            out = [p for p in out if p.name != VALAT]
+        return out
+    if v and mode == "premium":
         # seed 002: "Bei Valat zählen alle Spielprämien, Materialprämien aber nur, wenn für die
         # Valatseite verloren, oder wenn ein Kontra erfolgt ist."
         out = [p for p in out if p.name not in MATERIAL or p.amount * v < 0 or p.kontra > 0]
-    if v and dialect.valat_multiplies:
+    if v and mode == "replaces-all":
         out = [p for p in out if p.name == VALAT]  # the Valat replaces every other premium
     return out
 
@@ -266,8 +302,9 @@ def score_points_game(state: HandState, dialect: Dialect, game: ContractSpec, co
         won, kontra, base = False, 0, game.value
         note = "the called King lay in the talon"
     items = [Item("game", side, opposite, base, made=won, kontra=kontra)]
-    if dialect.valat_multiplies and valat_side(state):
-        items, note = [], "Valat: it replaces the game and the other premiums"
+    if valat_replaces_game(state, dialect):
+        items, note = [], "Valat: it replaces the game" + (
+            " and the other premiums" if valat_mode(state, dialect) == "replaces-all" else "")
     return Score(side, (ours_pts, count - ours_pts), 3, won, (*items, *premiums), note=note)
 
 
@@ -323,6 +360,40 @@ def score_trischaken(state: HandState, game: ContractSpec) -> Score:
              for a in state.players for b in state.players if rank[a] > rank[b]]
     names = ("Jungfrau", "Unterwertiger", "Oberwertiger", "Bürgermeister")
     note = ", ".join(f"seat {s}: {names[rank[s]]}" for s in state.players)
+    return _each_score(state, pts, items, note)
+
+
+def score_trischaken_loser(state: HandState, game: ContractSpec, win: int) -> Score:
+    """Profile koenigrufen-ooe-2023 §8: the player with the most points pays b (the game
+    value, doubled from ``win`` thirds on) to each other; the forehand (Trischaker) who has
+    or shares the most loses alone at 2b; a Jungfrau (no trick) takes the whole 3b, two
+    share it rounded up to whole game values; two tied losers pay two values each, one to
+    each other player (all four to a single Jungfrau); three tied losers pay one to the fourth."""
+    piles = seat_piles(state, game)
+    pts = {s: thirds(p) for s, p in piles.items()}
+    tricks = {s: sum(1 for t in state.tricks if t.winner == s) for s in state.players}
+    most = max(pts.values())
+    losers = [s for s in state.players if pts[s] == most]
+    if state.forehand in losers:
+        losers = [state.forehand]
+    others = [s for s in state.players if s not in losers]
+    virgins = [s for s in others if tricks[s] == 0]
+    v = game.value
+    items: list[Item] = []
+    if len(losers) == 1:
+        loser = losers[0]
+        b = (2 if loser == state.forehand else 1) * (2 if pts[loser] >= win else 1)
+        share = -(-len(others) * b // len(virgins)) if virgins else b
+        items = [Item("trischaken", (s,), (loser,), share * v) for s in virgins or others]
+    elif len(losers) == 2:
+        single = virgins[0] if len(virgins) == 1 else None
+        items = [Item("trischaken", (s,), (loser,), (2 if single else 1) * v)
+                 for loser in losers for s in ([single] if single is not None else others)]
+    else:
+        items = [Item("trischaken", (others[0],), (loser,), v) for loser in losers]
+    note = f"loser: {', '.join(f'seat {s}' for s in losers)}"
+    if virgins:
+        note += f"; Jungfrau: {', '.join(f'seat {s}' for s in virgins)}"
     return _each_score(state, pts, items, note)
 
 
