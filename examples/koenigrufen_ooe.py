@@ -1,0 +1,105 @@
+"""Königrufen by the Upper-Austrian tournament rules (profile koenigrufen-ooe-2023), over
+``koenigrufen-club``: the club's phases, other data, other options.
+
+Money in cents at 10 ct per point (§0, §9.1).  The ladder, lowest first (§3.1, §4.1):
+Trischaken 1 and Rufer 1 (the forehand's, after "Vorhand" and three passes), Piccolo 2,
+Bettel 2, Solorufer 2, Besserrufer 1 + bird, Farbendreier 3, Sechserdreier 4 / lost 8 (the
+forehand's first word only), Dreier 4, Farbensolo 6, Piccolo ouvert 6, Bettel ouvert 7,
+Solodreier 8; no Bei-games, one Besserrufer bid, no tarock limit in the colour games.
+Premiums (§6): Trull, Vier Könige, König Ultimo, Pagat, Uhu, Kakadu, Quapil at 1/2, 1/2,
+1/2, 1/2, 2/4, 3/6, 4/8 points, doubled in solo games; no Absolut, Grammopoi, Mondfang;
+the colour games know only Vier Könige and Valat.  The Sküs wins a Trull trick (§1).
+Options set here: the forehand may hold ("ich halte", §3.4); with four Kings no calling
+game (§3.2, §3.6); Valat is game value × 4 silent / × 8 announced and replaces the game
+item, only announced premiums beside it (§7); Kontra, Rekontra, Subkontra per item, per
+opponent in negative games (§5.4); Trischaken: the loser pays (§8).
+
+Decisions where the profile is open (§11):
+- Announcements follow the app's order (§5.2): the forehand opens, announcing keeps
+  the turn, a Kontra ends it, three "Gut" after the last word end the round (item 1, 2).
+- A Kontra between hidden partners counts nothing (the club's rule; item 3).
+- Failed silent premiums cost nothing; a Kontra on the game does not raise silent
+  premiums (items 4, 5).  Two Jungfrauen share, rounded up to whole points (item 6).
+- The Sechserdreier's lost value is 8 (item 9).  Schleifen pays game + the smallest
+  bird held before the talon (item 10).  The Solorufer's King half goes to him at the end
+  and every Kontra is void (Book, item 11).  The talon stays with the defenders after a
+  Valat (item 12).  A failed defenders' Valat costs them × 8 (item 13).
+- In the colour games a defender may both kontra and announce Valat (2021 text, item 14).
+- The Solodreier's declarer announces only in his first turn (item 8); the forehand may
+  hold it.  The Besserrufer's Rekontra answers one defender's Kontra at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping
+from dataclasses import replace
+from typing import Any
+
+from core.contracts import ContractSpec, PremiumSpec
+from core.facts import VariantFacts
+from core.hookspecs import hookimpl
+
+LADDER: dict[str, tuple[str, int, int | None]] = {
+    "trischaken": ("Trischaken", 10, None), "rufer": ("Rufer", 10, None),
+    "piccolo": ("Piccolo", 20, None), "bettler": ("Bettel", 20, None),
+    "solorufer": ("Solorufer", 20, None), "besserrufer": ("Besserrufer", 10, None),
+    "farbendreier": ("Farbendreier", 30, None), "sechserdreier": ("Sechserdreier", 40, 80),
+    "dreier": ("Dreier", 40, None), "farbensolodreier": ("Farbensolo", 60, None),
+    "piccolo-ouvert": ("Piccolo ouvert", 60, None), "bettel-ouvert": ("Bettel ouvert", 70, None),
+    "solodreier": ("Solodreier", 80, None),
+}
+"""Game -> (title, cents, cents when lost), in the order of the bids (§3.1, §4.1)."""
+PREMIUMS = {"trull": (10, 20), "kings": (10, 20), "king": (10, 20), "pagat": (10, 20),
+            "uhu": (20, 40), "kakadu": (30, 60), "marabu": (40, 80), "valat": (4, 8)}
+"""Premium -> (silent, announced) in cents; the Valat's are multiples of the game (§6, §7)."""
+COLOUR = frozenset({"kings", "valat"})
+
+
+def ooe_game(spec: ContractSpec, rank: int) -> ContractSpec:
+    """One club game as the profile has it: its value, place and premiums."""
+    title, value, lost = LADDER[spec.name]
+    extra = dict(spec.extra, max_tarocks=None)
+    if spec.name == "sechserdreier":
+        extra["forehand_bid"] = "opening"  # §3.2: only as the forehand's first word
+    if spec.name == "solodreier":
+        extra["announce_at_once"] = True  # §5.1: the declarer announces with the bid
+    colour = spec.tricks.trump == "colour"
+    return replace(
+        spec, title=title, rank=rank, value=value, lost=lost, auction_value=0, joinable=False,
+        contest=False, kontra=3 if spec.kontra else 0, extra=extra,
+        talon="last" if spec.name == "trischaken" else spec.talon,  # §8: to the last trick
+        requires=tuple(r for r in spec.requires if r.code != "too-many-tarocks"),
+        tricks=replace(spec.tricks, trull_trick=False),
+        premiums=COLOUR if colour else spec.premiums & frozenset(PREMIUMS))
+
+
+class KoenigrufenOoe:
+    """Upper-Austrian tournament Königrufen (profile koenigrufen-ooe-2023)."""
+
+    name = "koenigrufen-ooe"
+    version = "1.0"
+    applies_to = ("koenigrufen-club",)
+
+    @hookimpl
+    def tarock_option_defaults(self) -> Mapping[str, Any]:
+        return {"four_kings": "none", "forehand_hold": True, "announce_first": "forehand",
+                "kontra_ends_turn": True, "valat": "replaces-game", "trischaken": "loser-pays"}
+
+    @hookimpl(wrapper=True)
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
+        games = {c.name: c for c in (yield)}
+        return [ooe_game(games[name], rank) for rank, name in enumerate(LADDER, start=1)]
+
+    @hookimpl(wrapper=True)
+    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Generator[None, Any, list[PremiumSpec]]:
+        return [replace(p, silent=PREMIUMS[p.name][0], announced=PREMIUMS[p.name][1],
+                        title="Quapil" if p.name == "marabu" else p.title)
+                for p in (yield) if p.name in PREMIUMS]
+
+    @hookimpl(wrapper=True)
+    def tarock_variant_facts(self, options: Mapping[str, Any]) -> Generator[None, Any, VariantFacts]:
+        facts: VariantFacts = yield
+        return replace(facts, kontra_words=("Kontra", "Rekontra", "Subkontra"))
+
+
+PLUGIN = KoenigrufenOoe
