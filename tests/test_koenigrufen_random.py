@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ from core.deal import deal
 from core.engine import DONE, Hand
 from core.observation import observe
 from core.record import record_of, replay
-from core.registry import find_variant
+from core.registry import available_variants, find_variant
 from core.rules import Rules
 from core.state import Announcement, Contract, HandState, Trick
 from variants.koenigrufen.club import CLUB
@@ -120,7 +121,10 @@ def check_against_the_texts(hand: Hand) -> None:
 
 
 def rules_for(variant: str, options: dict[str, Any] | None = None) -> Rules:
-    return find_variant(variant).rules(options)
+    """An installed variant's rules, or one the repository's plugins.toml defines."""
+    if variant in available_variants():
+        return find_variant(variant).rules(options)
+    return find_variant(variant, Path(__file__).resolve().parent.parent / "plugins.toml").rules(options)
 
 
 def cards(names: str | Sequence[str]) -> list[Card]:

@@ -387,7 +387,7 @@ def score_trischaken_loser(state: HandState, game: ContractSpec, win: int) -> Sc
         items = [Item("trischaken", (s,), (loser,), share * v) for s in virgins or others]
     elif len(losers) == 2:
         single = virgins[0] if len(virgins) == 1 else None
-        items = [Item("trischaken", (s,), (loser,), (2 if single else 1) * v)
+        items = [Item("trischaken", (s,), (loser,), (1 if single is None else 2) * v)
                  for loser in losers for s in ([single] if single is not None else others)]
     else:
         items = [Item("trischaken", (others[0],), (loser,), v) for loser in losers]

@@ -1,0 +1,302 @@
+"""``koenigrufen-ooe``: the Upper-Austrian tournament rules (profile koenigrufen-ooe-2023, cited
+as "profile §N"), and the koenigrufen base's options they set, each default being the club's rule.
+
+Money in cents at 10 ct per point.  Seats: dealer 3, so seat 0 (A) is the forehand and the order
+is 0, 1, 2, 3 (A, B, C, D).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+from pathlib import Path
+
+from line_items import Line, lines
+from test_koenigrufen_random import CLUB_NAME, act, cards, finished, gut_all, play_out, rigged
+
+from core.actions import GAME, Bid, Call, Discard, Kontra, KontraTarget, Pass
+from core.engine import Hand
+from core.plugins import load_plugins
+from core.record import record_of, replay
+from core.state import HandResult
+from variants.koenigrufen.actions import GiveUp, TakeTalon
+
+OOE = "koenigrufen-ooe"
+CATALOGUE = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml")
+FH = "cK sK hK I II XV XVI XVII XVIII XIX cQ d4"
+"""Seat 0: three Kings, Pagat and Uhu, seven tarocks."""
+TALON = ["c10 c9 c8", "s10 s9 s8"]
+
+
+def bids(hand: Hand, seat: int) -> set[str]:
+    return {a.contract for a in hand.legal(seat) if isinstance(a, Bid)}
+
+
+def game_of(hand: Hand) -> tuple[str, int | None]:
+    s = hand.state
+    assert s.contract is not None
+    return s.contract.name, s.declarer
+
+
+def replays(hand: Hand) -> None:
+    """The hand is over, settles to zero and its record replays to the same result."""
+    r = hand.state.result
+    assert hand.done and r is not None and sum(r.settlement) == 0
+    again = replay(json.loads(json.dumps(record_of(hand).to_json())), variants=CATALOGUE.variants)
+    assert again.error_index is None and again.hand is not None and again.hand.state.result == r
+
+
+def score(contract: str, declarer: int = 0, **kw: object) -> HandResult:
+    rules, state = finished(OOE, contract, declarer, **kw)  # type: ignore[arg-type]
+    return rules.score(state)
+
+
+# -- the plugin file ---------------------------------------------------------------------------
+
+def test_the_plugin_is_one_short_file_on_the_public_api() -> None:
+    path = Path(__file__).resolve().parent.parent / "examples" / "koenigrufen_ooe.py"
+    text = path.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 120
+    modules = {n.module for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ImportFrom)}
+    assert modules <= {"__future__", "collections.abc", "dataclasses", "typing", "core.contracts",
+                       "core.facts", "core.hookspecs"}
+
+
+# -- profile §3: the auction -------------------------------------------------------------------
+
+def test_profile_3_1_ladder_bettel_below_solorufer_sechserdreier_between_farbendreier_and_dreier() -> None:
+    hand = rigged(OOE, [FH, "IV V VI", "", ""])
+    act(hand, Bid(0, "bettler"))
+    assert "solorufer" in bids(hand, 1) and "piccolo" not in bids(hand, 1)
+    sechser = rigged(OOE, [FH, "IV V VI", "", ""])
+    act(sechser, Bid(0, "sechserdreier"))
+    assert "farbendreier" not in bids(sechser, 1) and "dreier" in bids(sechser, 1)
+
+
+def test_profile_3_2_sechserdreier_only_as_the_forehands_first_word() -> None:
+    # §3.7 example 2: A "Sechserdreier", B, C, D "weiter" -> A plays the Sechserdreier
+    hand = rigged(OOE, [FH, "", "", ""], talon=TALON)
+    assert {"vorhand", "sechserdreier"} <= bids(hand, 0) and Pass(0) not in hand.legal(0)
+    act(hand, Bid(0, "sechserdreier"), Pass(1), Pass(2), Pass(3))
+    assert game_of(hand) == ("sechserdreier", 0)
+    # §3.5.2, §3.7 example 4: after "Vorhand" and three passes any game but the Sechserdreier
+    other = rigged(OOE, [FH, "", "", ""], talon=TALON)
+    act(other, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3))
+    assert {"trischaken", "rufer", "dreier"} <= bids(other, 0) and "sechserdreier" not in bids(other, 0)
+
+
+def test_profile_3_4_example_1_the_forehand_holds_twice_and_plays_the_dreier() -> None:
+    # A "Vorhand", B "Piccolo", C "weiter", D "Farbendreier", A "ich halte", B "Dreier", D "weiter",
+    # A "ich halte", B "weiter" -> A plays a Dreier
+    hand = rigged(OOE, [FH, "", "", ""], talon=TALON)
+    act(hand, Bid(0, "vorhand"), Bid(1, "piccolo"), Pass(2), Bid(3, "farbendreier"))
+    assert "farbendreier" in bids(hand, 0)  # the hold
+    act(hand, Bid(0, "farbendreier"))
+    assert "farbendreier" not in bids(hand, 1)  # after a hold the others bid strictly higher
+    act(hand, Bid(1, "dreier"), Pass(3), Bid(0, "dreier"), Pass(1))
+    assert game_of(hand) == ("dreier", 0)
+
+
+def test_profile_3_4_example_3_holding_a_dreier_over_the_own_sechserdreier() -> None:
+    hand = rigged(OOE, [FH, "", "", ""], talon=TALON)
+    act(hand, Bid(0, "sechserdreier"), Bid(1, "dreier"), Pass(2), Pass(3), Bid(0, "dreier"), Pass(1))
+    assert game_of(hand) == ("dreier", 0)
+    assert hand.state.phase == "talon"  # an ordinary Dreier: one talon half
+
+
+def test_profile_3_4_only_the_forehand_holds_and_the_club_has_no_hold() -> None:
+    hand = rigged(OOE, [FH, "", "", ""])
+    act(hand, Bid(0, "vorhand"), Bid(1, "piccolo"))
+    assert "piccolo" not in bids(hand, 2)
+    club = rigged(CLUB_NAME, [FH, "", "", ""])
+    act(club, Bid(0, "vorhand"), Bid(1, "piccolo"), Pass(2), Pass(3))
+    assert "piccolo" not in bids(club, 0)
+    held = rigged(CLUB_NAME, [FH, "", "", ""], options={"forehand_hold": True})
+    act(held, Bid(0, "vorhand"), Bid(1, "piccolo"), Pass(2), Pass(3), Bid(0, "piccolo"), Pass(1))
+    assert game_of(held) == ("piccolo", 0)
+
+
+def test_profile_3_6_no_calling_game_with_four_kings_no_bei_one_besserrufer() -> None:
+    hand = rigged(OOE, ["cK sK hK dK I XV XVI XVII XVIII XIX XX d4", "II"])
+    assert not {"solorufer", "besserrufer"} & bids(hand, 0)
+    act(hand, Bid(0, "piccolo"))
+    assert "besserrufer" in bids(hand, 1)
+    assert not [a for a in hand.legal(1) if type(a).__name__ == "Bei"]
+
+
+# -- profile §4.3: giving up ---------------------------------------------------------------------
+
+def test_profile_4_3_schleifen_pays_game_and_bird_to_each() -> None:
+    hand = rigged(OOE, ["cK sK hK II XV XVI XVII XVIII XIX cQ d4 d3", "", "", ""],
+                  talon=["dK c10 c9", "s10 s9 s8"])
+    act(hand, Bid(0, "besserrufer"), Pass(1), Pass(2), Pass(3), Call(0, cards("dK")[0]), GiveUp(0))
+    r = hand.state.result
+    assert r is not None and r.settlement == (-150, 50, 50, 50)  # 3 x (1 + Uhu 4) points
+
+
+# -- profile §5: announcements and Kontra --------------------------------------------------------
+
+def dreier_of_seat_1(variant: str = OOE, **options: object) -> Hand:
+    hand = rigged(variant, [FH], talon=TALON, options=dict(options) or None)
+    act(hand, Bid(0, "vorhand"), Bid(1, "dreier"), Pass(2), Pass(3), Pass(0), TakeTalon(1, 0),
+        Discard(1, tuple(sorted(cards("c10 c9 c8")))))
+    assert hand.state.phase == "announce"
+    return hand
+
+
+def test_profile_5_2_the_forehand_opens_and_a_kontra_ends_the_turn() -> None:
+    hand = dreier_of_seat_1()
+    assert hand.state.to_move == 0
+    act(hand, Kontra(0))
+    assert hand.state.to_move == 1 and hand.state.kontra_level == 1
+    # the club: the declarer opens, a Kontra keeps the turn; each by option
+    club = dreier_of_seat_1(CLUB_NAME)
+    assert club.state.to_move == 1
+    act(club, Pass(1), Pass(2), Pass(3), Kontra(0))
+    assert club.state.to_move == 0
+    opt = dreier_of_seat_1(CLUB_NAME, announce_first="forehand", kontra_ends_turn=True)
+    act(opt, Kontra(0))
+    assert opt.state.to_move == 1
+
+
+def test_profile_5_4_kontra_rekontra_subkontra_and_no_more() -> None:
+    hand = dreier_of_seat_1()
+    act(hand, Kontra(0), Kontra(1), Pass(2), Pass(3))
+    assert hand.state.kontra_level == 2 and GAME in {a.target for a in hand.legal(0) if isinstance(a, Kontra)}
+    act(hand, Kontra(0))
+    assert hand.state.kontra_level == 3 and hand.why_not(Kontra(1)).code == "kontra-max"
+    gut_all(hand)
+    play_out(hand, random.Random(5))
+    replays(hand)
+    r = hand.state.result
+    assert r is not None and r.items[0].name in ("game", "valat") and r.items[0].factor == 8  # x8
+    club = dreier_of_seat_1(CLUB_NAME)
+    act(club, Pass(1), Pass(2), Pass(3), Kontra(0), Pass(0), Kontra(1), Pass(1))
+    assert club.why_not(Kontra(2)).code == "kontra-max"  # the club stops at Re
+
+
+def test_profile_5_4_negative_games_three_levels_per_opponent() -> None:
+    hand = rigged(OOE, [FH], talon=TALON)
+    act(hand, Bid(0, "piccolo"), Pass(1), Pass(2), Pass(3))
+    on0, re1 = KontraTarget(declarer=0), KontraTarget(answer=1)
+    act(hand, Pass(0), Kontra(1, on0), Kontra(2, on0), Pass(3), Kontra(0, re1), Kontra(1, on0), Pass(2),
+        Pass(3))  # B: Kontra, A: Rekontra against B, B: Subkontra; C: Kontra
+    assert hand.why_not(Kontra(0, re1)).code == "re-said"
+    act(hand, Kontra(0, KontraTarget(answer=2)), Pass(1), Pass(2))
+    assert hand.why_not(Kontra(3, KontraTarget(answer=1))).code == "no-kontra-to-answer"
+    gut_all(hand)
+    play_out(hand, random.Random(1))
+    replays(hand)
+    r = hand.state.result
+    assert r is not None and [i.kontra for i in r.items] == [3, 2, 0]
+    made = sum(1 for t in hand.state.tricks if t.winner == 0) == 1
+    assert r.settlement[0] == (1 if made else -1) * 20 * (8 + 4 + 1)
+
+
+def test_profile_9_5_piccolo_kontra_ladder_per_opponent() -> None:
+    # A made the Piccolo; B kontra, A retour, B subkontra (x8); C kontra (x2); D x1
+    won = "c7 c8 c9 c10"
+    r = score("piccolo", 0, won={0: won}, rest=1, pairs={(0, 1): 3, (0, 2): 1})
+    assert r.settlement == (220, -160, -40, -20)
+
+
+# -- profile §7: Valat ---------------------------------------------------------------------------
+
+def test_profile_9_6_dreier_valat_announced_replaces_the_game_silent_premiums_drop() -> None:
+    r = score("dreier", 0, tricks={11: (0, "I c7 c8 c9", 0)}, rest=0,
+              announced=[("valat", 0, 0), ("pagat", 0, 0)])
+    assert lines(r) == [Line("pagat", "declarers", True, 20, announced=True),
+                        Line("valat", "declarers", True, 320, announced=True)]
+    assert r.settlement == (1020, -340, -340, -340)  # A +102, each defender -34 points
+    kontra = score("dreier", 0, tricks={11: (0, "I c7 c8 c9", 0)}, rest=0, announced=[("valat", 0, 0)],
+                   game_kontra=1, kontra_by={"": 1})
+    assert lines(kontra) == [Line("valat", "declarers", True, 640, announced=True, kontra=1)]  # §7.6
+
+
+def test_profile_9_6_solorufer_valat_not_doubled_again() -> None:
+    r = score("solorufer", 0, partner=2, called="dK", won={2: "dK c7 c8 c9"}, rest=0,
+              announced=[("valat", 0, 0)])
+    assert r.settlement == (160, -160, 160, -160)
+
+
+def test_profile_7_4_sechserdreier_valat_lost_doubles() -> None:
+    discards = "c10 c9 c8 c7 s10 s9"
+    failed = score("sechserdreier", 0, discards=discards, tricks={0: (1, "h2 h3 h4 d2", 1)}, rest=0,
+                   announced=[("valat", 0, 0)])
+    assert failed.settlement == (-1920, 640, 640, 640)  # 4 x 8 x 2 points per defender
+    theirs = score("sechserdreier", 0, discards=discards, rest=1)
+    assert theirs.settlement == (-960, 320, 320, 320)  # the defenders' silent Valat: 4 x 4 x 2
+
+
+def test_valat_option_defaults_keep_the_club_and_course_rules() -> None:
+    rules, state = finished(CLUB_NAME, "dreier", 0, tricks={11: (0, "I c7 c8 c9", 0)}, rest=0)
+    assert state.options["valat"] == "premium"
+    assert "game" in {i.name for i in rules.score(state).items}
+    rules, state = finished("koenigrufen-course", "rufer", 0, partner=2, called="dK", rest=0)
+    assert state.options["valat"] == "replaces-all"
+
+
+# -- profile §8: Trischaken ----------------------------------------------------------------------
+
+B106 = "I II V VI VII IX XII XIII XIV XV XVI XVII XVIII XXI cJ sC hQ hJ h2 h3 h4 dQ dC dJ"
+"""With the last trick (cQ, s8, d1, d4) and the talon c10 c9 c8 c7 s10 s9: 106 thirds, 35/1."""
+LAST = {11: (1, "cQ s8 d1 d4", 1)}
+T6 = "c10 c9 c8 c7 s10 s9"
+
+
+def trischaken(**kw: object) -> HandResult:
+    return score("trischaken", 0, talon=kw.pop("talon", T6), **kw)
+
+
+def test_profile_8_one_loser_pays_the_jungfrau_everything() -> None:
+    r = trischaken(won={1: B106, 2: "XIX XX III IV"}, tricks=LAST, rest=0)
+    assert r.seat_points[1] == 106 and r.seat_points[3] == 0
+    assert r.settlement == (0, -30, 0, 30)
+
+
+def test_profile_8_two_jungfrauen_share_rounded_up() -> None:
+    # 35/1 against 34/2, two Jungfrauen: the loser pays 4, 2 each
+    r = trischaken(won={1: B106}, tricks=LAST, rest=3)
+    assert r.seat_points[1] == 106 and r.seat_points[3] == 104
+    assert r.settlement == (20, -40, 20, 0)
+
+
+def test_profile_8_the_trischaker_buergermeister_loses_alone_at_four() -> None:
+    r = trischaken(won={0: B106 + " XIX XX III IV", 2: "sK sQ sJ s7"}, tricks={11: (0, "cQ s8 d1 d4", 0)},
+                   rest=1)
+    assert r.seat_points[0] >= 107
+    assert r.settlement == (-120, 0, 0, 120)
+
+
+CLUBS_HEARTS = "cK cQ cC cJ c10 c9 c8 c7 hK hQ hC hJ h1 h2 h3 h4"
+SPADES_DIAMONDS = "sK sQ sC sJ s10 s9 s8 s7 dK dQ dC dJ d1 d2 d3 d4"
+SMALL = "V VI VII VIII IX X XI XII"
+TRULL = "I XVI XVII XVIII XIX XX XXI Sküs"
+T_TAROCKS = "II III IV XIII XIV XV"
+
+
+def test_profile_8_two_tied_losers_pay_two_each() -> None:
+    r = trischaken(talon=T_TAROCKS, won={0: SMALL, 1: CLUBS_HEARTS, 2: SPADES_DIAMONDS, 3: TRULL})
+    assert r.seat_points[1] == r.seat_points[2] == max(r.seat_points)
+    assert r.settlement == (20, -20, -20, 20)
+    virgin = trischaken(talon=T_TAROCKS, won={1: CLUBS_HEARTS, 2: SPADES_DIAMONDS, 3: TRULL + " " + SMALL})
+    assert virgin.settlement == (40, -20, -20, 0)  # a single Jungfrau gets all four
+
+
+def test_profile_8_the_trischaker_tied_for_most_loses_alone_doubled() -> None:
+    r = trischaken(talon=T_TAROCKS, won={0: CLUBS_HEARTS, 1: SPADES_DIAMONDS, 2: SMALL, 3: TRULL})
+    assert r.settlement == (-60, 20, 20, 20)
+    club = finished(CLUB_NAME, "trischaken", 0, talon=T_TAROCKS,
+                    won={0: CLUBS_HEARTS, 1: SPADES_DIAMONDS, 2: SMALL, 3: TRULL})
+    assert club[1].options["trischaken"] == "ranks"
+
+
+def test_profile_8_trischaken_is_played_to_the_end_and_replays() -> None:
+    hand = rigged(OOE, [FH], talon=TALON)
+    act(hand, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3), Bid(0, "trischaken"))
+    assert hand.state.phase == "play"
+    play_out(hand, random.Random(8))
+    replays(hand)
+    r = hand.state.result
+    assert r is not None and sum(1 for x in r.settlement if x < 0) in (1, 2, 3)
