@@ -84,6 +84,7 @@ def test_profile_3_2_sechserdreier_only_as_the_forehands_first_word() -> None:
     other = rigged(OOE, [FH, "", "", ""], talon=TALON)
     act(other, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3))
     assert {"trischaken", "rufer", "dreier"} <= bids(other, 0) and "sechserdreier" not in bids(other, 0)
+    assert other.why_not(Bid(0, "sechserdreier")).code == "opening-game"
 
 
 def test_profile_3_4_example_1_the_forehand_holds_twice_and_plays_the_dreier() -> None:

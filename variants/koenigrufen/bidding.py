@@ -38,7 +38,7 @@ def style(dialect: Dialect) -> AuctionStyle:
 def opening_only(spec: ContractSpec) -> bool:
     """Whether ``spec`` is bid only as the forehand's very first word (``extra["forehand_bid"] ==
     "opening"``; profile koenigrufen-ooe-2023 §3.2, the Sechserdreier), not chosen after Vorhand!."""
-    return spec.forehand_only and spec.extra.get("forehand_bid") == "opening"
+    return spec.extra.get("forehand_bid") == "opening"
 
 
 class HoldingAuction(Auction):
@@ -63,16 +63,22 @@ class HoldingAuction(Auction):
         if seat != state.to_move:
             return out
         info = auction_info(state)
-        if info["choosing"]:
-            return [a for a in out if not (isinstance(a, Bid) and self._opening(rules, a.contract))]
-        if seat == state.forehand and not info["log"]:
+        first = seat == state.forehand and not info["log"] and not info["choosing"]
+        out = [a for a in out if first or not (isinstance(a, Bid) and self._opening(rules, a.contract))]
+        if first:
             for spec in rules.contracts:
                 if opening_only(spec) and self.refusal(state, rules, seat, spec) is None:
-                    out.extend(self._bids(state, rules, seat, spec))
+                    out.extend(b for b in self._bids(state, rules, seat, spec) if b not in out)
         held = self._hold(state, rules, seat, info)
         if held is not None:
             out.append(Bid(seat, held))
         return out
+
+    def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
+        if (isinstance(action, Bid) and self._opening(rules, action.contract)
+                and action not in self.legal(state, rules, action.seat)):
+            return Reason("opening-game", f"{action.contract} is bid only as the forehand's first word")
+        return super().check(state, rules, action)
 
     @staticmethod
     def _opening(rules: Rules, name: str) -> bool:
