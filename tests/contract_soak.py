@@ -9,7 +9,10 @@ must replay to the identical result, settle to zero, and keep the data:
 - in a colour game (``TrickRules.trump == "colour"``) no tarock wins a trick
   led in a suit;
 - in an ouvert game every other seat sees the declarer's hand from the
-  second trick on.
+  second trick on;
+- no settlement item's Kontra level passes its contract's chain
+  (``ContractSpec.kontra``).  It also counts holds (a game bid again by
+  another seat, not a join or contest) and Valat items in the game's place.
 
 Run ``python tests/contract_soak.py --variant tarock54-bettel --hands 2000``
 (``--bots`` names the four seats' bots); it prints the figures and exits 1
@@ -58,6 +61,12 @@ class Figures:
     """Tricks of colour games led in a suit (no tarock may win one)."""
     ouvert_views: int = 0
     """Decisions of other seats in an ouvert game after the first trick (each sees the declarer's hand)."""
+    kontra_levels: Counter[int] = field(default_factory=Counter)
+    """Settlement items by their Kontra level (none may pass its contract's ``kontra``)."""
+    holds: int = 0
+    """Bids of a game another seat bid before (a hold, where the rules allow one)."""
+    valat_for_game: int = 0
+    """Hands settled with a Valat item and no game item (a Valat in the game's place)."""
     violations: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -70,6 +79,8 @@ class Figures:
             f"  colour games: {self.suit_leads} tricks led in a suit, none won by a tarock"
             if not self.violations else f"  colour games: {self.suit_leads} tricks led in a suit",
             f"  ouvert: {self.ouvert_views} views after the first trick, each showing the declarer's hand",
+            f"  Kontra levels of the items: {dict(sorted(self.kontra_levels.items()))}, none past the "
+            f"contract's chain; holds: {self.holds}; a Valat in the game's place: {self.valat_for_game}",
             f"  replayed identically and zero-sum: {self.hands} of {self.hands}"
             if not self.violations else f"  violations: {len(self.violations)}",
             *(f"  ! {v}" for v in self.violations[:20]),
@@ -91,6 +102,19 @@ def check_hand(hand: Hand, catalogue: Catalogue, figures: Figures, index: int) -
         return
     spec = state.contract.spec
     figures.contracts[spec.name] += 1
+    for item in result.items:
+        figures.kontra_levels[item.kontra] += 1
+        if item.kontra > spec.kontra:
+            figures.violations.append(f"{where}: {item.name} at Kontra level {item.kontra}, "
+                                      f"past the contract's {spec.kontra}")
+    names = {item.name for item in result.items}
+    figures.valat_for_game += "valat" in names and "game" not in names
+    bid_by: dict[str, int] = {}
+    for seat, name in state.data.get("auction", {}).get("log", []):
+        bid = hand.rules.contract(name)
+        shared = bid is None or bid.joinable or bid.contest
+        figures.holds += bid_by.get(name, seat) != seat and not shared
+        bid_by.setdefault(name, seat)
     party = state.declarer_party()
     if spec.goal.kind == "tricks":
         figures.trick_goals += 1
