@@ -15,7 +15,7 @@ from pathlib import Path
 from line_items import Line, lines
 from test_koenigrufen_random import CLUB_NAME, act, cards, finished, gut_all, play_out, rigged
 
-from core.actions import GAME, Bid, Call, Discard, Kontra, KontraTarget, Pass
+from core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass
 from core.engine import Hand
 from core.plugins import load_plugins
 from core.record import record_of, replay
@@ -159,6 +159,17 @@ def test_profile_5_2_the_forehand_opens_and_a_kontra_ends_the_turn() -> None:
     opt = dreier_of_seat_1(CLUB_NAME, announce_first="forehand", kontra_ends_turn=True)
     act(opt, Kontra(0))
     assert opt.state.to_move == 1
+
+
+def test_profile_5_3_the_besserrufer_names_his_bird_before_a_kontra_ends_his_turn() -> None:
+    hand = rigged(OOE, ["cK I XV XVI XVII XVIII XIX cQ d4 d3 h4 h3", "II III dK XX XXI Sküs"], talon=TALON)
+    act(hand, Bid(0, "vorhand"), Bid(1, "besserrufer"), Pass(2), Pass(3), Pass(0), Call(1, cards("hK")[0]),
+        TakeTalon(1, 0), Discard(1, tuple(sorted(cards("c10 c9 c8")))), Kontra(0))
+    assert hand.state.to_move == 1
+    act(hand, Kontra(1))  # Rekontra: his turn goes on, the bird is still owed
+    assert hand.state.to_move == 1 and Pass(1) not in hand.legal(1)
+    act(hand, Announce(1, ("uhu",)), Pass(1))
+    assert hand.state.to_move == 2 and hand.state.kontra_level == 2
 
 
 def test_profile_5_4_kontra_rekontra_subkontra_and_no_more() -> None:

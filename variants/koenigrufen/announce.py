@@ -271,8 +271,8 @@ class Announcing(Phase):
         if isinstance(action, Kontra):
             self._raise(state, info, seat, action.target)
             info["acted"] = True
-            if not state.options.get("kontra_ends_turn"):
-                return
+            if not state.options.get("kontra_ends_turn") or bird_pending(state, self.d, seat):
+                return  # the Besserrufer keeps his turn until his bird is named
         if seat not in info["spoken"]:
             info["spoken"].append(seat)
         info["streak"] = 0 if info["acted"] else info["streak"] + 1
