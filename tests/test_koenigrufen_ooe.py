@@ -13,13 +13,14 @@ import random
 from pathlib import Path
 
 from line_items import Line, lines
-from test_koenigrufen_random import CLUB_NAME, act, cards, finished, gut_all, play_out, rigged
+from test_koenigrufen_random import CLUB_NAME, act, cards, finished, gut_all, play_out, rigged, rules_for
 
 from core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass
 from core.engine import Hand
 from core.plugins import load_plugins
 from core.record import record_of, replay
 from core.state import HandResult
+from core.tricks import winner
 from variants.koenigrufen.actions import GiveUp, TakeTalon
 
 OOE = "koenigrufen-ooe"
@@ -124,6 +125,15 @@ def test_profile_3_6_no_calling_game_with_four_kings_no_bei_one_besserrufer() ->
     act(hand, Bid(0, "piccolo"))
     assert "besserrufer" in bids(hand, 1)
     assert not [a for a in hand.legal(1) if type(a).__name__ == "Bei"]
+
+
+# -- profile §1, §4.5: the Sküs wins a Trull trick -----------------------------------------------
+
+def test_profile_1_no_special_tricks_the_skus_takes_the_trull() -> None:
+    rules = rules_for(OOE)
+    assert all(winner(cards("I XXI Sküs c7"), c.tricks) == 2 for c in rules.contracts
+               if c.tricks.trump == "tarock")
+    assert winner(cards("I XXI Sküs c7"), rules_for(CLUB_NAME).contract("dreier").tricks) == 0  # Märchenstich
 
 
 # -- profile §4.3: giving up ---------------------------------------------------------------------
@@ -302,6 +312,15 @@ def test_profile_8_the_trischaker_tied_for_most_loses_alone_doubled() -> None:
     club = finished(CLUB_NAME, "trischaken", 0, talon=T_TAROCKS,
                     won={0: CLUBS_HEARTS, 1: SPADES_DIAMONDS, 2: SMALL, 3: TRULL})
     assert club[1].options["trischaken"] == "ranks"
+
+
+def test_profile_8_three_tied_losers_pay_one_each_to_the_fourth() -> None:
+    r = trischaken(talon="XIV XV XVI XVIII XIX XX", tricks={11: (0, "II III IV XVII", 0)},
+                   won={0: "dK dQ dC dJ d1 d2 d3 d4", 1: "cK cQ cC cJ c10 c9 c8 c7 I V VI VII",
+                        2: "sK sQ sC sJ s10 s9 s8 s7 XXI VIII IX X",
+                        3: "hK hQ hC hJ h1 h2 h3 h4 Sküs XI XII XIII"})
+    assert r.seat_points[1] == r.seat_points[2] == r.seat_points[3] > r.seat_points[0]
+    assert r.settlement == (30, -10, -10, -10)
 
 
 def test_profile_8_trischaken_is_played_to_the_end_and_replays() -> None:
