@@ -144,6 +144,10 @@ def test_profile_4_3_schleifen_pays_game_and_bird_to_each() -> None:
     act(hand, Bid(0, "besserrufer"), Pass(1), Pass(2), Pass(3), Call(0, cards("dK")[0]), GiveUp(0))
     r = hand.state.result
     assert r is not None and r.settlement == (-150, 50, 50, 50)  # 3 x (1 + Uhu 4) points
+    for variant, options, paid in ((CLUB_NAME, {}, 90), (CLUB_NAME, {"giveup_price": "game"}, 30)):
+        club = rigged(variant, [FH, "", "", ""], talon=["dK c10 c9", "s10 s9 s8"], options=options or None)
+        act(club, Bid(0, "besserrufer"), Pass(1), Pass(2), Pass(3), Call(0, cards("dK")[0]), GiveUp(0))
+        assert club.state.result is not None and club.state.result.settlement[0] == -paid
 
 
 # -- profile §5: announcements and Kontra --------------------------------------------------------

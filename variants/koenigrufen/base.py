@@ -163,6 +163,10 @@ class Koenigrufen:
                        "a Valat is a premium, or worth the game value times the Valat's value and "
                        "replaces the game and every other premium, or the game and the silent premiums",
                        choices=("premium", "replaces-all", "replaces-game")),
+            OptionSpec("giveup_price", "game-and-bird" if self.d.giveup_pays_bird else "game",
+                       "what a declarer who gives up pays each other player: the game, or the game and "
+                       "(Besserrufer) the announced value of the smallest bird he held before the talon",
+                       choices=("game", "game-and-bird")),
             OptionSpec("trischaken", "ranks", "Trischaken settled by ranks (Jungfrau, Unter-, Ober-"
                        "wertiger, Bürgermeister) or the loser (most points) pays",
                        choices=("ranks", "loser-pays")),

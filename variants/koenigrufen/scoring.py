@@ -314,7 +314,8 @@ def score_given_up(state: HandState, dialect: Dialect, game: ContractSpec,
     (seed 002 Besserrufer: "ist ... der kleinste Vogel im Blatt zu zahlen")."""
     assert state.declarer is not None
     amount = game.value
-    if game.extra.get("bird") and dialect.giveup_pays_bird:
+    default = "game-and-bird" if dialect.giveup_pays_bird else "game"
+    if game.extra.get("bird") and state.options.get("giveup_price", default) == "game-and-bird":
         held = kr(state).get("pre_talon", state.hands[state.declarer])
         birds = [name for name, (card, _) in BIRDS.items() if card in held]
         if birds and birds[0] in specs:
