@@ -258,6 +258,11 @@ class Playable:
     calls: frozenset[CallTime] = frozenset({"bid", "bid-auto", "end"})
     joinable: frozenset[GoalKind] = frozenset()
     contest: bool = False
+    extras: tuple[tuple[str, tuple[Any, ...] | None], ...] = ()
+    """The keys of ``ContractSpec.extra`` the variant reads, each with the values it
+    plays (None: any value; the variant reads it as documented there).  A contract
+    with another key, or a value not listed, is refused: a misspelt or unknown datum
+    is never ignored."""
 
 
 def goal_pairs(goals: tuple[GoalKind, ...], partnerships: tuple[Partnership, ...]
@@ -311,6 +316,15 @@ def unplayable(spec: ContractSpec, playable: Playable, deck: tuple[Card, ...], h
                             f"(joinable goals, played alone: {_listed(playable.joinable)})")
     if spec.contest and not playable.contest:
         return "contest", "several bidders of one game cannot contest it here"
+    known = dict(playable.extras)
+    for key, value in spec.extra.items():
+        if key not in known:
+            return f"extra.{key}", (f"no datum {key!r} is read here "
+                                       f"(extra keys: {_listed(frozenset(known)) if known else 'none'})")
+        allowed = known[key]
+        if allowed is not None and not any(value == a and type(value) is type(a) for a in allowed):
+            shown = ", ".join(map(repr, allowed))
+            return f"extra.{key}", f"{value!r} is not played here (values: {shown})"
     for name, named in (("premiums", spec.premiums), ("announces", frozenset(spec.announces))):
         missing = sorted(named - premiums)
         if missing:

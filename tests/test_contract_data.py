@@ -252,6 +252,13 @@ REFUSALS: Sequence[tuple[str, str, str, str]] = [
     ("koenigrufen-club", 'tricks=TrickRules("suit")', "tricks.trump", "'suit'"),
     ("koenigrufen-course", 'goal=Goal("tricks", tricks=0)', "partnership", "'called'"),
     ("koenigrufen-club", 'talon="pile"', "talon", "'pile'"),
+    # a misspelt or unknown ``extra`` datum is refused, never ignored; so is a value the base does not play
+    ("koenigrufen-club", 'extra=dict(top.extra, forehand_bids="opening")', "extra.forehand_bids",
+     "no datum 'forehand_bids'"),
+    ("koenigrufen-club", 'extra=dict(top.extra, forehand_bid="first")', "extra.forehand_bid",
+     "'first' is not played here"),
+    ("koenigrufen-club", 'extra=dict(top.extra, max_tarocks="3")', "extra.max_tarocks", "'3'"),
+    ("tarock54", 'extra={"kind": "points"}', "extra.kind", "extra keys: none"),
 ]
 
 

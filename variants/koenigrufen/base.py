@@ -16,7 +16,7 @@ Fahrer's round of Kontras (seed 003).  A game given up ends after ``talon``.
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from core.actions import Action, KontraTarget
 from core.auction import VORHAND, auction_info
@@ -46,7 +46,16 @@ from variants.koenigrufen.announce import Announcing, FahrerKontra, announce_ver
 from variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, HoldingAuction, contest_seats, style
 from variants.koenigrufen.cardplay import thirds
 from variants.koenigrufen.context import KINGS, callable_cards, declarers, game_of, kr
-from variants.koenigrufen.games import BIRDS, KING_ULTIMO, MATERIAL, PREMIUM_ORDER, Dialect, kind
+from variants.koenigrufen.games import (
+    BIRDS,
+    KING_ULTIMO,
+    MATERIAL,
+    PREMIUM_ORDER,
+    Dialect,
+    Kind,
+    KingInTalon,
+    kind,
+)
 from variants.koenigrufen.talon import (
     TalonPhase,
     discard_reason,
@@ -62,10 +71,15 @@ BIRD_ORDER = (MARABU, KAKADU, UHU, PAGAT)
 PLAYABLE = Playable(
     goals=frozenset({("points", "alone"), ("points", "called"), ("tricks", "alone"), ("ranking", "each")}),
     trumps=frozenset({"tarock", "colour"}), talon=frozenset({"none", "half", "all", "trick", "last"}),
-    calls=frozenset({"after"}), joinable=frozenset({"tricks"}), contest=True)
+    calls=frozenset({"after"}), joinable=frozenset({"tricks"}), contest=True,
+    extras=(("kind", get_args(Kind)), ("king_in_talon", get_args(KingInTalon)), ("bird", (True, False)),
+            ("max_tarocks", (None, *range(13))), ("announce_at_once", (True, False)),
+            ("forehand_bid", ("opening",))))
 """What the phases and the scoring here play: the called King after the auction
 (its place in the talon decides), no trump suit named (no such phase), the
-negative games alone or joined (each declarer settles with each other player)."""
+negative games alone or joined (each declarer settles with each other player);
+the ``extra`` data of :mod:`variants.koenigrufen.games` and the forehand's
+opening bid (:mod:`variants.koenigrufen.bidding`)."""
 
 TITLES = {
     "trull": "Trull", "kings": "Vier Könige", "absolut": "Absolut", "grammopoi": "Grammopoi",
