@@ -73,7 +73,7 @@ class Figures:
         played = ", ".join(f"{name} {n}" for name, n in sorted(self.contracts.items()))
         return [
             f"{self.variant}: {self.hands} hands ({self.passed_out} passed out): {played}",
-            f"  goal of tricks: {self.trick_goals} hands; the goal missed in {self.missed_goal} "
+            f"  goal of tricks: {self.trick_goals} declarers; the goal missed in {self.missed_goal} "
             f"(all lost: {'yes' if not self.violations else 'see below'}), made in "
             f"{self.trick_goals - self.missed_goal} (all won)",
             f"  colour games: {self.suit_leads} tricks led in a suit, none won by a tarock"
@@ -117,17 +117,22 @@ def check_hand(hand: Hand, catalogue: Catalogue, figures: Figures, index: int) -
         bid_by.setdefault(name, seat)
     party = state.declarer_party()
     if spec.goal.kind == "tricks":
-        figures.trick_goals += 1
-        taken = sum(1 for t in state.tricks if t.winner in party)
-        if taken != spec.goal.tricks:
-            figures.missed_goal += 1
-        if result.won != (taken == spec.goal.tricks):
-            figures.violations.append(f"{where}: {spec.name}: the declarer party took {taken} tricks "
-                                      f"(goal {spec.goal.tricks}) and won is {result.won}")
-        game = result.game_items
-        if taken != spec.goal.tricks and (not game or game[0].amount >= 0):
-            figures.violations.append(f"{where}: {spec.name}: declarer-took-a-trick-and-won "
-                                      f"({taken} tricks, game items {game})")
+        # A game others joined has a declarer per seat, each settling on his own tricks (``won`` is
+        # None there: one may win while another loses): each declarer's game items are checked.
+        declarers = [(seat,) for seat in result.declarers] if len(result.declarers) > 1 else [tuple(party)]
+        figures.trick_goals += len(declarers)
+        for side in declarers:
+            taken = sum(1 for t in state.tricks if t.winner in side)
+            if taken != spec.goal.tricks:
+                figures.missed_goal += 1
+            if len(declarers) == 1 and result.won != (taken == spec.goal.tricks):
+                figures.violations.append(f"{where}: {spec.name}: the declarer party took {taken} tricks "
+                                          f"(goal {spec.goal.tricks}) and won is {result.won}")
+            game = [i for i in result.game_items if i.side == side or set(i.side) == set(side)]
+            made = taken == spec.goal.tricks
+            if not game or any((i.amount > 0) != made for i in game):
+                figures.violations.append(f"{where}: {spec.name}: seats {side} took {taken} tricks (goal "
+                                          f"{spec.goal.tricks}) and their game items are {game}")
     if spec.tricks.trump == "colour":
         for trick in state.tricks:
             if SUIT_OF[trick.cards[0]] != TAROCK:
