@@ -45,6 +45,7 @@ when the rules are built (``VariantFacts.playable``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from core.auction import Auction, AuctionStyle
@@ -191,6 +192,7 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec,
     return ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
 
 
+@lru_cache(maxsize=1024)
 def valat_refusal(code: str, verdict: ValatVerdict | None) -> Verdict:
     """The refusal of a Valat the check does not allow, with its figures:
     deals lost and made of deals played (the check stops at the third lost
