@@ -49,6 +49,8 @@ class Play:
         index = {c: i for i, c in enumerate(layout)}
         self.bit: tuple[int, ...] = tuple(index[c] for c in range(54))
         """The bit of each card."""
+        self.value: tuple[int, ...] = tuple(1 << b for b in self.bit)
+        """The bit of each card as a one-card set."""
         masks = [sum(1 << index[c] for c in range(54) if SUIT_OF[c] == s) for s in range(_SUITS)]
         self.suit_of: tuple[int, ...] = tuple(SUIT_OF[c] for c in layout)
         """The suit of each bit."""
@@ -73,12 +75,8 @@ class Play:
         """The tarocks but the Pagat (Pagat last: he may not go while one of them is held)."""
 
     def mask(self, cards: Sequence[Card]) -> int:
-        """The bit set of ``cards``."""
-        bit = self.bit
-        m = 0
-        for c in cards:
-            m |= 1 << bit[c]
-        return m
+        """The bit set of ``cards`` (distinct cards)."""
+        return sum(map(self.value.__getitem__, cards))
 
     def winner(self, trick: Sequence[int], tmask: int) -> int:
         """The index in play order of the card (bit) heading ``trick`` (its bits ``tmask``)."""
@@ -215,10 +213,10 @@ class Play:
                 cands = (cands & heads) | (idle & -idle)
         mine = k == me
         while cands:
-            low = cands & -cands
-            cands ^= low
-            trick.append(low.bit_length() - 1)
-            taken = self._opponents_can_win(hands, me, trick, tmask | low)
+            card = cands & -cands
+            cands ^= card
+            trick.append(card.bit_length() - 1)
+            taken = self._opponents_can_win(hands, me, trick, tmask | card)
             trick.pop()
             if taken != mine:
                 return taken
