@@ -75,8 +75,12 @@ class Play:
         """The tarocks but the Pagat (Pagat last: he may not go while one of them is held)."""
 
     def mask(self, cards: Sequence[Card]) -> int:
-        """The bit set of ``cards`` (distinct cards)."""
-        return sum(map(self.value.__getitem__, cards))
+        """The bit set of ``cards``."""
+        value = self.value
+        m = 0
+        for c in cards:
+            m |= value[c]
+        return m
 
     def winner(self, trick: Sequence[int], tmask: int) -> int:
         """The index in play order of the card (bit) heading ``trick`` (its bits ``tmask``)."""
@@ -178,13 +182,20 @@ class Play:
         """The declarer's leads that no opponent can beat, whatever they play."""
         trump = self.trump_mask
         everyone = opps[0] | opps[1] | opps[2]
+        ruffers = [o for o in opps if o & trump]
         safe = 0
         for m in self.suit_mask:
             own = mine & m
             if not own:
                 continue
-            if m != trump and any(not o & m and o & trump for o in opps):
-                continue
+            if m != trump:
+                ruffed = False
+                for o in ruffers:
+                    if not o & m:
+                        ruffed = True
+                        break
+                if ruffed:
+                    continue
             top = (everyone & m).bit_length()
             safe |= own >> top << top
         if self.kaiser and safe & self.skus_mask:

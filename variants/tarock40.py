@@ -183,13 +183,17 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec,
     found (:func:`valat_refusal`)."""
     if not spec.single:
         return ALLOW
-    hand = state.hands[seat]
-    pos = position(state, seat)
-    if spec.tricks.trump == "suit":
-        verdict = valat_verdict_any_suit(hand, spec.tricks, pos, DECK40)
-    else:
-        verdict = valat_verdict(hand, spec.tricks, TAROCK, pos, DECK40)
+    verdict = _own_strength(tuple(state.hands[seat]), spec.tricks, position(state, seat))
     return ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
+
+
+@lru_cache(maxsize=4096)
+def _own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
+    """The check's verdict for :func:`own_valat`, remembered: the auction asks
+    it for every Solo and Faberl the hand could bid, in every turn."""
+    if tricks.trump == "suit":
+        return valat_verdict_any_suit(hand, tricks, pos, DECK40)
+    return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
 
 
 @lru_cache(maxsize=1024)
