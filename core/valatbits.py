@@ -211,18 +211,30 @@ class Play:
         if k == SEATS:
             return self.winner(trick, tmask) != me
         cands = self.legal(hands[k], trick, tmask)
+        mine = k == me
         if k:
-            head = trick[self.winner(trick, tmask)]
+            first = self.winner(trick, tmask)
+            head = trick[first]
             above = head + 1
-            heads = self.suit_mask[self.suit_of[head]] >> above << above
+            beats = self.suit_mask[self.suit_of[head]] >> above << above
             if not (1 << head) & self.trump_mask:
-                heads |= self.trump_mask
-            if self.kaiser:
-                heads |= self.trull
+                beats |= self.trump_mask
+            heads = beats | self.trull if self.kaiser else beats
             idle = cands & ~heads
             if idle:  # one card stands for every card that leaves the trick as it is
                 cands = (cands & heads) | (idle & -idle)
-        mine = k == me
+            if k == SEATS - 1:  # the last card: who takes the trick, as winner() finds it
+                trull = self.trull if self.kaiser else -1
+                while cands:
+                    card = cands & -cands
+                    cands ^= card
+                    if (tmask | card) & trull == trull:
+                        seat = trick.index(self.pagat) if tmask & self.pagat_mask else k
+                    else:
+                        seat = k if card & beats else first
+                    if (seat != me) != mine:
+                        return not mine
+                return mine
         while cands:
             card = cands & -cands
             cands ^= card
