@@ -59,7 +59,6 @@ class Play:
         self.plain_mask = sum(masks) ^ self.trump_mask
         self.plain_suits = tuple(masks[s] for s in suits[:-1])
         """The masks of the plain suits, in the layout's order."""
-        self.strength: tuple[int, ...] = tuple(strength[c] for c in layout)
         self.cost: tuple[int, ...] = tuple((int(SUIT_OF[c] == trump) << 6) | strength[c] for c in layout)
         """The check's order of cheapness, plain before trump and low before high, as one number."""
         self.overtrump = rules.overtrump
