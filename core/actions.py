@@ -10,6 +10,7 @@ default are left out.  Variants may add their own action types through the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from core.cards import Card, format_card, format_cards
@@ -140,6 +141,13 @@ class KontraTarget:
 
 
 GAME = KontraTarget()
+
+
+@lru_cache(maxsize=256)
+def kontra_on(name: str) -> KontraTarget:
+    """The target of announcement ``name``'s own chain (``GAME`` for ``""``), one
+    value per name: the Kontra phases list the targets for every turn."""
+    return KontraTarget(name)
 """The Kontra chain on the whole game."""
 
 

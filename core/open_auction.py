@@ -31,7 +31,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass
+from core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, kontra_on
 from core.auction import declare
 from core.contracts import ContractSpec
 from core.phases import BIDDING, Phase
@@ -150,7 +150,7 @@ class OpenAuction(Phase):
     def _kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if state.contract is None:
             return []
-        targets = [GAME, *(KontraTarget(a.name) for a in state.announcements)]
+        targets = [GAME, *(kontra_on(a.name) for a in state.announcements)]
         return [Kontra(seat, t) for t in targets if self.kontra_refusal(state, rules, seat, t) is None]
 
     def _bound(self, state: HandState, rules: Rules, seat: int) -> bool:

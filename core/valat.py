@@ -22,9 +22,10 @@ bots all read it (:func:`valat_verdict`; :func:`valat_on_own` is its
 ``allowed``).  :func:`play_deals` plays given distributions, for a caller
 that draws them from more than the hand.
 
-The play follows a contract's :class:`~core.contracts.TrickRules` through
-:mod:`core.tricks` (legal cards, winner, card order, the Kaiserstich), so
-the variants that ask this of a declarer and the bots that ask it of
+The play follows a contract's :class:`~core.contracts.TrickRules` as
+:mod:`core.tricks` reads them (legal cards, winner, card order, the
+Kaiserstich), compiled once per check to bit sets (:mod:`core.valatbits`),
+so the variants that ask this of a declarer and the bots that ask it of
 themselves share one check.  It covers games where the tarocks trump or a
 named suit does (``colour`` games have no such check) and decks that deal
 out completely to four players (no talon: the 40-card games).
@@ -42,20 +43,24 @@ which the seed allows the leader ("eine offene Gabel darf man annehmen,
 als Ausspieler").  This is the approximation the seed admits ("Das ist eine
 Näherung; wer nicht ausspielt, braucht dafür mehr als der Ausspieler").
 
-Cost (measured on the development machine, 2 cores): a hand that passes
-plays all 200 deals in about 40-80 ms when it leads and 190-230 ms when an
-opponent leads the first trick (that trick is searched in full); a hand
-without the top trump of a suit is refused at once.  Over 1,500 random and
-strong hands the mean was 9 ms (Solo) and 0.5 ms (Faberl, all suits), the
-slowest check 263 ms.  Answers are cached per hand.  ``python -m
-core.valat`` prints the figures on this machine.
+Cost (``python -m core.valat`` prints the figures on this machine): a hand
+without the top trump of a suit is refused at once; a hand that passes plays
+all 200 deals, the first trick searched in full when an opponent leads it.
+On bit sets the check takes a quarter to a third of the time the first
+version on lists took (tests/valat_reference.py, the reference it is tested
+against), measured in the same session on a loaded 2-core machine: 50-83 ms
+against 195-228 ms for seed 000's Solo hand leading, 121-162 ms against
+742-767 ms for the Faberl hand over all four suits, second to play.  A check
+that stops at its third lost deal costs about as much in seeding the
+generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Answers
+are cached per hand.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
@@ -63,10 +68,6 @@ from typing import ClassVar, Final
 
 from core.cards import (
     DECK40,
-    MOND,
-    PAGAT,
-    SKUS,
-    STRENGTH,
     SUIT_LETTERS,
     SUIT_OF,
     TAROCK,
@@ -75,7 +76,7 @@ from core.cards import (
     format_cards,
 )
 from core.contracts import TrickRules
-from core.tricks import legal, strength_order, winner
+from core.valatbits import compile_play
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
@@ -89,10 +90,6 @@ SEATS: Final = 4
 SOLO: Final = TrickRules(overtrump=True, trull_trick=True)
 """The trick rules of seed 000's 40-card Solo (tarocks trump, Stichzwang on
 tarocks, Kaiserstich): what ``python -m core.valat`` measures."""
-
-Legal = Callable[[Sequence[Card], Sequence[Card]], list[Card]]
-Winner = Callable[[Sequence[Card]], int]
-
 
 STOPPED_FAILURES: Final = "failures"
 """Why a check stopped early: it lost ``MAX_FAILURES + 1`` deals, more than the Valat may."""
@@ -198,21 +195,6 @@ class ValatVerdict:
         return f"{'allowed' if self.allowed else 'refused'}: {text}"
 
 
-class _Game:
-    """The rules one simulation plays by: trump suit, card order, legal plays, winner."""
-
-    def __init__(self, rules: TrickRules, trump: Suit) -> None:
-        self.trump = trump
-        self.kaiser = rules.trull_trick and trump == TAROCK
-        self.strength: Sequence[int] = STRENGTH if trump == TAROCK else strength_order(rules.xx_high)
-        self.legal: Legal = lambda hand, trick: legal(hand, trick, rules, trump)
-        self.winner: Winner = lambda cards: winner(cards, rules, trump)
-
-    def low_key(self, card: Card) -> tuple[bool, int]:
-        """Cheapest first: plain cards before trumps, low before high."""
-        return SUIT_OF[card] == self.trump, self.strength[card]
-
-
 def checkable(rules: TrickRules, trump: Suit) -> bool:
     """Whether the check covers a game with these rules and this trump suit:
     tarocks trumping (``tarock``), or a suit named in a ``suit`` game."""
@@ -221,133 +203,24 @@ def checkable(rules: TrickRules, trump: Suit) -> bool:
     return rules.trump == "suit" and 0 <= trump < TAROCK
 
 
-def _safe_leads(game: _Game, mine: Sequence[Card], opps: Sequence[Sequence[Card]]) -> list[Card]:
-    """The declarer's leads that no opponent can beat, whatever they play."""
-    trump, strength = game.trump, game.strength
-    top: dict[Suit, int] = {}
-    ruff: set[Suit] = set()
-    holds: list[set[Suit]] = []
-    for hand in opps:
-        suits = {SUIT_OF[c] for c in hand}
-        holds.append(suits)
-        for c in hand:
-            s = SUIT_OF[c]
-            if strength[c] > top.get(s, -1):
-                top[s] = strength[c]
-    for suit in range(5):
-        if suit != trump and any(suit not in h and trump in h for h in holds):
-            ruff.add(suit)
-    kaiser_risk = False
-    if game.kaiser:
-        owner = {c: i for i, hand in enumerate(opps) for c in hand if c in (MOND, PAGAT)}
-        kaiser_risk = MOND in owner and PAGAT in owner and owner[MOND] != owner[PAGAT]
-    out = []
-    for card in mine:
-        suit = SUIT_OF[card]
-        if strength[card] < top.get(suit, -1) or suit in ruff:
-            continue
-        if card == SKUS and kaiser_risk:
-            continue
-        out.append(card)
-    return out
-
-
-def _opponents_can_win(game: _Game, hands: list[list[Card]], order: Sequence[int], me: int,
-                       trick: list[Card], k: int) -> bool:
-    """Whether the opponents can take this trick against the declarer's best answer."""
-    if k == len(order):
-        return order[game.winner(trick)] != me
-    seat = order[k]
-    legal = game.legal(hands[seat], trick)
-    if seat == me:
-        return all(_opponents_can_win(game, hands, order, me, [*trick, c], k + 1) for c in legal)
-    return any(_opponents_can_win(game, hands, order, me, [*trick, c], k + 1) for c in legal)
-
-
-def _cheapest_winner(game: _Game, hands: list[list[Card]], order: Sequence[int], me: int,
-                     trick: list[Card]) -> Card | None:
-    k = len(trick)
-    for card in sorted(game.legal(hands[me], trick), key=game.low_key):
-        if not _opponents_can_win(game, hands, order, me, [*trick, card], k + 1):
-            return card
-    return None
-
-
-def _leader_outranks_a_suit(game: _Game, hands: list[list[Card]], me: int) -> bool:
-    """Whether the first leader holds a plain card above every card the declarer
-    holds of its suit, holding some.
-
-    Then the opponents take the first trick, as the full search would find:
-    the declarer must follow that suit below the lead, and only an
-    opponent's card (a higher one of the suit, or a trump) can beat it; the
-    Kaiserstich needs a Pagat, which the declarer's plain card is not.  The
-    search is only needed where this cheap test says no.
-    """
-    strength, trump = game.strength, game.trump
-    top: dict[Suit, int] = {}
-    for c in hands[me]:
-        suit = SUIT_OF[c]
-        if suit != trump and strength[c] > top.get(suit, -1):
-            top[suit] = strength[c]
-    return any(strength[c] > top.get(SUIT_OF[c], 1 << 30) for c in hands[0])
-
-
-def _first_trick_led_by_opponent(game: _Game, hands: list[list[Card]], me: int) -> list[Card] | None:
-    """Play the first trick when an opponent leads; None if the opponents can take it."""
-    order = tuple(range(SEATS))
-    if _leader_outranks_a_suit(game, hands, me) or _opponents_can_win(game, hands, order, me, [], 0):
-        return None
-    best: tuple[tuple[bool, int], list[Card]] | None = None
-    for lead in hands[0]:
-        trick = [lead]
-        for seat in range(1, me):
-            trick.append(min(game.legal(hands[seat], trick), key=game.low_key))
-        answer = _cheapest_winner(game, hands, order, me, trick)
-        if answer is None:  # cannot happen after the search above; be safe
-            return None
-        cost = game.low_key(answer)
-        if best is None or cost > best[0]:
-            best = (cost, [*trick, answer])
-    assert best is not None
-    trick = best[1]
-    for seat in range(me + 1, SEATS):
-        trick.append(min(game.legal(hands[seat], trick), key=game.low_key))
-    return trick
-
-
-def _makes_valat(game: _Game, hands: list[list[Card]], me: int) -> bool:
-    """Play one open distribution out; True if the declarer takes every trick."""
-    if me != 0:
-        trick = _first_trick_led_by_opponent(game, hands, me)
-        if trick is None:
-            return False
-        for seat, card in enumerate(trick):
-            hands[seat].remove(card)
-    opps = [hands[s] for s in range(SEATS) if s != me]
-    mine = hands[me]
-    trump = game.trump
-    while mine:
-        safe = _safe_leads(game, mine, opps)
-        if not safe:
-            return False
-        opp_trumps = any(SUIT_OF[c] == trump for hand in opps for c in hand)
-        trumps = [c for c in safe if SUIT_OF[c] == trump]
-        lead = min(trumps, key=game.low_key) if opp_trumps and trumps else min(safe, key=game.low_key)
-        trick = [lead]
-        for offset in range(1, SEATS):
-            hand = hands[(me + offset) % SEATS]
-            trick.append(min(game.legal(hand, trick), key=game.low_key))
-        if game.winner(trick) != 0:
-            return False
-        for offset, card in enumerate(trick):
-            hands[(me + offset) % SEATS].remove(card)
-    return True
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``, draw for draw (CPython's Fisher-Yates on
+    ``getrandbits``, unchanged from 3.11 to 3.13), without its method call per
+    card: the check shuffles for every deal it plays."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _deals(rng: random.Random, unseen: list[Card], size: int, deals: int) -> Iterator[list[list[Card]]]:
     """``deals`` random distributions of ``unseen``: the three opponents' hands in play order."""
     for _ in range(deals):
-        rng.shuffle(unseen)
+        shuffle(rng, unseen)
         yield [unseen[k * size:(k + 1) * size] for k in range(SEATS - 1)]
 
 
@@ -365,16 +238,16 @@ def play_deals(hand: Sequence[Card], rules: TrickRules, trump: Suit, position: i
         raise ValueError(f"no Valat check for trump mode {rules.trump!r} with trump suit {trump}")
     if not 0 <= position < SEATS:
         raise ValueError(f"position {position} is not a place in the first trick (0..{SEATS - 1})")
-    game = _Game(rules, trump)
+    play = compile_play(rules, trump)
     mine = sorted(hand)
     made = failed = played = 0
     for others in distributions:
         if len(others) != SEATS - 1 or any(len(o) != len(mine) for o in others):
             raise ValueError(f"a distribution must hold {SEATS - 1} hands of {len(mine)} cards")
-        rest = [list(o) for o in others]
-        hands = [rest.pop(0) if seat != position else list(mine) for seat in range(SEATS)]
+        rest = list(others)
+        hands = [rest.pop(0) if seat != position else mine for seat in range(SEATS)]
         played += 1
-        if _makes_valat(game, hands, position):
+        if play.makes_valat(hands, position):
             made += 1
         else:
             failed += 1
@@ -406,11 +279,13 @@ def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, posi
     return play_deals(mine, rules, trump, position, _deals(rng, unseen, size, deals), stop_after=stop_after)
 
 
-def _top_trump(game: _Game, deck: Sequence[Card]) -> Card:
+@lru_cache(maxsize=64)
+def _top_trump(rules: TrickRules, trump: Suit, deck: tuple[Card, ...]) -> Card:
     """The trump that wins every trick it is played to (no Kaiserstich in a
     suit game; where the tarocks trump, the Pagat can only beat the Sküs with
     the Mond of another player in the trick, which open-handed opponents avoid)."""
-    return max((c for c in deck if SUIT_OF[c] == game.trump), key=lambda c: game.strength[c])
+    bit = compile_play(rules, trump).bit
+    return max((c for c in deck if SUIT_OF[c] == trump), key=lambda c: bit[c])
 
 
 def judge(estimate: ValatEstimate, trump: Suit = TAROCK, position: int = 0) -> ValatVerdict:
@@ -423,7 +298,7 @@ def judge(estimate: ValatEstimate, trump: Suit = TAROCK, position: int = 0) -> V
 @lru_cache(maxsize=4096)
 def _verdict(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
              deck: tuple[Card, ...]) -> ValatVerdict:
-    if _top_trump(_Game(rules, trump), deck) not in hand:
+    if _top_trump(rules, trump, deck) not in hand:
         # an opponent takes the trick he plays it to: no deal is played
         return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, trump, position)
     estimate = simulate(hand, rules, trump, position, deck=deck, stop_after=MAX_FAILURES + 1)
@@ -436,9 +311,17 @@ def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK,
     from first-trick place ``position``: allowed when made in >= 99 % of
     200 deals; None where no check exists (:func:`checkable`, or a deck that
     does not deal out to four hands like it)."""
+    return _checked(tuple(hand), rules, trump, position, tuple(deck))
+
+
+@lru_cache(maxsize=4096)
+def _checked(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
+             deck: tuple[Card, ...]) -> ValatVerdict | None:
+    """:func:`valat_verdict` remembered for the hand as given (the rules ask
+    again for every bid and announcement the hand could make)."""
     if not checkable(rules, trump) or len(deck) != SEATS * len(hand) or not set(hand) <= set(deck):
         return None
-    return _verdict(tuple(sorted(hand)), rules, trump, position, tuple(deck))
+    return _verdict(tuple(sorted(hand)), rules, trump, position, deck)
 
 
 def _closeness(a: ValatVerdict) -> tuple[bool, int, int]:

@@ -202,9 +202,10 @@ def test_the_first_trick_shortcut_agrees_with_the_search() -> None:
     search finds it too (the shortcut changes no verdict, only its cost)."""
     import random
 
+    from valat_reference import SEATS, _Game, _leader_outranks_a_suit, _opponents_can_win
+
     from core.cards import DECK40, TAROCK
     from core.contracts import TrickRules
-    from core.valat import SEATS, _Game, _leader_outranks_a_suit, _opponents_can_win
 
     rng = random.Random(11)
     hits = 0

@@ -45,6 +45,7 @@ when the rules are built (``VariantFacts.playable``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from core.auction import Auction, AuctionStyle
@@ -182,15 +183,20 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec,
     found (:func:`valat_refusal`)."""
     if not spec.single:
         return ALLOW
-    hand = state.hands[seat]
-    pos = position(state, seat)
-    if spec.tricks.trump == "suit":
-        verdict = valat_verdict_any_suit(hand, spec.tricks, pos, DECK40)
-    else:
-        verdict = valat_verdict(hand, spec.tricks, TAROCK, pos, DECK40)
+    verdict = _own_strength(tuple(state.hands[seat]), spec.tricks, position(state, seat))
     return ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
 
 
+@lru_cache(maxsize=4096)
+def _own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
+    """The check's verdict for :func:`own_valat`, remembered: the auction asks
+    it for every Solo and Faberl the hand could bid, in every turn."""
+    if tricks.trump == "suit":
+        return valat_verdict_any_suit(hand, tricks, pos, DECK40)
+    return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
+
+
+@lru_cache(maxsize=1024)
 def valat_refusal(code: str, verdict: ValatVerdict | None) -> Verdict:
     """The refusal of a Valat the check does not allow, with its figures:
     deals lost and made of deals played (the check stops at the third lost

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass
+from core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
 from core.cards import MOND, is_king
 from core.phases import ANNOUNCE, KONTRA, Phase
 from core.rules import Rules
@@ -205,7 +205,7 @@ class Announcing(Phase):
             out = [KontraTarget(declarer=d) for d in declarers(state)]
             out += [KontraTarget(answer=x) for (d, x) in pairs if d == seat]
             return out
-        return [GAME, *(KontraTarget(a.name) for a in state.announcements)]
+        return [GAME, *(kontra_on(a.name) for a in state.announcements)]
 
     def kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         out: list[Action] = []

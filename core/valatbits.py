@@ -1,0 +1,342 @@
+"""The Valat check's play-out on bit sets: :mod:`core.valat`'s engine.
+
+:func:`compile_play` turns a contract's :class:`~core.contracts.TrickRules`
+and trump suit into a :class:`Play` once per check.  Every card gets a bit:
+the plain suits first, the trump suit last, each suit's cards from its
+lowest to its highest (the card order of :mod:`core.tricks`, the literal
+Faberl order with ``xx_high``).  A hand is then an ``int``, a suit a mask,
+a suit's lowest card its lowest bit and "higher than" a shift; the legal
+cards (Farbzwang, Tarockzwang, overtrump, Stichzwang, Pagat last), the
+winner (with the Kaiserstich where the tarocks trump) and the cheapest card
+follow :func:`core.tricks.legal`, :func:`core.tricks.winner` and the check's
+order "plain before trump, low before high".
+
+:meth:`Play.makes_valat` plays one open distribution exactly as
+:mod:`core.valat` describes it, choice for choice, ties included: among
+cards equally cheap the declarer plays his lowest card id (his hand is
+sorted) and an opponent the first in the order his cards were dealt, and an
+opponent leading the first trick tries his cards in that order.  The search
+of the first trick asks only whether the opponents can take it; it tries one
+card for all those that cannot head the trick and are no Trull card (they
+leave the led suit, the card in front and the trumps to beat as they were),
+which changes the answer of no search, only its cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final
+
+from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
+from core.contracts import TrickRules
+from core.tricks import strength_order
+
+SEATS: Final = 4
+_SUITS: Final = 5
+
+
+class Play:
+    """One contract's trick rules with one trump suit, compiled to bit sets."""
+
+    def __init__(self, rules: TrickRules, trump: Suit) -> None:
+        strength: Sequence[int] = STRENGTH if trump == TAROCK else strength_order(rules.xx_high)
+        suits = [s for s in range(_SUITS) if s != trump] + [trump]
+        layout = [c for s in suits for c in sorted((c for c in range(54) if SUIT_OF[c] == s),
+                                                   key=lambda c: strength[c])]
+        self.card: tuple[Card, ...] = tuple(layout)
+        """The card of each bit."""
+        index = {c: i for i, c in enumerate(layout)}
+        self.bit: tuple[int, ...] = tuple(index[c] for c in range(54))
+        """The bit of each card."""
+        self.value: tuple[int, ...] = tuple(1 << b for b in self.bit)
+        """The bit of each card as a one-card set."""
+        masks = [sum(1 << index[c] for c in range(54) if SUIT_OF[c] == s) for s in range(_SUITS)]
+        self.suit_of: tuple[int, ...] = tuple(SUIT_OF[c] for c in layout)
+        """The suit of each bit."""
+        self.suit_mask: tuple[int, ...] = tuple(masks)
+        self.trump_mask = masks[trump]
+        self.plain_mask = sum(masks) ^ self.trump_mask
+        self.plain_suits = tuple(masks[s] for s in suits[:-1])
+        """The masks of the plain suits, in the layout's order."""
+        self.cost: tuple[int, ...] = tuple((int(SUIT_OF[c] == trump) << 6) | strength[c] for c in layout)
+        """The check's order of cheapness, plain before trump and low before high, as one number."""
+        self.overtrump = rules.overtrump
+        self.must_win = rules.must_win
+        self.pagat_last = rules.pagat_last
+        self.kaiser = rules.trull_trick and trump == TAROCK
+        self.pagat = index[PAGAT]
+        self.trull = (1 << index[PAGAT]) | (1 << index[MOND]) | (1 << index[SKUS])
+        self.mond_mask = 1 << index[MOND]
+        self.pagat_mask = 1 << index[PAGAT]
+        self.skus_mask = 1 << index[SKUS]
+        self.other_tarocks = sum(1 << index[c] for c in range(1, 22))
+        """The tarocks but the Pagat (Pagat last: he may not go while one of them is held)."""
+
+    def mask(self, cards: Sequence[Card]) -> int:
+        """The bit set of ``cards``."""
+        value = self.value
+        m = 0
+        for c in cards:
+            m |= value[c]
+        return m
+
+    def winner(self, trick: Sequence[int], tmask: int) -> int:
+        """The index in play order of the card (bit) heading ``trick`` (its bits ``tmask``)."""
+        if self.kaiser and tmask & self.trull == self.trull:
+            return list(trick).index(self.pagat)
+        suit_of = self.suit_of
+        trump = self.trump_mask
+        best = trick[0]
+        w = 0
+        for i in range(1, len(trick)):
+            c = trick[i]
+            if suit_of[c] == suit_of[best]:
+                if c > best:
+                    best, w = c, i
+            elif (1 << c) & trump:
+                best, w = c, i
+        return w
+
+    def legal(self, hand: int, trick: Sequence[int], tmask: int) -> int:
+        """The cards of ``hand`` that may go to ``trick`` (:func:`core.tricks.legal`)."""
+        if not trick:
+            cands = hand
+        else:
+            led = self.suit_mask[self.suit_of[trick[0]]]
+            cands = hand & led
+            trumping = bool(cands) and led == self.trump_mask
+            if not cands:
+                cands = hand & self.trump_mask
+                trumping = bool(cands)
+                if not cands:
+                    cands = hand
+            if self.overtrump and trumping:
+                top = (tmask & self.trump_mask).bit_length()
+                if top:
+                    higher = cands >> top << top
+                    if higher:
+                        cands = higher
+            if self.must_win and cands & (cands - 1):
+                n = len(trick)
+                probe = [*trick, 0]
+                winning = 0
+                rest = cands
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    probe[n] = low.bit_length() - 1
+                    if self.winner(probe, tmask | low) == n:
+                        winning |= low
+                if winning:
+                    cands = winning
+        if (self.pagat_last and cands & self.pagat_mask and cands != self.pagat_mask
+                and hand & self.other_tarocks):
+            cands ^= self.pagat_mask
+        return cands
+
+    def lowest(self, cands: int, order: Sequence[Card]) -> int:
+        """The cheapest card (bit) of ``cands``; among equally cheap ones the
+        first in ``order`` (the hand as dealt)."""
+        plain = cands & self.plain_mask
+        if not plain:
+            return (cands & -cands).bit_length() - 1
+        low = (plain & -plain).bit_length() - 1
+        if not plain & ~self.suit_mask[self.suit_of[low]]:
+            return low
+        cost = self.cost
+        best = low
+        ties: list[int] = []
+        for m in self.plain_suits:
+            x = plain & m
+            if x:
+                b = (x & -x).bit_length() - 1
+                if cost[b] < cost[best]:
+                    best = b
+                    ties = []
+                elif cost[b] == cost[best] and b != best:
+                    ties.append(b)
+        if ties:
+            card = self.card
+            return min([best, *ties], key=lambda b: order.index(card[b]))
+        return best
+
+    def lowest_id(self, cands: int) -> int:
+        """The cheapest card (bit) of ``cands``; among equally cheap ones the
+        lowest card id (the declarer's, whose hand is sorted)."""
+        plain = cands & self.plain_mask
+        if not plain:
+            return (cands & -cands).bit_length() - 1
+        cost, card = self.cost, self.card
+        best = -1
+        for m in self.plain_suits:
+            x = plain & m
+            if x:
+                b = (x & -x).bit_length() - 1
+                if best < 0 or cost[b] < cost[best] or (cost[b] == cost[best] and card[b] < card[best]):
+                    best = b
+        return best
+
+    def _safe_leads(self, mine: int, opps: Sequence[int]) -> int:
+        """The declarer's leads that no opponent can beat, whatever they play."""
+        trump = self.trump_mask
+        everyone = opps[0] | opps[1] | opps[2]
+        ruffers = [o for o in opps if o & trump]
+        safe = 0
+        for m in self.suit_mask:
+            own = mine & m
+            if not own:
+                continue
+            if m != trump:
+                ruffed = False
+                for o in ruffers:
+                    if not o & m:
+                        ruffed = True
+                        break
+                if ruffed:
+                    continue
+            top = (everyone & m).bit_length()
+            safe |= own >> top << top
+        if self.kaiser and safe & self.skus_mask:
+            pm = self.pagat_mask | self.mond_mask
+            if everyone & pm == pm and all(o & pm != pm for o in opps):
+                safe ^= self.skus_mask
+        return safe
+
+    def _opponents_can_win(self, hands: list[int], me: int, trick: list[int], tmask: int) -> bool:
+        """Whether the opponents can take the first trick (seats 0..3 in turn,
+        ``trick`` played so far) against the declarer's best answer."""
+        k = len(trick)
+        if k == SEATS:
+            return self.winner(trick, tmask) != me
+        cands = self.legal(hands[k], trick, tmask)
+        mine = k == me
+        if k:
+            first = self.winner(trick, tmask)
+            head = trick[first]
+            above = head + 1
+            beats = self.suit_mask[self.suit_of[head]] >> above << above
+            if not (1 << head) & self.trump_mask:
+                beats |= self.trump_mask
+            heads = beats | self.trull if self.kaiser else beats
+            idle = cands & ~heads
+            if idle:  # one card stands for every card that leaves the trick as it is
+                cands = (cands & heads) | (idle & -idle)
+            if k == SEATS - 1:  # the last card: who takes the trick, as winner() finds it
+                trull = self.trull if self.kaiser else -1
+                while cands:
+                    card = cands & -cands
+                    cands ^= card
+                    if (tmask | card) & trull == trull:
+                        seat = trick.index(self.pagat) if tmask & self.pagat_mask else k
+                    else:
+                        seat = k if card & beats else first
+                    if (seat != me) != mine:
+                        return not mine
+                return mine
+        while cands:
+            card = cands & -cands
+            cands ^= card
+            trick.append(card.bit_length() - 1)
+            taken = self._opponents_can_win(hands, me, trick, tmask | card)
+            trick.pop()
+            if taken != mine:
+                return taken
+        return mine
+
+    def _leader_outranks_a_suit(self, leader: int, mine: int) -> bool:
+        """Whether the first leader holds a plain card above every card the declarer holds of its suit."""
+        for m in self.plain_suits:
+            own = mine & m
+            if own and (leader & m) >> own.bit_length():
+                return True
+        return False
+
+    def _first_trick(self, hands: list[int], orders: list[Sequence[Card]], me: int) -> list[int] | None:
+        """The first trick when an opponent leads; None if the opponents can take it."""
+        if self._leader_outranks_a_suit(hands[0], hands[me]) or self._opponents_can_win(hands, me, [], 0):
+            return None
+        bit, cost = self.bit, self.cost
+        best: tuple[int, list[int]] | None = None
+        for card in orders[0]:
+            trick = [bit[card]]
+            tmask = 1 << trick[0]
+            for seat in range(1, me):
+                b = self.lowest(self.legal(hands[seat], trick, tmask), orders[seat])
+                trick.append(b)
+                tmask |= 1 << b
+            answer = self._cheapest_winner(hands, me, trick, tmask)
+            if answer is None:  # cannot happen after the search above; be safe
+                return None
+            if best is None or cost[answer] > best[0]:
+                best = (cost[answer], [*trick, answer])
+        assert best is not None
+        trick = best[1]
+        tmask = 0
+        for b in trick:
+            tmask |= 1 << b
+        for seat in range(me + 1, SEATS):
+            b = self.lowest(self.legal(hands[seat], trick, tmask), orders[seat])
+            trick.append(b)
+            tmask |= 1 << b
+        return trick
+
+    def _cheapest_winner(self, hands: list[int], me: int, trick: list[int], tmask: int) -> int | None:
+        """The declarer's cheapest card (lowest id among equals) that holds the trick whatever follows."""
+        cands = self.legal(hands[me], trick, tmask)
+        cost, card = self.cost, self.card
+        order: list[int] = []
+        while cands:
+            low = cands & -cands
+            cands ^= low
+            order.append(low.bit_length() - 1)
+        order.sort(key=lambda b: (cost[b], card[b]))
+        for b in order:
+            trick.append(b)
+            taken = self._opponents_can_win(hands, me, trick, tmask | (1 << b))
+            trick.pop()
+            if not taken:
+                return b
+        return None
+
+    def makes_valat(self, orders: list[Sequence[Card]], me: int) -> bool:
+        """Play one open distribution out (``orders``: the four hands by place
+        in the first trick, as dealt); True if the declarer at place ``me`` takes every trick."""
+        hands = [self.mask(o) for o in orders]
+        if me != 0:
+            first = self._first_trick(hands, orders, me)
+            if first is None:
+                return False
+            for seat, b in enumerate(first):
+                hands[seat] ^= 1 << b
+        seats = [(me + offset) % SEATS for offset in range(1, SEATS)]
+        trump = self.trump_mask
+        while hands[me]:
+            mine = hands[me]
+            opps = [hands[s] for s in seats]
+            safe = self._safe_leads(mine, opps)
+            if not safe:
+                return False
+            trumps = safe & trump
+            if trumps and (opps[0] | opps[1] | opps[2]) & trump:
+                lead = (trumps & -trumps).bit_length() - 1
+            else:
+                lead = self.lowest_id(safe)
+            trick = [lead]
+            tmask = 1 << lead
+            for seat in seats:
+                b = self.lowest(self.legal(hands[seat], trick, tmask), orders[seat])
+                trick.append(b)
+                tmask |= 1 << b
+            if self.winner(trick, tmask) != 0:
+                return False
+            hands[me] ^= 1 << lead
+            for seat, b in zip(seats, trick[1:], strict=True):
+                hands[seat] ^= 1 << b
+        return True
+
+
+@lru_cache(maxsize=64)
+def compile_play(rules: TrickRules, trump: Suit) -> Play:
+    """The :class:`Play` of ``rules`` with ``trump`` trumping (built once per pair)."""
+    return Play(rules, trump)
