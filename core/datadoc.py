@@ -154,25 +154,25 @@ def missing() -> list[str]:
     return out
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """``repr`` of a default, with sets in sorted order (their own order follows the hash seed)."""
     if isinstance(value, (set, frozenset)):
-        inner = ", ".join(sorted(_shown(v) for v in value))
+        inner = ", ".join(sorted(shown(v) for v in value))
         return f"{type(value).__name__}({{{inner}}})" if value else f"{type(value).__name__}()"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ", ".join(f"{f.name}={_shown(getattr(value, f.name))}" for f in dataclasses.fields(value)
+        fields = ", ".join(f"{f.name}={shown(getattr(value, f.name))}" for f in dataclasses.fields(value)
                            if f.repr)
         return f"{type(value).__name__}({fields})"
     if isinstance(value, tuple):
-        return "(" + ", ".join(_shown(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+        return "(" + ", ".join(shown(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return repr(value)
 
 
 def _default(f: dataclasses.Field[Any]) -> str:
     if f.default is not dataclasses.MISSING:
-        return f"`{_shown(f.default)}`"
+        return f"`{shown(f.default)}`"
     if f.default_factory is not dataclasses.MISSING:
-        return f"`{_shown(f.default_factory())}`"
+        return f"`{shown(f.default_factory())}`"
     return "" if f.init else "(computed)"
 
 

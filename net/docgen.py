@@ -13,6 +13,7 @@ import re
 import typing
 
 from core.actions import Action
+from core.datadoc import shown
 from core.observation import Observation
 
 
@@ -52,9 +53,9 @@ def engine_values() -> str:
         for f in dataclasses.fields(cls):
             default = ""
             if f.default is not dataclasses.MISSING:
-                default = f" = {f.default!r}"
+                default = f" = {shown(f.default)}"
             elif f.default_factory is not dataclasses.MISSING:
-                default = f" = {f.default_factory()!r}"
+                default = f" = {shown(f.default_factory())}"
             lines.append(f"  {f.name}: {_hint(hints[f.name])}{default}")
     return "\n".join(lines)
 
