@@ -29,8 +29,11 @@ class Link:
     """A stream and the protocol state of one connection."""
 
     def __init__(self, stream: trio.abc.Stream, side: Literal["client", "server"], timing: Timing,
-                 label: str = "", peer: str = "") -> None:
+                 label: str = "", peer: str = "", stop_reason: Callable[[], str] | None = None) -> None:
         self.stream = stream
+        self.stop_reason = stop_reason
+        """Why this node stops, when it does for its own fault (its store failed in another task,
+        so this link only sees a cancellation): said in the bye instead of "this node stopped"."""
         self.timing = timing
         self.conn = Connection(side, trio.current_time(), timing)
         self.label = label
@@ -164,7 +167,10 @@ class Link:
         """(Shielded) a bye ``leaving`` with why this node stops, sent within a moment, and the
         stream closed."""
         if not self.conn.closed and not self._sending:
-            self.close("leaving", _why(exc))
+            why = _why(exc)
+            if why == _STOPPED and self.stop_reason is not None:
+                why = self.stop_reason() or why
+            self.close("leaving", why)
             with trio.move_on_after(min(1.0, self.timing.dead_after)):
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError,
                                          trio.BusyResourceError, OSError):

@@ -104,6 +104,7 @@ class Node:
         self.records_dir = records_dir
         self.store = Store(state_dir / f"{_file_name(name)}.sqlite", recover=True)
         self.host_store_path = state_dir / f"{_file_name(name)}.host.sqlite"
+        self._host_store: Store | None = None
         self.identity = Identity(self.store.identity_seed())
         self.me = self.store.node_id()
         self.lost = self.store.lost
@@ -205,7 +206,8 @@ class Node:
     async def handle(self, stream: trio.abc.Stream, peer_ip: str | None, ticket: int | None = None) -> None:
         """Serve one connection that a peer (or this node itself) opened (``ticket``: its place
         in the gate; None for this node's own in-process connections)."""
-        link = Link(stream, "server", self.timing, f"from {peer_ip or 'this node'}", peer_ip or "this node")
+        link = Link(stream, "server", self.timing, f"from {peer_ip or 'this node'}", peer_ip or "this node",
+                    stop_reason=self.stop_reason)
         hello = await read_hello(link, self.timing.handshake)
         if hello is None:
             await link.flush()
@@ -306,7 +308,7 @@ class Node:
     async def ask_info(self, address: PeerAddress) -> Info:
         """The :class:`Info` of the node at ``address`` (ConnectError if it does not answer)."""
         stream = await self.open(address)
-        link = Link(stream, "client", self.timing, f"to {address}")
+        link = Link(stream, "client", self.timing, f"to {address}", stop_reason=self.stop_reason)
         try:
             link.conn.hello(self.hello("info"), trio.current_time())
             await link.flush()
@@ -326,7 +328,7 @@ class Node:
         except ConnectError as exc:
             log.info("invitation to %s: %s", address, exc)
             return False
-        link = Link(stream, "client", self.timing, f"to {address}")
+        link = Link(stream, "client", self.timing, f"to {address}", stop_reason=self.stop_reason)
         try:
             hello = Hello(PROTOCOL_MIN, PROTOCOL_MAX, self.me, self.name, "invite", info.id, info.rules, "",
                           0, 1, 0, 0, self.port, self.addresses, self.identity.key, secrets.token_hex(32), "")
@@ -449,7 +451,13 @@ class Node:
             link.close("superseded", "another node hosts the table now")
 
     def host_store(self) -> Store:
-        return Store(self.host_store_path)
+        self._host_store = Store(self.host_store_path)
+        return self._host_store
+
+    def stop_reason(self) -> str:
+        """Why this node stops for its own fault (a store that failed), or ""."""
+        host = self._host_store
+        return self.store.failure or (host.failure if host is not None else "")
 
     def _take_over(self, agreement: Agreement, term: int) -> HostDriver | None:
         """Host the agreement's table at ``term``: the roster this node's seat holds, the score
@@ -620,7 +628,8 @@ class SeatDriver:
         except (ConnectError, OSError) as exc:
             log.debug("%s: %s", self.name, exc)
             return "unreachable"
-        link = Link(stream, "client", self.node.timing, f"{self.name} to {address}")
+        link = Link(stream, "client", self.node.timing, f"{self.name} to {address}",
+                    stop_reason=self.node.stop_reason)
         role = "watch" if self.core.watch else "seat"
         pin = self.node.pin
         pake = Pake(self.core.table_id, pin, "client") if pin and self.core.table_id else None

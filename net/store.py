@@ -285,6 +285,8 @@ class Store:
 
     def __init__(self, path: Path, *, recover: bool = False) -> None:
         self.path = path
+        self.failure = ""
+        """The first :class:`StoreError`'s text (why the node that holds this store stops)."""
         memory = str(path) == ":memory:"
         self.key: Path | None = None if memory else path.with_suffix(".key")
         self.seat_file: Path | None = path.with_suffix(".seat") if recover and not memory else None
@@ -405,10 +407,13 @@ class Store:
             yield
         except (sqlite3.Error, OSError) as exc:
             if _damaged(exc):
-                raise StoreError(f"cannot use the store {self.path}: {reason(exc)}") from None
-            if doing == "write":
-                raise StoreError(f"cannot write the state folder {self.path.parent}: {reason(exc)}") from None
-            raise StoreError(f"cannot {doing} the store {self.path}: {reason(exc)}") from None
+                failure = f"cannot use the store {self.path}: {reason(exc)}"
+            elif doing == "write":
+                failure = f"cannot write the state folder {self.path.parent}: {reason(exc)}"
+            else:
+                failure = f"cannot {doing} the store {self.path}: {reason(exc)}"
+            self.failure = self.failure or failure
+            raise StoreError(failure) from None
 
     @contextmanager
     def _tx(self) -> Iterator[None]:

@@ -324,7 +324,8 @@ class Agreement:
         except (ConnectError, OSError, trio.TooSlowError) as exc:
             log.debug("%s: peer %s at %s: %s", self.name, peer[:8], address, exc)
             return False
-        link = Link(stream, "client", self.timing, f"{self.name} to peer {peer[:8]}")
+        link = Link(stream, "client", self.timing, f"{self.name} to peer {peer[:8]}",
+                    stop_reason=lambda: self.store.failure)
         pake = Pake(self.info.id, self.pin, "client") if self.pin and self.info.private else None
         hello = Hello(PROTOCOL_MIN, PROTOCOL_MAX, self.me, self.name, "peer", self.info.id, self.info.rules,
                       "", 0, self.raft.term, 0, 0, self.port(), self.own_addresses[:8], self.identity.key,
