@@ -17,9 +17,11 @@ import argparse
 import gc
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -71,13 +73,14 @@ class Probe:
     started: float = field(default_factory=time.monotonic)
     top: int = 0
     frames: int = 1
+    trace: bool = True
     first: tracemalloc.Snapshot | None = None
 
     def __call__(self, event: Shown) -> None:
         if not isinstance(event, HandOver):
             return
         self.hands += 1
-        if self.hands == self.marks[0]:
+        if self.hands == self.marks[0] and self.trace:
             tracemalloc.start(self.frames)
         if self.hands in self.marks:
             self.figure()
@@ -87,9 +90,11 @@ class Probe:
         # here, its saw-tooth does not hide (or fake) growth.
         messages._MEMO.clear()
         gc.collect()
-        traced = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else 0
+        tracing = tracemalloc.is_tracing()
+        traced = tracemalloc.get_traced_memory()[0] if tracing else 0
+        own = tracemalloc.get_tracemalloc_memory() if tracing else 0
         self.report({"hand": self.hands, "rss_kb": rss_kb(), "traced_kb": traced // 1024,
-                     "seconds": round(time.monotonic() - self.started, 1)})
+                     "tracemalloc_kb": own // 1024, "seconds": round(time.monotonic() - self.started, 1)})
         if self.top and tracemalloc.is_tracing():
             snap = tracemalloc.take_snapshot().filter_traces(
                 [tracemalloc.Filter(False, tracemalloc.__file__)])
@@ -151,7 +156,8 @@ async def run_seat(k: int, state: Path, port: int, table: str, rules: str,
 # -- four nodes in this process ---------------------------------------------------------------------
 
 async def in_process(hands: int, dealing: str, marks: Sequence[int], top: int = 0, frames: int = 1,
-                     report: Callable[[dict[str, Any]], None] = print) -> list[dict[str, Any]]:
+                     trace: bool = True, report: Callable[[dict[str, Any]], None] = print
+                     ) -> list[dict[str, Any]]:
     """Play ``hands`` hands at a table of four nodes in this process; the figures at ``marks``
     (counted at the host's seat)."""
     game = make_game(hands, dealing)
@@ -164,7 +170,7 @@ async def in_process(hands: int, dealing: str, marks: Sequence[int], top: int = 
         if figure["hand"] >= hands:
             stop.set()
 
-    probe = Probe(tuple(marks), note, top=top, frames=frames)
+    probe = Probe(tuple(marks), note, top=top, frames=frames, trace=trace)
     with tempfile.TemporaryDirectory(prefix="tarock-mem-") as tmp:
         state = Path(tmp)
         got: list[tuple[int, Any]] = []
@@ -190,11 +196,10 @@ def child(args: argparse.Namespace) -> None:
     marks = tuple(args.marks)
 
     def note(figure: dict[str, Any]) -> None:
+        # The node plays on until the parent ends it: the others still need it for their last hand.
         print(json.dumps({"node": args.child, **figure}), flush=True)
-        if figure["hand"] >= args.hands:
-            stop.set()
 
-    probe = Probe(marks, note, top=args.top, frames=args.frames)
+    probe = Probe(marks, note, top=args.top, frames=args.frames, trace=not args.no_trace)
     state = Path(args.state)
 
     async def main() -> None:
@@ -218,7 +223,8 @@ def processes(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tarock-mem-") as tmp:
         common = [sys.executable, str(Path(__file__).resolve()), "--hands", str(args.hands), "--dealing",
                   args.dealing, "--state", tmp, "--limit", str(args.limit), "--top", str(args.top),
-                  "--frames", str(args.frames), "--marks", *map(str, args.marks)]
+                  "--frames", str(args.frames), "--marks", *map(str, args.marks),
+                  *(["--no-trace"] if args.no_trace else [])]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         host = subprocess.Popen([*common, "--child", "host"], stdout=subprocess.PIPE, text=True, env=env)
         assert host.stdout is not None
@@ -226,18 +232,33 @@ def processes(args: argparse.Namespace) -> int:
         seats = [subprocess.Popen([*common, "--child", f"seat{k}", "--port", str(first["port"]), "--table",
                                    first["table"], "--rules", first["rules"]], stdout=subprocess.PIPE,
                                   text=True, env=env) for k in (1, 2, 3)]
-        rows: dict[str, list[dict[str, Any]]] = {}
-        for line in host.stdout:
-            row = json.loads(line)
-            rows.setdefault(row["node"], []).append(row)
-            print(f"{row['node']:>6}: hand {row['hand']:>5}  rss {row['rss_kb']:>7} KiB  "
-                  f"traced {row['traced_kb']:>6} KiB  ({row['seconds']} s)", flush=True)
-        host.wait()
-        for proc in seats:
+        procs = [host, *seats]
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def read(proc: subprocess.Popen[str]) -> None:
             assert proc.stdout is not None
             for line in proc.stdout:
-                row = json.loads(line)
-                rows.setdefault(row["node"], []).append(row)
+                lines.put(line)
+            lines.put(None)
+
+        for proc in procs:
+            threading.Thread(target=read, args=(proc,), daemon=True).start()
+        rows: dict[str, list[dict[str, Any]]] = {}
+        ended = 0
+        while ended < len(procs):
+            got = lines.get()
+            if got is None:
+                ended += 1
+                continue
+            row = json.loads(got)
+            rows.setdefault(row["node"], []).append(row)
+            print(f"{row['node']:>6}: hand {row['hand']:>5}  rss {row['rss_kb']:>7} KiB  "
+                  f"traced {row['traced_kb']:>6} KiB (tracemalloc itself {row['tracemalloc_kb']} KiB)  "
+                  f"({row['seconds']} s)", flush=True)
+            if len(rows) == 4 and all(r[-1]["hand"] >= args.hands for r in rows.values()):
+                for proc in procs:
+                    proc.terminate()
+        for proc in procs:
             proc.wait()
         summary(rows)
         return 0 if all(len(r) == len(args.marks) for r in rows.values()) and len(rows) == 4 else 1
@@ -266,6 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the dealing scheme (default commit-reveal/1: the fastest)")
     p.add_argument("--in-process", action="store_true", help="all four nodes in this process")
     p.add_argument("--top", type=int, default=0, help="print the N allocation sites that grew most")
+    p.add_argument("--no-trace", action="store_true", help="RSS only (no tracemalloc, which costs memory "
+                   "and time itself)")
     p.add_argument("--frames", type=int, default=1, help="frames of each allocation's traceback (default 1)")
     p.add_argument("--limit", type=float, default=6 * 3600.0, help="stop after this many seconds")
     p.add_argument("--child", help=argparse.SUPPRESS)
@@ -286,7 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(row)
             print(f"all four: hand {row['hand']:>5}  rss {row['rss_kb']:>7} KiB  "
                   f"traced {row['traced_kb']:>6} KiB  ({row['seconds']} s)", flush=True)
-        trio.run(lambda: in_process(args.hands, args.dealing, marks, args.top, args.frames, show))
+        trio.run(lambda: in_process(args.hands, args.dealing, marks, args.top, args.frames,
+                                    not args.no_trace, show))
         summary({"all four": rows})
         return 0
     return processes(args)
