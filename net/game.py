@@ -179,18 +179,65 @@ def public_view(hand: Hand) -> Observation:
     return observe_public(hand)
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the score sheet keeps of a counted hand: the few numbers :meth:`Table.add` reads,
+    not the record (that is in the node's store)."""
+
+    deal: int
+    declarers: tuple[int, ...]
+    settlement: tuple[int, ...]
+    passed_out: bool
+    next_round_factor: int
+    contract: str
+
+    @classmethod
+    def of(cls, finished: Finished) -> Tally:
+        r = finished.result
+        return cls(finished.deal, tuple(r.declarers), tuple(r.settlement), r.passed_out, r.next_round_factor,
+                   contract_text(finished.hand.state))
+
+    def add_to(self, table: Table) -> SheetRow | None:
+        """Enter the hand on ``table`` again (a result of just what :meth:`Table.add` reads)."""
+        result = HandResult(self.declarers, (0, 0), 0, None, (), self.settlement, self.passed_out,
+                            next_round_factor=self.next_round_factor)
+        return table.add(result, self.contract)
+
+
 @dataclass
 class Sheet:
-    """A node's score sheet: the table and the deals it holds the outcome of."""
+    """A node's score sheet: the table and the deals it holds the outcome of.
+
+    A counted hand is kept as its :class:`Tally` (a few numbers); its record is in the node's
+    store, so the sheet's size does not grow with the records (docs/architecture.md, "Memory").
+    """
 
     table: Table
-    finished: dict[int, Finished] = field(default_factory=dict)
+    counted: dict[int, Tally] = field(default_factory=dict)
     void: set[int] = field(default_factory=set)
 
     @property
     def done(self) -> int:
         """The last deal number with an outcome (outcomes are held for 1..done)."""
         n = 0
-        while n + 1 in self.finished or n + 1 in self.void:
+        while n + 1 in self.counted or n + 1 in self.void:
             n += 1
         return n
+
+    def count(self, finished: Finished) -> SheetRow | None:
+        """``finished`` counts: on the sheet (the table's row, None when passed out or the table
+        is over)."""
+        tally = Tally.of(finished)
+        self.counted[finished.deal] = tally
+        return None if self.table.over else tally.add_to(self.table)
+
+    def uncount(self, deal: int, game: Game) -> bool:
+        """``deal`` no longer counts: the table is entered anew without it; False if it did not."""
+        if self.counted.pop(deal, None) is None:
+            return False
+        table = game.new_table()
+        for d in sorted(self.counted):
+            if not table.over:
+                self.counted[d].add_to(table)
+        self.table = table
+        return True

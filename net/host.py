@@ -194,13 +194,16 @@ class HostCore:
 
     def _store_sheet(self) -> None:
         """Keep every outcome of the sheet this host starts from in its own store: a successor's
-        store is new, and a node that rejoins is sent what it lacks from there."""
-        held = {d for d, _, _, _ in self.store.outcomes(self.info.id)}
-        for deal in sorted(self.sheet.finished):
-            if deal not in held:
-                self.store.save_outcome(self.info.id, deal, self.sheet.finished[deal].record)
-        for deal in sorted(self.sheet.void - held - set(self.sheet.finished)):
-            self.store.save_outcome(self.info.id, deal, None, "void under an earlier host")
+        store is new, and a node that rejoins is sent what it lacks from there.  The records of
+        the counted hands are the caller's to store (the sheet keeps no records:
+        :meth:`net.node.Node._take_over` stores them as it reads them); a void the store lacks
+        is stored here."""
+        for deal in sorted(self.sheet.counted):
+            if self.store.outcome(self.info.id, deal) is None:
+                raise ValueError(f"deal {deal} counts on the sheet, but the host's store has no record of it")
+        for deal in sorted(self.sheet.void - set(self.sheet.counted)):
+            if self.store.outcome(self.info.id, deal) is None:
+                self.store.save_outcome(self.info.id, deal, None, "void under an earlier host")
 
     # -- who is where ------------------------------------------------------------------------
     def roster(self) -> tuple[SeatInfo, ...]:
@@ -353,16 +356,15 @@ class HostCore:
 
     def _snapshot(self, node: str, seat: int | None, done: int) -> list[Effect]:
         out: list[Effect] = [self._send(node, Seated(self.info, self.epoch, self.me, seat, self.roster()))]
-        # Outcomes the node lacks (and the last one, which may have changed to void).
-        outcomes = {d: r for d, r, _, _ in self.store.outcomes(self.info.id)}
-        voids = {d: (why, who) for d, r, why, who in self.store.outcomes(self.info.id) if r is None}
-        for deal in sorted(outcomes):
+        # Outcomes the node lacks (and the last one, which may have changed to void), read from
+        # the store a few at a time.
+        first = min(done + 1, max(1, self.sheet.done))
+        for deal, record, why, who in self.store.iter_outcomes(self.info.id, first):
             if deal > done or deal == self.sheet.done:
-                if deal in voids:
-                    why, who = voids[deal]
+                if record is None:
                     out.append(self._send(node, Void(deal, why, who), deal))
                 else:
-                    out.append(self._send(node, HandEnd(outcomes[deal]), deal))
+                    out.append(self._send(node, HandEnd(record), deal))
         run = self.run
         if run is not None and run.record is None and self.phase in ("dealing", "playing"):
             parts = log_parts([dump(e) for e in run.log])
@@ -673,7 +675,7 @@ class HostCore:
         nothing."""
         deal = outcome.deal
         out: list[Effect] = []
-        if deal not in self.sheet.finished and deal not in self.sheet.void:
+        if deal not in self.sheet.counted and deal not in self.sheet.void:
             out += self._enter(outcome)
         self.store.save_outcome(self.info.id, *outcome.row())
         self.last_deal = max(self.last_deal, deal)
@@ -697,8 +699,7 @@ class HostCore:
             self.sheet.void.add(outcome.deal)
             return [Note(f"deal {outcome.deal}: the log's record does not hold here: {exc.reason}")]
         self.own_voids = 0
-        self.sheet.finished[outcome.deal] = finished
-        self.game.sheet_add(self.sheet.table, finished)
+        self.sheet.count(finished)
         return []
 
     # -- faults and voids ------------------------------------------------------------------------
@@ -818,7 +819,7 @@ class HostCore:
             return self._void(body.deal, f"seat {seat} ({name}) lost its memory of this deal (its store): "
                                          "it is dealt again", "", now)
         if run is None or self.phase != "checking" or body.deal != run.ctx.deal:
-            if not body.ok and body.deal in self.sheet.finished:
+            if not body.ok and body.deal in self.sheet.counted:
                 return [Note(f"{node[:8]}'s check of deal {body.deal} failed after the table counted it: "
                              f"{body.reason}")]
             return []

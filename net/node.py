@@ -17,7 +17,8 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,11 +75,18 @@ def local_identity(host: Identity, index: int) -> Identity:
     return host.derived(index)
 
 
+RTT_KEPT = 4096
+"""How many of a seat's latest action round trips :class:`Stats` keeps (a fixed amount of memory
+however long the table plays)."""
+
+
 @dataclass
 class Stats:
-    """What a seat measured: round trips of its actions, messages and bytes."""
+    """What a seat measured: round trips of its actions (the latest :data:`RTT_KEPT`; ``actions``
+    counts them all), messages and bytes."""
 
-    rtt: list[float] = field(default_factory=list)
+    rtt: deque[float] = field(default_factory=lambda: deque(maxlen=RTT_KEPT))
+    actions: int = 0
     frames: int = 0
     bytes: int = 0
     first_card: float | None = None
@@ -469,7 +477,7 @@ class Node:
         game = seat.game
         sheet = Sheet(game.new_table())
         store = self.host_store()
-        for outcome in agreement.log_outcomes():
+        for outcome in agreement.log_outcomes():  # read from the store a batch at a time
             store.save_outcome(seat.info.id, *outcome.row())
             if outcome.record is None:
                 sheet.void.add(outcome.deal)
@@ -479,8 +487,7 @@ class Node:
             except CheckFailed:
                 sheet.void.add(outcome.deal)
                 continue
-            sheet.finished[outcome.deal] = finished
-            game.sheet_add(sheet.table, finished)
+            sheet.count(finished)
         core = HostCore(game, seat.info, self.me, store, now=trio.current_time(), identity=self.identity,
                         epoch=term, roster=list(seat.roster), sheet=sheet, takeover=True,
                         last_deal=max(seat.deal, sheet.done), timing=self.timing, bot_for=self.bot_for,
@@ -519,6 +526,8 @@ class SeatDriver:
         self.refusal: Refuse | None = None
         self.host_address: PeerAddress | None = None
         self.decided: set[tuple[int, int]] = set()
+        """(deal, index) of the questions this seat's player was asked (of this deal and the last)."""
+        self._deal = 0
         self.stats = Stats()
         self._asked: dict[tuple[int, int], float] = {}
         self._nursery: trio.Nursery | None = None
@@ -562,6 +571,7 @@ class SeatDriver:
         sent = self._asked.pop((msg.deal, index), None) if msg.author == self.me else None
         if sent is not None:
             self.stats.rtt.append(time.perf_counter() - sent)
+            self.stats.actions += 1
         if self.stats.first_card is None and isinstance(action, dict) and action.get("type") == "play":
             self.stats.first_card = time.time()
             self._show(FirstCard(msg.deal, index))
@@ -574,9 +584,18 @@ class SeatDriver:
         except Exception:  # the screen must never stop the table
             log.exception("%s: the listener failed", self.name)
 
+    def _new_deal(self, deal: int) -> None:
+        """A later deal began: forget what this seat decided and asked in deals before the last
+        one (their answers no longer matter), so these sets stay the size of a deal or two."""
+        self._deal = deal
+        self.decided = {k for k in self.decided if k[0] >= deal - 1}
+        self._asked = {k: t for k, t in self._asked.items() if k[0] >= deal - 1}
+
     def _to_host(self, body: Signed) -> None:
         inner = body.body
         if isinstance(inner, dict) and inner.get("t") == Act.tag and isinstance(inner.get("index"), int):
+            if body.deal > self._deal:
+                self._new_deal(body.deal)
             self._asked[(body.deal, int(inner["index"]))] = time.perf_counter()
         if self.channel is None:
             return
@@ -593,6 +612,8 @@ class SeatDriver:
         key = (effect.deal, effect.index)
         if key in self.decided or self.player is None or self._nursery is None:
             return
+        if effect.deal > self._deal:
+            self._new_deal(effect.deal)
         self.decided.add(key)
         if not self.threaded:
             action = self.player.decide(effect.obs)
@@ -817,7 +838,7 @@ def _file_name(name: str) -> str:
     return safe.strip(".") or "node"
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Collection[float], q: float) -> float:
     """The ``q`` quantile (0..1) by the nearest-rank method; nan for no values."""
     if not values:
         return math.nan

@@ -188,7 +188,7 @@ class SeatCore:
         self.seat = state.get("seat")
         self.over = over
         assert self.game is not None and self.sheet is not None
-        for deal, record, _reason, _culprit in self.store.outcomes(table_id):
+        for deal, record, _reason, _culprit in self.store.iter_outcomes(table_id):
             if record is None:
                 self.sheet.void.add(deal)
                 continue
@@ -229,11 +229,11 @@ class SeatCore:
             self.host_key = bytes.fromhex(host_key)
             self.host = welcome.host or welcome.node
         out: list[Effect] = []
-        if self.sheet is not None and self.game is not None and welcome.done < self.sheet.done:
+        if self.sheet is not None and self.info is not None and welcome.done < self.sheet.done:
             for deal in range(welcome.done + 1, self.sheet.done + 1):
-                finished = self.sheet.finished.get(deal)
-                if finished is not None:
-                    out.append(self._to_host(Record(deal, finished.record), deal))
+                stored = self.store.outcome(self.info.id, deal) if deal in self.sheet.counted else None
+                if stored is not None and stored[0] is not None:
+                    out.append(self._to_host(Record(deal, stored[0]), deal))
         return out
 
     def _to_host(self, body: Inner, deal: int = 0) -> ToHost:
@@ -520,7 +520,7 @@ class SeatCore:
 
     def _on_hand_end(self, deal: int, body: HandEnd) -> list[Effect]:
         assert self.info is not None and self.game is not None and self.sheet is not None
-        if deal in self.sheet.finished:
+        if deal in self.sheet.counted:
             if deal < self.done or self.watch:
                 return []
             return [self._to_host(Checked(deal, True, "", "", ""), deal)]
@@ -585,11 +585,8 @@ class SeatCore:
         return out
 
     def _enter(self, finished: Finished) -> Any:
-        assert self.game is not None and self.sheet is not None
-        self.sheet.finished[finished.deal] = finished
-        if self.sheet.table.over:
-            return None
-        return self.game.sheet_add(self.sheet.table, finished)
+        assert self.sheet is not None
+        return self.sheet.count(finished)
 
     def _write_file(self, finished: Finished, *, missing_only: bool = False) -> None:
         """The hand's record file, named by the table, the round, the deal and this node (nodes
@@ -606,12 +603,7 @@ class SeatCore:
         assert self.info is not None and self.sheet is not None and self.game is not None
         if body.deal > self.deal + 1 and body.deal > self.done + 1:
             return [Note(f"void of deal {body.deal} ignored: this node holds outcomes up to {self.done}")]
-        counted = self.sheet.finished.pop(body.deal, None)
-        if counted is not None:
-            table = self.game.new_table()
-            for deal in sorted(self.sheet.finished):
-                self.game.sheet_add(table, self.sheet.finished[deal])
-            self.sheet.table = table
+        self.sheet.uncount(body.deal, self.game)
         already = body.deal in self.sheet.void
         self.sheet.void.add(body.deal)
         reason, culprit = body.reason, body.culprit
@@ -639,12 +631,14 @@ class SeatCore:
         if self.info is None or self.game is None or self.sheet is None:
             return []
         deal = outcome.deal
-        if deal in self.sheet.finished or (outcome.void and deal in self.sheet.void
+        if deal in self.sheet.counted or (outcome.void and deal in self.sheet.void
                                            and deal in self.voids_shown):
             return []
         checked = self.checked.pop(deal, None)
+        for stale in [d for d in self.checked if d < deal]:
+            del self.checked[stale]  # the log counted a later deal: these will never be committed
         if outcome.record is None:
-            self.sheet.finished.pop(deal, None)
+            self.sheet.counted.pop(deal, None)
             self.sheet.void.add(deal)
             if not self.watch and deal not in self.voids_shown:  # a void this seat was told of keeps its view
                 self.store.save_outcome(self.info.id, deal, None, outcome.reason, outcome.culprit)

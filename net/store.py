@@ -559,6 +559,32 @@ class Store:
                                    "ORDER BY deal", (table_id,)).fetchall()
         return [(int(d), None if r is None else json.loads(r), str(why), str(who)) for d, r, why, who in rows]
 
+    def outcome(self, table_id: str, deal: int) -> tuple[Any | None, str, str] | None:
+        """``(record or None, reason, culprit)`` of one deal; None if the store has no outcome of it."""
+        with self._guard("read"):
+            row = self.db.execute("SELECT record, reason, culprit FROM outcomes "
+                                  "WHERE table_id = ? AND deal = ?", (table_id, deal)).fetchone()
+        if row is None:
+            return None
+        return None if row[0] is None else json.loads(row[0]), str(row[1]), str(row[2])
+
+    def iter_outcomes(self, table_id: str, first: int = 1, batch: int = 32
+                      ) -> Iterator[tuple[int, Any | None, str, str]]:
+        """What :meth:`outcomes` returns, from deal ``first`` on, read ``batch`` deals at a time
+        (a node's memory holds a few records, not every one; no read stays open between
+        batches, so the caller may write to the store meanwhile)."""
+        deal = first
+        while True:
+            with self._guard("read"):
+                rows = self.db.execute("SELECT deal, record, reason, culprit FROM outcomes "
+                                       "WHERE table_id = ? AND deal >= ? ORDER BY deal LIMIT ?",
+                                       (table_id, deal, batch)).fetchall()
+            for d, r, why, who in rows:
+                yield int(d), None if r is None else json.loads(r), str(why), str(who)
+            if len(rows) < batch:
+                return
+            deal = int(rows[-1][0]) + 1
+
     # -- the deal in progress -------------------------------------------------------------
     def put_progress(self, table_id: str, deal: int, key: str, value: Any) -> None:
         with self._tx():

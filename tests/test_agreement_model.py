@@ -23,7 +23,7 @@ from typing import NoReturn
 
 import pytest
 
-from net.agreement.raft import Entry, Envelope, HardState, Raft
+from net.agreement.raft import Entry, Envelope, HardState, MemoryStorage, Raft
 
 STEPS = int(os.environ.get("RAFT_MODEL_STEPS", "1000000"))
 RUNS = 20  # seeds 0..19, STEPS // RUNS steps each
@@ -34,7 +34,8 @@ LIVENESS_TICKS = 10 * E
 
 @dataclass
 class Store:
-    """A node's disk: hard state, log, and the app's applied index (saved atomically per Ready)."""
+    """A node's disk: hard state, log (the node's MemoryStorage reads it), and the app's applied
+    index (saved atomically per Ready)."""
 
     hard: HardState = field(default_factory=HardState)
     log: list[Entry] = field(default_factory=list)
@@ -71,9 +72,10 @@ class Sim:
 
     def boot(self, i: str) -> Raft:
         st = self.stores[i]
-        return Raft(i, self.ids, hard=st.hard, log=st.log, applied=st.applied,
+        return Raft(i, self.ids, hard=st.hard, storage=MemoryStorage(st.log), applied=st.applied,
                     rand=random.Random(self.rng.getrandbits(64)), election_ticks=E,
-                    tie_breaker=self.tie_breaker, max_append_bytes=self.max_bytes)
+                    tie_breaker=self.tie_breaker, max_append_bytes=self.max_bytes,
+                    max_committed_bytes=self.max_bytes)
 
     def up(self) -> list[Raft]:
         return [r for r in self.nodes.values() if r is not None]
@@ -114,7 +116,8 @@ class Sim:
             self.fail(f"index {e.index} committed as {known} and as {e}")
 
     def propose(self, r: Raft) -> int | None:
-        deal = max((e.data["deal"] for e in r.log if isinstance(e.data, dict)), default=0) + 1
+        deal = max((e.data["deal"] for e in r.entries(1, r.last_index + 1) if isinstance(e.data, dict)),
+                   default=0) + 1
         return r.propose({"deal": deal, "outcome": f"{r.me}@{self.steps}"})
 
     # -- the checker -----------------------------------------------------------------------------------------
@@ -128,7 +131,7 @@ class Sim:
             if r.commit > self.checked[r.me]:
                 if r.commit > r.last_index:
                     self.fail(f"{r.me} commits {r.commit} beyond its log")
-                for e in r.log[self.checked[r.me]:r.commit]:
+                for e in r.entries(self.checked[r.me] + 1, r.commit + 1):
                     self.record(e)
                 self.checked[r.me] = r.commit
 
@@ -136,7 +139,7 @@ class Sim:
         """Leader completeness: a new leader holds every entry committed so far."""
         self.elections += 1
         for index, e in self.committed.items():
-            if index > r.last_index or r.log[index - 1] != e:
+            if index > r.last_index or r.entry(index) != e:
                 self.fail(f"new leader {r.me} of term {r.term} lacks committed {e}")
 
     # -- one random step -------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from net.agreement.raft import (
     Envelope,
     Forgot,
     HardState,
+    MemoryStorage,
     PreVote,
     PreVoteReply,
     Raft,
@@ -26,6 +27,11 @@ from net.agreement.raft import (
 )
 
 E = 10  # election ticks
+
+
+def log_of(r: Raft) -> list[Entry]:
+    """Every entry of ``r``'s log (from its storage and from memory)."""
+    return r.entries(1, r.last_index + 1)
 
 
 @dataclass
@@ -63,7 +69,7 @@ class Cluster:
 
     def _make(self, i: str) -> Raft:
         st = self.stores[i]
-        return Raft(i, self.ids, hard=st.hard, log=st.log, applied=len(st.applied),
+        return Raft(i, self.ids, hard=st.hard, storage=MemoryStorage(st.log), applied=len(st.applied),
                     rand=random.Random(f"{self.seed}-{i}-{len(st.applied)}"), election_ticks=E,
                     tie_breaker=self.tie_breaker)
 
@@ -178,7 +184,7 @@ def test_election(n: int) -> None:
     c.tick(E)
     assert c.leaders() == [leader]
     assert all(r.leader == leader.me and r.term == leader.term for r in c.up())
-    assert all(r.commit == 1 and r.log == leader.log for r in c.up())  # the leader's no-op
+    assert all(r.commit == 1 and log_of(r) == log_of(leader) for r in c.up())  # the leader's no-op
     assert leader.reachable() == frozenset(c.ids)
     assert {r.reachable() for r in c.up() if r is not leader} == {frozenset({r.me}) for r in c.up()} - {
         frozenset({leader.me})}
@@ -192,13 +198,13 @@ def test_leader_failover(n: int) -> None:
     c.crash(old.me)
     new = c.until_leader(limit=4 * E)
     assert new.me != old.me and new.term > old.term
-    assert {"deal": 1} in [e.data for e in new.log]
+    assert {"deal": 1} in [e.data for e in log_of(new)]
     c.commit({"deal": 2})
     c.restart(old.me)
     c.tick(2 * E)
     back = c.node(old.me)
-    assert back.role == "follower" and back.leader == new.me and back.log == new.log
-    assert [e.data for e in c.stores[old.me].applied] == [e.data for e in new.log]
+    assert back.role == "follower" and back.leader == new.me and log_of(back) == log_of(new)
+    assert [e.data for e in c.stores[old.me].applied] == [e.data for e in log_of(new)]
 
 
 def test_returning_follower_does_not_disrupt_the_leader() -> None:
@@ -277,27 +283,29 @@ def test_restart_from_persisted_state() -> None:
     c.tick(E)
     f = next(r for r in c.up() if r.role != "leader")
     st = c.stores[f.me]
-    assert st.log == f.log and st.hard == HardState(f.term, st.hard.vote, f.commit)
+    assert st.log == log_of(f) and st.hard == HardState(f.term, st.hard.vote, f.commit)
     c.crash(f.me)
     c.commit({"deal": 4})
     c.restart(f.me)
     r = c.node(f.me)
-    assert r.term == st.hard.term and r.commit == st.hard.commit and r.log == st.log
+    assert r.term == st.hard.term and r.commit == st.hard.commit and log_of(r) == st.log
     applied = len(st.applied)
     c.tick(2 * E)
-    assert [e.data for e in st.applied] == [e.data for e in c.until_leader().log]
+    assert [e.data for e in st.applied] == [e.data for e in log_of(c.until_leader())]
     assert len(st.applied) > applied and r.commit == r.last_index
 
 
 def test_restart_reapplies_only_unapplied_entries() -> None:
     log = [Entry(1, 1, None), Entry(1, 2, "x"), Entry(1, 3, "y")]
-    r = Raft("a", ["a", "b", "c"], hard=HardState(1, "a", 3), log=log, applied=1, rand=random.Random(0))
+    r = Raft("a", ["a", "b", "c"], hard=HardState(1, "a", 3), storage=MemoryStorage(log), applied=1,
+             rand=random.Random(0))
     rd = r.ready()
     assert rd.committed == tuple(log[1:]) and rd.hard is None
     assert rd.entries == () and rd.truncate_from is None
     assert r.ready().empty()
     with pytest.raises(ValueError):
-        Raft("a", ["a", "b"], hard=HardState(1, "", 5), log=log, rand=random.Random(0))
+        Raft("a", ["a", "b"], hard=HardState(1, "", 5), storage=MemoryStorage(log),
+             rand=random.Random(0))
     with pytest.raises(ValueError):
         Raft("z", ["a", "b"], rand=random.Random(0))
 
@@ -331,7 +339,7 @@ def test_batches_respect_max_append_bytes() -> None:
     sent = [env.msg for rd in c.readies[leader.me] for env in rd.messages
             if env.to == f and isinstance(env.msg, Append)]
     assert max(len(m.entries) for m in sent) == 3  # 3 * 20 kB under 64 KiB, 4 over
-    assert c.node(f).log == leader.log
+    assert log_of(c.node(f)) == log_of(leader)
 
 
 def test_conflicting_uncommitted_entries_are_overwritten() -> None:
@@ -348,7 +356,7 @@ def test_conflicting_uncommitted_entries_are_overwritten() -> None:
     c.commit({"deal": 2, "outcome": "kept"})
     c.heal()
     c.tick(2 * E)
-    assert old.role == "follower" and old.log == new.log
+    assert old.role == "follower" and log_of(old) == log_of(new)
     datas = [e.data for e in c.stores[old.me].log]
     assert {"deal": 2, "outcome": "kept"} in datas and {"deal": 2, "outcome": "lost"} not in datas
     assert any(rd.truncate_from is not None for rd in c.readies[old.me])
@@ -356,22 +364,25 @@ def test_conflicting_uncommitted_entries_are_overwritten() -> None:
 
 def test_follower_truncates_a_conflicting_suffix() -> None:
     log = [Entry(1, 1, None), Entry(1, 2, "a"), Entry(2, 3, "stale"), Entry(2, 4, "stale")]
-    f = Raft("b", ["a", "b", "c"], hard=HardState(2, "", 2), log=log, rand=random.Random(0))
+    disk = MemoryStorage(list(log))
+    f = Raft("b", ["a", "b", "c"], hard=HardState(2, "", 2), storage=disk, rand=random.Random(0))
     f.step(Envelope("a", "b", Append(3, 2, 1, (Entry(3, 3, "new"),), 3)))
     rd = f.ready()
+    disk.save(rd)
     assert rd.truncate_from == 3 and rd.entries == (Entry(3, 3, "new"),)
     assert rd.hard == HardState(3, "", 3) and [e.data for e in rd.committed] == [None, "a", "new"]
     assert rd.messages == (Envelope("b", "a", AppendReply(3, True, 3)),)
     # a delayed copy of an older, shorter append changes nothing
     f.step(Envelope("a", "b", Append(3, 1, 1, (Entry(1, 2, "a"),), 2)))
     rd = f.ready()
-    assert f.log[-1] == Entry(3, 3, "new") and rd.truncate_from is None and rd.entries == ()
+    assert log_of(f)[-1] == Entry(3, 3, "new") and rd.truncate_from is None and rd.entries == ()
     assert rd.messages == (Envelope("b", "a", AppendReply(3, True, 2)),)
 
 
 def test_append_rejection_hints() -> None:
     log = [Entry(1, 1, None), Entry(2, 2, "x"), Entry(2, 3, "y")]
-    f = Raft("b", ["a", "b", "c"], hard=HardState(3), log=log, rand=random.Random(0))
+    f = Raft("b", ["a", "b", "c"], hard=HardState(3), storage=MemoryStorage(log),
+             rand=random.Random(0))
     f.step(Envelope("a", "b", Append(3, 7, 3, (), 0)))  # beyond my log: my last index
     f.step(Envelope("a", "b", Append(3, 3, 1, (), 0)))  # term mismatch: last index with term <= 1
     f.step(Envelope("a", "b", Append(3, -1, 0, (), 0)))  # malformed: dropped
@@ -390,7 +401,8 @@ def test_vote_is_persisted_with_its_reply_and_given_once_per_term() -> None:
 
 def test_election_restriction() -> None:
     log = [Entry(1, 1, None), Entry(2, 2, "x")]
-    r = Raft("a", ["a", "b", "c"], hard=HardState(2), log=log, rand=random.Random(0))
+    r = Raft("a", ["a", "b", "c"], hard=HardState(2), storage=MemoryStorage(log),
+             rand=random.Random(0))
     r.step(Envelope("b", "a", Vote(3, 5, 1)))  # longer but older
     r.step(Envelope("c", "a", Vote(3, 1, 2)))  # same term, shorter
     assert [env.msg for env in r.ready().messages] == [VoteReply(3, False), VoteReply(3, False)]
@@ -418,7 +430,7 @@ def test_pre_candidate_keeps_its_term() -> None:
     assert (r.role, r.term, rd.hard) == ("candidate", 5, HardState(5, "a", 0))
     assert {env.msg for env in rd.messages} == {Vote(5, 0, 0)}
     r.step(Envelope("c", "a", VoteReply(5, True)))
-    assert (r.role, r.log) == ("leader", [Entry(5, 1, None)])
+    assert (r.role, log_of(r)) == ("leader", [Entry(5, 1, None)])
 
 
 def test_stale_leader_learns_the_term() -> None:
@@ -435,7 +447,7 @@ def test_garbage_is_ignored() -> None:
     r.step(Envelope("b", "c", Vote(9, 0, 0)))  # not for me
     r.step(Envelope("b", "a", AppendReply(0, True, 99)))
     r.step(Envelope("b", "a", Append(0, 0, 0, (Entry(0, 2, "gap"),), 5)))
-    assert r.term == 0 and r.log == [] and r.ready().empty()
+    assert r.term == 0 and log_of(r) == [] and r.ready().empty()
     assert r.propose("x") is None
 
 
@@ -534,3 +546,30 @@ def test_a_lost_member_grants_no_vote_and_stands_for_no_election() -> None:
     assert not r.lost and r.commit == 1
     with pytest.raises(ValueError):
         Raft("a", ["a"], hard=HardState(1, "a"), rand=random.Random(1), lost=True).lead()
+
+
+def test_committed_entries_are_handed_over_a_bounded_batch_at_a_time() -> None:
+    log = [Entry(1, 1, None)] + [Entry(1, i, "x" * 1000) for i in range(2, 12)]
+    r = Raft("a", ["a", "b", "c"], hard=HardState(1, "a", 11), storage=MemoryStorage(log),
+             rand=random.Random(0), max_committed_bytes=2500)
+    batches = []
+    while r.applying:
+        batches.append(r.ready().committed)
+    assert [len(b) for b in batches] == [3, 2, 2, 2, 2]  # the no-op and two, then two of 1 kB each
+    assert [e for b in batches for e in b] == log and r.ready().empty()
+
+
+def test_the_core_reads_persisted_entries_from_its_storage() -> None:
+    """What a Ready handed over is read back from the storage (etcd-io/raft's Storage): a
+    storage that lost an entry makes the core fail loudly, not serve a copy from memory."""
+    disk = MemoryStorage()
+    r = Raft("a", ["a"], hard=HardState(1, "a", 0), storage=disk, rand=random.Random(0))
+    r.lead()
+    r.propose({"deal": 1})
+    disk.save(r.ready())
+    assert log_of(r) == disk.log == [Entry(1, 1, None), Entry(1, 2, {"deal": 1})]
+    r.propose({"deal": 2})
+    assert r.entry(3) == Entry(1, 3, {"deal": 2})  # not handed over yet: from memory
+    del disk.log[1:]
+    with pytest.raises(IndexError):
+        r.entry(2)

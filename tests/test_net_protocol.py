@@ -213,7 +213,7 @@ def _next(client: Client) -> int:
 async def _voided(rig: Rig, client: Client) -> dict[str, object]:
     await client.pump(lambda c: any(b.body.get("t") == "void" for b in c.bodies), timeout=20)
     void = next(b.body for b in client.bodies if b.body.get("t") == "void")
-    assert void["deal"] in rig.core.sheet.void and void["deal"] not in rig.core.sheet.finished
+    assert void["deal"] in rig.core.sheet.void and void["deal"] not in rig.core.sheet.counted
     return void
 
 

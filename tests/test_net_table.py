@@ -182,7 +182,7 @@ def test_a_host_that_lies_in_the_record_is_caught_and_named(tmp_path: Path, deal
             break
     voids = [e for e in pump.shown[node_id(1)] if isinstance(e, Voided)]
     assert voids and voids[0].culprit == pump.host.me, voids
-    assert 1 in pump.host.sheet.void and 1 not in pump.host.sheet.finished
+    assert 1 in pump.host.sheet.void and 1 not in pump.host.sheet.counted
     assert not list((tmp_path / "records1").glob("*-d001-*.json"))  # the void deal has no file
 
 
@@ -214,12 +214,11 @@ def _take_over(pump: Pump, successor: int, tmp: Path) -> Pump:
     seat = pump.seats[node_id(successor)]
     assert seat.info is not None and seat.game is not None and seat.sheet is not None
     sheet = Sheet(seat.game.new_table())
-    for deal in sorted(seat.sheet.finished):
-        sheet.finished[deal] = seat.sheet.finished[deal]
-        seat.game.sheet_add(sheet.table, seat.sheet.finished[deal])
     store = Store(tmp / "new-host.sqlite")
     for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
         store.save_outcome(seat.info.id, deal, record, reason, culprit)
+        if deal in seat.sheet.counted:
+            sheet.count(seat.game.check(record))
     host = HostCore(seat.game, seat.info, node_id(successor), store, now=pump.now,
                     identity=identity(successor), epoch=seat.epoch + 1, roster=seat.roster, sheet=sheet,
                     takeover=True, last_deal=seat.deal, timing=pump.host.timing,
@@ -248,8 +247,8 @@ def test_host_loss_voids_the_deal_in_progress_and_the_table_goes_on(tmp_path: Pa
     assert new.done, new.log[-6:]
     assert new.host.epoch == 2 and 2 in new.host.sheet.void
     sheet = new.host.sheet
-    assert len(sheet.table.rows) == 3 and 2 not in sheet.finished
-    deals = sorted(sheet.finished)
+    assert len(sheet.table.rows) == 3 and 2 not in sheet.counted
+    deals = sorted(sheet.counted)
     assert deals[0] == 1 and len(set(deals)) == len(deals)  # no deal counted twice
     for i in (1, 2, 3):
         assert records(tmp_path, i) == records(tmp_path, 1)
@@ -280,7 +279,7 @@ def test_a_hand_the_log_never_committed_counts_nowhere(tmp_path: Path) -> None:
     new.tick(2.5)
     new.tick(4.5)
     assert new.done, new.log[-6:]
-    assert 1 in new.host.sheet.void and 1 not in new.host.sheet.finished
+    assert 1 in new.host.sheet.void and 1 not in new.host.sheet.counted
     assert [o.deal for o in new.committed] == sorted({o.deal for o in new.committed})  # one outcome a deal
     assert records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
 
@@ -511,7 +510,7 @@ def test_a_host_named_for_its_own_entries_deal_after_deal_stops_and_the_successo
         new.join(node_id(i))
     new.tick(4.5)
     assert new.done, new.log[-6:]
-    assert new.host.epoch == 2 and not set(range(1, OWN_VOIDS + 1)) & set(new.host.sheet.finished)
+    assert new.host.epoch == 2 and not set(range(1, OWN_VOIDS + 1)) & set(new.host.sheet.counted)
     assert records(tmp_path, 0) == records(tmp_path, 1) == records(tmp_path, 2) == records(tmp_path, 3)
     assert records(tmp_path, 1)
 
@@ -642,7 +641,7 @@ def test_at_a_commit_reveal_table_the_called_card_is_public_when_it_is_called(tm
             pump.join(node_id(i))
     voids = [v for v in pump.shown[node_id(0)] if isinstance(v, Voided)]
     assert pump.done and not pump.host.sheet.void, voids
-    assert len(pump.host.sheet.finished) == deals
+    assert len(pump.host.sheet.counted) == deals
     assert seen and all(shown == real for shown, real in seen), [s for s in seen if s[0] != s[1]][:5]
 
 

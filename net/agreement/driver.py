@@ -18,7 +18,7 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import trio
@@ -26,7 +26,7 @@ import trio
 from net.admission import FAULTS, drop
 from net.agreement.outcome import Outcome, outcome_of
 from net.agreement.persist import RaftStore
-from net.agreement.raft import Entry, Envelope, HardState, Raft, RaftMessage, Ready
+from net.agreement.raft import Envelope, HardState, Raft, RaftMessage, Ready
 from net.agreement.wire import decode, encode
 from net.identity import Identity
 from net.link import Link
@@ -39,6 +39,9 @@ from net.store import Store
 from net.transport import ConnectError, PeerAddress
 
 log = logging.getLogger("tarock.net")
+
+BATCH: int = 1024 * 1024
+"""The most bytes of log entries read from the store at once (:meth:`Agreement.log_outcomes`)."""
 
 OUTBOX: int = 128
 """Raft messages kept for a peer while its connection is down (older ones are dropped: Raft
@@ -94,16 +97,16 @@ class Agreement:
         if fresh:
             # Joining the table, every member has voted for the host that seated it in that
             # host's term; only that host can lead it (docs/protocol.md, "Host agreement").
-            hard, entries, applied = HardState(first_term, first_host, 0), list[Entry](), 0
+            hard, applied = HardState(first_term, first_host, 0), 0
         else:
-            hard, entries, applied = self.persist.load()
+            hard, applied = self.persist.load()
         order = list(self.members)
         self.store = store
         self._lost_key = f"lost:{info.id}"
         # A store that lost its memory (found at the open, or told by a leader before and not yet
         # caught up) votes in no election until a leader has brought it the committed log.
         lost = lost or bool(store.get(self._lost_key))
-        self.raft = Raft(me, order, hard=hard, log=entries, applied=applied,
+        self.raft = Raft(me, order, hard=hard, storage=self.persist, applied=applied,
                          rand=rand or random.Random(secrets.randbits(64)),
                          election_ticks=max(2, round(timing.election / timing.tick)),
                          heartbeat_ticks=max(1, round(timing.beat / timing.tick)),
@@ -134,24 +137,17 @@ class Agreement:
     def leads(self) -> bool:
         return self.raft.role == "leader"
 
-    def log_outcomes(self) -> list[Outcome]:
-        """Every outcome in this node's log, committed or not, in log order."""
-        out = []
-        for entry in self.raft.log:
-            found = outcome_of(entry.data)
-            if found is not None:
-                out.append(found)
-        return out
-
-    def committed_outcomes(self) -> list[Outcome]:
-        out = []
-        for entry in self.raft.log:
-            if entry.index > self.raft.commit:
-                break
-            found = outcome_of(entry.data)
-            if found is not None:
-                out.append(found)
-        return out
+    def log_outcomes(self) -> Iterator[Outcome]:
+        """Every outcome in this node's log, committed or not, in log order: read from the store
+        a batch at a time (:data:`BATCH` bytes), never all at once."""
+        index = 1
+        while index <= self.raft.last_index:
+            batch = self.raft.entries(index, self.raft.last_index + 1, BATCH)
+            for entry in batch:
+                found = outcome_of(entry.data)
+                if found is not None:
+                    yield found
+            index += len(batch)
 
     def reachable(self) -> frozenset[str]:
         return self.raft.reachable()
@@ -234,6 +230,8 @@ class Agreement:
         ready = self.raft.ready()
         if ready.empty():
             return
+        if self.raft.applying:
+            self._again = True  # more committed entries than one Ready hands over
         self.persist.save(ready)
         for entry in ready.committed:
             found = outcome_of(entry.data)

@@ -14,6 +14,14 @@ persist its hard state and entries (drop stored entries from
 ``truncate_from`` first), send its messages, and apply its committed entries.
 A restarted node is rebuilt from exactly what was persisted.
 
+The log lives in the node's :class:`Storage`, as in etcd-io/raft: the core holds in memory
+only the entries it has not handed over by :meth:`Raft.ready` yet (etcd's ``unstable``) and
+the term of every entry as runs (the first index of each term: a few integers per election),
+and reads an entry's data from the storage when it must send it to a follower that lacks
+it or hand it over to be applied.  A node's memory so stays the same however long its log
+grows (docs/architecture.md, "Memory").  :class:`MemoryStorage` is the storage of the
+tests; a node's is its store (:class:`net.agreement.persist.RaftStore`).
+
 Quorums and the tie-breaker. With an even number of voters a 2–2 split would
 leave nobody in charge, so one member may be named tie-breaker. This is
 weighted voting: every member weighs 2, the tie-breaker 3, so the total weight
@@ -28,9 +36,11 @@ argument (one leader per term, leader completeness) needs.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from itertools import pairwise
+from typing import Any, ClassVar, Literal, Protocol
 
 import msgpack
 
@@ -162,6 +172,79 @@ class Ready:
                 and not self.committed and not self.messages)
 
 
+def entry_size(entry: Entry) -> int:
+    """The bytes ``entry``'s data takes in an append (what ``max_append_bytes`` counts)."""
+    return len(msgpack.packb(entry.data, use_bin_type=True))
+
+
+class Storage(Protocol):
+    """The persisted log, as the core reads it (etcd-io/raft's ``Storage``, without snapshots).
+
+    It holds what every :class:`Ready` handed over (``truncate_from`` and ``entries``) once
+    the driver persisted it; the core reads from it only entries it handed over before.
+    """
+
+    def last_index(self) -> int:
+        """The index of the last entry stored (0: none)."""
+        ...
+
+    def term_runs(self) -> list[tuple[int, int]]:
+        """``(first index, term)`` of every run of entries of one term, in log order."""
+        ...
+
+    def entries(self, lo: int, hi: int, max_bytes: int | None = None) -> list[Entry]:
+        """The entries ``lo`` up to ``hi`` (excluded), all stored; with ``max_bytes`` only as
+        many as fit in it by :func:`entry_size` (at least one when ``lo < hi``)."""
+        ...
+
+
+class MemoryStorage:
+    """A :class:`Storage` in memory: ``log`` is what was persisted (the tests' disk, which
+    :meth:`save` or the test itself writes)."""
+
+    def __init__(self, log: list[Entry] | None = None) -> None:
+        self.log: list[Entry] = log if log is not None else []
+
+    def last_index(self) -> int:
+        return len(self.log)
+
+    def term_runs(self) -> list[tuple[int, int]]:
+        return _runs((e.index, e.term) for e in self.log)
+
+    def entries(self, lo: int, hi: int, max_bytes: int | None = None) -> list[Entry]:
+        if not 1 <= lo <= hi <= len(self.log) + 1:
+            raise IndexError((lo, hi))
+        return _fit(self.log[lo - 1:hi - 1], max_bytes)
+
+    def save(self, ready: Ready) -> None:
+        """What ``ready`` asks to persist."""
+        if ready.truncate_from is not None:
+            del self.log[ready.truncate_from - 1:]
+        self.log.extend(ready.entries)
+
+
+def _runs(pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(index, term)`` pairs in log order as runs ``(first index, term)``."""
+    out: list[tuple[int, int]] = []
+    for index, term in pairs:
+        if not out or out[-1][1] != term:
+            out.append((index, term))
+    return out
+
+
+def _fit(entries: Iterable[Entry], max_bytes: int | None) -> list[Entry]:
+    """The first of ``entries`` that fit in ``max_bytes`` (None: all; at least one)."""
+    out: list[Entry] = []
+    size = 0
+    for e in entries:
+        if max_bytes is not None:
+            size += entry_size(e)
+            if out and size > max_bytes:
+                break
+        out.append(e)
+    return out
+
+
 def quorum(members: Sequence[str], have: Collection[str], tie_breaker: str | None) -> bool:
     """True when `have` (a subset of members) is a majority of `members`: more than half, or exactly half
     including `tie_breaker`."""
@@ -175,19 +258,28 @@ class Raft:
     """One node's Raft state machine (see the module docstring for the driver's duties)."""
 
     def __init__(self, me: str, members: Sequence[str], *, hard: HardState = HardState(),
-                 log: Sequence[Entry] = (), applied: int = 0, rand: random.Random,
+                 storage: Storage | None = None, applied: int = 0, rand: random.Random,
                  election_ticks: int = 10, heartbeat_ticks: int = 1,
                  tie_breaker: str | None = None, max_append_bytes: int = 64 * 1024,
-                 lost: bool = False) -> None:
+                 max_committed_bytes: int = 1024 * 1024, lost: bool = False) -> None:
         self.me = me
         self.members = tuple(members)
         if me not in self.members or len(set(self.members)) != len(self.members):
             raise ValueError("members must be distinct and include me")
         if not 1 <= heartbeat_ticks <= election_ticks:
             raise ValueError("need 1 <= heartbeat_ticks <= election_ticks")
-        self.log: list[Entry] = list(log)
-        if any(e.index != i + 1 for i, e in enumerate(self.log)):
-            raise ValueError("log indexes must run 1, 2, 3, ...")
+        self.storage: Storage = storage if storage is not None else MemoryStorage()
+        self._last = self.storage.last_index()
+        runs = self.storage.term_runs()
+        if (self._last < 0 or (runs == []) != (self._last == 0) or (runs and runs[0][0] != 1)
+                or any(b[0] <= a[0] for a, b in pairwise(runs))
+                or (runs and runs[-1][0] > self._last)):
+            raise ValueError("the stored log's indexes must run 1, 2, 3, ...")
+        self._run_starts = [i for i, _ in runs]
+        self._run_terms = [t for _, t in runs]
+        self._tail: list[Entry] = []
+        """The entries from ``_first_unstable`` on: not handed over by :meth:`ready` yet."""
+        self._first_unstable = self._last + 1
         if not 0 <= applied <= self.last_index or not 0 <= hard.commit <= self.last_index:
             raise ValueError("commit and applied must lie within the log")
         self._rand = rand
@@ -195,13 +287,13 @@ class Raft:
         self._heartbeat = heartbeat_ticks
         self.tie_breaker = tie_breaker
         self._max_bytes = max_append_bytes
+        self._max_committed = max_committed_bytes
         self._term = hard.term
         self._vote = hard.vote
         self.commit = max(hard.commit, applied)
         self._applied = applied
         self._saved = hard
         self._saved_last = self.last_index
-        self._unstable = self.last_index + 1
         self._out: list[Envelope] = []
         self._role: Role = "follower"
         self.leader: str | None = None
@@ -236,23 +328,48 @@ class Raft:
     @property
     def last_index(self) -> int:
         """The index of the last entry (0: empty log)."""
-        return len(self.log)
+        return self._last
 
     @property
     def last_term(self) -> int:
         """The term of the last entry (0: empty log)."""
-        return self.log[-1].term if self.log else 0
+        return self._run_terms[-1] if self._run_terms else 0
 
     def entry(self, index: int) -> Entry:
         """The entry at 1-based ``index`` (IndexError outside the log)."""
-        if not 1 <= index <= len(self.log):
+        if not 1 <= index <= self._last:
             raise IndexError(index)
-        return self.log[index - 1]
+        return self.entries(index, index + 1)[0]
+
+    def entries(self, lo: int, hi: int, max_bytes: int | None = None) -> list[Entry]:
+        """The entries ``lo`` up to ``hi`` (excluded), from the storage and from memory; with
+        ``max_bytes`` only as many as fit (at least one when ``lo < hi``)."""
+        if not 1 <= lo <= hi <= self._last + 1:
+            raise IndexError((lo, hi))
+        split = self._first_unstable
+        out: list[Entry] = []
+        if lo < split:
+            stop = min(hi, split)
+            out = self.storage.entries(lo, stop, max_bytes)
+            if hi <= split or len(out) < stop - lo:
+                return out
+        tail = self._tail[max(lo, split) - split:hi - split]
+        if max_bytes is None:
+            return out + tail
+        size = sum(entry_size(e) for e in out)
+        for e in tail:
+            size += entry_size(e)
+            if out and size > max_bytes:
+                break
+            out.append(e)
+        return out
 
     def _term_at(self, index: int) -> int | None:
         if index == 0:
             return 0
-        return self.log[index - 1].term if 0 < index <= len(self.log) else None
+        if not 0 < index <= self._last:
+            return None
+        return self._run_terms[bisect_right(self._run_starts, index) - 1]
 
     @property
     def election_ticks(self) -> int:
@@ -294,7 +411,7 @@ class Raft:
         """Lead the current term without an election: only a group's first leader may, for which
         every member persisted its vote in this term before it took part (so nobody else can
         gather a quorum of votes in it)."""
-        if self._vote != self.me or self._term < 1 or self.log or self._role == "leader" or self.lost:
+        if self._vote != self.me or self._term < 1 or self._last or self._role == "leader" or self.lost:
             raise ValueError("only the member every member voted for may lead without an election")
         self._granted = set(self.members)
         self._become_leader()
@@ -365,19 +482,26 @@ class Raft:
             self._on_append_reply(frm, m)
 
     def ready(self) -> Ready:
-        """Hand over everything since the last call."""
+        """Hand over everything since the last call; of the committed entries only as many as
+        fit in ``max_committed_bytes`` (at least one): the next call hands over more."""
         hard = HardState(self._term, self._vote, self.commit)
         new_hard = hard if hard != self._saved else None
-        truncate = self._unstable if self._unstable <= self._saved_last else None
-        entries = tuple(self.log[self._unstable - 1:])
-        committed = tuple(self.log[self._applied:self.commit])
+        truncate = self._first_unstable if self._first_unstable <= self._saved_last else None
+        entries = tuple(self._tail)
+        committed = tuple(self.entries(self._applied + 1, self.commit + 1, self._max_committed))
         out = tuple(self._out)
         self._saved = hard
         self._saved_last = self.last_index
-        self._unstable = self.last_index + 1
-        self._applied = self.commit
+        self._first_unstable = self.last_index + 1
+        self._tail = []  # from now on the storage holds them
+        self._applied += len(committed)
         self._out = []
         return Ready(new_hard, truncate, entries, committed, out)
+
+    @property
+    def applying(self) -> bool:
+        """Committed entries wait to be handed over by :meth:`ready`."""
+        return self._applied < self.commit
 
     # -- elections -----------------------------------------------------------------------------------------
 
@@ -463,8 +587,27 @@ class Raft:
 
     def _append_own(self, data: Any) -> int:
         index = self.last_index + 1
-        self.log.append(Entry(self._term, index, data))
+        self._append(Entry(self._term, index, data))
         return index
+
+    def _append(self, e: Entry) -> None:
+        self._tail.append(e)
+        self._last = e.index
+        if not self._run_terms or self._run_terms[-1] != e.term:
+            self._run_starts.append(e.index)
+            self._run_terms.append(e.term)
+
+    def _truncate(self, index: int) -> None:
+        """Drop the entries from ``index`` on (none of them committed)."""
+        if index >= self._first_unstable:
+            del self._tail[index - self._first_unstable:]
+        else:
+            self._tail = []
+            self._first_unstable = index
+        self._last = index - 1
+        k = bisect_right(self._run_starts, index - 1)
+        del self._run_starts[k:]
+        del self._run_terms[k:]
 
     def _broadcast(self) -> None:
         for p in self._peers():
@@ -472,13 +615,7 @@ class Raft:
 
     def _send_append(self, p: str) -> None:
         nxt = self._next[p]
-        entries: list[Entry] = []
-        size = 0
-        for e in self.log[nxt - 1:]:
-            size += len(msgpack.packb(e.data, use_bin_type=True))
-            if entries and size > self._max_bytes:
-                break
-            entries.append(e)
+        entries = self.entries(nxt, self.last_index + 1, self._max_bytes)
         prev_term = self._term_at(nxt - 1)
         assert prev_term is not None
         self._send(p, Append(self._term, nxt - 1, prev_term, tuple(entries), self.commit))
@@ -492,8 +629,8 @@ class Raft:
                 hint = self.last_index
             else:
                 hint = m.prev_index - 1
-                while hint > 0 and self.log[hint - 1].term > m.prev_term:
-                    hint -= 1
+                while hint > 0 and (self._term_at(hint) or 0) > m.prev_term:
+                    hint = self._run_starts[bisect_right(self._run_starts, hint) - 1] - 1
             self._send(frm, AppendReply(self._term, False, hint))
             return
         for e in m.entries:
@@ -503,10 +640,9 @@ class Raft:
             if have is not None:
                 if e.index <= self.commit:
                     return  # would overwrite a committed entry: not from a correct leader
-                del self.log[e.index - 1:]
-                self._unstable = min(self._unstable, e.index)
-            self.log.extend(m.entries[e.index - m.prev_index - 1:])
-            self._unstable = min(self._unstable, e.index)
+                self._truncate(e.index)
+            for new in m.entries[e.index - m.prev_index - 1:]:
+                self._append(new)
             break
         last_new = m.prev_index + len(m.entries)
         self.commit = max(self.commit, min(m.commit, last_new))
@@ -535,7 +671,7 @@ class Raft:
 
     def _maybe_commit(self) -> bool:
         for n in range(self.last_index, self.commit, -1):
-            if self.log[n - 1].term != self._term:
+            if self._term_at(n) != self._term:
                 break
             have = {p for p, i in self._match.items() if i >= n} | {self.me}
             if quorum(self.members, have, self.tie_breaker):
