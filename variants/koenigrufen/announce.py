@@ -188,8 +188,11 @@ class Announcing(Phase):
 
     name = ANNOUNCE
 
-    def __init__(self, dialect: Dialect) -> None:
+    def __init__(self, dialect: Dialect, own_kontra_hook: object = None) -> None:
         self.d = dialect
+        self.own_kontra_hook = own_kontra_hook
+        """The plugin's ``tarock_kontra_verdict`` (its function), which answers
+        with :func:`kontra_verdict` in this phase."""
 
     def start(self, state: HandState, rules: Rules) -> None:
         kr(state)["ann"] = {"acted": False, "streak": 0, "spoken": [], "kontra_by": {}, "pairs": {}}
@@ -226,8 +229,15 @@ class Announcing(Phase):
         return [GAME, *(kontra_on(a.name) for a in state.announcements)]
 
     def kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        targets = self._targets(state, seat)
+        sole = rules.sole_answer("tarock_kontra_verdict")
+        if (sole is not None and getattr(sole, "__func__", None) is self.own_kontra_hook
+                and state.phase == ANNOUNCE):
+            # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
+            # directly, without a round through the hook for each of ~230 questions a hand
+            return [Kontra(seat, t) for t in targets if kontra_verdict(state, seat, t).allowed]
         out: list[Action] = []
-        for target in self._targets(state, seat):
+        for target in targets:
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is not None and verdict.allowed:
                 out.append(Kontra(seat, target))

@@ -142,7 +142,8 @@ class Koenigrufen:
             CALL: CallPhase(),
             TALON: TalonPhase(dialect),
             DISCARD: DiscardPhase(),
-            ANNOUNCE: Announcing(dialect),
+            # its Kontra questions answered directly where this hook answers alone
+            ANNOUNCE: Announcing(dialect, Koenigrufen.tarock_kontra_verdict),
             KONTRA: FahrerKontra(),
             PLAY: TrickPlay(),
         }
