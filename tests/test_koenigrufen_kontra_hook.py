@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from core.actions import GAME, Kontra, KontraTarget
+from core.actions import GAME, Announce, Kontra, KontraTarget
 from core.deal import deal
 from core.engine import Hand
 from core.hookspecs import hookimpl
@@ -63,4 +63,29 @@ def test_house_rule_on_kontra_is_asked_and_heard() -> None:
         assert Kontra(declarer, GAME) in other.legal(declarer)
         assert OwnGameKontra.asked > before
         seen += 1
+    assert seen > 0
+
+
+class NoPremiums:
+    """A house rule: no premium may be announced (the base allows many)."""
+
+    @hookimpl
+    def tarock_announce_verdict(self, state: HandState, seat: int, name: str) -> Verdict | None:
+        return Verdict.deny("house-no-premiums", "no premiums at this table")
+
+
+def test_house_rule_on_announcements_is_heard() -> None:
+    plain = Rules("plain", list(find_variant("koenigrufen-club").plugins()))
+    ruled = Rules("ruled", [*list(find_variant("koenigrufen-club").plugins()), NoPremiums()])
+    assert ruled.sole_answer("tarock_announce_verdict") is None
+    seen = 0
+    for seed in range(200):
+        hand, other = _announcing(plain, seed), _announcing(ruled, seed)
+        if hand is None or other is None:
+            continue
+        declarer = hand.state.declarer
+        assert declarer is not None
+        if any(isinstance(a, Announce) for a in hand.legal(declarer)):
+            seen += 1
+        assert not any(isinstance(a, Announce) for a in other.legal(declarer))
     assert seen > 0

@@ -188,11 +188,22 @@ class Announcing(Phase):
 
     name = ANNOUNCE
 
-    def __init__(self, dialect: Dialect, own_kontra_hook: object = None) -> None:
+    def __init__(self, dialect: Dialect, own_kontra_hook: object = None,
+                 own_announce_hook: object = None) -> None:
         self.d = dialect
         self.own_kontra_hook = own_kontra_hook
         """The plugin's ``tarock_kontra_verdict`` (its function), which answers
         with :func:`kontra_verdict` in this phase."""
+        self.own_announce_hook = own_announce_hook
+        """The plugin's ``tarock_announce_verdict`` (its function), which answers
+        with :func:`announce_verdict`."""
+
+    @staticmethod
+    def _alone(rules: Rules, hook: str, own: object) -> bool:
+        """Whether ``own`` (a function of this plugin) answers ``hook`` alone, so
+        that its answer may be asked without a round through the hook."""
+        sole = rules.sole_answer(hook)
+        return own is not None and sole is not None and getattr(sole, "__func__", None) is own
 
     def start(self, state: HandState, rules: Rules) -> None:
         kr(state)["ann"] = {"acted": False, "streak": 0, "spoken": [], "kontra_by": {}, "pairs": {}}
@@ -230,9 +241,7 @@ class Announcing(Phase):
 
     def kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         targets = self._targets(state, seat)
-        sole = rules.sole_answer("tarock_kontra_verdict")
-        if (sole is not None and getattr(sole, "__func__", None) is self.own_kontra_hook
-                and state.phase == ANNOUNCE):
+        if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
             # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
             # directly, without a round through the hook for each of ~230 questions a hand
             return [Kontra(seat, t) for t in targets if kontra_verdict(state, seat, t).allowed]
@@ -250,9 +259,13 @@ class Announcing(Phase):
         game = game_of(state)
         assert game is not None
         said = frozenset(a.name for a in state.announcements)
+        # where this plugin answers the verdict alone, announce_reason's last question
+        # (the only one left for a known premium of the game, not yet said) is asked directly
+        direct = self._alone(rules, "tarock_announce_verdict", self.own_announce_hook)
         for name in PREMIUM_ORDER:
             if (name in rules.premium_specs and name in game.premiums and name not in said
-                    and self.announce_reason(state, rules, seat, name, said) is None):
+                    and (announce_verdict(state, self.d, seat, name).allowed if direct
+                         else self.announce_reason(state, rules, seat, name, said) is None)):
                 out.append(Announce(seat, (name,)))
         out.extend(self.kontras(state, rules, seat))
         return out

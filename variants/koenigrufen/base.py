@@ -142,8 +142,9 @@ class Koenigrufen:
             CALL: CallPhase(),
             TALON: TalonPhase(dialect),
             DISCARD: DiscardPhase(),
-            # its Kontra questions answered directly where this hook answers alone
-            ANNOUNCE: Announcing(dialect, Koenigrufen.tarock_kontra_verdict),
+            # its verdicts asked directly where these hooks answer alone
+            ANNOUNCE: Announcing(dialect, Koenigrufen.tarock_kontra_verdict,
+                                 Koenigrufen.tarock_announce_verdict),
             KONTRA: FahrerKontra(),
             PLAY: TrickPlay(),
         }
