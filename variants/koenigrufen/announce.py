@@ -171,9 +171,18 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
         else:
             return Verdict.refuse("kontra-target",
                                   "{!r} was not announced: kontra the game or a premium", name)
-    if level >= game.kontra:  # the contract's chain length: 2 up to Re, 3 up to Subkontra
+    return _item_verdict(state, seat, game.kontra, name, owner, level, None)
+
+
+def _item_verdict(state: HandState, seat: int, longest: int, name: str, owner: int, level: int,
+                  public: bool | None) -> Verdict:
+    """:func:`kontra_verdict` on the game (``name`` empty) or an announced premium
+    in a game played for points: ``owner``'s item at Kontra ``level``, the
+    chain at most ``longest`` long; ``public``: :func:`public_sides` if known."""
+    if level >= longest:  # the contract's chain length: 2 up to Re, 3 up to Subkontra
         return _denied_on("kontra-max", "{what} stands at its highest Kontra level already", name)
-    same = seat == owner or knows_same_side(state, seat, owner, public_sides(state))
+    same = seat == owner or knows_same_side(
+        state, seat, owner, public_sides(state) if public is None else public)
     if level % 2 == 0:
         if same:
             return _denied_on("own-side", "you know {what} is your own side's: no Kontra on it", name)
@@ -181,6 +190,35 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
         return _denied_on("re-not-yours",
                           "only the side of {what}, as far as it knows it, answers with Re", name)
     return ALLOW
+
+
+def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> list[KontraTarget]:
+    """Those of ``targets`` that :func:`kontra_verdict` allows ``seat``, asked
+    together: in a game played for points the parties and the announcements
+    are looked at once for all of them, not once per target."""
+    game = game_of(state)
+    assert game is not None and state.declarer is not None
+    if game.kontra == 0:
+        return []
+    if kind(game) == "tricks":
+        return [t for t in targets if kontra_verdict(state, seat, t).allowed]
+    public = public_sides(state)
+    first: dict[str, tuple[int, int]] = {}
+    for a in state.announcements:
+        first.setdefault(a.name, (a.seat, a.kontra))
+    out: list[KontraTarget] = []
+    for target in targets:
+        if target.declarer is not None or target.answer is not None:
+            continue
+        if target.game:
+            owner, level = state.declarer, state.kontra_level
+        elif target.name in first:
+            owner, level = first[target.name]
+        else:
+            continue
+        if _item_verdict(state, seat, game.kontra, target.name, owner, level, public).allowed:
+            out.append(target)
+    return out
 
 
 class Announcing(Phase):
@@ -244,7 +282,7 @@ class Announcing(Phase):
         if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
             # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
             # directly, without a round through the hook for each of ~230 questions a hand
-            return [Kontra(seat, t) for t in targets if kontra_verdict(state, seat, t).allowed]
+            return [Kontra(seat, t) for t in kontra_open(state, seat, targets)]
         out: list[Action] = []
         for target in targets:
             verdict = rules.kontra_verdict(state, seat, target)
