@@ -291,6 +291,7 @@ class Rules:
                                     "written for another version of tarock?)")
         self.hook = self.pm.hook
         self._callers: dict[str, Callable[..., Any]] = {}
+        self._sole: dict[str, Callable[..., Any] | None] = {}
         try:
             self.option_specs = self._declared_options()
             self.options: Mapping[str, OptionValue] = MappingProxyType(
@@ -446,6 +447,22 @@ class Rules:
             call = _first_result_caller(caller, tuple(caller.spec.argnames))
             self._callers[hook] = call
         return call(*args)
+
+    def sole_answer(self, hook: str) -> Callable[..., Any] | None:
+        """The one implementation of the first-result hook ``hook`` (its function
+        as registered, a bound method for a plugin object), or None where
+        several plugins, or a wrapper, take part in the answer.
+
+        A phase that asks a hook of its own plugin for many candidates may
+        answer them itself when its plugin answers alone: no house rule can
+        change the answer then.  The plugin set of a table is fixed, so this
+        is looked up once per hook.
+        """
+        if hook not in self._sole:
+            impls = getattr(self.hook, hook).get_hookimpls()
+            alone = len(impls) == 1 and not (impls[0].wrapper or impls[0].hookwrapper)
+            self._sole[hook] = impls[0].function if alone else None
+        return self._sole[hook]
 
     def _need(self, hook: str, *args: Any) -> Any:
         result = self._ask(hook, *args)

@@ -49,6 +49,13 @@ class Verdict:
         deny often while legal actions are listed)."""
         return _denial(code, message)
 
+    @staticmethod
+    def refuse(code: str, template: str, *args: Any) -> Verdict:
+        """A denial whose sentence is ``template.format(*args)``, formatted only
+        the first time these words are asked for: rule hooks asked for every
+        candidate of a legal list deny far more often than anyone reads why."""
+        return _refusal(code, template, args)
+
 
 ALLOW = Verdict(True)
 
@@ -56,6 +63,11 @@ ALLOW = Verdict(True)
 @lru_cache(maxsize=1024)
 def _denial(code: str, message: str) -> Verdict:
     return Verdict(False, Reason(code, message))
+
+
+@lru_cache(maxsize=4096)
+def _refusal(code: str, template: str, args: tuple[Any, ...]) -> Verdict:
+    return _denial(code, template.format(*args))
 
 
 @dataclass(frozen=True, slots=True)

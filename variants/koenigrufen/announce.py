@@ -29,6 +29,7 @@ Königrufen, so a house rule can allow what the rulebook forbids.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
@@ -92,8 +93,8 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
     if name in BIRDS:
         card = BIRDS[name][0]
         if card not in hand:
-            return Verdict.deny("bird-not-in-hand",
-                                f"you may announce {name} only with the card in your hand")
+            return Verdict.refuse("bird-not-in-hand",
+                                  "you may announce {} only with the card in your hand", name)
         if (dialect.bird_before_talon and bird_pending(state, dialect, seat)
                 and card not in kr(state).get("pre_talon", hand)):
             return Verdict.deny("bird-from-talon",
@@ -114,10 +115,24 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
     return ALLOW
 
 
+@lru_cache(maxsize=256)
+def _denied_on(code: str, template: str, name: str) -> Verdict:
+    """A denial about the game (``name`` empty) or the announcement ``name``,
+    its sentence formatted once per item and reason."""
+    what = f"the {name} announcement" if name else "the game"
+    return Verdict.deny(code, template.format(what=what))
+
+
 def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict:
-    """The rulebooks' answer: may ``seat`` raise the chain on ``target`` now?"""
-    game = game_of(state)
-    assert game is not None and state.declarer is not None
+    """The rulebooks' answer: may ``seat`` raise the chain on ``target`` now?
+
+    Asked for every target in every turn of the announcement round, so the
+    refusals' sentences are formatted once per words (:meth:`Verdict.refuse`)
+    and the parties are looked at only where a decision needs them.
+    """
+    contract = state.contract
+    assert contract is not None and state.declarer is not None
+    game = contract.spec
     # seed 002, Solorufer with the King in the talon: "Kontras zählen dann in keinem Fall" -- they
     # may be said (nobody knows where the King is) and are void at the end (scoring)
     if game.kontra == 0:
@@ -127,42 +142,83 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
         if target.declarer is not None:
             other = target.declarer
             if other not in declarers(state):
-                return Verdict.deny("not-a-declarer", f"seat {other} plays no game here")
+                return Verdict.refuse("not-a-declarer", "seat {} plays no game here", other)
             if other == seat:
                 return Verdict.deny("own-game", "you cannot say Kontra on your own game")
             # odd levels are the defender's (Kontra, Subkontra), even ones the declarer's answer
             level = pairs.get((other, seat), 0)
             if level % 2 or level >= game.kontra:
-                return Verdict.deny("kontra-said", f"you said Kontra on seat {other}'s game already")
+                return Verdict.refuse("kontra-said", "you said Kontra on seat {}'s game already", other)
             return ALLOW
         if target.answer is not None:
             other = target.answer
             if seat not in declarers(state) or pairs.get((seat, other)) is None:
-                return Verdict.deny("no-kontra-to-answer", f"seat {other} said no Kontra on your game")
+                return Verdict.refuse("no-kontra-to-answer", "seat {} said no Kontra on your game", other)
             if pairs[(seat, other)] % 2 == 0 or pairs[(seat, other)] >= game.kontra:
-                return Verdict.deny("re-said", f"you answered seat {other}'s Kontra already")
+                return Verdict.refuse("re-said", "you answered seat {}'s Kontra already", other)
             return ALLOW
         return Verdict.deny("kontra-target", "in this game say kontra game@N (on declarer N) or re@N")
     if target.declarer is not None or target.answer is not None:
         return Verdict.deny("kontra-target", "kontra the game or an announced premium")
-    what = f"the {target.name} announcement" if target.name else "the game"
+    name = target.name
     if target.game:
         owner, level = state.declarer, state.kontra_level
     else:
-        ann = next((a for a in state.announcements if a.name == target.name), None)
-        if ann is None:
-            return Verdict.deny("kontra-target",
-                                f"{target.name!r} was not announced: kontra the game or a premium")
-        owner, level = ann.seat, ann.kontra
-    same = knows_same_side(state, seat, owner, public_sides(state))
-    if level >= game.kontra:  # the contract's chain length: 2 up to Re, 3 up to Subkontra
-        return Verdict.deny("kontra-max", f"{what} stands at its highest Kontra level already")
-    if level % 2 == 0 and same:
-        return Verdict.deny("own-side", f"you know {what} is your own side's: no Kontra on it")
-    if level % 2 and not same:
-        return Verdict.deny("re-not-yours",
-                            f"only the side of {what}, as far as it knows it, answers with Re")
+        for a in state.announcements:
+            if a.name == name:
+                owner, level = a.seat, a.kontra
+                break
+        else:
+            return Verdict.refuse("kontra-target",
+                                  "{!r} was not announced: kontra the game or a premium", name)
+    return _item_verdict(state, seat, game.kontra, name, owner, level, None)
+
+
+def _item_verdict(state: HandState, seat: int, longest: int, name: str, owner: int, level: int,
+                  public: bool | None) -> Verdict:
+    """:func:`kontra_verdict` on the game (``name`` empty) or an announced premium
+    in a game played for points: ``owner``'s item at Kontra ``level``, the
+    chain at most ``longest`` long; ``public``: :func:`public_sides` if known."""
+    if level >= longest:  # the contract's chain length: 2 up to Re, 3 up to Subkontra
+        return _denied_on("kontra-max", "{what} stands at its highest Kontra level already", name)
+    same = seat == owner or knows_same_side(
+        state, seat, owner, public_sides(state) if public is None else public)
+    if level % 2 == 0:
+        if same:
+            return _denied_on("own-side", "you know {what} is your own side's: no Kontra on it", name)
+    elif not same:
+        return _denied_on("re-not-yours",
+                          "only the side of {what}, as far as it knows it, answers with Re", name)
     return ALLOW
+
+
+def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> list[KontraTarget]:
+    """Those of ``targets`` that :func:`kontra_verdict` allows ``seat``, asked
+    together: in a game played for points the parties and the announcements
+    are looked at once for all of them, not once per target."""
+    game = game_of(state)
+    assert game is not None and state.declarer is not None
+    if game.kontra == 0:
+        return []
+    if kind(game) == "tricks":
+        return [t for t in targets if kontra_verdict(state, seat, t).allowed]
+    public = public_sides(state)
+    first: dict[str, tuple[int, int]] = {}
+    for a in state.announcements:
+        first.setdefault(a.name, (a.seat, a.kontra))
+    out: list[KontraTarget] = []
+    for target in targets:
+        if target.declarer is not None or target.answer is not None:
+            continue
+        if target.game:
+            owner, level = state.declarer, state.kontra_level
+        elif target.name in first:
+            owner, level = first[target.name]
+        else:
+            continue
+        if _item_verdict(state, seat, game.kontra, target.name, owner, level, public).allowed:
+            out.append(target)
+    return out
 
 
 class Announcing(Phase):
@@ -170,8 +226,22 @@ class Announcing(Phase):
 
     name = ANNOUNCE
 
-    def __init__(self, dialect: Dialect) -> None:
+    def __init__(self, dialect: Dialect, own_kontra_hook: object = None,
+                 own_announce_hook: object = None) -> None:
         self.d = dialect
+        self.own_kontra_hook = own_kontra_hook
+        """The plugin's ``tarock_kontra_verdict`` (its function), which answers
+        with :func:`kontra_verdict` in this phase."""
+        self.own_announce_hook = own_announce_hook
+        """The plugin's ``tarock_announce_verdict`` (its function), which answers
+        with :func:`announce_verdict`."""
+
+    @staticmethod
+    def _alone(rules: Rules, hook: str, own: object) -> bool:
+        """Whether ``own`` (a function of this plugin) answers ``hook`` alone, so
+        that its answer may be asked without a round through the hook."""
+        sole = rules.sole_answer(hook)
+        return own is not None and sole is not None and getattr(sole, "__func__", None) is own
 
     def start(self, state: HandState, rules: Rules) -> None:
         kr(state)["ann"] = {"acted": False, "streak": 0, "spoken": [], "kontra_by": {}, "pairs": {}}
@@ -208,8 +278,13 @@ class Announcing(Phase):
         return [GAME, *(kontra_on(a.name) for a in state.announcements)]
 
     def kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        targets = self._targets(state, seat)
+        if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
+            # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
+            # directly, without a round through the hook for each of ~230 questions a hand
+            return [Kontra(seat, t) for t in kontra_open(state, seat, targets)]
         out: list[Action] = []
-        for target in self._targets(state, seat):
+        for target in targets:
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is not None and verdict.allowed:
                 out.append(Kontra(seat, target))
@@ -222,9 +297,13 @@ class Announcing(Phase):
         game = game_of(state)
         assert game is not None
         said = frozenset(a.name for a in state.announcements)
+        # where this plugin answers the verdict alone, announce_reason's last question
+        # (the only one left for a known premium of the game, not yet said) is asked directly
+        direct = self._alone(rules, "tarock_announce_verdict", self.own_announce_hook)
         for name in PREMIUM_ORDER:
             if (name in rules.premium_specs and name in game.premiums and name not in said
-                    and self.announce_reason(state, rules, seat, name, said) is None):
+                    and (announce_verdict(state, self.d, seat, name).allowed if direct
+                         else self.announce_reason(state, rules, seat, name, said) is None)):
                 out.append(Announce(seat, (name,)))
         out.extend(self.kontras(state, rules, seat))
         return out

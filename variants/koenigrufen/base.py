@@ -142,7 +142,9 @@ class Koenigrufen:
             CALL: CallPhase(),
             TALON: TalonPhase(dialect),
             DISCARD: DiscardPhase(),
-            ANNOUNCE: Announcing(dialect),
+            # its verdicts asked directly where these hooks answer alone
+            ANNOUNCE: Announcing(dialect, Koenigrufen.tarock_kontra_verdict,
+                                 Koenigrufen.tarock_announce_verdict),
             KONTRA: FahrerKontra(),
             PLAY: TrickPlay(),
         }
