@@ -258,7 +258,7 @@ class Playable:
     calls: frozenset[CallTime] = frozenset({"bid", "bid-auto", "end"})
     joinable: frozenset[GoalKind] = frozenset()
     contest: bool = False
-    extras: tuple[tuple[str, tuple[Any, ...] | None], ...] = ()
+    extras: tuple[tuple[str, tuple[str | bool | int | None, ...] | None], ...] = ()
     """The keys of ``ContractSpec.extra`` the variant reads, each with the values it
     plays (None: any value; the variant reads it as documented there).  A contract
     with another key, or a value not listed, is refused: a misspelt or unknown datum
