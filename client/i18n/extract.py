@@ -113,7 +113,12 @@ def rule_messages(folders: Iterable[Path] = RULE_SOURCES) -> set[Message]:
             where = str(path.relative_to(ROOT))
             for call in _calls(path):
                 name, args = _name(call), call.args
-                if name in ("Reason", "deny") and len(args) >= 2:
+                lazy = name in ("refuse", "_denied_on") and len(args) >= 2
+                if lazy and (code := _literal(args[0])) is not None:
+                    # Verdict.refuse(code, template, *args) and Königrufen's cached denials: a
+                    # sentence made when it is shown, translated by its code
+                    out.add(Message("reason-code", code, where=where))
+                elif name in ("Reason", "deny") and len(args) >= 2:
                     code, text = _literal(args[0]), _literal(args[1])
                     if text is not None:
                         out.add(Message("reason", text, where=where))
