@@ -554,7 +554,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             rtt = seat.stats.rtt
             view.final(seat.core.sheet.table, {
                 "rtt_ms_median": percentile(rtt, 0.5) * 1000, "rtt_ms_p95": percentile(rtt, 0.95) * 1000,
-                "actions": len(rtt), "frames": seat.stats.frames, "bytes": seat.stats.bytes,
+                "actions": seat.stats.actions, "frames": seat.stats.frames, "bytes": seat.stats.bytes,
                 "hands": seat.stats.hands, "first_card": seat.stats.first_card})
         return _ended(leave)
     return _run(main)
