@@ -33,15 +33,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from client.bots import make_bot
-from client.bots.rulebook import register
-from client.players import Player
-from core.context import TableContext
-from core.deal import deal
-from core.engine import Hand
-from core.observation import observe
-from core.registry import Variant
-from core.rules import Rules
+from tarock.client.bots import make_bot
+from tarock.client.bots.rulebook import register
+from tarock.client.players import Player
+from tarock.core.context import TableContext
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.registry import Variant
+from tarock.core.rules import Rules
 
 BOOTSTRAP = 4000
 """Bootstrap resamples for the confidence interval."""
@@ -228,8 +228,8 @@ def cmd_arena(args: Any) -> int:
     """Run the pairings of ``--bots`` on ``--variant``; print each result."""
     import sys
 
-    from client.bots import BOT_KINDS
-    from core.plugins import load_plugins
+    from tarock.client.bots import BOT_KINDS
+    from tarock.core.plugins import load_plugins
 
     try:
         kinds = [k.strip() for k in str(args.bots).split(",") if k.strip()]

@@ -15,9 +15,9 @@ import math
 import unicodedata
 from collections.abc import Callable
 
-from net.advert import MAX_ROUNDS
-from net.protocol.messages import MAX_INT, MAX_NAME
-from net.transport import PeerAddress
+from tarock.net.advert import MAX_ROUNDS
+from tarock.net.protocol.messages import MAX_INT, MAX_NAME
+from tarock.net.transport import PeerAddress
 
 __all__ = ["MAX_NAME", "MAX_PIN", "MAX_ROUNDS", "MAX_SECONDS", "address", "count", "name", "pin", "port",
            "rounds", "seconds", "seed"]

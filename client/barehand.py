@@ -25,10 +25,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from core.cards import STRENGTH, SUIT_OF, TAROCK, Card, is_king
-from core.contracts import ContractSpec
-from core.phases import ANNOUNCE, CALL, DISCARD, KONTRA, TALON, TRUMP
-from core.rules import Rules
+from tarock.core.cards import STRENGTH, SUIT_OF, TAROCK, Card, is_king
+from tarock.core.contracts import ContractSpec
+from tarock.core.phases import ANNOUNCE, CALL, DISCARD, KONTRA, TALON, TRUMP
+from tarock.core.rules import Rules
 
 SEATS = 4
 

@@ -15,12 +15,12 @@ import random
 import time
 from dataclasses import dataclass
 
-from client import barehand
-from core.deal import deal
-from core.engine import Hand
-from core.registry import Variant, find_variant
-from core.rules import Rules
-from core.state import HandState
+from tarock.client import barehand
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.registry import Variant, find_variant
+from tarock.core.rules import Rules
+from tarock.core.state import HandState
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Timers around the dealing's work inside a real node, for ``tarock bench --net``.
 
-``python -m client.bench_probe OUT ARGS...`` runs ``tarock ARGS...`` (a bot, as
+``python -m tarock.client.bench_probe OUT ARGS...`` runs ``tarock ARGS...`` (a bot, as
 the benchmark starts them) with the functions of both dealing schemes wrapped,
 and at its exit writes to the file OUT, as JSON, the CPU seconds each measure
 took and how often it ran.  Nothing changes in the node but the clock reads
@@ -68,7 +68,7 @@ class Probe:
     def install(self, put: Callable[[Any, str, Any], None] = setattr) -> None:
         """Wrap every measured function (``put``: how to set an attribute, e.g. a test's
         monkeypatch.setattr, so that it is undone)."""
-        from net import barnett_smart, commit_reveal, group, host, mental_poker, seat, secp256k1
+        from tarock.net import barnett_smart, commit_reveal, group, host, mental_poker, seat, secp256k1
 
         for cls in (mental_poker.MentalDealer, commit_reveal.CommitRevealDealer):
             for step in DEALER_STEPS:
@@ -93,12 +93,12 @@ class Probe:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
-        print("usage: python -m client.bench_probe OUT TAROCK-ARGS...", file=sys.stderr)
+        print("usage: python -m tarock.client.bench_probe OUT TAROCK-ARGS...", file=sys.stderr)
         return 2
     out = Path(args[0])
     probe = Probe()
     probe.install()
-    from client.cli import main as tarock
+    from tarock.client.cli import main as tarock
 
     try:
         return tarock(args[1:])

@@ -24,9 +24,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from client import arena, argtypes, bench
-from client.bots import BOT_KINDS, make_bot
-from client.human import (
+from tarock.client import arena, argtypes, bench
+from tarock.client.bots import BOT_KINDS, make_bot
+from tarock.client.human import (
     HumanPlayer,
     Quit,
     TableView,
@@ -37,25 +37,25 @@ from client.human import (
     standings_lines,
     trick_text,
 )
-from client.i18n import _, choose_language, n_, p_, set_language
-from client.paths import default_records_dir
-from client.players import Player
-from client.session import Session, SessionListener
-from client.stats import ContractStats
-from client.ui.rules_page import rules_page
-from client.ui.texts import reason_text, variant_description
-from client.words import Terms
-from core.actions import Play
-from core.cards import format_card
-from core.codec import RecordError
-from core.engine import Hand
-from core.observation import observe
-from core.plugins import Catalogue, load_plugins
-from core.record import load, replay
-from core.registry import Variant
-from core.rules import RuleError
-from core.state import Reason
-from net.store import StoreError, check_folder
+from tarock.client.i18n import _, choose_language, n_, p_, set_language
+from tarock.client.paths import default_records_dir
+from tarock.client.players import Player
+from tarock.client.session import Session, SessionListener
+from tarock.client.stats import ContractStats
+from tarock.client.ui.rules_page import rules_page
+from tarock.client.ui.texts import reason_text, variant_description
+from tarock.client.words import Terms
+from tarock.core.actions import Play
+from tarock.core.cards import format_card
+from tarock.core.codec import RecordError
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.plugins import Catalogue, load_plugins
+from tarock.core.record import load, replay
+from tarock.core.registry import Variant
+from tarock.core.rules import RuleError
+from tarock.core.state import Reason
+from tarock.net.store import StoreError, check_folder
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
 
@@ -146,7 +146,7 @@ def _check_folders(args: argparse.Namespace) -> None:
     """The records folder and the state folder (where the full-screen client saves its table
     and the lobby's node keeps its store), made if missing and known to be writable, before a
     table starts: else a usage error naming the folder and why."""
-    from client.ui.local import state_dir
+    from tarock.client.ui.local import state_dir
 
     _records_dir(args)
     try:
@@ -172,7 +172,7 @@ def _full_screen(args: argparse.Namespace) -> bool:
 def cmd_play(args: argparse.Namespace) -> int:
     catalogue = _catalogue(args)
     if _full_screen(args):
-        from client.ui.main import run_play_command
+        from tarock.client.ui.main import run_play_command
 
         _check_folders(args)
         return run_play_command(args, catalogue, _options(args))
@@ -575,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena.add_parser(sub, plugins_arg)
     # The network commands (host, join, tables, watch, bot, bench --net) live in client/netcli.py.
-    from client import netcli
+    from tarock.client import netcli
     netcli.register(sub)
     for command in sub.choices.values():  # every command speaks the player's language
         with contextlib.suppress(argparse.ArgumentError):  # play has it already
@@ -623,7 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not _full_screen(args):
             parser.print_help()
             return 2
-        from client.ui.main import run_lobby_command
+        from tarock.client.ui.main import run_lobby_command
 
         try:
             _check_folders(args)

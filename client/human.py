@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from client.i18n import _, n_
-from client.render import (
+from tarock.client.i18n import _, n_
+from tarock.client.render import (
     action_text,
     announcement_text,
     cards_text,
@@ -31,10 +31,10 @@ from client.render import (
     talon_text,
     trick_text,
 )
-from client.session import HandOutcome, Session, SessionListener, WhyNot
-from client.ui.texts import reason_text
-from client.words import Terms, is_you, typed_words
-from client.written import (
+from tarock.client.session import HandOutcome, Session, SessionListener, WhyNot
+from tarock.client.ui.texts import reason_text
+from tarock.client.words import Terms, is_you, typed_words
+from tarock.client.written import (
     HELP_WORDS,
     MAX_LISTED,
     QUIT_WORDS,
@@ -45,11 +45,11 @@ from client.written import (
     parse_choice,
     typed,
 )
-from core.actions import Action, Discard, Play
-from core.engine import Hand
-from core.observation import Observation, TrickView, observe
-from core.state import Reason
-from core.table import Table
+from tarock.core.actions import Action, Discard, Play
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, TrickView, observe
+from tarock.core.state import Reason
+from tarock.core.table import Table
 
 __all__ = ["MAX_LISTED", "HumanPlayer", "Quit", "TableView", "action_text", "announcement_text",
            "cards_text", "choice_text", "choices", "choices_lines", "game_text", "help_lines", "number_text",

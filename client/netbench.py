@@ -32,12 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from client import argtypes
-from client.bench_probe import MEASURES
-from core.plugins import Catalogue, load_plugins
-from core.rules import RuleError
-from net.dealing import COMMIT_REVEAL, MENTAL_POKER, MENTAL_POKER_ED25519
-from net.node import percentile
+from tarock.client import argtypes
+from tarock.client.bench_probe import MEASURES
+from tarock.core.plugins import Catalogue, load_plugins
+from tarock.core.rules import RuleError
+from tarock.net.dealing import COMMIT_REVEAL, MENTAL_POKER, MENTAL_POKER_ED25519
+from tarock.net.node import percentile
 
 BOTS = 4
 DECK_SIZES = (54, 40)
@@ -73,7 +73,7 @@ def extend(bench: argparse.ArgumentParser) -> None:
 
 
 def _command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "client.cli", *args]
+    return [sys.executable, "-m", "tarock.client.cli", *args]
 
 
 @dataclass
@@ -113,7 +113,7 @@ def _table(base: Path, args: argparse.Namespace, variant: list[str], dealing: st
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAROCK_STATE": str(base / "state")}
     start = time.time()
     procs = [subprocess.Popen(
-        [sys.executable, "-m", "client.bench_probe", str(base / f"probe{i}.json"),
+        [sys.executable, "-m", "tarock.client.bench_probe", str(base / f"probe{i}.json"),
          "bot", "--name", f"bench{i}", "--rounds", str(rounds), "--json", "--seed", str(args.seed + i),
          "--records", str(base / f"records{i}"), "--interface", "127.0.0.1", "--state", str(base / "state"),
          "--dealing", dealing, *variant],

@@ -23,21 +23,21 @@ from typing import Any
 
 import trio
 
-from client import argtypes
-from client.bots import BOT_KINDS, make_bot
-from client.human import HumanPlayer
-from client.i18n import NP_, _, n_, p_
-from client.netview import BotView, HumanView, Roster, quiet
-from client.players import Player
-from client.render import sheet_lines
-from core.plugins import Catalogue, load_plugins
-from core.rules import RuleError
-from net.advert import Seen
-from net.dealing import COMMIT_REVEAL, DEFAULT_DEALING, SCHEMES
-from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
-from net.effects import Leave
-from net.game import Game
-from net.lobby import (
+from tarock.client import argtypes
+from tarock.client.bots import BOT_KINDS, make_bot
+from tarock.client.human import HumanPlayer
+from tarock.client.i18n import NP_, _, n_, p_
+from tarock.client.netview import BotView, HumanView, Roster, quiet
+from tarock.client.players import Player
+from tarock.client.render import sheet_lines
+from tarock.core.plugins import Catalogue, load_plugins
+from tarock.core.rules import RuleError
+from tarock.net.advert import Seen
+from tarock.net.dealing import COMMIT_REVEAL, DEFAULT_DEALING, SCHEMES
+from tarock.net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
+from tarock.net.effects import Leave
+from tarock.net.game import Game
+from tarock.net.lobby import (
     NoTable,
     Notice,
     OtherVariant,
@@ -49,12 +49,12 @@ from net.lobby import (
     new_table,
     resume_seat,
 )
-from net.manual_discovery import open_manual_discovery
-from net.node import Node, default_state_dir, percentile
-from net.protocol.limits import Timing
-from net.protocol.messages import Info
-from net.store import StoreError, check_folder
-from net.transport import ConnectError, PeerAddress, TcpTransport
+from tarock.net.manual_discovery import open_manual_discovery
+from tarock.net.node import Node, default_state_dir, percentile
+from tarock.net.protocol.limits import Timing
+from tarock.net.protocol.messages import Info
+from tarock.net.store import StoreError, check_folder
+from tarock.net.transport import ConnectError, PeerAddress, TcpTransport
 
 log = logging.getLogger("tarock.net")
 SEATS = 4
@@ -649,7 +649,7 @@ def register(sub: Any) -> None:
 
     bench = sub.choices.get("bench")
     if bench is not None:
-        from client import netbench
+        from tarock.client import netbench
 
         netbench.extend(bench)
 

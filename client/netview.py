@@ -14,15 +14,15 @@ import json
 import time
 from collections.abc import Callable, Sequence
 
-from client.human import TableView, final_line, round_line
-from client.i18n import _, n_
-from client.render import action_text, cards_text, contract_words, standings_lines
-from client.ui.texts import reason_text
-from client.words import Terms, signed
-from core.actions import Play
-from core.state import Reason
-from core.table import Table
-from net.effects import (
+from tarock.client.human import TableView, final_line, round_line
+from tarock.client.i18n import _, n_
+from tarock.client.render import action_text, cards_text, contract_words, standings_lines
+from tarock.client.ui.texts import reason_text
+from tarock.client.words import Terms, signed
+from tarock.core.actions import Play
+from tarock.core.state import Reason
+from tarock.core.table import Table
+from tarock.net.effects import (
     Acted,
     FirstCard,
     HandBegins,
@@ -34,7 +34,7 @@ from net.effects import (
     TrickOver,
     Voided,
 )
-from net.protocol.messages import SeatInfo
+from tarock.net.protocol.messages import SeatInfo
 
 Write = Callable[[str], None]
 

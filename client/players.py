@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from core.players import Player
+from tarock.core.players import Player
 
 __all__ = ["Player"]

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from client.bots.limits import chain_level
-from client.i18n import NP_, Catalogue, _, n_, p_
-from client.ui.texts import note_text
-from client.words import (
+from tarock.client.bots.limits import chain_level
+from tarock.client.i18n import NP_, Catalogue, _, n_, p_
+from tarock.client.ui.texts import note_text
+from tarock.client.words import (
     VORHAND,
     Terms,
     game_title,
@@ -31,8 +31,20 @@ from client.words import (
     signed,
     target_text,
 )
-from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, KontraTarget, Pass, Play, Trump
-from core.cards import (
+from tarock.core.actions import (
+    Action,
+    Announce,
+    Bid,
+    Call,
+    Discard,
+    Join,
+    Kontra,
+    KontraTarget,
+    Pass,
+    Play,
+    Trump,
+)
+from tarock.core.cards import (
     SKUS,
     SUIT_LETTERS,
     SUIT_OF,
@@ -44,11 +56,11 @@ from core.cards import (
     rank_of,
     sort_key,
 )
-from core.facts import RuleFacts
-from core.observation import Observation, TrickView
-from core.settlement import Item, settle
-from core.state import Announcement, HandResult
-from core.table import Standing, Table, is_passed_out
+from tarock.core.facts import RuleFacts
+from tarock.core.observation import Observation, TrickView
+from tarock.core.settlement import Item, settle
+from tarock.core.state import Announcement, HandResult
+from tarock.core.table import Standing, Table, is_passed_out
 
 _GLYPHS = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔",
            Fraction(1, 4): "¼", Fraction(3, 4): "¾"}

@@ -17,18 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from client.players import Player
-from client.words import Terms
-from core.actions import Action
-from core.deal import active_seats, deal
-from core.engine import Hand
-from core.observation import TrickView, observe
-from core.record import record_of
-from core.registry import Variant, find_variant
-from core.rules import PluginFailure, RuleError
-from core.state import HandResult, Reason
-from core.table import SheetRow, Table, contract_text
-from net.store import write_file
+from tarock.client.players import Player
+from tarock.client.words import Terms
+from tarock.core.actions import Action
+from tarock.core.deal import active_seats, deal
+from tarock.core.engine import Hand
+from tarock.core.observation import TrickView, observe
+from tarock.core.record import record_of
+from tarock.core.registry import Variant, find_variant
+from tarock.core.rules import PluginFailure, RuleError
+from tarock.core.state import HandResult, Reason
+from tarock.core.table import SheetRow, Table, contract_text
+from tarock.net.store import write_file
 
 MAX_VOID_DEALS = 1000
 """Passed-out deals in a row after which a session gives up."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from client.session import SessionListener
+from tarock.client.session import SessionListener
 
 if TYPE_CHECKING:
-    from client.session import HandOutcome, Session
+    from tarock.client.session import HandOutcome, Session
 
 
 class ContractStats(SessionListener):

@@ -30,10 +30,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from client.i18n import LANGUAGES, NP_, Catalogue, _, language, p_
-from core.actions import Action, Kontra, KontraTarget
-from core.auction import VORHAND
-from core.facts import KONTRA_WORDS, RuleFacts, VariantFacts
+from tarock.client.i18n import LANGUAGES, NP_, Catalogue, _, language, p_
+from tarock.core.actions import Action, Kontra, KontraTarget
+from tarock.core.auction import VORHAND
+from tarock.core.facts import KONTRA_WORDS, RuleFacts, VariantFacts
 
 __all__ = ["MONEY_NAMES", "NOISE", "PREMIUMS", "PREMIUM_ALIASES", "TYPED", "VORHAND", "Terms", "game_names",
            "game_title", "game_token", "is_you", "kontra_choice_text", "kontra_meaning", "pair_levels",

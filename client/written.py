@@ -26,10 +26,10 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
-from client.bots.limits import chain_level
-from client.i18n import NP_, _, language, p_
-from client.render import card_text, cards_line, parallel_kontra, phase_text, suit_name, talon_text
-from client.words import (
+from tarock.client.bots.limits import chain_level
+from tarock.client.i18n import NP_, _, language, p_
+from tarock.client.render import card_text, cards_line, parallel_kontra, phase_text, suit_name, talon_text
+from tarock.client.words import (
     VORHAND,
     Terms,
     catalogues,
@@ -44,7 +44,7 @@ from client.words import (
     typed_word,
     typed_words,
 )
-from core.actions import (
+from tarock.core.actions import (
     GAME,
     Action,
     Announce,
@@ -58,9 +58,9 @@ from core.actions import (
     Play,
     Trump,
 )
-from core.cards import DECK54, SKUS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardError, parse_card, sort_key
-from core.facts import RuleFacts
-from core.observation import Observation
+from tarock.core.cards import DECK54, SKUS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardError, parse_card, sort_key
+from tarock.core.facts import RuleFacts
+from tarock.core.observation import Observation
 
 MAX_LISTED = 20
 """More legal actions than this are summarised instead of listed."""

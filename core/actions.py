@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from core.cards import Card, format_card, format_cards
+from tarock.core.cards import Card, format_card, format_cards
 
 if TYPE_CHECKING:
-    from core.codec import Codec
+    from tarock.core.codec import Codec
 
 _CODEC: Codec | None = None
 
@@ -32,7 +32,7 @@ class Action:
         """The record form of this action, derived from its fields' type hints."""
         global _CODEC
         if _CODEC is None:
-            from core.codec import Codec
+            from tarock.core.codec import Codec
 
             _CODEC = Codec()
         out: dict[str, Any] = _CODEC.encode_action(self)

@@ -35,14 +35,14 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
-from core.actions import Action, Bid, Call, Join, Pass
-from core.cards import format_card
-from core.contracts import ContractSpec
-from core.phases import BIDDING, Phase
-from core.state import Announcement, Contract, HandState, Reason
+from tarock.core.actions import Action, Bid, Call, Join, Pass
+from tarock.core.cards import format_card
+from tarock.core.contracts import ContractSpec
+from tarock.core.phases import BIDDING, Phase
+from tarock.core.state import Announcement, Contract, HandState, Reason
 
 if TYPE_CHECKING:
-    from core.rules import Rules
+    from tarock.core.rules import Rules
 
 VORHAND: Final = "vorhand"
 """The contract word of the forehand's "Vorhand!" (seed 002)."""

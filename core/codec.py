@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Union
 
-from core.cards import CARD, CardError, format_card, parse_card
+from tarock.core.cards import CARD, CardError, format_card, parse_card
 
 
 class RecordError(ValueError):
@@ -120,7 +120,7 @@ class Codec:
 
     def decode_action(self, raw: object, seats: int = 4, path: str = "") -> Any:
         """One action of any registered type, its seat checked against ``seats``."""
-        from core.actions import Action
+        from tarock.core.actions import Action
 
         self._seats = seats
         return self.decoder(Action)(raw, path)
@@ -145,7 +145,7 @@ class Codec:
 
     # -- encoders --------------------------------------------------------------
     def _make_encoder(self, hint: object) -> Encoder:
-        from core.actions import Action
+        from tarock.core.actions import Action
 
         if _is_card_hint(hint):
             return format_card
@@ -199,7 +199,7 @@ class Codec:
         return encode
 
     def _dataclass_encoder(self, cls: type[Any]) -> Encoder:
-        from core.actions import Action
+        from tarock.core.actions import Action
 
         hints = _hints(cls)
         plan: list[tuple[str, Encoder, object]] = []
@@ -229,7 +229,7 @@ class Codec:
 
     # -- decoders --------------------------------------------------------------
     def _make_decoder(self, hint: object) -> Decoder:
-        from core.actions import Action
+        from tarock.core.actions import Action
 
         if _is_card_hint(hint):
             return _decode_card
@@ -335,7 +335,7 @@ class Codec:
         return pairs
 
     def _dataclass_decoder(self, cls: type[Any]) -> Decoder:
-        from core.actions import Action
+        from tarock.core.actions import Action
 
         hints = _hints(cls)
         fields = [(f.name, self.decoder(hints[f.name]),

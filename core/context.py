@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from core.codec import RecordError, check_plain
+from tarock.core.codec import RecordError, check_plain
 
 
 @dataclass(frozen=True, slots=True)

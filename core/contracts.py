@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from core.cards import Card
+from tarock.core.cards import Card
 
 TrumpMode: TypeAlias = Literal["tarock", "colour", "suit"]
 """``tarock``: the tarocks trump.  ``colour``: a colour game, the tarocks win

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core.cards import Card
-from core.rules import Rules
+from tarock.core.cards import Card
+from tarock.core.rules import Rules
 
 MAX_REDEALS = 1000
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.cards import TAROCK, Card, Suit
-from core.context import TableContext, following
-from core.contracts import ContractSpec
-from core.facts import VariantFacts
-from core.hookspecs import hookimpl
-from core.state import HandResult, HandState, Reason, Trick
-from core.tricks import legal, refusal, winner
+from tarock.core.cards import TAROCK, Card, Suit
+from tarock.core.context import TableContext, following
+from tarock.core.contracts import ContractSpec
+from tarock.core.facts import VariantFacts
+from tarock.core.hookspecs import hookimpl
+from tarock.core.state import HandResult, HandState, Reason, Trick
+from tarock.core.tricks import legal, refusal, winner
 
 VERSION = "2"
 """The version of core's data rules (part of every rules hash)."""

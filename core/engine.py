@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.actions import Action
-from core.cards import Card, format_card
-from core.context import TableContext
-from core.phases import DONE, Phase
-from core.rules import PluginFailure, RuleError, Rules, blame
-from core.state import HandState, Reason
+from tarock.core.actions import Action
+from tarock.core.cards import Card, format_card
+from tarock.core.context import TableContext
+from tarock.core.phases import DONE, Phase
+from tarock.core.rules import PluginFailure, RuleError, Rules, blame
+from tarock.core.state import HandState, Reason
 
 __all__ = ["DONE", "DealError", "Hand", "IllegalAction"]
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from core.cards import VALUE, Card
-from core.contracts import ContractSpec, Playable, PremiumSpec, contract_named
+from tarock.core.cards import VALUE, Card
+from tarock.core.contracts import ContractSpec, Playable, PremiumSpec, contract_named
 
 KONTRA_WORDS: tuple[str, ...] = ("Kontra", "Rekontra", "Subkontra", "Re-Sub")
 """The names of the Kontra levels 1..4 where a variant names none (seed 000)."""

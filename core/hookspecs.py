@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from core.actions import Action, KontraTarget
-    from core.cards import Card
-    from core.context import TableContext
-    from core.contracts import ContractSpec, Outcome, PremiumSpec
-    from core.facts import VariantFacts
-    from core.options import OptionSpec
-    from core.phases import Phase
-    from core.rules import Rules
-    from core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
+    from tarock.core.actions import Action, KontraTarget
+    from tarock.core.cards import Card
+    from tarock.core.context import TableContext
+    from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec
+    from tarock.core.facts import VariantFacts
+    from tarock.core.options import OptionSpec
+    from tarock.core.phases import Phase
+    from tarock.core.rules import Rules
+    from tarock.core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
 
 PROJECT = "tarock"
 hookspec = pluggy.HookspecMarker(PROJECT)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from core.actions import Action, Discard
-from core.cards import Card, sort_key
-from core.context import TableContext
-from core.engine import Hand
-from core.facts import RuleFacts
-from core.state import Announcement, Contract, HandResult, PhaseId, Trick
+from tarock.core.actions import Action, Discard
+from tarock.core.cards import Card, sort_key
+from tarock.core.context import TableContext
+from tarock.core.engine import Hand
+from tarock.core.facts import RuleFacts
+from tarock.core.state import Announcement, Contract, HandResult, PhaseId, Trick
 
 
 @dataclass(frozen=True, slots=True)

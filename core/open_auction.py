@@ -31,14 +31,14 @@ from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, kontra_on
-from core.auction import declare
-from core.contracts import ContractSpec
-from core.phases import BIDDING, Phase
-from core.state import Announcement, HandState, Reason
+from tarock.core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, kontra_on
+from tarock.core.auction import declare
+from tarock.core.contracts import ContractSpec
+from tarock.core.phases import BIDDING, Phase
+from tarock.core.state import Announcement, HandState, Reason
 
 if TYPE_CHECKING:
-    from core.rules import Rules
+    from tarock.core.rules import Rules
 
 KEY = "open-auction"
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from core.actions import GAME, PLAYS, Action, Call, Discard, Kontra, Pass, Play, Trump, pass_
-from core.cards import SUIT_LETTERS, format_card, format_cards
-from core.state import HandState, PhaseId, Reason, Trick
+from tarock.core.actions import GAME, PLAYS, Action, Call, Discard, Kontra, Pass, Play, Trump, pass_
+from tarock.core.cards import SUIT_LETTERS, format_card, format_cards
+from tarock.core.state import HandState, PhaseId, Reason, Trick
 
 if TYPE_CHECKING:
-    from core.contracts import ContractSpec
-    from core.rules import Rules
+    from tarock.core.contracts import ContractSpec
+    from tarock.core.rules import Rules
 
 BIDDING: Final = PhaseId("bidding")
 CALL: Final = PhaseId("call")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from core.actions import Action
-from core.observation import Observation
+from tarock.core.actions import Action
+from tarock.core.observation import Observation
 
 
 class Player(Protocol):

@@ -31,12 +31,12 @@ from typing import Any
 
 import pluggy
 
-from core import hookspecs
-from core.context import TableContext
-from core.options import OptionError
-from core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
-from core.registry import Origin, Variant
-from core.rules import SOURCE_DIGEST, RuleError, Rules, blame, plugin_version
+from tarock.core import hookspecs
+from tarock.core.context import TableContext
+from tarock.core.options import OptionError
+from tarock.core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
+from tarock.core.registry import Origin, Variant
+from tarock.core.rules import SOURCE_DIGEST, RuleError, Rules, blame, plugin_version
 
 PLUGIN_GROUP = "tarock.plugins"
 """Entry-point group of house-rule plugins (each names a plugin class or object)."""
@@ -161,10 +161,21 @@ def load_plugin_file(path: Path) -> HouseRule:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[module_name]
-        raise PluginError(f"plugin file {path} failed to import: {type(exc).__name__}: {exc}") from exc
+        raise PluginError(f"plugin file {path} failed to import: {type(exc).__name__}: {exc}"
+                          f"{_renamed_hint(exc)}") from exc
     if not hasattr(module, "PLUGIN"):
         raise PluginError(f"plugin file {path} defines no PLUGIN (set PLUGIN = YourPluginClass)")
     return replace(_house_rule(module.PLUGIN, str(path)), file=str(path))
+
+
+_OLD_TOP = ("core", "variants", "net", "client")
+
+
+def _renamed_hint(exc: Exception) -> str:
+    """For a plugin written before the package had one namespace: what it imports now."""
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").partition(".")[0] in _OLD_TOP:
+        return f" (the package is called tarock now: import tarock.{exc.name} instead)"
+    return ""
 
 
 def load_plugin_entry_point(name: str) -> HouseRule:

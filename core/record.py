@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.actions import Action
-from core.cards import Card, CardError, format_cards, parse_card
-from core.codec import Codec, RecordError
-from core.context import TableContext
-from core.engine import DealError, Hand, IllegalAction
-from core.registry import Variant, find_variant
-from core.rules import RuleError, Rules
-from core.state import Reason
+from tarock.core.actions import Action
+from tarock.core.cards import Card, CardError, format_cards, parse_card
+from tarock.core.codec import Codec, RecordError
+from tarock.core.context import TableContext
+from tarock.core.engine import DealError, Hand, IllegalAction
+from tarock.core.registry import Variant, find_variant
+from tarock.core.rules import RuleError, Rules
+from tarock.core.state import Reason
 
 FORMAT = "tarock-record/2"
 FORMAT_V1 = "tarock-record/1"
@@ -78,7 +78,7 @@ class Record:
 
 def record_of(hand: Hand) -> Record:
     """The record of a hand played so far."""
-    from core.plugins import rules_hash
+    from tarock.core.plugins import rules_hash
 
     s = hand.state
     hands, talon = hand.deal
@@ -205,7 +205,7 @@ def check_rules(rec: Record, rules: Rules) -> None:
     new result.  A record made before plugin files were hashed (no
     ``sources``) is checked by names, versions, options and context only.
     """
-    from core.plugins import rules_hash
+    from tarock.core.plugins import rules_hash
 
     if not rec.rules_hash:
         return

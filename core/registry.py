@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
-from core.rules import RuleError, Rules
+from tarock.core.rules import RuleError, Rules
 
 if TYPE_CHECKING:
-    from core.plugins import Catalogue
+    from tarock.core.plugins import Catalogue
 
 ENTRY_POINT_GROUP = "tarock.variants"
 
@@ -101,6 +101,6 @@ def find_variant(name: str, config: str | os.PathLike[str] | Catalogue | None = 
 
 
 def _catalogue(config: str | os.PathLike[str] | Catalogue) -> Catalogue:
-    from core.plugins import Catalogue, load_plugins  # core.plugins builds on this module
+    from tarock.core.plugins import Catalogue, load_plugins  # core.plugins builds on this module
 
     return config if isinstance(config, Catalogue) else load_plugins(config)

@@ -12,18 +12,18 @@ from typing import Any
 
 import pluggy
 
-from core import hookspecs
-from core.actions import CORE_ACTIONS, Action, KontraTarget
-from core.cards import Card
-from core.codec import Codec
-from core.context import TableContext
-from core.contracts import ContractSpec, Outcome, PremiumSpec, unplayable
-from core.defaults import DataRules
-from core.facts import RuleFacts, VariantFacts
-from core.options import Declared, OptionError, OptionSpec, OptionValue, collect, resolve
-from core.phases import Phase
-from core.settlement import Item, SettlementError, premium_items, settle
-from core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
+from tarock.core import hookspecs
+from tarock.core.actions import CORE_ACTIONS, Action, KontraTarget
+from tarock.core.cards import Card
+from tarock.core.codec import Codec
+from tarock.core.context import TableContext
+from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec, unplayable
+from tarock.core.defaults import DataRules
+from tarock.core.facts import RuleFacts, VariantFacts
+from tarock.core.options import Declared, OptionError, OptionSpec, OptionValue, collect, resolve
+from tarock.core.phases import Phase
+from tarock.core.settlement import Item, SettlementError, premium_items, settle
+from tarock.core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
 
 
 class RuleError(RuntimeError):

@@ -26,10 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.contracts import ContractSpec, Outcome, PremiumSpec
+from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec
 
 if TYPE_CHECKING:
-    from core.state import Announcement
+    from tarock.core.state import Announcement
 
 
 class SettlementError(ValueError):

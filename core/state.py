@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NewType
 
-from core.actions import Action
-from core.cards import SUIT_LETTERS, TAROCK, Card
-from core.context import TableContext
-from core.contracts import ContractSpec
-from core.settlement import Item
+from tarock.core.actions import Action
+from tarock.core.cards import SUIT_LETTERS, TAROCK, Card
+from tarock.core.context import TableContext
+from tarock.core.contracts import ContractSpec
+from tarock.core.settlement import Item
 
 _ALL_SEATS = tuple(tuple(range(n)) for n in range(9))
 

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from core.cards import format_card
-from core.context import TableContext, following
-from core.state import HandResult, HandState
+from tarock.core.cards import format_card
+from tarock.core.context import TableContext, following
+from tarock.core.state import HandResult, HandState
 
 MAIN_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 """Main points (Hauptpunkte) for the first, second, third and fourth place."""

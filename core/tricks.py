@@ -27,9 +27,20 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_NAMES, SUIT_OF, TAROCK, Card, Suit, format_card
-from core.contracts import TrickRules
-from core.state import Reason
+from tarock.core.cards import (
+    MOND,
+    PAGAT,
+    SKUS,
+    STRENGTH,
+    SUIT_NAMES,
+    SUIT_OF,
+    TAROCK,
+    Card,
+    Suit,
+    format_card,
+)
+from tarock.core.contracts import TrickRules
+from tarock.core.state import Reason
 
 _LITERAL_LOW: Final = {PAGAT: 0, MOND: 1, SKUS: 2}
 

@@ -17,7 +17,7 @@ immer gelingt."  RULES.md decision 8 leaves the sample to us:
 The answer is a :class:`ValatVerdict`: allowed or not, the deals played and
 made, the 95 % Wilson score interval of the success rate, and why the check
 stopped early (the third lost deal; no deal played without the top trump).
-The rules' refusal, the client's message, ``python -m core.valat`` and the
+The rules' refusal, the client's message, ``python -m tarock.core.valat`` and the
 bots all read it (:func:`valat_verdict`; :func:`valat_on_own` is its
 ``allowed``).  :func:`play_deals` plays given distributions, for a caller
 that draws them from more than the hand.
@@ -43,7 +43,7 @@ which the seed allows the leader ("eine offene Gabel darf man annehmen,
 als Ausspieler").  This is the approximation the seed admits ("Das ist eine
 Näherung; wer nicht ausspielt, braucht dafür mehr als der Ausspieler").
 
-Cost (``python -m core.valat`` prints the figures on this machine): a hand
+Cost (``python -m tarock.core.valat`` prints the figures on this machine): a hand
 without the top trump of a suit is refused at once; a hand that passes plays
 all 200 deals, the first trick searched in full when an opponent leads it.
 On bit sets the check takes a quarter to a third of the time the first
@@ -66,7 +66,7 @@ from functools import lru_cache
 from statistics import NormalDist
 from typing import ClassVar, Final
 
-from core.cards import (
+from tarock.core.cards import (
     DECK40,
     SUIT_LETTERS,
     SUIT_OF,
@@ -75,8 +75,8 @@ from core.cards import (
     Suit,
     format_cards,
 )
-from core.contracts import TrickRules
-from core.valatbits import compile_play
+from tarock.core.contracts import TrickRules
+from tarock.core.valatbits import compile_play
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
@@ -89,7 +89,7 @@ SEATS: Final = 4
 
 SOLO: Final = TrickRules(overtrump=True, trull_trick=True)
 """The trick rules of seed 000's 40-card Solo (tarocks trump, Stichzwang on
-tarocks, Kaiserstich): what ``python -m core.valat`` measures."""
+tarocks, Kaiserstich): what ``python -m tarock.core.valat`` measures."""
 
 STOPPED_FAILURES: Final = "failures"
 """Why a check stopped early: it lost ``MAX_FAILURES + 1`` deals, more than the Valat may."""
@@ -370,7 +370,7 @@ def valat_on_own_any_suit(hand: Sequence[Card], rules: TrickRules, position: int
 def _bench() -> None:  # pragma: no cover - a measurement, run by hand
     import time
 
-    from core.cards import parse_cards
+    from tarock.core.cards import parse_cards
 
     def cards(text: str) -> tuple[Card, ...]:
         return parse_cards(text.split(" "))

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
-from core.contracts import TrickRules
-from core.tricks import strength_order
+from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
+from tarock.core.contracts import TrickRules
+from tarock.core.tricks import strength_order
 
 SEATS: Final = 4
 _SUITS: Final = 5

@@ -7,8 +7,8 @@ from collections.abc import Generator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from core.contracts import ContractSpec, Goal, TrickRules
-from core.hookspecs import hookimpl
+from tarock.core.contracts import ContractSpec, Goal, TrickRules
+from tarock.core.hookspecs import hookimpl
 
 
 class Bettel54:

@@ -7,8 +7,8 @@ tarock54's premiums the Valat counts, doubled as in the solo games; tarock54's K
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from core.contracts import ContractSpec, TrickRules
-from core.hookspecs import hookimpl
+from tarock.core.contracts import ContractSpec, TrickRules
+from tarock.core.hookspecs import hookimpl
 
 
 class Farbensolo54:

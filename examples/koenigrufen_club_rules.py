@@ -23,9 +23,9 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.contracts import PremiumSpec
-from core.hookspecs import hookimpl
-from core.options import OptionSpec
+from tarock.core.contracts import PremiumSpec
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionSpec
 
 TRULL = "trull"
 

@@ -35,9 +35,9 @@ from collections.abc import Generator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from core.contracts import ContractSpec, PremiumSpec
-from core.facts import VariantFacts
-from core.hookspecs import hookimpl
+from tarock.core.contracts import ContractSpec, PremiumSpec
+from tarock.core.facts import VariantFacts
+from tarock.core.hookspecs import hookimpl
 
 LADDER: dict[str, tuple[str, int, int | None]] = {
     "trischaken": ("Trischaken", 10, None), "rufer": ("Rufer", 10, None),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from core.contracts import ContractSpec
-from core.hookspecs import hookimpl
+from tarock.core.contracts import ContractSpec
+from tarock.core.hookspecs import hookimpl
 
 
 class NoFarbendreier:

@@ -7,8 +7,8 @@ plugin answers it first with "no duty".  (A table can also switch it off with th
 
 from __future__ import annotations
 
-from core.hookspecs import hookimpl
-from core.state import HandState
+from tarock.core.hookspecs import hookimpl
+from tarock.core.state import HandState
 
 
 class NoPflichtkontra:

@@ -26,11 +26,11 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.cards import PAGAT
-from core.contracts import ContractSpec, Outcome, PremiumSpec
-from core.hookspecs import hookimpl
-from core.options import OptionSpec
-from core.state import HandState
+from tarock.core.cards import PAGAT
+from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionSpec
+from tarock.core.state import HandState
 
 ULTIMO = "pagat-ultimo"
 

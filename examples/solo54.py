@@ -6,8 +6,8 @@ from collections.abc import Generator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from core.contracts import ContractSpec
-from core.hookspecs import hookimpl
+from tarock.core.contracts import ContractSpec
+from tarock.core.hookspecs import hookimpl
 
 
 class Solo54:

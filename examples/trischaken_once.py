@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from core.context import TableContext
-from core.contracts import ContractSpec
-from core.hookspecs import hookimpl
-from core.state import HandResult, HandState, Verdict
+from tarock.core.context import TableContext
+from tarock.core.contracts import ContractSpec
+from tarock.core.hookspecs import hookimpl
+from tarock.core.state import HandResult, HandState, Verdict
 
 NAME = "trischaken-once"
 

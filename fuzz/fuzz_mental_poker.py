@@ -48,10 +48,10 @@ with atheris.instrument_imports(include=["net"]):
         refused_cleanly,
     )
 
-    from net.dealing import DealingFault, PayloadError
-    from net.handplay import HandFault
-    from net.protocol.frames import FrameError, FrameReader, decode_body
-    from net.protocol.messages import MessageError, parse
+    from tarock.net.dealing import DealingFault, PayloadError
+    from tarock.net.handplay import HandFault
+    from tarock.net.protocol.frames import FrameError, FrameReader, decode_body
+    from tarock.net.protocol.messages import MessageError, parse
 
 DEALERS = dealer_stages()
 HAND = hand_stages()
@@ -188,8 +188,8 @@ def write_seeds(where: Path) -> int:
     spliced into them, and whole frames of the hand's log."""
     import msgpack
 
-    from net.protocol.frames import encode_frame
-    from net.protocol.messages import dump
+    from tarock.net.protocol.frames import encode_frame
+    from tarock.net.protocol.messages import dump
 
     where.mkdir(parents=True, exist_ok=True)
     seeds: list[bytes] = []

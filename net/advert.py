@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from net.transport import PeerAddress
-from net.txt import MAX_KEY, TxtError, decode_txt, encode_txt
+from tarock.net.transport import PeerAddress
+from tarock.net.txt import MAX_KEY, TxtError, decode_txt, encode_txt
 
 __all__ = [
     "RESERVED_KEYS",

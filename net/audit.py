@@ -18,16 +18,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.actions import Action
-from core.cards import Card, format_card
-from core.codec import RecordError
-from core.engine import Hand, IllegalAction
-from core.record import record_of
-from core.rules import RuleError
-from net.dealing import HOST, DealingFault
-from net.handplay import Author, HandPlay
-from net.protocol.messages import Act, Fault
-from net.virtual import materialize, seen_by
+from tarock.core.actions import Action
+from tarock.core.cards import Card, format_card
+from tarock.core.codec import RecordError
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.record import record_of
+from tarock.core.rules import RuleError
+from tarock.net.dealing import HOST, DealingFault
+from tarock.net.handplay import Author, HandPlay
+from tarock.net.protocol.messages import Act, Fault
+from tarock.net.virtual import materialize, seen_by
 
 NET_KEY = "net"
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from core.cards import Card, format_card
-from net.group import Group, GroupError
+from tarock.core.cards import Card, format_card
+from tarock.net.group import Group, GroupError
 
 Cipher = tuple[bytes, bytes]
 """``(C1, C2)``: two points."""

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from core.cards import Card, format_card, parse_card
-from core.codec import Codec, RecordError
-from net.dealing import (
+from tarock.core.cards import Card, format_card, parse_card
+from tarock.core.codec import Codec, RecordError
+from tarock.net.dealing import (
     HOST,
     MAX_ATTEMPTS,
     Cards,

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from core.cards import Card
-from core.codec import Codec, RecordError
+from tarock.core.cards import Card
+from tarock.core.codec import Codec, RecordError
 
 HOST = -1
 """The host as the author of a dealing entry or a share (commit-reveal's dealer)."""
@@ -227,8 +227,8 @@ class DealingScheme(Protocol):
 
 
 def find_scheme(name: str) -> DealingScheme:
-    from net.commit_reveal import COMMIT_REVEAL, CommitReveal
-    from net.mental_poker import GROUPS, MentalPoker
+    from tarock.net.commit_reveal import COMMIT_REVEAL, CommitReveal
+    from tarock.net.mental_poker import GROUPS, MentalPoker
 
     schemes: dict[str, DealingScheme] = {name: MentalPoker(name) for name in GROUPS}
     schemes[COMMIT_REVEAL] = CommitReveal()

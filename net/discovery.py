@@ -33,9 +33,9 @@ from typing import Any, Protocol
 import trio
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
-from net.advert import SERVICE_TYPE, Advert, AdvertError, Seen, advert_from_txt, advert_to_txt
-from net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
-from net.netif import NetworkChoice, choose_network
+from tarock.net.advert import SERVICE_TYPE, Advert, AdvertError, Seen, advert_from_txt, advert_to_txt
+from tarock.net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
+from tarock.net.netif import NetworkChoice, choose_network
 
 __all__ = [
     "SERVICE_TYPE",

@@ -13,8 +13,8 @@ from typing import Literal
 
 import trio
 
-from net.advert import Advert, Seen
-from net.transport import PeerAddress
+from tarock.net.advert import Advert, Seen
+from tarock.net.transport import PeerAddress
 
 __all__ = ["AskAdvert", "DiscoveryEvent", "EventKind", "PeerView"]
 

@@ -1,6 +1,6 @@
 """Print the engine values' section of docs/protocol.md from the dataclasses.
 
-``python -m net.docgen`` prints the fields of :class:`core.observation.Observation`
+``python -m tarock.net.docgen`` prints the fields of :class:`core.observation.Observation`
 and of every dataclass reachable from its type hints (actions aside: they are
 documented by their tags); tests/test_protocol_documented.py holds the
 document to it.
@@ -12,9 +12,9 @@ import dataclasses
 import re
 import typing
 
-from core.actions import Action
-from core.datadoc import shown
-from core.observation import Observation
+from tarock.core.actions import Action
+from tarock.core.datadoc import shown
+from tarock.core.observation import Observation
 
 
 def _hint(hint: object) -> str:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.facts import VariantFacts
-from core.observation import Observation, TrickView
-from core.table import SheetRow, Table
-from net.agreement.outcome import Outcome
-from net.protocol.messages import SeatInfo, Signed, TableInfo
+from tarock.core.facts import VariantFacts
+from tarock.core.observation import Observation, TrickView
+from tarock.core.table import SheetRow, Table
+from tarock.net.agreement.outcome import Outcome
+from tarock.net.protocol.messages import SeatInfo, Signed, TableInfo
 
 
 @dataclass(frozen=True, slots=True)

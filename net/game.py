@@ -13,17 +13,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.actions import Action
-from core.codec import RecordError
-from core.deal import active_seats, split
-from core.engine import DealError, Hand
-from core.observation import Observation, observe_public
-from core.plugins import Catalogue, rules_hash
-from core.record import replay
-from core.rules import RuleError, Rules
-from core.state import HandResult
-from core.table import SheetRow, Table, contract_text
-from net.dealing import DealContext, DealingFault, Layout, find_scheme
+from tarock.core.actions import Action
+from tarock.core.codec import RecordError
+from tarock.core.deal import active_seats, split
+from tarock.core.engine import DealError, Hand
+from tarock.core.observation import Observation, observe_public
+from tarock.core.plugins import Catalogue, rules_hash
+from tarock.core.record import replay
+from tarock.core.rules import RuleError, Rules
+from tarock.core.state import HandResult
+from tarock.core.table import SheetRow, Table, contract_text
+from tarock.net.dealing import DealContext, DealingFault, Layout, find_scheme
 
 NET_KEY = "net"
 """The key of the network section in a record (``tarock-record/1`` readers ignore it)."""

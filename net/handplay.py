@@ -28,12 +28,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.actions import Action, Play
-from core.engine import IllegalAction
-from core.observation import Observation
-from net.dealing import HOST, DealContext, Dealer, DealingFault, Layout, Outgoing, PayloadError, RandomBytes
-from net.identity import Identity, envelope_hash, signed_bytes, verify
-from net.protocol.messages import (
+from tarock.core.actions import Action, Play
+from tarock.core.engine import IllegalAction
+from tarock.core.observation import Observation
+from tarock.net.dealing import (
+    HOST,
+    DealContext,
+    Dealer,
+    DealingFault,
+    Layout,
+    Outgoing,
+    PayloadError,
+    RandomBytes,
+)
+from tarock.net.identity import Identity, envelope_hash, signed_bytes, verify
+from tarock.net.protocol.messages import (
     Act,
     Begin,
     Dealing,
@@ -50,7 +59,7 @@ from net.protocol.messages import (
     parse,
     plain,
 )
-from net.virtual import VirtualError, VirtualHand
+from tarock.net.virtual import VirtualError, VirtualHand
 
 LOG_TAG = b"tarock-log/1\x00"
 Author = int

@@ -28,16 +28,16 @@ from typing import Any, Final, Literal
 
 import msgpack
 
-from core.players import Player
-from net.agreement.outcome import Outcome
-from net.audit import Verdict, audit
-from net.dealing import HOST, DealContext, RandomBytes
-from net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
-from net.game import CheckFailed, Game, Sheet
-from net.handplay import Ask, HandFault, HandPlay, Out, roster_of
-from net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
-from net.protocol.limits import MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import (
+from tarock.core.players import Player
+from tarock.net.agreement.outcome import Outcome
+from tarock.net.audit import Verdict, audit
+from tarock.net.dealing import HOST, DealContext, RandomBytes
+from tarock.net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
+from tarock.net.game import CheckFailed, Game, Sheet
+from tarock.net.handplay import Ask, HandFault, HandPlay, Out, roster_of
+from tarock.net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
+from tarock.net.protocol.limits import MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from tarock.net.protocol.messages import (
     HAND,
     Begin,
     Checked,
@@ -59,7 +59,7 @@ from net.protocol.messages import (
     parse,
     plain,
 )
-from net.store import Store
+from tarock.net.store import Store
 
 Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "committing", "paused", "over",
                 "resigned"]

@@ -10,16 +10,16 @@ from collections.abc import Callable
 
 import trio
 
-from net.admission import FAULTS, Failures, drop
-from net.agreement.outcome import Outcome
-from net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
-from net.host import HostCore, Reject
-from net.identity import Identity
-from net.link import Link
-from net.pake import Pake
-from net.protocol.channel import Channel, QueueFull
-from net.protocol.connection import Authenticated, BodyReceived, Closed, Event, choose_version
-from net.protocol.messages import Hello, MessageError, Signed, Welcome, dump, parse
+from tarock.net.admission import FAULTS, Failures, drop
+from tarock.net.agreement.outcome import Outcome
+from tarock.net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
+from tarock.net.host import HostCore, Reject
+from tarock.net.identity import Identity
+from tarock.net.link import Link
+from tarock.net.pake import Pake
+from tarock.net.protocol.channel import Channel, QueueFull
+from tarock.net.protocol.connection import Authenticated, BodyReceived, Closed, Event, choose_version
+from tarock.net.protocol.messages import Hello, MessageError, Signed, Welcome, dump, parse
 
 log = logging.getLogger("tarock.net")
 

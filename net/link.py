@@ -15,10 +15,10 @@ from typing import Literal
 
 import trio
 
-from net.admission import FAULTS, drop
-from net.protocol.connection import Authenticated, Closed, Connection, Event, HelloReceived
-from net.protocol.limits import Timing
-from net.protocol.messages import Hello
+from tarock.net.admission import FAULTS, drop
+from tarock.net.protocol.connection import Authenticated, Closed, Connection, Event, HelloReceived
+from tarock.net.protocol.limits import Timing
+from tarock.net.protocol.messages import Hello
 
 log = logging.getLogger("tarock.net")
 

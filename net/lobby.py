@@ -25,20 +25,20 @@ from typing import Literal
 
 import trio
 
-from core.players import Player
-from net.advert import Advert, Kind, Seen
-from net.discovery import Discovery
-from net.effects import Leave
-from net.formation import PATIENCE, SETTLE, Form, Formation
-from net.game import Game
-from net.host import HostCore
-from net.identity import Identity
-from net.node import LOCAL, Listener, Node, SeatDriver, Waiting, local_identity
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
-from net.protocol.messages import Info, TableInfo, check_name
-from net.seat import SeatCore
-from net.store import Store
-from net.transport import PeerAddress
+from tarock.core.players import Player
+from tarock.net.advert import Advert, Kind, Seen
+from tarock.net.discovery import Discovery
+from tarock.net.effects import Leave
+from tarock.net.formation import PATIENCE, SETTLE, Form, Formation
+from tarock.net.game import Game
+from tarock.net.host import HostCore
+from tarock.net.identity import Identity
+from tarock.net.node import LOCAL, Listener, Node, SeatDriver, Waiting, local_identity
+from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
+from tarock.net.protocol.messages import Info, TableInfo, check_name
+from tarock.net.seat import SeatCore
+from tarock.net.store import Store
+from tarock.net.transport import PeerAddress
 
 log = logging.getLogger("tarock.net")
 

@@ -14,9 +14,9 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from net.advert import Advert, Seen
-from net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
-from net.transport import PeerAddress
+from tarock.net.advert import Advert, Seen
+from tarock.net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
+from tarock.net.transport import PeerAddress
 
 __all__ = ["AskAdvert", "ManualDiscovery", "open_manual_discovery"]
 

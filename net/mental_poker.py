@@ -33,10 +33,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from core.cards import Card, format_card
-from core.codec import Codec, RecordError
-from net import barnett_smart as bs
-from net.dealing import (
+from tarock.core.cards import Card, format_card
+from tarock.core.codec import Codec, RecordError
+from tarock.net import barnett_smart as bs
+from tarock.net.dealing import (
     MENTAL_POKER,
     MENTAL_POKER_ED25519,
     DealContext,
@@ -48,9 +48,9 @@ from net.dealing import (
     RandomBytes,
     TaggedPayloads,
 )
-from net.group import ED25519, Group, GroupError
-from net.proofs import check_key, check_token, prove_key, prove_token
-from net.secp256k1 import SECP256K1
+from tarock.net.group import ED25519, Group, GroupError
+from tarock.net.proofs import check_key, check_token, prove_key, prove_token
+from tarock.net.secp256k1 import SECP256K1
 
 GROUPS: dict[str, Group] = {MENTAL_POKER: SECP256K1, MENTAL_POKER_ED25519: ED25519}
 """Each mental-poker scheme's group: ``mental-poker/2`` (the default) secp256k1, ``/1`` edwards25519."""

@@ -25,25 +25,25 @@ from typing import Any
 
 import trio
 
-from core.actions import Action
-from core.observation import Observation
-from core.players import Player
-from core.plugins import Catalogue
-from net.admission import FAULTS, Gate, Limits, drop
-from net.agreement.driver import Agreement, seat_addresses
-from net.agreement.outcome import Outcome
-from net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, Show, Shown, ToHost
-from net.game import CheckFailed, Game, Sheet
-from net.host import HostCore
-from net.hosting import HostDriver
-from net.identity import Identity
-from net.link import Link, read_hello
-from net.local import local_pair
-from net.pake import Pake
-from net.protocol.channel import Channel, QueueFull
-from net.protocol.connection import BodyReceived, Closed, Event, HelloRefused, InfoReceived, Welcomed
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import (
+from tarock.core.actions import Action
+from tarock.core.observation import Observation
+from tarock.core.players import Player
+from tarock.core.plugins import Catalogue
+from tarock.net.admission import FAULTS, Gate, Limits, drop
+from tarock.net.agreement.driver import Agreement, seat_addresses
+from tarock.net.agreement.outcome import Outcome
+from tarock.net.effects import Decide, Drop, Effect, FirstCard, HandOver, Leave, Note, Show, Shown, ToHost
+from tarock.net.game import CheckFailed, Game, Sheet
+from tarock.net.host import HostCore
+from tarock.net.hosting import HostDriver
+from tarock.net.identity import Identity
+from tarock.net.link import Link, read_hello
+from tarock.net.local import local_pair
+from tarock.net.pake import Pake
+from tarock.net.protocol.channel import Channel, QueueFull
+from tarock.net.protocol.connection import BodyReceived, Closed, Event, HelloRefused, InfoReceived, Welcomed
+from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from tarock.net.protocol.messages import (
     Act,
     Hello,
     Info,
@@ -55,9 +55,9 @@ from net.protocol.messages import (
     dump,
     parse,
 )
-from net.seat import SeatCore
-from net.store import Store
-from net.transport import ConnectError, PeerAddress, TcpTransport, Transport
+from tarock.net.seat import SeatCore
+from tarock.net.store import Store
+from tarock.net.transport import ConnectError, PeerAddress, TcpTransport, Transport
 
 log = logging.getLogger("tarock.net")
 

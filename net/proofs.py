@@ -14,7 +14,7 @@ secret, the statement and fresh random bytes.
 
 from __future__ import annotations
 
-from net.group import Group, GroupError, RandomBytes
+from tarock.net.group import Group, GroupError, RandomBytes
 
 KEY_TAG = b"tarock-key-proof/1"
 TOKEN_TAG = b"tarock-token-proof/1"

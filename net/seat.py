@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.actions import Action
-from core.observation import Observation, observe
-from core.plugins import Catalogue
-from core.rules import RuleError
-from net.agreement.outcome import Outcome
-from net.audit import Verdict, audit
-from net.dealing import HOST, DealContext, RandomBytes
-from net.effects import (
+from tarock.core.actions import Action
+from tarock.core.observation import Observation, observe
+from tarock.core.plugins import Catalogue
+from tarock.core.rules import RuleError
+from tarock.net.agreement.outcome import Outcome
+from tarock.net.audit import Verdict, audit
+from tarock.net.dealing import HOST, DealContext, RandomBytes
+from tarock.net.effects import (
     Acted,
     Decide,
     Drop,
@@ -43,10 +43,10 @@ from net.effects import (
     TrickOver,
     Voided,
 )
-from net.game import CheckFailed, Finished, Game, Sheet, canonical
-from net.handplay import HandFault, HandPlay, Out, entry_hash, roster_of
-from net.identity import Identity, fingerprint, signed_bytes, verify
-from net.protocol.messages import (
+from tarock.net.game import CheckFailed, Finished, Game, Sheet, canonical
+from tarock.net.handplay import HandFault, HandPlay, Out, entry_hash, roster_of
+from tarock.net.identity import Identity, fingerprint, signed_bytes, verify
+from tarock.net.protocol.messages import (
     HAND,
     Begin,
     Checked,
@@ -67,7 +67,7 @@ from net.protocol.messages import (
     part,
     plain,
 )
-from net.store import Store, write_file
+from tarock.net.store import Store, write_file
 
 
 @dataclass

@@ -23,7 +23,7 @@ import re
 
 from coincurve import PublicKey
 
-from net.group import Group, GroupError, RandomBytes, lp_sha512, parse_scalar
+from tarock.net.group import Group, GroupError, RandomBytes, lp_sha512, parse_scalar
 
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 """The order of the group."""

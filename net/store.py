@@ -461,7 +461,7 @@ class Store:
             return bytes.fromhex(found)
         seed = bytes.fromhex(found) if found is not None else secrets.token_bytes(32)
         _write_key(key, seed)
-        from net.identity import Identity
+        from tarock.net.identity import Identity
 
         with self._tx():
             self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('node', ?)",
@@ -473,7 +473,7 @@ class Store:
     def node_id(self) -> str:
         """This node's id (32 hex digits): the one its key makes (net.identity.node_of); a
         StoreError when the store names another node than its key makes."""
-        from net.identity import Identity
+        from tarock.net.identity import Identity
 
         made = Identity(self.identity_seed()).node
         found = self._meta("node")

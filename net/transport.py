@@ -18,7 +18,7 @@ from typing import Protocol
 
 import trio
 
-from net.store import StoreError
+from tarock.net.store import StoreError
 
 __all__ = [
     "ConnectError",

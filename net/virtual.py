@@ -31,16 +31,16 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from core.actions import Action, Discard
-from core.cards import Card, CardError, format_card, parse_card
-from core.codec import RecordError
-from core.context import TableContext
-from core.contracts import ContractSpec
-from core.deal import split
-from core.engine import Hand, IllegalAction
-from core.observation import Observation, TrickView, observe
-from core.rules import RuleError, Rules
-from core.state import HandState
+from tarock.core.actions import Action, Discard
+from tarock.core.cards import Card, CardError, format_card, parse_card
+from tarock.core.codec import RecordError
+from tarock.core.context import TableContext
+from tarock.core.contracts import ContractSpec
+from tarock.core.deal import split
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import Observation, TrickView, observe
+from tarock.core.rules import RuleError, Rules
+from tarock.core.state import HandState
 
 REF = re.compile(r"#(\d{1,4})")
 """A card written as its position in a positional action."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from client.bots import make_bot
-from core.actions import Action
-from core.cards import SUIT_OF, Card
-from core.engine import Hand
-from core.observation import Observation
+from tarock.client.bots import make_bot
+from tarock.core.actions import Action
+from tarock.core.cards import SUIT_OF, Card
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation
 
 Deal = tuple[list[list[Card]], list[list[Card]]]
 

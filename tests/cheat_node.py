@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.actions import Action, Play
-from core.engine import Hand
-from net import handplay
-from net.handplay import HandPlay, Out
-from net.identity import signed_bytes
-from net.protocol.messages import Act, Begin, Dealing, Inner, Opened, Signed, Step, dump, parse
+from tarock.core.actions import Action, Play
+from tarock.core.engine import Hand
+from tarock.net import handplay
+from tarock.net.handplay import HandPlay, Out
+from tarock.net.identity import signed_bytes
+from tarock.net.protocol.messages import Act, Begin, Dealing, Inner, Opened, Signed, Step, dump, parse
 
 KINDS = ("not-held", "twice", "renege", "bad-proof", "forged", "replay", "refuse-open", "stall-deal")
 """The cheats of a seat."""
@@ -153,7 +153,7 @@ def install(kind: str) -> None:
 
 def main(argv: list[str]) -> int:
     install(argv[0])
-    from client.cli import main as tarock
+    from tarock.client.cli import main as tarock
 
     return tarock(argv[1:])
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from client.i18n import DEFAULT, set_language
+from tarock.client.i18n import DEFAULT, set_language
 
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:

@@ -33,14 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from client.bots import make_bot  # noqa: E402
-from core.cards import SUIT_OF, TAROCK  # noqa: E402
-from core.context import TableContext  # noqa: E402
-from core.deal import deal  # noqa: E402
-from core.engine import Hand  # noqa: E402
-from core.observation import observe  # noqa: E402
-from core.plugins import Catalogue, load_plugins  # noqa: E402
-from core.record import record_of, replay  # noqa: E402
+from tarock.client.bots import make_bot  # noqa: E402
+from tarock.core.cards import SUIT_OF, TAROCK  # noqa: E402
+from tarock.core.context import TableContext  # noqa: E402
+from tarock.core.deal import deal  # noqa: E402
+from tarock.core.engine import Hand  # noqa: E402
+from tarock.core.observation import observe  # noqa: E402
+from tarock.core.plugins import Catalogue, load_plugins  # noqa: E402
+from tarock.core.record import record_of, replay  # noqa: E402
 
 BOTS = ("heuristic", "random", "heuristic", "random")
 

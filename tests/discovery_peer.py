@@ -34,8 +34,8 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from net.advert import SERVICE_TYPE, Advert, new_boot_nonce
-from net.discovery import instance_name, open_zeroconf_discovery
+from tarock.net.advert import SERVICE_TYPE, Advert, new_boot_nonce
+from tarock.net.discovery import instance_name, open_zeroconf_discovery
 
 
 def emit(event: str, **fields: Any) -> None:
@@ -133,7 +133,7 @@ async def run(args: argparse.Namespace) -> None:
 def run_rogue(args: argparse.Namespace) -> None:
     from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
-    from net.netif import choose_network
+    from tarock.net.netif import choose_network
 
     network = choose_network(args.interface or None)
     zc = Zeroconf(interfaces=list(network.bind), ip_version=IPVersion.V4Only)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from core.actions import Action
-from core.observation import Observation
+from tarock.core.actions import Action
+from tarock.core.observation import Observation
 
 
 class RandomPlayer:

@@ -35,7 +35,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from net.transport import PeerAddress
+from tarock.net.transport import PeerAddress
 
 __all__ = ["FaultProxy", "ProxyStats"]
 

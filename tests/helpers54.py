@@ -13,14 +13,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.actions import Action, Call, Pass
-from core.cards import DECK54, VALUE, Card, format_card, parse_card
-from core.deal import deal
-from core.engine import Hand
-from core.record import record_of, replay
-from core.registry import find_variant
-from core.rules import Rules
-from core.state import HandState
+from tarock.core.actions import Action, Call, Pass
+from tarock.core.cards import DECK54, VALUE, Card, format_card, parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.record import record_of, replay
+from tarock.core.registry import find_variant
+from tarock.core.rules import Rules
+from tarock.core.state import HandState
 
 Names = str | Sequence[str]
 Step = str | Mapping[str, Any] | Action

@@ -84,10 +84,10 @@ class Tally:
 
 
 def _hello_bytes(rng: random.Random) -> bytes:
-    from net.identity import Identity
-    from net.protocol.connection import Connection
-    from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
-    from net.protocol.messages import Hello
+    from tarock.net.identity import Identity
+    from tarock.net.protocol.connection import Connection
+    from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
+    from tarock.net.protocol.messages import Hello
 
     ident = Identity(rng.randbytes(32))
     hello = Hello(PROTOCOL_MIN, PROTOCOL_MAX, ident.node, f"x{rng.randrange(10**6)}", "watch", "", "", "", 0,
@@ -100,7 +100,7 @@ def _hello_bytes(rng: random.Random) -> bytes:
 def _hostile_frame(rng: random.Random) -> bytes:
     import msgpack
 
-    from net.protocol.frames import encode_frame
+    from tarock.net.protocol.frames import encode_frame
 
     kind = rng.randrange(5)
     if kind == 0:
@@ -231,9 +231,9 @@ def _advertise(args: argparse.Namespace, seed: int, tally: Tally, seconds: float
     from zeroconf import IPVersion, ServiceInfo
     from zeroconf.asyncio import AsyncZeroconf
 
-    from net.advert import SERVICE_TYPE, Advert, advert_to_txt, new_boot_nonce
-    from net.discovery import instance_name
-    from net.netif import choose_network
+    from tarock.net.advert import SERVICE_TYPE, Advert, advert_to_txt, new_boot_nonce
+    from tarock.net.discovery import instance_name
+    from tarock.net.netif import choose_network
 
     rng = random.Random(seed)
     network = choose_network(None)

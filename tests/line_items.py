@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from core.settlement import Item
-from core.state import HandResult
+from tarock.core.settlement import Item
+from tarock.core.state import HandResult
 
 
 class Line(NamedTuple):

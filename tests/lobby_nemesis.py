@@ -38,15 +38,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import trio
 
-from core.plugins import load_plugins
-from net.advert import SERVICE_TYPE, Advert, advert_to_txt, new_boot_nonce
-from net.dealing import DEFAULT_DEALING
-from net.discovery import instance_name, open_zeroconf_discovery
-from net.game import Game
-from net.lobby import waiting_advert
-from net.node import Node, Waiting
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
-from net.transport import TcpTransport
+from tarock.core.plugins import load_plugins
+from tarock.net.advert import SERVICE_TYPE, Advert, advert_to_txt, new_boot_nonce
+from tarock.net.dealing import DEFAULT_DEALING
+from tarock.net.discovery import instance_name, open_zeroconf_discovery
+from tarock.net.game import Game
+from tarock.net.lobby import waiting_advert
+from tarock.net.node import Node, Waiting
+from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
+from tarock.net.transport import TcpTransport
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,7 +98,7 @@ def flood(args: argparse.Namespace) -> None:
     from zeroconf import IPVersion, ServiceInfo
     from zeroconf.asyncio import AsyncZeroconf
 
-    from net.netif import choose_network
+    from tarock.net.netif import choose_network
 
     g = game(args)
     network = choose_network(args.interface or None)

@@ -35,16 +35,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from client.bots import make_bot  # noqa: E402
-from core.players import Player  # noqa: E402
-from core.plugins import load_plugins  # noqa: E402
-from net.effects import HandOver, Shown  # noqa: E402
-from net.game import Game  # noqa: E402
-from net.lobby import Seated, host_table, join_table, new_table  # noqa: E402
-from net.node import Node  # noqa: E402
-from net.protocol import messages  # noqa: E402
-from net.protocol.limits import Timing  # noqa: E402
-from net.transport import PeerAddress, TcpTransport  # noqa: E402
+from tarock.client.bots import make_bot  # noqa: E402
+from tarock.core.players import Player  # noqa: E402
+from tarock.core.plugins import load_plugins  # noqa: E402
+from tarock.net.effects import HandOver, Shown  # noqa: E402
+from tarock.net.game import Game  # noqa: E402
+from tarock.net.lobby import Seated, host_table, join_table, new_table  # noqa: E402
+from tarock.net.node import Node  # noqa: E402
+from tarock.net.protocol import messages  # noqa: E402
+from tarock.net.protocol.limits import Timing  # noqa: E402
+from tarock.net.transport import PeerAddress, TcpTransport  # noqa: E402
 
 TIMING = Timing(seat_timeout=60.0, check=60.0, step=60.0,
                 election=float(os.environ.get("MEM_ELECTION", "1.5")))

@@ -25,12 +25,12 @@ from typing import Any
 
 from net_pump import CATALOGUE, identity, make_table, node_id
 
-from net.dealing import HOST, DealContext, Layout, Payload
-from net.game import Game
-from net.handplay import HandPlay
-from net.identity import signed_bytes
-from net.mental_poker import MENTAL_POKER, MentalDealer, MentalPoker
-from net.protocol.messages import Signed, parse
+from tarock.net.dealing import HOST, DealContext, Layout, Payload
+from tarock.net.game import Game
+from tarock.net.handplay import HandPlay
+from tarock.net.identity import signed_bytes
+from tarock.net.mental_poker import MENTAL_POKER, MentalDealer, MentalPoker
+from tarock.net.protocol.messages import Signed, parse
 
 SEATS = 4
 SPIED = 2

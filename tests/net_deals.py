@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from net_procs import ROOT, bot_args, env
 from netns import Procs
 
-from core.plugins import load_plugins
+from tarock.core.plugins import load_plugins
 
 LOOP = ("--interface", "127.0.0.1")
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from net.identity import Identity
-from net.protocol.connection import Authenticated, Connection, HelloReceived
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
-from net.protocol.messages import Hello
+from tarock.net.identity import Identity
+from tarock.net.protocol.connection import Authenticated, Connection, HelloReceived
+from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
+from tarock.net.protocol.messages import Hello
 
 CLIENT_ID = Identity(b"\x11" * 32)
 SERVER_ID = Identity(b"\x22" * 32)

@@ -23,8 +23,12 @@ def hand_file(name: str) -> str:
     return _NODE_PART.sub("", name)
 
 
+CLI = [sys.executable, "-m", "tarock.client.cli"]
+"""The command line of `tarock`, run by this Python from the installed package."""
+
+
 def tarock(*args: str) -> list[str]:
-    return [sys.executable, "-m", "client.cli", *args]
+    return [*CLI, *args]
 
 
 def env(state: Path) -> dict[str, str]:

@@ -8,19 +8,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from client.bots import make_bot
-from client.players import Player
-from core.plugins import Catalogue, load_plugins
-from net.agreement.outcome import Outcome
-from net.effects import Decide, Drop, Effect, Leave, Note, Propose, Send, Show, TableDone, ToHost
-from net.game import Game
-from net.host import Admit, HostCore
-from net.identity import Identity
-from net.protocol.frames import FrameReader, encode_frame
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import Hello, Signed, TableInfo, Welcome, dump, parse
-from net.seat import SeatCore
-from net.store import Store
+from tarock.client.bots import make_bot
+from tarock.client.players import Player
+from tarock.core.plugins import Catalogue, load_plugins
+from tarock.net.agreement.outcome import Outcome
+from tarock.net.effects import Decide, Drop, Effect, Leave, Note, Propose, Send, Show, TableDone, ToHost
+from tarock.net.game import Game
+from tarock.net.host import Admit, HostCore
+from tarock.net.identity import Identity
+from tarock.net.protocol.frames import FrameReader, encode_frame
+from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from tarock.net.protocol.messages import Hello, Signed, TableInfo, Welcome, dump, parse
+from tarock.net.seat import SeatCore
+from tarock.net.store import Store
 
 CATALOGUE: Catalogue = load_plugins()
 

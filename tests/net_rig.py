@@ -19,19 +19,19 @@ import trio
 import trio.testing
 from net_pump import CATALOGUE
 
-from client.bots import make_bot
-from net.effects import Decide, Effect, ToHost
-from net.game import Game
-from net.host import HostCore
-from net.identity import Identity
-from net.lobby import Seated, host_table, new_table
-from net.node import Node
-from net.protocol.connection import BodyReceived, Closed, Connection, Event, HelloRefused, Welcomed
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import Hello, Message, Signed, dump, parse
-from net.seat import SeatCore
-from net.store import Store
-from net.transport import TcpTransport
+from tarock.client.bots import make_bot
+from tarock.net.effects import Decide, Effect, ToHost
+from tarock.net.game import Game
+from tarock.net.host import HostCore
+from tarock.net.identity import Identity
+from tarock.net.lobby import Seated, host_table, new_table
+from tarock.net.node import Node
+from tarock.net.protocol.connection import BodyReceived, Closed, Connection, Event, HelloRefused, Welcomed
+from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from tarock.net.protocol.messages import Hello, Message, Signed, dump, parse
+from tarock.net.seat import SeatCore
+from tarock.net.store import Store
+from tarock.net.transport import TcpTransport
 
 CLIENT_IDENTITY = Identity(b"\xc1" * 32)
 CLIENT = CLIENT_IDENTITY.node
@@ -171,6 +171,6 @@ async def join(client: Client, pake: Any = None, **hello: Any) -> None:
 
 
 def frame(msg: Message) -> bytes:
-    from net.protocol.frames import encode_frame
+    from tarock.net.protocol.frames import encode_frame
 
     return encode_frame(dump(msg))

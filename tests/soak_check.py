@@ -36,9 +36,9 @@ from typing import Any
 from net_procs import hand_file
 from tarock_procs import REPO, Bot
 
-from core.codec import RecordError
-from core.plugins import load_plugins
-from core.record import replay
+from tarock.core.codec import RecordError
+from tarock.core.plugins import load_plugins
+from tarock.core.record import replay
 
 RECORD_NAME = re.compile(r"^table-([0-9a-f]+)-r(\d+)-d(\d+)\.json$")
 

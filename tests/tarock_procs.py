@@ -18,7 +18,7 @@ from typing import Any
 from net_procs import hand_file
 from netns import Host, Lab, Proc
 
-from core.record import load, replay
+from tarock.core.record import load, replay
 
 REPO = Path(__file__).resolve().parent.parent
 PY = sys.executable

@@ -11,12 +11,12 @@ import trio.testing
 from net_pump import CATALOGUE
 from net_rig import CLIENT_IDENTITY, Client, join, open_host
 
-from net.admission import DropLog, Failures, Gate, Limits
-from net.identity import Identity
-from net.pake import Pake
-from net.protocol.connection import Connection, Welcomed
-from net.seat import SeatCore
-from net.store import Store
+from tarock.net.admission import DropLog, Failures, Gate, Limits
+from tarock.net.identity import Identity
+from tarock.net.pake import Pake
+from tarock.net.protocol.connection import Connection, Welcomed
+from tarock.net.seat import SeatCore
+from tarock.net.store import Store
 
 SMALL = Limits(total=10, members=3, per_address=4, handshakes=5, claims=2)
 

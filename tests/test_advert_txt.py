@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.advert import (
+from tarock.net.advert import (
     RESERVED_KEYS,
     Advert,
     AdvertError,
@@ -17,8 +17,8 @@ from net.advert import (
     advert_to_txt,
     new_boot_nonce,
 )
-from net.transport import PeerAddress
-from net.txt import TxtError, decode_txt, encode_txt
+from tarock.net.transport import PeerAddress
+from tarock.net.txt import TxtError, decode_txt, encode_txt
 
 
 def txt(*entries: bytes) -> bytes:
@@ -257,8 +257,8 @@ def test_records_built_from_random_pairs(pairs: list[tuple[str, str | None]]) ->
 def test_a_private_table_says_so_in_its_advert_and_its_info(private: bool) -> None:
     """The lobby marks a private table and asks for its PIN: the ``private`` extra key survives
     the TXT record (mDNS) and comes from the info answer too (``--to``, manual discovery)."""
-    from net.lobby import PRIVATE, advert_of_info, is_private
-    from net.protocol.messages import Info
+    from tarock.net.lobby import PRIVATE, advert_of_info, is_private
+    from tarock.net.protocol.messages import Info
 
     node = "0123456789abcdef0123456789abcdef"
     info = Info(1, 1, node, "Hilde", "table", "ab" * 16, "Hildes Tisch", "tarock54", {}, "c" * 64, 1, 3, 1,

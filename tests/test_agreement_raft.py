@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from net.agreement.raft import (
+from tarock.net.agreement.raft import (
     MESSAGES,
     Append,
     AppendReply,

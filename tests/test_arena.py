@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from client.arena import bootstrap_ci, run_pairing
-from core.registry import find_variant
+from tarock.client.arena import bootstrap_ci, run_pairing
+from tarock.core.registry import find_variant
 
 
 @pytest.mark.parametrize("kind", ["heuristic", "medium"])
@@ -33,7 +33,7 @@ def test_the_bootstrap_interval() -> None:
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "client.cli", "arena", *args],
+    return subprocess.run([sys.executable, "-m", "tarock.client.cli", "arena", *args],
                           capture_output=True, text=True, timeout=300)
 
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from client import barehand
-from core.deal import deal
-from core.engine import Hand
-from core.registry import find_variant
+from tarock.client import barehand
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.registry import find_variant
 
 
 @pytest.mark.parametrize("name", ["tarock54", "tarock40", "tarock40-online", "koenigrufen-club"])
@@ -37,7 +37,7 @@ def test_bare_hands_are_whole_and_zero_sum(name: str) -> None:
 
 
 def test_bench_all_prints_a_ratio_per_enabled_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    from client.cli import main
+    from tarock.client.cli import main
 
     assert main(["bench", "--all", "--hands", "10", "--seed", "1"]) == 0
     out = capsys.readouterr().out

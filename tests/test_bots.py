@@ -15,18 +15,18 @@ from typing import ClassVar
 import pytest
 from bot_helpers import Deal, RandomCards, hidden_swaps, swapped
 
-from client.bots import BOT_KINDS, HeuristicBot, RandomBot, SearchBot, make_bot
-from client.bots.heuristic import KONTRA_AT, REKONTRA_AT, hand_strength
-from client.bots.knowledge import read
-from client.players import Player
-from core.actions import Action, Bid, Call, Discard, Kontra, Pass, Play, Trump
-from core.cards import DECK54, PAGAT, parse_card
-from core.deal import deal
-from core.engine import Hand
-from core.observation import Observation, observe
-from core.plugins import load_plugins
-from core.registry import find_variant
-from core.rules import Rules
+from tarock.client.bots import BOT_KINDS, HeuristicBot, RandomBot, SearchBot, make_bot
+from tarock.client.bots.heuristic import KONTRA_AT, REKONTRA_AT, hand_strength
+from tarock.client.bots.knowledge import read
+from tarock.client.players import Player
+from tarock.core.actions import Action, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from tarock.core.cards import DECK54, PAGAT, parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, observe
+from tarock.core.plugins import load_plugins
+from tarock.core.registry import find_variant
+from tarock.core.rules import Rules
 
 
 def rules54() -> Rules:

@@ -12,19 +12,19 @@ import os
 import random
 import re
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 from bot_helpers import Deal, RandomCards, swapped
+from net_procs import CLI
 from test_tarock40_support import act, rigged, rules40
 
-from client.bots import BOT_KINDS, make_bot
-from client.bots.forty import faberl_suit, tarock_score
-from client.bots.limits import chain_level, says_valat, valat_verdict_for
-from client.human import (
+from tarock.client.bots import BOT_KINDS, make_bot
+from tarock.client.bots.forty import faberl_suit, tarock_score
+from tarock.client.bots.limits import chain_level, says_valat, valat_verdict_for
+from tarock.client.human import (
     HumanPlayer,
     TableView,
     action_text,
@@ -32,17 +32,17 @@ from client.human import (
     parse_choice,
     seating_text,
 )
-from client.players import Player
-from client.session import Session, contract_text
-from client.ui.hint import search_hint
-from core.actions import Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
-from core.cards import SUIT_LETTERS, SUIT_OF, TAROCK, Card
-from core.deal import deal
-from core.engine import Hand
-from core.observation import Observation, observe
-from core.record import load, replay
-from core.table import is_passed_out
-from core.valat import SOLO, valat_on_own, valat_verdict
+from tarock.client.players import Player
+from tarock.client.session import Session, contract_text
+from tarock.client.ui.hint import search_hint
+from tarock.core.actions import Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
+from tarock.core.cards import SUIT_LETTERS, SUIT_OF, TAROCK, Card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, observe
+from tarock.core.record import load, replay
+from tarock.core.table import is_passed_out
+from tarock.core.valat import SOLO, valat_on_own, valat_verdict
 
 VARIANTS = ("tarock40", "tarock40-online")
 ROOT = Path(__file__).resolve().parent.parent
@@ -562,7 +562,7 @@ def test_the_human_seat_writes_every_40_card_action_out(variant: str) -> None:
 def play_cli(tmp_path: Path, variant: str, answers: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "play", "--lang", "en", "--variant", variant, "--seed", "5",
+        [*CLI, "play", "--lang", "en", "--variant", variant, "--seed", "5",
          "--records", str(tmp_path / "records")],
         input=answers, capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=env)
 

@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from client.bots import HeuristicBot
-from core.engine import Hand, IllegalAction
-from core.observation import observe
-from core.plugins import load_plugins
-from core.record import parse_record, replay
+from tarock.client.bots import HeuristicBot
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
+from tarock.core.record import parse_record, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"

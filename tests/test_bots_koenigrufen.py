@@ -14,16 +14,16 @@ import pytest
 from bot_helpers import Deal, RandomCards, hidden_swaps, swapped
 from test_koenigrufen_random import CLUB_NAME, COURSE_NAME, act, cards, gut_all, rigged, rules_for
 
-from client.bots import koenig, make_bot
-from client.bots.koenig_eval import chance, tarock_score
-from client.players import Player
-from core.actions import Action, Announce, Bid, Call, Pass, Play
-from core.cards import SUIT_OF, VALUE, Card
-from core.deal import deal
-from core.engine import Hand
-from core.observation import observe
-from core.plugins import load_plugins
-from variants.koenigrufen.actions import TakeTalon
+from tarock.client.bots import koenig, make_bot
+from tarock.client.bots.koenig_eval import chance, tarock_score
+from tarock.client.players import Player
+from tarock.core.actions import Action, Announce, Bid, Call, Pass, Play
+from tarock.core.cards import SUIT_OF, VALUE, Card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
+from tarock.variants.koenigrufen.actions import TakeTalon
 
 VARIANTS = (CLUB_NAME, COURSE_NAME)
 NEGATIVE = {spec.name for v in VARIANTS for spec in rules_for(v).contracts if spec.goal.kind == "tricks"}
@@ -266,7 +266,7 @@ def test_the_bettel_declarer_plays_low() -> None:
 
 
 def koenig_wins(trick: Sequence[Card], card: Card) -> bool:
-    from client.bots.koenig_play import wins
+    from tarock.client.bots.koenig_play import wins
     return wins(trick, card, 4)
 
 
@@ -361,7 +361,7 @@ def test_several_besserrufer_the_first_names_the_bird_it_would_play() -> None:
 def test_the_fast_discard_rating_equals_the_hand_score(colour: bool) -> None:
     """Rating thousands of discards (a Sechser lays six of eighteen away) must stay cheap:
     the per-card sums give exactly the score of the cards kept plus the points laid away."""
-    from client.bots.koenig_eval import Layaway, colour_score
+    from tarock.client.bots.koenig_eval import Layaway, colour_score
 
     for seed in range(200):
         deck = list(range(54))

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 
-from client.bots import make_bot
-from client.bots.forty import choose_bid
-from core.actions import Bid, Kontra, Pass
-from core.deal import deal
-from core.engine import Hand
-from core.observation import observe
-from core.registry import find_variant
+from tarock.client.bots import make_bot
+from tarock.client.bots.forty import choose_bid
+from tarock.core.actions import Bid, Kontra, Pass
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.registry import find_variant
 
 
 def test_a_weak_seat_held_to_the_pflichtkontra_says_kontra() -> None:

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 from helpers54 import act, rigged_hand
 
-from client.bots.heuristic import HeuristicBot
-from client.bots.levels import HARD, Level, SearchBot
-from client.bots.plans import PlanBudget
-from core.actions import Call, Discard, Kontra, Pass
-from core.cards import parse_card
-from core.engine import Hand
-from core.observation import observe
+from tarock.client.bots.heuristic import HeuristicBot
+from tarock.client.bots.levels import HARD, Level, SearchBot
+from tarock.client.bots.plans import PlanBudget
+from tarock.core.actions import Call, Discard, Kontra, Pass
+from tarock.core.cards import parse_card
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
 
 
 def level(kinds: frozenset[str] | None) -> Level:

@@ -17,16 +17,16 @@ import random
 import pytest
 from test_tarock40_support import act, rigged
 
-from client.bots import make_bot
-from client.bots.heuristic import HeuristicBot
-from client.bots.levels import HARD, MEDIUM, Level, SearchBot
-from client.bots.limits import says_valat, valat_verdict_for, within_limits
-from client.bots.rulebook import engine_for
-from client.bots.valat_worlds import informed, keep_valats, worlds_verdict
-from client.ui.hint import VALAT_HINT, search_hint
-from core.actions import Action, Bid
-from core.observation import Observation, observe
-from core.valat import DEALS
+from tarock.client.bots import make_bot
+from tarock.client.bots.heuristic import HeuristicBot
+from tarock.client.bots.levels import HARD, MEDIUM, Level, SearchBot
+from tarock.client.bots.limits import says_valat, valat_verdict_for, within_limits
+from tarock.client.bots.rulebook import engine_for
+from tarock.client.bots.valat_worlds import informed, keep_valats, worlds_verdict
+from tarock.client.ui.hint import VALAT_HINT, search_hint
+from tarock.core.actions import Action, Bid
+from tarock.core.observation import Observation, observe
+from tarock.core.valat import DEALS
 
 pytestmark = pytest.mark.usefixtures("english")
 

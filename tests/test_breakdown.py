@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from client.bots import make_bot
-from client.render import breakdown_lines, item_line, result_lines
-from client.words import Terms
-from core.deal import active_seats, deal
-from core.engine import Hand
-from core.observation import observe
-from core.plugins import load_plugins
-from core.settlement import Item
+from tarock.client.bots import make_bot
+from tarock.client.render import breakdown_lines, item_line, result_lines
+from tarock.client.words import Terms
+from tarock.core.deal import active_seats, deal
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
+from tarock.core.settlement import Item
 
 CATALOGUE = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml")
 NAMES = ["Hilde", "Franz", "Sepp", "Resi", "Toni"]

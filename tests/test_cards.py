@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.cards import (
+from tarock.core.cards import (
     CLUBS,
     DECK40,
     DECK54,
@@ -35,7 +35,7 @@ from core.cards import (
     suit_of,
     tarock,
 )
-from variants.common import tarock_trick_winner
+from tarock.variants.common import tarock_trick_winner
 
 ALL_NAMES = [
     "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI",

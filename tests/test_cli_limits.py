@@ -12,8 +12,8 @@ import pytest
 from net_procs import ROOT, env, tarock
 from netns import Procs
 
-from net.advert import MAX_ROUNDS
-from net.protocol.messages import MAX_NAME
+from tarock.net.advert import MAX_ROUNDS
+from tarock.net.protocol.messages import MAX_NAME
 
 LONG = "x" * (MAX_NAME + 1)
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers54 import random_game
+from net_procs import CLI
 
-from client.cli import main
-from core.actions import Action, Call, Kontra, Pass, Play
-from core.cards import DECK54, format_card
-from core.engine import Hand
-from core.record import record_of, replay
+from tarock.client.cli import main
+from tarock.core.actions import Action, Call, Kontra, Pass, Play
+from tarock.core.cards import DECK54, format_card
+from tarock.core.engine import Hand
+from tarock.core.record import record_of, replay
 
 SEEDS = range(12)
 
@@ -225,13 +225,13 @@ def test_replay_as_a_real_process(tmp_path: Path) -> None:
     good = write(tmp_path / "good.json", data)
     bad = tmp_path / "bad.json"
     bad.write_text("[", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "client.cli", "replay", "--json", str(good), str(bad)],
+    proc = subprocess.run([*CLI, "replay", "--json", str(good), str(bad)],
                           capture_output=True, text=True, timeout=120, encoding="utf-8")
     assert proc.returncode == 2, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert hand.state.result is not None
     assert lines[0]["settlement"] == list(hand.state.result.settlement)
     assert "is not JSON" in lines[1]["error"]["message"]
-    ok = subprocess.run([sys.executable, "-m", "client.cli", "replay", "--lang", "en", str(good)],
+    ok = subprocess.run([*CLI, "replay", "--lang", "en", str(good)],
                         capture_output=True, text=True, timeout=120, encoding="utf-8")
     assert ok.returncode == 0 and "Settlement:" in ok.stdout

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from client.cli import main
-from core.engine import Hand
-from core.plugins import load_plugins
-from core.record import record_of
+from tarock.client.cli import main
+from tarock.core.engine import Hand
+from tarock.core.plugins import load_plugins
+from tarock.core.record import record_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = str(ROOT / "plugins.toml")
@@ -108,7 +108,7 @@ def played(name: str) -> dict[str, object]:
     variants = load_plugins(ROOT / "plugins.toml").variants
     rules = variants[name].rules()
     rng = random.Random(4)
-    from core.deal import deal
+    from tarock.core.deal import deal
 
     hands, talon = deal(rules, rng)
     hand = Hand(rules, 0, hands, talon)

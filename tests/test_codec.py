@@ -25,17 +25,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.actions import GAME, Action, Bid, Kontra, KontraTarget, Play
-from core.cards import CARD, DECK54
-from core.codec import Codec, RecordError, check_plain
-from core.context import TableContext
-from core.deal import active_seats, deal
-from core.engine import Hand
-from core.observation import Observation, observe
-from core.registry import available_variants, find_variant
-from core.rules import Rules
-from core.state import HandResult
-from variants.koenigrufen.actions import TakeTalon
+from tarock.core.actions import GAME, Action, Bid, Kontra, KontraTarget, Play
+from tarock.core.cards import CARD, DECK54
+from tarock.core.codec import Codec, RecordError, check_plain
+from tarock.core.context import TableContext
+from tarock.core.deal import active_seats, deal
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, observe
+from tarock.core.registry import available_variants, find_variant
+from tarock.core.rules import Rules
+from tarock.core.state import HandResult
+from tarock.variants.koenigrufen.actions import TakeTalon
 
 VARIANTS = ("tarock54", "tarock40", "tarock40-online", "koenigrufen-club", "koenigrufen-course")
 SETTINGS = settings(max_examples=300, deadline=None, database=None, derandomize=True,

@@ -22,21 +22,21 @@ from typing import Any
 import pytest
 from engine_players import random_players
 
-from core.actions import Call, Pass
-from core.codec import RecordError
-from core.context import TableContext, following
-from core.contracts import ContractSpec
-from core.deal import deal
-from core.engine import DealError, Hand
-from core.hookspecs import hookimpl
-from core.observation import observe
-from core.plugins import rules_hash
-from core.record import record_of, replay
-from core.registry import find_variant
-from core.rules import Rules
-from core.state import HandResult, HandState, Verdict
-from core.table import Table
-from variants.tarock54 import Tarock54
+from tarock.core.actions import Call, Pass
+from tarock.core.codec import RecordError
+from tarock.core.context import TableContext, following
+from tarock.core.contracts import ContractSpec
+from tarock.core.deal import deal
+from tarock.core.engine import DealError, Hand
+from tarock.core.hookspecs import hookimpl
+from tarock.core.observation import observe
+from tarock.core.plugins import rules_hash
+from tarock.core.record import record_of, replay
+from tarock.core.registry import find_variant
+from tarock.core.rules import Rules
+from tarock.core.state import HandResult, HandState, Verdict
+from tarock.core.table import Table
+from tarock.variants.tarock54 import Tarock54
 
 
 def finish(hand: Hand, rng: random.Random) -> HandResult:
@@ -293,7 +293,7 @@ def test_a_first_format_record_replays_under_a_fresh_context() -> None:
 
 def test_a_session_hands_the_context_on() -> None:
     """The client's session plays a table: each hand under the context the last one left."""
-    from client.session import Session
+    from tarock.client.session import Session
 
     session = Session(find_variant("tarock54"), random_players(4, seed=3), seed=3, rounds=4)
     outcomes = []

@@ -19,16 +19,17 @@ import pytest
 from contract_soak import soak
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from net_procs import CLI
 
-from client.i18n import set_language
-from client.render import game_text
-from core.actions import Bid, Pass, Play, Trump
-from core.cards import SUIT_OF, TAROCK, Card, parse_card, sort_key
-from core.engine import Hand
-from core.observation import observe
-from core.plugins import load_plugins
-from core.record import record_of, replay
-from core.rules import Rules
+from tarock.client.i18n import set_language
+from tarock.client.render import game_text
+from tarock.core.actions import Bid, Pass, Play, Trump
+from tarock.core.cards import SUIT_OF, TAROCK, Card, parse_card, sort_key
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
+from tarock.core.record import record_of, replay
+from tarock.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = load_plugins(ROOT / "plugins.toml")
@@ -156,8 +157,8 @@ def test_in_the_farbensolo_a_tarock_never_wins_a_suit_lead(order: list[Card], de
 
 FABERL54 = '''
     from dataclasses import replace
-    from core.contracts import TrickRules
-    from core.hookspecs import hookimpl
+    from tarock.core.contracts import TrickRules
+    from tarock.core.hookspecs import hookimpl
 
     class Faberl54:
         name, version, applies_to = "faberl54", "1.0", ("tarock54",)
@@ -215,8 +216,8 @@ def changed(change: str, name: str = "odd", copy: str = "contracts[-1]") -> str:
     """A plugin adding contract ``name``: a copy of ``copy`` with ``change`` (keyword arguments)."""
     return f'''
     from dataclasses import replace
-    from core.contracts import CallRule, Goal, TrickRules
-    from core.hookspecs import hookimpl
+    from tarock.core.contracts import CallRule, Goal, TrickRules
+    from tarock.core.hookspecs import hookimpl
 
     class Odd:
         name, version = "odd-rule", "1.0"
@@ -279,10 +280,9 @@ def test_a_datum_the_base_cannot_play_is_refused_in_one_line(tmp_path: Path, bas
 
 def test_the_refusal_reaches_the_command_line_as_one_line(tmp_path: Path) -> None:
     import subprocess
-    import sys
 
     config = house(tmp_path, "tarock54", changed(f'{ALONE}, tricks=TrickRules("none")'))
-    run = subprocess.run([sys.executable, "-m", "client.cli", "rules", "house", "--plugins", str(config),
+    run = subprocess.run([*CLI, "rules", "house", "--plugins", str(config),
                           "--lang", "en"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 2 and run.stdout == ""
     [line] = run.stderr.splitlines()

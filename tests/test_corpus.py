@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from core.cards import MOND, PAGAT, SKUS
-from core.engine import Hand
-from core.plugins import load_plugins
-from core.record import replay
+from tarock.core.cards import MOND, PAGAT, SKUS
+from tarock.core.engine import Hand
+from tarock.core.plugins import load_plugins
+from tarock.core.record import replay
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 ROOT = CORPUS.parent.parent

@@ -1,4 +1,4 @@
-"""docs/data.md is generated from the code (``python -m core.datadoc --write``) and kept so."""
+"""docs/data.md is generated from the code (``python -m tarock.core.datadoc --write``) and kept so."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import inspect
 import typing
 from pathlib import Path
 
-from core import context, contracts, datadoc, facts, settlement, state
+from tarock.core import context, contracts, datadoc, facts, settlement, state
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def test_data_md_is_the_generated_text() -> None:
     assert (DOCS / "data.md").read_text(encoding="utf-8") == datadoc.document(), (
-        "docs/data.md drifted from the code: run python -m core.datadoc --write")
+        "docs/data.md drifted from the code: run python -m tarock.core.datadoc --write")
 
 
 def test_every_field_has_a_stated_meaning() -> None:

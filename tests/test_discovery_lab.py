@@ -13,8 +13,8 @@ from pathlib import Path
 from foreign_mdns import dig, start_avahi, txt_from_presentation
 from netns import Host, Lab, Proc
 
-from net.advert import TXT_VERSION, advert_from_txt
-from net.txt import decode_txt
+from tarock.net.advert import TXT_VERSION, advert_from_txt
+from tarock.net.txt import decode_txt
 
 PY = sys.executable
 PEER = str(Path(__file__).resolve().parent / "discovery_peer.py")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import tracemalloc
 
-from net.advert import Advert, Seen, new_boot_nonce
-from net.discovery_view import PeerView
+from tarock.net.advert import Advert, Seen, new_boot_nonce
+from tarock.net.discovery_view import PeerView
 
 
 def seen(i: int, *, boot: str = "b0", address: str = "192.0.2.1") -> Seen:

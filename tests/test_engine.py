@@ -22,10 +22,10 @@ from helpers54 import (
     tricks,
 )
 
-from core.actions import Action, Call, Discard, Kontra, Pass, Play
-from core.cards import DECK54, parse_card
-from core.engine import DealError, Hand, IllegalAction
-from core.record import record_of, replay
+from tarock.core.actions import Action, Call, Discard, Kontra, Pass, Play
+from tarock.core.cards import DECK54, parse_card
+from tarock.core.engine import DealError, Hand, IllegalAction
+from tarock.core.record import record_of, replay
 
 # seat 1 (forehand) calls XI, held by seat 2; "s7 s8 s9" is the first pile.
 HANDS = ["cK cQ cC cJ c10 c9 c8 c7 sK sQ sC sJ",

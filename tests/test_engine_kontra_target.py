@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from core.actions import Kontra, KontraTarget
-from core.deal import deal
-from core.engine import Hand, IllegalAction
-from core.registry import find_variant
+from tarock.core.actions import Kontra, KontraTarget
+from tarock.core.deal import deal
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.registry import find_variant
 
 
 def test_a_kontra_naming_a_target_is_refused_and_changes_nothing() -> None:

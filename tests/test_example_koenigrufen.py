@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from core.actions import Action
-from core.cards import MOND, SKUS
-from core.deal import deal
-from core.engine import Hand
-from core.plugins import load_plugins
-from core.rules import Rules
-from core.state import HandResult
-from variants.koenigrufen.club import CLUB
+from tarock.core.actions import Action
+from tarock.core.cards import MOND, SKUS
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.plugins import load_plugins
+from tarock.core.rules import Rules
+from tarock.core.state import HandResult
+from tarock.variants.koenigrufen.club import CLUB
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = load_plugins(ROOT / "plugins.toml")

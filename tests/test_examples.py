@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from core.actions import Bid, Call, Kontra, Pass, Play
-from core.cards import Card, parse_card
-from core.codec import RecordError
-from core.context import TableContext
-from core.engine import Hand
-from core.plugins import load_plugins
-from core.record import record_of, replay
-from core.registry import Variant
-from core.rules import Rules
+from tarock.core.actions import Bid, Call, Kontra, Pass, Play
+from tarock.core.cards import Card, parse_card
+from tarock.core.codec import RecordError
+from tarock.core.context import TableContext
+from tarock.core.engine import Hand
+from tarock.core.plugins import load_plugins
+from tarock.core.record import record_of, replay
+from tarock.core.registry import Variant
+from tarock.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = load_plugins(ROOT / "plugins.toml")

@@ -12,7 +12,7 @@ import trio
 from faultproxy import FaultProxy
 from netns import Procs
 
-from net.transport import ConnectError, PeerAddress, TcpTransport
+from tarock.net.transport import ConnectError, PeerAddress, TcpTransport
 
 HERE = Path(__file__).resolve().parent
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from net.formation import Form, Formation, Wait
+from tarock.net.formation import Form, Formation, Wait
 
 A, B, C, D, E = "a" * 16, "b" * 16, "c" * 16, "d" * 16, "e" * 16
 

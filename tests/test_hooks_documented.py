@@ -6,7 +6,7 @@ import inspect
 import re
 from pathlib import Path
 
-from core import hookspecs
+from tarock.core import hookspecs
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "hooks.md"
 

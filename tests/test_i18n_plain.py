@@ -19,27 +19,27 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from net_procs import CLI
 from netns import Procs
 from test_i18n import ROMAN, WORD
 
-from client.bots import make_bot
-from client.human import HumanPlayer, TableView
-from client.i18n import PSEUDO, Catalogue, pseudo, set_language
-from client.players import Player
-from client.session import Session
-from client.words import TYPED, token, typed_words
-from client.written import HELP_WORDS, QUIT_WORDS, _card_words, parse_choice
-from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass, Play, Trump
-from core.cards import DECK54, SKUS, SUIT_LETTERS, SUIT_OF, format_card, rank_of
-from core.facts import RuleFacts
-from core.observation import Observation, observe
-from core.plugins import load_plugins
+from tarock.client.bots import make_bot
+from tarock.client.human import HumanPlayer, TableView
+from tarock.client.i18n import PSEUDO, Catalogue, pseudo, set_language
+from tarock.client.players import Player
+from tarock.client.session import Session
+from tarock.client.words import TYPED, token, typed_words
+from tarock.client.written import HELP_WORDS, QUIT_WORDS, _card_words, parse_choice
+from tarock.core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass, Play, Trump
+from tarock.core.cards import DECK54, SKUS, SUIT_LETTERS, SUIT_OF, format_card, rank_of
+from tarock.core.facts import RuleFacts
+from tarock.core.observation import Observation, observe
+from tarock.core.plugins import load_plugins
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ("Franz", "Hilde", "Sepp", "Resi")
@@ -51,7 +51,7 @@ IDENTIFIERS = set(load_plugins(None).variants) | {"tarock", "join"}
 def tarock(*args: str, env: dict[str, str] | None = None,
            answers: str = "") -> subprocess.CompletedProcess[str]:
     environ = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "client.cli", *args], input=answers, capture_output=True,
+    return subprocess.run([*CLI, *args], input=answers, capture_output=True,
                           text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=environ)
 
 
@@ -115,13 +115,13 @@ def test_the_network_seat_and_a_watcher_in_the_pseudo_language(tmp_path: Path) -
     environ = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
     common = ["--interface", "127.0.0.1", "--heartbeat", "0.5"]
     with Procs(log_dir=tmp_path / "logs", lifetime=240) as procs:
-        host = procs.spawn([sys.executable, "-m", "client.cli", "host", "--lang", PSEUDO, "--bots", "3",
+        host = procs.spawn([*CLI, "host", "--lang", PSEUDO, "--bots", "3",
                             "--rounds", "2", "--variant", "tarock54", "--player", "Anna", "--state",
                             str(tmp_path / "h"), *common], name="host", env=environ, cwd=ROOT)
         opened = host.wait_for(r"127\.0\.0\.1:\d+", timeout=60)
         port = re.search(r"127\.0\.0\.1:(\d+)", opened)
         assert port is not None
-        watcher = procs.spawn([sys.executable, "-m", "client.cli", "watch", "--lang", PSEUDO, "--to",
+        watcher = procs.spawn([*CLI, "watch", "--lang", PSEUDO, "--to",
                                f"127.0.0.1:{port[1]}", "--state", str(tmp_path / "w"), *common],
                               name="watch", env=environ, cwd=ROOT)
         watcher.wait_for(re.escape(pseudo("At the table: {names}").split("{")[0]), timeout=60)
@@ -309,11 +309,11 @@ THIRD_PERSON_YOU = re.compile(r"\bYou(?:'s\b| (?!was\b)[a-z]+s\b)")
 
 
 def test_sentences_about_you_are_in_the_second_person(english: None) -> None:
-    from client.render import item_line
-    from client.ui.texts import note_text
-    from client.words import Terms, target_text
-    from core.actions import KontraTarget
-    from core.settlement import Item
+    from tarock.client.render import item_line
+    from tarock.client.ui.texts import note_text
+    from tarock.client.words import Terms, target_text
+    from tarock.core.actions import KontraTarget
+    from tarock.core.settlement import Item
 
     names = ["You", "Franz", "Hilde"]
     assert item_line(Item("game", (1,), (0,), 15), names, Terms("ct", ())) == \

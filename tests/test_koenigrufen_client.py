@@ -11,27 +11,34 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from net_procs import CLI
 from test_koenigrufen_random import CLUB_NAME, COURSE_NAME, act, cards, gut_all, rigged
 
-from client.bots import make_bot
-from client.cli import main
-from client.human import HumanPlayer, TableView
-from client.players import Player
-from client.render import action_text, game_text, result_lines, sheet_lines, standings_lines, table_lines
-from client.session import Session
-from client.words import Terms
-from client.written import choices_lines, help_lines, parse_choice
-from core.actions import Announce, Bid, Call, Discard, Kontra, Pass
-from core.engine import Hand
-from core.observation import observe
-from core.record import load, replay
-from core.registry import find_variant
-from core.table import Table, standings
-from variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
+from tarock.client.bots import make_bot
+from tarock.client.cli import main
+from tarock.client.human import HumanPlayer, TableView
+from tarock.client.players import Player
+from tarock.client.render import (
+    action_text,
+    game_text,
+    result_lines,
+    sheet_lines,
+    standings_lines,
+    table_lines,
+)
+from tarock.client.session import Session
+from tarock.client.words import Terms
+from tarock.client.written import choices_lines, help_lines, parse_choice
+from tarock.core.actions import Announce, Bid, Call, Discard, Kontra, Pass
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.record import load, replay
+from tarock.core.registry import find_variant
+from tarock.core.table import Table, standings
+from tarock.variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
 
 pytestmark = pytest.mark.usefixtures("english")  # the English words, as with --lang en
 
@@ -309,7 +316,7 @@ def test_five_at_the_table_the_dealer_sits_out() -> None:
 def play_cli(tmp_path: Path, variant: str, answers: str, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "play", "--lang", "en", "--variant", variant, "--seed", "7",
+        [*CLI, "play", "--lang", "en", "--variant", variant, "--seed", "7",
          "--records", str(tmp_path / "records"), *extra],
         input=answers, capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=env)
 

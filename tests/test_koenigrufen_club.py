@@ -11,11 +11,11 @@ import random
 from line_items import Line, lines
 from test_koenigrufen_random import CLUB_NAME, act, cards, check_hand, gut_all, play_out, rigged
 
-from core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass, Play
-from core.engine import Hand
-from core.observation import observe
-from variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
-from variants.koenigrufen.cardplay import thirds
+from tarock.core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass, Play
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.variants.koenigrufen.actions import Bei, GiveUp, TakeTalon
+from tarock.variants.koenigrufen.cardplay import thirds
 
 # seat 0: three Kings, Pagat and Uhu, seven tarocks
 FH = "cK sK hK I II XV XVI XVII XVIII XIX cQ d4"
@@ -405,7 +405,7 @@ def test_maerchenstich_and_stichzwang() -> None:
     # "Märchenstich: Fällt die Trull in einem Stich, sticht immer der Pagat (bei Farbspielen nur,
     # wenn Tarock ausgespielt worden ist)." "Liegen Mond und Pagat, muss der Sküs nicht dazugegeben
     # werden." "außer es gilt Stichzwang beim Märchenstich"
-    from variants.koenigrufen.cardplay import legal_cards, trick_winner
+    from tarock.variants.koenigrufen.cardplay import legal_cards, trick_winner
 
     assert trick_winner(cards("Sküs XXI I c7"), colour=False, maerchen=True) == 2
     assert trick_winner(cards("cK Sküs XXI I"), colour=True, maerchen=True) == 0
@@ -545,7 +545,7 @@ def test_an_announced_king_waits_for_the_last_trick() -> None:
 def test_announced_birds_blocked_and_sacrificed() -> None:
     # "wurden sie in ebendiesem blockiert, können sie danach nach Belieben gespielt werden. Wenn ein
     # Vogel geopfert werden muss, sind die höheren zuerst aufzugeben."
-    from variants.koenigrufen.base import restrict
+    from tarock.variants.koenigrufen.base import restrict
 
     pagat, uhu, xv = cards("I II XV")
     due = {pagat: 11, uhu: 10}

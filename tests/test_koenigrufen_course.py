@@ -11,11 +11,11 @@ import random
 from line_items import Line, lines
 from test_koenigrufen_random import COURSE_NAME, act, cards, check_hand, gut_all, play_out, rigged
 
-from core.actions import Announce, Bid, Call, Discard, Kontra, Pass, Play
-from core.engine import Hand
-from core.observation import observe
-from core.state import Trick
-from variants.koenigrufen.actions import GiveUp, TakeTalon
+from tarock.core.actions import Announce, Bid, Call, Discard, Kontra, Pass, Play
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.state import Trick
+from tarock.variants.koenigrufen.actions import GiveUp, TakeTalon
 
 FH = "cK sK hK I II XV XVI XVII XVIII XIX cQ d4"
 
@@ -59,7 +59,7 @@ def test_stichzwang_reason_only_when_a_card_could_beat() -> None:
     # 3.2: "Hat man einen höheren Tarock als der vorher ausgespielte, muss man stechen." -- with
     # nothing higher there is no duty to beat, so refusing a card must give another reason
     # (here the Fahrer's "Der Spatz darf nur als letzter Tarock ausgespielt bzw. zugegeben werden").
-    from variants.koenigrufen.cardplay import play_reason
+    from tarock.variants.koenigrufen.cardplay import play_reason
 
     flags = {"colour": False, "stichzwang": True, "maerchen": False, "pagat_last": True}
     assert play_reason(cards("I V"), cards("XX"), cards("I")[0], **flags).code == "pagat-last"

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import random
 
-from core.actions import GAME, Announce, Kontra, KontraTarget
-from core.deal import deal
-from core.engine import Hand
-from core.hookspecs import hookimpl
-from core.phases import ANNOUNCE
-from core.registry import find_variant
-from core.rules import Rules
-from core.state import ALLOW, HandState, Verdict
+from tarock.core.actions import GAME, Announce, Kontra, KontraTarget
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.hookspecs import hookimpl
+from tarock.core.phases import ANNOUNCE
+from tarock.core.registry import find_variant
+from tarock.core.rules import Rules
+from tarock.core.state import ALLOW, HandState, Verdict
 
 
 class OwnGameKontra:

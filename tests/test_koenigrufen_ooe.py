@@ -15,13 +15,13 @@ from pathlib import Path
 from line_items import Line, lines
 from test_koenigrufen_random import CLUB_NAME, act, cards, finished, gut_all, play_out, rigged, rules_for
 
-from core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass
-from core.engine import Hand
-from core.plugins import load_plugins
-from core.record import record_of, replay
-from core.state import HandResult
-from core.tricks import winner
-from variants.koenigrufen.actions import GiveUp, TakeTalon
+from tarock.core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass
+from tarock.core.engine import Hand
+from tarock.core.plugins import load_plugins
+from tarock.core.record import record_of, replay
+from tarock.core.state import HandResult
+from tarock.core.tricks import winner
+from tarock.variants.koenigrufen.actions import GiveUp, TakeTalon
 
 OOE = "koenigrufen-ooe"
 CATALOGUE = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml")

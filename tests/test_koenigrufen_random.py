@@ -21,18 +21,18 @@ from typing import Any
 
 import pytest
 
-from core.actions import Action, Bid, Pass
-from core.cards import DECK54, MOND, Card, format_card, parse_card
-from core.deal import deal
-from core.engine import DONE, Hand
-from core.observation import observe
-from core.record import record_of, replay
-from core.registry import available_variants, find_variant
-from core.rules import Rules
-from core.state import Announcement, Contract, HandState, Trick
-from variants.koenigrufen.club import CLUB
-from variants.koenigrufen.context import KEY
-from variants.koenigrufen.course import COURSE
+from tarock.core.actions import Action, Bid, Pass
+from tarock.core.cards import DECK54, MOND, Card, format_card, parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import DONE, Hand
+from tarock.core.observation import observe
+from tarock.core.record import record_of, replay
+from tarock.core.registry import available_variants, find_variant
+from tarock.core.rules import Rules
+from tarock.core.state import Announcement, Contract, HandState, Trick
+from tarock.variants.koenigrufen.club import CLUB
+from tarock.variants.koenigrufen.context import KEY
+from tarock.variants.koenigrufen.course import COURSE
 
 CLUB_NAME = "koenigrufen-club"
 COURSE_NAME = "koenigrufen-course"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from line_items import Line, lines
 from test_koenigrufen_random import CLUB_NAME, COURSE_NAME, cards, finished
 
-from core.state import HandResult
-from variants.koenigrufen.cardplay import thirds
+from tarock.core.state import HandResult
+from tarock.variants.koenigrufen.cardplay import thirds
 
 ONES = "c10 c9 c8 c7 s10 s9 s8 s7 h1 h2 h3 h4 d1 d2 d3 d4 V VI VII VIII IX X XI XII XIII XIV"
 TALON = "c10 c9 c8 c7 s10 s9"

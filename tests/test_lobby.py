@@ -10,16 +10,16 @@ import os
 import pty
 import select
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from net_procs import CLI
 
-from client.cli import _offer
-from client.human import Quit
-from core.plugins import load_plugins
+from tarock.client.cli import _offer
+from tarock.client.human import Quit
+from tarock.core.plugins import load_plugins
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,7 +81,7 @@ def test_play_on_a_terminal_starts_on_forty_cards(tmp_path: Path) -> None:
     main_fd, child_fd = pty.openpty()
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "client.cli", "play", "--plain", "--lang", "en", "--seed", "3", "--records",
+        [*CLI, "play", "--plain", "--lang", "en", "--seed", "3", "--records",
          str(tmp_path)],
         stdin=child_fd, stdout=child_fd, stderr=child_fd, cwd=ROOT, env=env, close_fds=True)
     os.close(child_fd)

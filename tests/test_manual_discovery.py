@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import trio
 
-from net.advert import Advert, Seen, advert_from_txt, advert_to_txt, new_boot_nonce
-from net.discovery_view import PeerView
-from net.manual_discovery import open_manual_discovery
-from net.transport import PeerAddress, TcpTransport
+from tarock.net.advert import Advert, Seen, advert_from_txt, advert_to_txt, new_boot_nonce
+from tarock.net.discovery_view import PeerView
+from tarock.net.manual_discovery import open_manual_discovery
+from tarock.net.transport import PeerAddress, TcpTransport
 
 
 def advert(node: str, port: int = 7654) -> Advert:

@@ -53,17 +53,17 @@ from mp_fuzz_support import (
 )
 from time_bound import bounded
 
-from net import barnett_smart as bs
-from net import group
-from net.dealing import DealingFault, PayloadError
-from net.group import Group
-from net.handplay import HandFault
-from net.identity import canonical_bytes
-from net.mental_poker import GROUPS, MENTAL_POKER, MENTAL_POKER_ED25519
-from net.proofs import prove_key
-from net.protocol.frames import FrameError, FrameReader, decode_body, encode_frame
-from net.protocol.messages import MessageError, dump, parse
-from net.secp256k1 import SECP256K1
+from tarock.net import barnett_smart as bs
+from tarock.net import group
+from tarock.net.dealing import DealingFault, PayloadError
+from tarock.net.group import Group
+from tarock.net.handplay import HandFault
+from tarock.net.identity import canonical_bytes
+from tarock.net.mental_poker import GROUPS, MENTAL_POKER, MENTAL_POKER_ED25519
+from tarock.net.proofs import prove_key
+from tarock.net.protocol.frames import FrameError, FrameReader, decode_body, encode_frame
+from tarock.net.protocol.messages import MessageError, dump, parse
+from tarock.net.secp256k1 import SECP256K1
 
 FUZZ = settings(max_examples=250, deadline=timedelta(seconds=5), derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -38,13 +38,13 @@ from net_pump import Pump, make_table, node_id
 from test_mp_secrecy import Truth, truth
 from time_bound import bounded
 
-from client.players import Player
-from core.actions import Action, Bid, Discard, Pass
-from core.cards import is_tarock, parse_card
-from core.observation import Observation
-from net.handplay import HandPlay
-from net.host import HostCore
-from net.seat import SeatCore
+from tarock.client.players import Player
+from tarock.core.actions import Action, Bid, Discard, Pass
+from tarock.core.cards import is_tarock, parse_card
+from tarock.core.observation import Observation
+from tarock.net.handplay import HandPlay
+from tarock.net.host import HostCore
+from tarock.net.seat import SeatCore
 
 SEATS = 4
 VARIANT = "koenigrufen-club"
@@ -259,19 +259,18 @@ def test_the_check_catches_a_deal_that_never_opens_the_ouvert_hands(
     out, so no seat shares its tokens for them and every node, the audit included, agrees) lets
     the hand go through -- and the check, which reads the engine's observation itself, finds
     the hands that were never opened."""
-    import net.audit
-    import net.virtual
-    from core.engine import Hand as EngineHand
-    from core.observation import observe
+    from tarock.core.engine import Hand as EngineHand
+    from tarock.core.observation import observe
+    from tarock.net import audit, virtual
 
-    original = net.virtual.seen_by
+    original = virtual.seen_by
 
     def blind(hand: EngineHand, seat: int) -> set[int]:
         opened = {c for _s, cards in observe(hand, seat).open_hands for c in cards}
         return original(hand, seat) - opened
 
-    monkeypatch.setattr(net.virtual, "seen_by", blind)
-    monkeypatch.setattr(net.audit, "seen_by", blind)
+    monkeypatch.setattr(virtual, "seen_by", blind)
+    monkeypatch.setattr(audit, "seen_by", blind)
     hand = play_forced(tmp_path, "piccolo-ouvert", monkeypatch)
     with pytest.raises(AssertionError, match="learned at, due at"):
         check_every_node(hand)

@@ -42,18 +42,18 @@ import pytest
 from net_pump import Pump, make_table, node_id
 from time_bound import bounded
 
-from core.codec import Codec
-from core.engine import Hand
-from core.observation import Observation, observe, observe_public
-from core.record import load, replay
-from net import barnett_smart as bs
-from net.dealing import DealContext
-from net.group import Group
-from net.handplay import HandPlay
-from net.host import HostCore
-from net.mental_poker import MentalDealer, MentalOpening, arrangement_of
-from net.protocol.messages import Act
-from net.seat import SeatCore
+from tarock.core.codec import Codec
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, observe, observe_public
+from tarock.core.record import load, replay
+from tarock.net import barnett_smart as bs
+from tarock.net.dealing import DealContext
+from tarock.net.group import Group
+from tarock.net.handplay import HandPlay
+from tarock.net.host import HostCore
+from tarock.net.mental_poker import MentalDealer, MentalOpening, arrangement_of
+from tarock.net.protocol.messages import Act
+from tarock.net.seat import SeatCore
 
 SEATS = 4
 HOST_NODE = node_id(0)
@@ -338,16 +338,15 @@ def test_the_spy_catches_a_visibility_rule_that_shows_the_talon_to_everyone(
     seat share its tokens for it at once; the shares and the audit agree with each other,
     so the hand goes through -- and the spy, which reads the engine's observation itself,
     names the decryptions."""
-    import net.audit
-    import net.virtual
+    from tarock.net import audit, virtual
 
-    original = net.virtual.seen_by
+    original = virtual.seen_by
 
     def leaky(hand: Hand, seat: int) -> set[int]:
         return original(hand, seat) | {c for pile in hand.deal[1] for c in pile}
 
-    monkeypatch.setattr(net.virtual, "seen_by", leaky)
-    monkeypatch.setattr(net.audit, "seen_by", leaky)
+    monkeypatch.setattr(virtual, "seen_by", leaky)
+    monkeypatch.setattr(audit, "seen_by", leaky)
     spy, t = _run(tmp_path, "tarock54", 1, node_id(2), monkeypatch)
     found = violations(spy, t)
     assert any("decrypted" in v for v in found) and any("openable" in v for v in found), found

@@ -42,10 +42,10 @@ from typing import Any
 import pytest
 from time_bound import bounded
 
-from net import barnett_smart as bs
-from net import group
-from net.dealing import DealContext, Layout, Payload
-from net.mental_poker import MentalDealer, MentalPoker
+from tarock.net import barnett_smart as bs
+from tarock.net import group
+from tarock.net.dealing import DealContext, Layout, Payload
+from tarock.net.mental_poker import MentalDealer, MentalPoker
 
 SEATS = 4
 ALPHA = 1e-6

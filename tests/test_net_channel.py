@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from net_ids import CLIENT_ID, HOST, authenticate, make_hello
 
-from net.protocol.channel import Channel, ChannelError, QueueFull
-from net.protocol.connection import BodyReceived, Closed, Connection, Welcomed
-from net.protocol.limits import PROTOCOL_MAX, Timing
-from net.protocol.messages import Data, Hello, Welcome
+from tarock.net.protocol.channel import Channel, ChannelError, QueueFull
+from tarock.net.protocol.connection import BodyReceived, Closed, Connection, Welcomed
+from tarock.net.protocol.limits import PROTOCOL_MAX, Timing
+from tarock.net.protocol.messages import Data, Hello, Welcome
 
 SESSION = "cd" * 16
 

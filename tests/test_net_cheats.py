@@ -23,8 +23,8 @@ from net_procs import ROOT, bot_args, env, events, records, standings
 from netns import Procs
 from tarock_procs import settlements
 
-from net.identity import Identity
-from net.store import Store
+from tarock.net.identity import Identity
+from tarock.net.store import Store
 
 LOOP = ("--interface", "127.0.0.1")
 CHEAT = ROOT / "tests" / "cheat_node.py"
@@ -125,7 +125,7 @@ def test_a_host_whose_entries_no_seat_accepts_hands_the_table_on(tmp_path: Path)
     connection; the seats go through the succession, the next node hosts the table at epoch 2,
     and the table is played to its end with the same records and standings on every node, the
     old host's included (it comes back as a seat)."""
-    from net.host import OWN_VOIDS
+    from tarock.net.host import OWN_VOIDS
 
     table = "Tisch ohne Gastgeber"
     common = (*LOOP, "--table", table, "--wait", "60", "--step-timeout", "3", "--seat-timeout", "30",

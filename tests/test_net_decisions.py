@@ -12,17 +12,17 @@ from pathlib import Path
 
 import trio
 
-from client.bots import make_bot
-from core.actions import Action
-from core.observation import Observation
-from core.players import Player
-from core.plugins import load_plugins
-from net.dealing import DEFAULT_DEALING
-from net.game import Game
-from net.lobby import Seated, host_table, join_table, new_table
-from net.node import Node
-from net.protocol.limits import Timing
-from net.transport import PeerAddress, TcpTransport
+from tarock.client.bots import make_bot
+from tarock.core.actions import Action
+from tarock.core.observation import Observation
+from tarock.core.players import Player
+from tarock.core.plugins import load_plugins
+from tarock.net.dealing import DEFAULT_DEALING
+from tarock.net.game import Game
+from tarock.net.lobby import Seated, host_table, join_table, new_table
+from tarock.net.node import Node
+from tarock.net.protocol.limits import Timing
+from tarock.net.transport import PeerAddress, TcpTransport
 
 TIMING = Timing(seat_timeout=30.0, host_grace=5.0)
 

@@ -31,7 +31,7 @@ import pytest
 from net_procs import ROOT, bot_args, env, events, tarock
 from netns import Proc, Procs
 
-from net.store import Store
+from tarock.net.store import Store
 
 LOOP = ("--interface", "127.0.0.1")
 STAY = 'mount -t tmpfs -o "$0" tmpfs "$1" && shift && "$@"; echo "exit=$?"; exec sleep 120'
@@ -311,7 +311,7 @@ def test_a_damaged_store_with_its_key_is_kept_aside_and_made_anew(tmp_path: Path
 
 
 def a_node_of(key: bytes) -> str:
-    from net.identity import Identity
+    from tarock.net.identity import Identity
 
     return Identity(bytes.fromhex(key.decode().strip())).node
 

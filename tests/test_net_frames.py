@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from net_ids import NODE, make_hello
 
-from net.protocol.frames import FrameError, FrameReader, decode_body, encode_frame
-from net.protocol.limits import MAX_ARRAY, MAX_DEPTH, MAX_FRAME, MAX_MAP, MAX_STR
-from net.protocol.messages import (
+from tarock.net.protocol.frames import FrameError, FrameReader, decode_body, encode_frame
+from tarock.net.protocol.limits import MAX_ARRAY, MAX_DEPTH, MAX_FRAME, MAX_MAP, MAX_STR
+from tarock.net.protocol.messages import (
     Ack,
     Act,
     Data,

@@ -9,11 +9,10 @@ import pty
 import re
 import select
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from net_procs import ROOT, env
+from net_procs import CLI, ROOT, env
 
 
 class Terminal:
@@ -82,14 +81,14 @@ def _answer_prompts(terms: list[Terminal], done: str, timeout: float) -> None:
 def test_host_and_join_at_two_terminals_play_a_hand(tmp_path: Path) -> None:
     environ = env(tmp_path / "state")
     common = ["--interface", "127.0.0.1", "--state", str(tmp_path / "state"), "--heartbeat", "0.5"]
-    host = Terminal([sys.executable, "-m", "client.cli", "host", "--lang", "en", "--bots", "2", "--rounds",
+    host = Terminal([*CLI, "host", "--lang", "en", "--bots", "2", "--rounds",
                      "1", "--variant",
                      "tarock54", "--name", "Stammtisch", "--player", "Anna", "--records", str(tmp_path / "a"),
                      *common], environ)
     guest: Terminal | None = None
     try:
         host.until(r"Table 'Stammtisch' is open", 60)
-        guest = Terminal([sys.executable, "-m", "client.cli", "join", "Stammtisch", "--lang", "en",
+        guest = Terminal([*CLI, "join", "Stammtisch", "--lang", "en",
                           "--player", "Berni", "--records", str(tmp_path / "b"), "--wait", "20", *common],
                          environ)
         guest.until(r"Joined table 'Stammtisch'", 60)

@@ -18,12 +18,12 @@ import msgpack
 import trio
 from net_rig import Client, Rig, connect, frame, join, open_host
 
-from net.identity import Identity, signed_bytes
-from net.pake import Pake
-from net.protocol.connection import Closed, Welcomed
-from net.protocol.frames import encode_frame
-from net.protocol.limits import PROTOCOL_MAX, Timing
-from net.protocol.messages import Data, Ping, Signed, dump, parse
+from tarock.net.identity import Identity, signed_bytes
+from tarock.net.pake import Pake
+from tarock.net.protocol.connection import Closed, Welcomed
+from tarock.net.protocol.frames import encode_frame
+from tarock.net.protocol.limits import PROTOCOL_MAX, Timing
+from tarock.net.protocol.messages import Data, Ping, Signed, dump, parse
 
 OTHER = Identity(b"\xd2" * 32)
 

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from net.identity import Identity
-from net.store import Store, StoreError, wal_damage
+from tarock.net.identity import Identity
+from tarock.net.store import Store, StoreError, wal_damage
 
 WRITER = textwrap.dedent("""
     import sys, json
     from pathlib import Path
-    from net.store import Store
+    from tarock.net.store import Store
     store = Store(Path(sys.argv[1]))
     table = "ab" * 16
     store.save_table(table, {"name": "t"}, {"epoch": 1})

@@ -16,20 +16,20 @@ from hypothesis import strategies as st
 from net_pump import Pump, identity, make_table, node_id
 from time_bound import bounded
 
-from client.bots import make_bot
-from core.actions import Action
-from core.cards import format_card
-from core.observation import Observation
-from core.record import load, replay
-from net.agreement.outcome import Outcome
-from net.effects import Effect, HandOver, Propose, Voided
-from net.game import Sheet
-from net.host import OWN_VOIDS, HostCore
-from net.identity import signed_bytes
-from net.protocol.limits import Timing
-from net.protocol.messages import HandEnd, MessageError, Signed, dump, parse
-from net.seat import SeatCore
-from net.store import Store
+from tarock.client.bots import make_bot
+from tarock.core.actions import Action
+from tarock.core.cards import format_card
+from tarock.core.observation import Observation
+from tarock.core.record import load, replay
+from tarock.net.agreement.outcome import Outcome
+from tarock.net.effects import Effect, HandOver, Propose, Voided
+from tarock.net.game import Sheet
+from tarock.net.host import OWN_VOIDS, HostCore
+from tarock.net.identity import signed_bytes
+from tarock.net.protocol.limits import Timing
+from tarock.net.protocol.messages import HandEnd, MessageError, Signed, dump, parse
+from tarock.net.seat import SeatCore
+from tarock.net.store import Store
 
 SCHEMES = ("mental-poker/2", "mental-poker/1", "commit-reveal/1")
 
@@ -78,7 +78,7 @@ def test_a_node_killed_between_its_store_and_its_record_file_writes_the_file_on_
 
 
 def test_every_node_shows_the_same_roster_fingerprint(tmp_path: Path) -> None:
-    from net.effects import Joined
+    from tarock.net.effects import Joined
 
     pump = make_table(tmp_path, rounds=1)
     for i in range(4):
@@ -323,7 +323,7 @@ def test_random_bodies_signed_by_a_seat_change_nothing(tmp_path: Path, tag: str,
     env_fields = {"t": "signed", "table": host.info.id, "epoch": host.epoch,
                   "deal": run.ctx.deal if right_deal else 99, "author": me.node, "seat": 3, "seq": seq,
                   "prev": "", "head": "", "to": "", "body": {**fields, "t": tag}, "sig": "0" * 128}
-    from net.identity import signed_bytes
+    from tarock.net.identity import signed_bytes
 
     env_fields["sig"] = me.sign(signed_bytes(env_fields))
     try:
@@ -386,7 +386,7 @@ def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealin
     and the table ends with the same records everywhere, no deal void."""
     from net_pump import CATALOGUE
 
-    from net.seat import SeatCore
+    from tarock.net.seat import SeatCore
 
     pump = make_table(tmp_path, rounds=1, timing=Timing(seat_timeout=30.0), dealing=dealing)
     away = node_id(2)
@@ -425,9 +425,9 @@ def test_a_seat_restarted_after_a_cheat_names_the_cheater_not_itself(tmp_path: P
     seat 3, nobody else; the table goes on."""
     from net_pump import CATALOGUE
 
-    from net.handplay import HandPlay
-    from net.protocol.messages import Inner, Step
-    from net.seat import SeatCore
+    from tarock.net.handplay import HandPlay
+    from tarock.net.protocol.messages import Inner, Step
+    from tarock.net.seat import SeatCore
 
     cheater, away = node_id(3), node_id(1)
     sign = HandPlay.sign
@@ -581,7 +581,7 @@ def test_a_seat_that_steps_after_a_card_owing_nothing_is_named(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat that sends a step nobody owes after a card played (as protocol 2 had every
     seat do) breaks the order of the hand: the hand is void and the seat is named."""
-    from net.handplay import HandPlay
+    from tarock.net.handplay import HandPlay
 
     cheater = node_id(3)
     original = HandPlay._open_step
@@ -651,7 +651,7 @@ def test_a_declarer_that_keeps_its_called_card_back_is_named(tmp_path: Path, dea
     """The first declarer whose rules call a card tells it one step late (as commit-reveal
     seats did before they owed that step): the others acted on a card they could not know, so
     the audit names the declarer, the deal is void and the table goes on."""
-    from net.virtual import VirtualHand
+    from tarock.net.virtual import VirtualHand
 
     facts = VirtualHand.facts
     kept: list[int] = []

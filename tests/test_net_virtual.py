@@ -16,10 +16,10 @@ import random
 import pytest
 from net_pump import CATALOGUE
 
-from core.deal import active_seats, deal
-from core.engine import Hand
-from core.observation import observe, observe_public
-from net.virtual import Layout, VirtualError, VirtualHand, refs, seen_by
+from tarock.core.deal import active_seats, deal
+from tarock.core.engine import Hand
+from tarock.core.observation import observe, observe_public
+from tarock.net.virtual import Layout, VirtualError, VirtualHand, refs, seen_by
 
 VARIANTS = sorted(CATALOGUE.variants)
 SEATS = 4

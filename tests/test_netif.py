@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from net.netif import Interface, choose_network, list_interfaces
+from tarock.net.netif import Interface, choose_network, list_interfaces
 
 LO = Interface("lo", "127.0.0.1", up=True, multicast=False, loopback=True)
 ETH = Interface("eth0", "192.0.2.20", up=True, multicast=True, loopback=False)

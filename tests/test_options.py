@@ -23,15 +23,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.deal import deal
-from core.engine import Hand
-from core.hookspecs import hookimpl
-from core.options import OptionError, OptionSpec, collect, resolve, show_value
-from core.plugins import load_plugins
-from core.record import record_of, replay
-from core.registry import available_variants, find_variant
-from core.rules import RuleError, Rules
-from variants.tarock54 import Tarock54
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionError, OptionSpec, collect, resolve, show_value
+from tarock.core.plugins import load_plugins
+from tarock.core.record import record_of, replay
+from tarock.core.registry import available_variants, find_variant
+from tarock.core.rules import RuleError, Rules
+from tarock.variants.tarock54 import Tarock54
 
 REPO = Path(__file__).resolve().parent.parent
 CATALOGUE = load_plugins(REPO / "plugins.toml")
@@ -244,7 +244,7 @@ def test_a_record_with_a_bad_option_is_refused() -> None:
     (["rules", "tarock54", "-o", "kontra"], "--option wants KEY=VALUE"),
 ])
 def test_a_bad_dash_o_exits_with_status_2_and_no_traceback(argv: list[str], message: str) -> None:
-    command = [sys.executable, "-m", "client.cli", *argv, "--lang", "en", "--plugins",
+    command = [sys.executable, "-m", "tarock.client.cli", *argv, "--lang", "en", "--plugins",
                str(REPO / "plugins.toml")]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=120, encoding="utf-8", cwd=REPO)
     assert proc.returncode == 2, proc.stderr

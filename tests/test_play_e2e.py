@@ -10,20 +10,20 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from net_procs import CLI
 
-from client.bots import make_bot
-from client.human import HumanPlayer, TableView
-from client.players import Player
-from client.session import Session
-from core.actions import Call, Discard, Kontra, Play
-from core.cards import format_card
-from core.observation import observe
-from core.record import load, replay
-from core.table import is_passed_out
+from tarock.client.bots import make_bot
+from tarock.client.human import HumanPlayer, TableView
+from tarock.client.players import Player
+from tarock.client.session import Session
+from tarock.core.actions import Call, Discard, Kontra, Play
+from tarock.core.cards import format_card
+from tarock.core.observation import observe
+from tarock.core.record import load, replay
+from tarock.core.table import is_passed_out
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ("Franz", "Hilde", "Sepp")
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.usefixtures("english")  # the English words, as with --
 def play(tmp_path: Path, answers: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
-        [sys.executable, "-m", "client.cli", "play", "--lang", "en", "--variant", "tarock54", "--records",
+        [*CLI, "play", "--lang", "en", "--variant", "tarock54", "--records",
          str(tmp_path / "records"), *args],
         input=answers, capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=ROOT, env=env)
 

@@ -27,16 +27,16 @@ import pytest
 from test_i18n_plain import assert_pseudo
 from test_plugins import ULTIMO_WON, play, play_out
 
-from client.bots import make_bot
-from client.i18n import PSEUDO
-from client.session import Session
-from core.cards import parse_card
-from core.context import TableContext
-from core.engine import Hand
-from core.plugins import load_plugins, rules_hash
-from core.record import record_of, replay
-from core.registry import find_variant
-from core.rules import PluginFailure, RuleError
+from tarock.client.bots import make_bot
+from tarock.client.i18n import PSEUDO
+from tarock.client.session import Session
+from tarock.core.cards import parse_card
+from tarock.core.context import TableContext
+from tarock.core.engine import Hand
+from tarock.core.plugins import load_plugins, rules_hash
+from tarock.core.record import record_of, replay
+from tarock.core.registry import find_variant
+from tarock.core.rules import PluginFailure, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,7 +45,7 @@ def tarock(*args: str, cwd: Path = ROOT,
            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``tarock ARGS`` from this checkout (exit status, stdout and stderr)."""
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "client.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "tarock.client.cli", *args], capture_output=True, text=True,
                           encoding="utf-8", timeout=600, cwd=cwd, env=env, stdin=subprocess.DEVNULL)
 
 
@@ -61,8 +61,8 @@ VALAT_DOUBLE = '''
     from dataclasses import replace
     from typing import Any
 
-    from core.contracts import PremiumSpec
-    from core.hookspecs import hookimpl
+    from tarock.core.contracts import PremiumSpec
+    from tarock.core.hookspecs import hookimpl
 
 
     class ValatDouble:
@@ -126,7 +126,7 @@ SHAKY = '''
     """Sound unless HOUSE_FAIL names a hook: then it raises there (HOUSE_FAIL=phases:2: in round 2)."""
     import os
 
-    from core.hookspecs import hookimpl
+    from tarock.core.hookspecs import hookimpl
 
     FAIL, _, ROUND = os.environ.get("HOUSE_FAIL", "").partition(":")
 
@@ -380,7 +380,7 @@ TWICE = '''
     """Adds a second contract called like one of the base's."""
     from dataclasses import replace
 
-    from core.hookspecs import hookimpl
+    from tarock.core.hookspecs import hookimpl
 
 
     class Twice:
@@ -398,7 +398,7 @@ TWICE = '''
 
 NOT_DATA = '''
     """Answers the variant's facts with a plain dict."""
-    from core.hookspecs import hookimpl
+    from tarock.core.hookspecs import hookimpl
 
 
     class NotData:

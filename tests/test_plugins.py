@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from line_items import Line, lines
 
-from core import hookspecs
-from core.actions import Action, Call, Kontra, Pass, Play
-from core.cards import PAGAT, parse_card
-from core.engine import Hand
-from core.plugins import (
+from tarock.core import hookspecs
+from tarock.core.actions import Action, Call, Kontra, Pass, Play
+from tarock.core.cards import PAGAT, parse_card
+from tarock.core.engine import Hand
+from tarock.core.plugins import (
     PLUGIN_GROUP,
     VARIANT_GROUP,
     Catalogue,
@@ -32,10 +32,10 @@ from core.plugins import (
     plugin_version,
     rules_hash,
 )
-from core.record import record_of, replay
-from core.registry import available_variants, find_variant
-from core.rules import PluginFailure, RuleError, Rules
-from core.state import HandResult
+from tarock.core.record import record_of, replay
+from tarock.core.registry import available_variants, find_variant
+from tarock.core.rules import PluginFailure, RuleError, Rules
+from tarock.core.state import HandResult
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "plugins_fixtures"
@@ -348,9 +348,9 @@ def test_plugins_without_a_version_hash_their_package_version() -> None:
     class Unversioned:
         name = "unversioned"
 
-    Unversioned.__module__ = "variants.tarock54"  # a plugin class shipped in the tarock package
+    Unversioned.__module__ = "tarock.variants.tarock54"  # a plugin class shipped in the tarock package
     assert re.fullmatch(r"tarock==\S+", plugin_version(Unversioned()))
-    from variants.tarock54 import Tarock54
+    from tarock.variants.tarock54 import Tarock54
     assert plugin_version(Tarock54()) == Tarock54.version
 
 
@@ -574,3 +574,11 @@ def test_the_guides_code_is_valid() -> None:
 def test_the_guide_names_the_entry_point_groups() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert f'"{PLUGIN_GROUP}"' in text and f'"{VARIANT_GROUP}"' in text
+
+
+def test_a_plugin_that_imports_the_old_top_level_names_is_told_the_new_ones() -> None:
+    """Before the one namespace, a plugin imported ``core.contracts``; now it is ``tarock.core.contracts``."""
+    from tarock.core.plugins import _renamed_hint
+    hint = _renamed_hint(ModuleNotFoundError("No module named 'core'", name="core.contracts"))
+    assert "import tarock.core.contracts instead" in hint
+    assert _renamed_hint(ModuleNotFoundError("x", name="numpy")) == ""

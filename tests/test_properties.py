@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from line_items import Line, lines
 
-from core.actions import Action, Call, Discard, Kontra, Pass, Play
-from core.cards import DECK54, Card, parse_card
-from core.engine import Hand
-from core.observation import observe
-from core.rules import Rules
-from core.state import HandState
+from tarock.core.actions import Action, Call, Discard, Kontra, Pass, Play
+from tarock.core.cards import DECK54, Card, parse_card
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.rules import Rules
+from tarock.core.state import HandState
 
 Choose = Callable[[list[Action]], Action]
 

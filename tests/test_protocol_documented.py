@@ -8,19 +8,19 @@ from pathlib import Path
 
 from net_pump import CATALOGUE
 
-from core.cards import format_card, parse_card
-from net import barnett_smart as bs
-from net import group
-from net.commit_reveal import PAYLOADS as CR_PAYLOADS
-from net.commit_reveal import Opening, Stream, commitment, deal_from_seeds, deal_key, shuffle
-from net.dealing import COMMIT_REVEAL, MENTAL_POKER, DealContext
-from net.docgen import engine_values
-from net.game import Game
-from net.identity import Identity, fingerprint
-from net.mental_poker import PAYLOADS as MP_PAYLOADS
-from net.mental_poker import MentalOpening
-from net.protocol.messages import BODIES, FRAMES, INNER, PARTS
-from net.secp256k1 import SECP256K1
+from tarock.core.cards import format_card, parse_card
+from tarock.net import barnett_smart as bs
+from tarock.net import group
+from tarock.net.commit_reveal import PAYLOADS as CR_PAYLOADS
+from tarock.net.commit_reveal import Opening, Stream, commitment, deal_from_seeds, deal_key, shuffle
+from tarock.net.dealing import COMMIT_REVEAL, MENTAL_POKER, DealContext
+from tarock.net.docgen import engine_values
+from tarock.net.game import Game
+from tarock.net.identity import Identity, fingerprint
+from tarock.net.mental_poker import PAYLOADS as MP_PAYLOADS
+from tarock.net.mental_poker import MentalOpening
+from tarock.net.protocol.messages import BODIES, FRAMES, INNER, PARTS
+from tarock.net.secp256k1 import SECP256K1
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -61,7 +61,8 @@ def test_every_field_is_in_its_section_table() -> None:
 def test_engine_values_section_is_generated_from_the_code() -> None:
     found = re.search(r"<!-- engine-values.*?-->\n```\n(.*?)```\n<!-- end engine-values -->", TEXT, re.S)
     assert found is not None
-    assert found.group(1) == engine_values() + "\n", "run `python -m net.docgen` and refresh docs/protocol.md"
+    assert found.group(1) == engine_values() + "\n", (
+        "run `python -m tarock.net.docgen` and refresh docs/protocol.md")
 
 
 def _vectors() -> dict[str, str]:

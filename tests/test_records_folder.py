@@ -31,7 +31,7 @@ from test_net_disk_full import (
     needs_mount,
 )
 
-from core.record import replay
+from tarock.core.record import replay
 
 LOOP = ("--interface", "127.0.0.1")
 NAME = re.compile(r"^table-[0-9a-f]{12}-r\d\d-d\d{3}-([0-9a-f]{8})\.json$")

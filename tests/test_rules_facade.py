@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from helpers54 import random_hand, to_play
 
-from core.cards import Card, parse_card
-from core.hookspecs import hookimpl
-from core.options import OptionSpec
-from core.rules import RuleError
-from core.state import HandState, Trick
-from variants.tarock54 import Tarock54
+from tarock.core.cards import Card, parse_card
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionSpec
+from tarock.core.rules import RuleError
+from tarock.core.state import HandState, Trick
+from tarock.variants.tarock54 import Tarock54
 
 
 class LowestWins:
@@ -44,7 +44,7 @@ class DoublesIndex:
 
 
 def _rules(*plugins: object, options: dict[str, Any] | None = None) -> Any:
-    from core.rules import Rules
+    from tarock.core.rules import Rules
     return Rules("test", [Tarock54(), *plugins], options)
 
 
@@ -56,7 +56,7 @@ def _trick(*names: str) -> Trick:
 def _playing(rules: Any) -> HandState:
     """The state of a hand of ``rules`` whose Rufspiel is in the trick play
     (the trick winner follows from the contract's trick rules)."""
-    from core.engine import Hand
+    from tarock.core.engine import Hand
 
     dealt = random_hand(5)
     hand = to_play(Hand(rules, dealt.state.dealer, *dealt.deal))
@@ -104,7 +104,7 @@ def test_plugin_with_unknown_hook_is_refused_naming_it() -> None:
 
 
 def test_missing_answer_names_the_hook() -> None:
-    from core.rules import Rules
+    from tarock.core.rules import Rules
 
     class Empty:
         name = "empty"

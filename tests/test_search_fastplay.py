@@ -25,17 +25,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client.bots.fastplay import TrickModel, bits, cards_of
-from client.bots.rulebook import register
-from client.bots.simulate import Sim
-from core.actions import Play
-from core.cards import SUIT_LETTERS, TAROCK, Card
-from core.contracts import TrickRules
-from core.engine import Hand, IllegalAction
-from core.plugins import load_plugins
-from core.record import parse_record, replay
-from core.tricks import legal as core_legal
-from core.tricks import winner as core_winner
+from tarock.client.bots.fastplay import TrickModel, bits, cards_of
+from tarock.client.bots.rulebook import register
+from tarock.client.bots.simulate import Sim
+from tarock.core.actions import Play
+from tarock.core.cards import SUIT_LETTERS, TAROCK, Card
+from tarock.core.contracts import TrickRules
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.plugins import load_plugins
+from tarock.core.record import parse_record, replay
+from tarock.core.tricks import legal as core_legal
+from tarock.core.tricks import winner as core_winner
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"

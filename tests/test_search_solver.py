@@ -23,15 +23,15 @@ from typing import Any
 
 import pytest
 
-from client.bots.cardsearch import Budget, search_card
-from client.bots.playout import Aims, aims_of
-from client.bots.rulebook import register
-from client.bots.simulate import Sim
-from client.bots.solver import TIE_BREAK, Solver
-from core.engine import Hand, IllegalAction
-from core.observation import observe
-from core.plugins import load_plugins
-from core.record import parse_record, replay
+from tarock.client.bots.cardsearch import Budget, search_card
+from tarock.client.bots.playout import Aims, aims_of
+from tarock.client.bots.rulebook import register
+from tarock.client.bots.simulate import Sim
+from tarock.client.bots.solver import TIE_BREAK, Solver
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
+from tarock.core.record import parse_record, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"

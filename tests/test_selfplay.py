@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from client.cli import main
-from core.record import load, replay
-from core.table import is_passed_out
+from tarock.client.cli import main
+from tarock.core.record import load, replay
+from tarock.core.table import is_passed_out
 
 
 def selfplay(capsys: pytest.CaptureFixture[str], records: Path, *extra: str) -> tuple[int, list[str]]:

@@ -24,15 +24,15 @@ from hypothesis import strategies as st
 from line_items import Line, lines
 from test_tarock40_support import finished
 
-from core.actions import Action
-from core.contracts import ContractSpec, PremiumSpec
-from core.deal import deal
-from core.engine import Hand
-from core.hookspecs import hookimpl
-from core.plugins import load_plugins
-from core.rules import RuleError, Rules
-from core.settlement import Item, SettlementError, game_item, settle
-from core.state import Announcement, HandResult
+from tarock.core.actions import Action
+from tarock.core.contracts import ContractSpec, PremiumSpec
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.hookspecs import hookimpl
+from tarock.core.plugins import load_plugins
+from tarock.core.rules import RuleError, Rules
+from tarock.core.settlement import Item, SettlementError, game_item, settle
+from tarock.core.state import Announcement, HandResult
 
 CATALOGUE = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml")
 

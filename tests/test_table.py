@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from engine_players import random_players
 
-from client.session import Session
-from core.actions import Action, Pass
-from core.observation import Observation
-from core.settlement import Item
-from core.state import HandResult
-from core.table import Table, TableOver, is_passed_out, standings
+from tarock.client.session import Session
+from tarock.core.actions import Action, Pass
+from tarock.core.observation import Observation
+from tarock.core.settlement import Item
+from tarock.core.state import HandResult
+from tarock.core.table import Table, TableOver, is_passed_out, standings
 
 
 def played(settlement: tuple[int, ...], declarers: tuple[int, ...] = (0,)) -> HandResult:
@@ -110,7 +110,7 @@ def test_ties_in_the_middle_and_at_the_bottom_share_their_places() -> None:
 
 
 def test_fractions_and_standings_print_nicely(english: None) -> None:
-    from client.human import number_text, standings_lines
+    from tarock.client.human import number_text, standings_lines
 
     assert [number_text(x) for x in (Fraction(3), Fraction(3, 2), Fraction(7, 3), Fraction(7, 4),
                                      Fraction(-1, 2), Fraction(2, 7))] == ["3", "1½", "2⅓", "1¾", "-½", "2/7"]
@@ -120,7 +120,7 @@ def test_fractions_and_standings_print_nicely(english: None) -> None:
 
 
 def test_the_printed_sheet_has_one_line_per_round(english: None) -> None:
-    from client.human import sheet_lines
+    from tarock.client.human import sheet_lines
 
     table = Table(rounds=2)
     table.add(played((1, 1, -1, -1), (0, 1)), "rufspiel XX")

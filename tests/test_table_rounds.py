@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from engine_players import random_players
 
-from client.session import Session
-from core.deal import active_seats
-from core.registry import find_variant
-from core.rules import RuleError
-from core.state import HandResult
-from core.table import Table
+from tarock.client.session import Session
+from tarock.core.deal import active_seats
+from tarock.core.registry import find_variant
+from tarock.core.rules import RuleError
+from tarock.core.state import HandResult
+from tarock.core.table import Table
 
 
 def _result(settlement: tuple[int, ...], factor: int = 1) -> HandResult:

@@ -13,19 +13,19 @@ import pytest
 from line_items import Line, lines
 from test_tarock40_support import act, cards, decode, finished, play, rigged, rules40
 
-from client.i18n import set_language
-from client.ui.texts import reason_text
-from core.actions import Bid, Kontra, Pass, Play, Trump
-from core.cards import DECK40, TAROCK, format_card, parse_card
-from core.deal import deal
-from core.engine import Hand, IllegalAction
-from core.observation import observe
-from core.record import record_of, replay
-from core.state import Announcement, HandState
-from core.table import Table, is_passed_out
-from core.valat import SOLO, valat_on_own
-from variants.cards40 import VALUE40, count40
-from variants.tarock40 import may_kontra_valat
+from tarock.client.i18n import set_language
+from tarock.client.ui.texts import reason_text
+from tarock.core.actions import Bid, Kontra, Pass, Play, Trump
+from tarock.core.cards import DECK40, TAROCK, format_card, parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import observe
+from tarock.core.record import record_of, replay
+from tarock.core.state import Announcement, HandState
+from tarock.core.table import Table, is_passed_out
+from tarock.core.valat import SOLO, valat_on_own
+from tarock.variants.cards40 import VALUE40, count40
+from tarock.variants.tarock40 import may_kontra_valat
 
 
 def reason(hand: Hand, step: str) -> str:
@@ -718,7 +718,7 @@ def test_the_lobby_preselects_forty_cards() -> None:
     40-Blatt-Variante (in der Lobby vorausgewählt).\" (RULES.md decision 10)"""
     from pathlib import Path
 
-    from core.plugins import load_plugins
+    from tarock.core.plugins import load_plugins
     catalogue = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml")
     assert catalogue.enabled[0] == "tarock40" and "tarock54" in catalogue.enabled
 

@@ -13,17 +13,17 @@ import pytest
 from line_items import Line, lines
 from test_tarock40_support import act, decode, finished, play, rigged, rules40
 
-from core.actions import GAME, Announce, Bid, Kontra, KontraTarget, Play
-from core.cards import PAGAT, parse_card
-from core.deal import deal
-from core.engine import Hand, IllegalAction
-from core.observation import observe
-from core.plugins import load_plugins
-from core.registry import find_variant
-from core.state import Announcement, HandState
-from core.table import Table
-from variants.tarock40 import Tarock40
-from variants.tarock40_online import Tarock40Online
+from tarock.core.actions import GAME, Announce, Bid, Kontra, KontraTarget, Play
+from tarock.core.cards import PAGAT, parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
+from tarock.core.registry import find_variant
+from tarock.core.state import Announcement, HandState
+from tarock.core.table import Table
+from tarock.variants.tarock40 import Tarock40
+from tarock.variants.tarock40_online import Tarock40Online
 
 ONLINE = "tarock40-online"
 ROOT = Path(__file__).resolve().parent.parent
@@ -317,7 +317,7 @@ def test_games_and_additions() -> None:
 
 
 def test_illegal_online_actions_are_rejected_at_their_index() -> None:
-    from core.record import record_of, replay
+    from tarock.core.record import record_of, replay
     hand = act(online(["XX", "XIX", "Sküs XVIII XVII XVI XV XIV XIII XII XI hQ"]),
                "0 bid rufspiel valat", "1 pass")
     data = record_of(hand).to_json()

@@ -23,12 +23,12 @@ import pytest
 from line_items import Line, lines
 from test_tarock40_support import random_hand, replayed, rules40
 
-from core.actions import Action, Announce, Bid, Kontra, Pass, Play
-from core.cards import DECK40, Card, parse_card
-from core.deal import deal
-from core.engine import Hand
-from core.observation import observe
-from core.state import HandState
+from tarock.core.actions import Action, Announce, Bid, Kontra, Pass, Play
+from tarock.core.cards import DECK40, Card, parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.state import HandState
 
 HANDS = 2000
 """Random hands per variant."""

@@ -14,13 +14,13 @@ import pytest
 from line_items import Line, lines
 from test_tarock40_support import act, decode, finished, play, rigged, rules40
 
-from core.actions import Announce, Bid, Kontra, KontraTarget, Pass, Play
-from core.cards import parse_card
-from core.deal import deal
-from core.engine import Hand, IllegalAction
-from core.observation import observe
-from core.record import record_of, replay
-from core.state import Announcement
+from tarock.core.actions import Announce, Bid, Kontra, KontraTarget, Pass, Play
+from tarock.core.cards import parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import observe
+from tarock.core.record import record_of, replay
+from tarock.core.state import Announcement
 
 ONLINE = "tarock40-online"
 

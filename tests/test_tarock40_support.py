@@ -15,14 +15,14 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
-from core.cards import DECK40, Card, format_card, parse_card
-from core.deal import deal
-from core.engine import DONE, Hand
-from core.record import record_of, replay
-from core.registry import find_variant
-from core.rules import Rules
-from core.state import Announcement, Contract, HandState, Trick
+from tarock.core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
+from tarock.core.cards import DECK40, Card, format_card, parse_card
+from tarock.core.deal import deal
+from tarock.core.engine import DONE, Hand
+from tarock.core.record import record_of, replay
+from tarock.core.registry import find_variant
+from tarock.core.rules import Rules
+from tarock.core.state import Announcement, Contract, HandState, Trick
 
 Names = str | Sequence[str]
 Step = str | Mapping[str, Any] | Action

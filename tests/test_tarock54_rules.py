@@ -25,11 +25,11 @@ from helpers54 import (
 )
 from line_items import Line, lines
 
-from core.actions import Call, Discard, Kontra, Pass, Play
-from core.cards import KING, PAGAT, TRULL, format_card, parse_card, rank_of
-from core.engine import Hand, IllegalAction
-from core.observation import observe
-from core.state import Trick
+from tarock.core.actions import Call, Discard, Kontra, Pass, Play
+from tarock.core.cards import KING, PAGAT, TRULL, format_card, parse_card, rank_of
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import observe
+from tarock.core.state import Trick
 
 
 def reason_of(hand: Hand, *steps: Step) -> str:

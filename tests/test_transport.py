@@ -11,7 +11,7 @@ import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.transport import ConnectError, ConnectTimeout, PeerAddress, TcpTransport
+from tarock.net.transport import ConnectError, ConnectTimeout, PeerAddress, TcpTransport
 
 # -- PeerAddress ----------------------------------------------------------------------
 

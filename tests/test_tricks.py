@@ -36,10 +36,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cards import DECK40, DECK54, SUIT_LETTERS, TAROCK, Card, parse_card
-from core.contracts import TrickRules
-from core.plugins import load_plugins
-from core.tricks import legal, refusal, winner
+from tarock.core.cards import DECK40, DECK54, SUIT_LETTERS, TAROCK, Card, parse_card
+from tarock.core.contracts import TrickRules
+from tarock.core.plugins import load_plugins
+from tarock.core.tricks import legal, refusal, winner
 
 CATALOGUE = load_plugins(Path(__file__).resolve().parent.parent / "plugins.toml")
 

@@ -18,7 +18,7 @@ from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 from ui_harness import session
 
-from client.ui.bridge import GuestError, Portal, trio_guest
+from tarock.client.ui.bridge import GuestError, Portal, trio_guest
 
 
 def _run(coro: object) -> object:

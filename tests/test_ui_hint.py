@@ -13,15 +13,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from client.bots import make_bot
-from client.bots.levels import HARD, MEDIUM, SearchBot
-from client.i18n import language, p_, set_language
-from client.ui.hint import HINT, heuristic_hint, search_hint
-from core.actions import Play
-from core.deal import deal
-from core.engine import Hand
-from core.observation import Observation, observe
-from core.registry import find_variant
+from tarock.client.bots import make_bot
+from tarock.client.bots.levels import HARD, MEDIUM, SearchBot
+from tarock.client.i18n import language, p_, set_language
+from tarock.client.ui.hint import HINT, heuristic_hint, search_hint
+from tarock.core.actions import Play
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, observe
+from tarock.core.registry import find_variant
 
 SEARCH_REASONS = {
     "{deals} sampled deals: it averages {mine}",

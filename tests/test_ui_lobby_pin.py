@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from client.i18n import _, set_language
-from client.ui.lobby_model import LobbyChoice, LobbyModel, TableEntry
-from core.plugins import load_plugins
+from tarock.client.i18n import _, set_language
+from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel, TableEntry
+from tarock.core.plugins import load_plugins
 
 
 def _model(**changes: object) -> LobbyModel:

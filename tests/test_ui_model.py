@@ -7,20 +7,20 @@ from dataclasses import replace
 
 import pytest
 
-from client.bots import make_bot
-from client.i18n import set_language
-from client.ui.cards import hand_order
-from client.ui.decisions import decision_of
-from client.ui.layout import card_style, draw_table, places
-from client.ui.model import TableModel
-from client.ui.texts import cards_points
-from core.actions import Announce, Bid, Kontra, Pass
-from core.cards import DIAMONDS, SUIT_OF, TAROCK, parse_card
-from core.contracts import TrickRules
-from core.deal import deal
-from core.engine import Hand
-from core.observation import Observation, observe
-from core.plugins import load_plugins
+from tarock.client.bots import make_bot
+from tarock.client.i18n import set_language
+from tarock.client.ui.cards import hand_order
+from tarock.client.ui.decisions import decision_of
+from tarock.client.ui.layout import card_style, draw_table, places
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.texts import cards_points
+from tarock.core.actions import Announce, Bid, Kontra, Pass
+from tarock.core.cards import DIAMONDS, SUIT_OF, TAROCK, parse_card
+from tarock.core.contracts import TrickRules
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, observe
+from tarock.core.plugins import load_plugins
 
 NAMES = ["Du", "Franz", "Hilde", "Sepp"]
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from ui_harness import Driver, run
 from ui_play import hand_tokens, until
 
-from client.i18n import _, set_language
-from client.ui.app import play_local
-from client.ui.cards import card_text
-from client.ui.local import LocalTable, SavedTable, TableSetup
-from client.ui.model import TableModel
-from core.actions import Play
-from core.plugins import load_plugins
+from tarock.client.i18n import _, set_language
+from tarock.client.ui.app import play_local
+from tarock.client.ui.cards import card_text
+from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.model import TableModel
+from tarock.core.actions import Play
+from tarock.core.plugins import load_plugins
 
 
 def test_click_lifts_and_a_second_click_plays(tmp_path: Path) -> None:

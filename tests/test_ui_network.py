@@ -20,10 +20,10 @@ from netns import Proc, Procs
 from ui_harness import Driver, run
 from ui_play import Seen, close_settlement, play_hand, until
 
-from client.i18n import _, set_language
-from client.ui.main import lobby
-from client.ui.model import TableModel
-from core.plugins import load_plugins
+from tarock.client.i18n import _, set_language
+from tarock.client.ui.main import lobby
+from tarock.client.ui.model import TableModel
+from tarock.core.plugins import load_plugins
 
 LOOP = ["127.0.0.1"]
 

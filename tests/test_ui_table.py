@@ -18,12 +18,12 @@ import pytest
 from ui_harness import Driver, run
 from ui_play import Seen, close_settlement, play_hand, until
 
-from client.i18n import _, set_language
-from client.ui.app import play_local
-from client.ui.local import LocalTable, SavedTable, TableSetup
-from client.ui.model import TableModel
-from client.ui.style import CAVALL, JACK, KING, QUEEN
-from core.plugins import load_plugins
+from tarock.client.i18n import _, set_language
+from tarock.client.ui.app import play_local
+from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.style import CAVALL, JACK, KING, QUEEN
+from tarock.core.plugins import load_plugins
 
 NAMES = ["Du", "Franz", "Hilde", "Sepp"]
 

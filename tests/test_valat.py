@@ -16,9 +16,9 @@ import math
 
 import pytest
 
-from core.cards import DECK40, DECK54, HEARTS, TAROCK, Card, parse_cards
-from core.contracts import TrickRules
-from core.valat import (
+from tarock.core.cards import DECK40, DECK54, HEARTS, TAROCK, Card, parse_cards
+from tarock.core.contracts import TrickRules
+from tarock.core.valat import (
     DEALS,
     SOLO,
     STOPPED_FAILURES,
@@ -204,8 +204,8 @@ def test_the_first_trick_shortcut_agrees_with_the_search() -> None:
 
     from valat_reference import SEATS, _Game, _leader_outranks_a_suit, _opponents_can_win
 
-    from core.cards import DECK40, TAROCK
-    from core.contracts import TrickRules
+    from tarock.core.cards import DECK40, TAROCK
+    from tarock.core.contracts import TrickRules
 
     rng = random.Random(11)
     hits = 0

@@ -10,10 +10,18 @@ import random
 
 from valat_reference import SEATS, _Game, _leader_outranks_a_suit, _makes_valat, _opponents_can_win
 
-from core.cards import DECK40, SUIT_OF, TAROCK, Card, Suit, format_cards
-from core.contracts import TrickRules
-from core.valat import DEALS, MAX_FAILURES, SOLO, STOPPED_FAILURES, ValatEstimate, play_deals, valat_verdict
-from core.valatbits import compile_play
+from tarock.core.cards import DECK40, SUIT_OF, TAROCK, Card, Suit, format_cards
+from tarock.core.contracts import TrickRules
+from tarock.core.valat import (
+    DEALS,
+    MAX_FAILURES,
+    SOLO,
+    STOPPED_FAILURES,
+    ValatEstimate,
+    play_deals,
+    valat_verdict,
+)
+from tarock.core.valatbits import compile_play
 
 RULES = (SOLO, TrickRules("suit", overtrump=True), TrickRules("suit", overtrump=True, xx_high=True),
          TrickRules(must_win=True, pagat_last=True), TrickRules(trull_trick=True, pagat_last=True),
@@ -141,7 +149,7 @@ def test_the_first_trick_search_is_the_reference_search() -> None:
 def test_the_check_shuffles_as_random_does() -> None:
     """The check's own shuffle draws as ``random.Random.shuffle`` (the seeded
     deals of every recorded check depend on it)."""
-    from core.valat import shuffle
+    from tarock.core.valat import shuffle
 
     for seed in range(200):
         ours, theirs = random.Random(seed), random.Random(seed)

@@ -221,7 +221,7 @@ class PtyProgram:
         fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.fd = main
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "client.cli", *args],
+            [sys.executable, "-m", "tarock.client.cli", *args],
             stdin=child,
             stdout=child,
             stderr=child,

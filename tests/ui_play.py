@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 
 from ui_harness import Driver, Terminal
 
-from client.i18n import _
-from client.ui.cards import card_text
-from client.ui.decisions import decision_of
-from client.ui.model import TableModel
-from client.ui.style import DIMMED
-from client.ui.texts import item_title
-from core.cards import rank_of
-from core.observation import Observation
+from tarock.client.i18n import _
+from tarock.client.ui.cards import card_text
+from tarock.client.ui.decisions import decision_of
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.style import DIMMED
+from tarock.client.ui.texts import item_title
+from tarock.core.cards import rank_of
+from tarock.core.observation import Observation
 
 DIM = DIMMED.lstrip("#")
 
@@ -202,7 +202,7 @@ def check_settlement(d: Driver, model: TableModel, seen: Seen) -> Observation:
     assert _("Settlement") in text
     game = ""
     if obs.contract is not None:
-        from client.ui.texts import game_title
+        from tarock.client.ui.texts import game_title
 
         game = game_title(obs.contract.spec)
     flat = " ".join(text.split())

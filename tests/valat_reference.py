@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
-from core.contracts import TrickRules
-from core.tricks import legal, strength_order, winner
+from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
+from tarock.core.contracts import TrickRules
+from tarock.core.tricks import legal, strength_order, winner
 
 SEATS = 4
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from core.cards import TRULL, VALUE, Card, format_card, rank_of
+from tarock.core.cards import TRULL, VALUE, Card, format_card, rank_of
 
 TOTAL: Final = 88
 """All card points of the 40-card deck (seed 000: "genau 88 Augen")."""

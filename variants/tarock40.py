@@ -48,9 +48,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from core.auction import Auction, AuctionStyle
-from core.cards import DECK40, MOND, PAGAT, SKUS, TAROCK, TRULL, Card, is_king, tarock
-from core.contracts import (
+from tarock.core.auction import Auction, AuctionStyle
+from tarock.core.cards import DECK40, MOND, PAGAT, SKUS, TAROCK, TRULL, Card, is_king, tarock
+from tarock.core.contracts import (
     CallRule,
     ContractSpec,
     Goal,
@@ -61,10 +61,10 @@ from core.contracts import (
     TrickRules,
     goal_pairs,
 )
-from core.facts import VariantFacts
-from core.hookspecs import hookimpl
-from core.options import OptionSpec
-from core.phases import (
+from tarock.core.facts import VariantFacts
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionSpec
+from tarock.core.phases import (
     BIDDING,
     CALL,
     KONTRA,
@@ -77,12 +77,12 @@ from core.phases import (
     TrumpChoice,
     contract_phases,
 )
-from core.registry import Variant
-from core.rules import Rules
-from core.settlement import game_item
-from core.state import ALLOW, HandState, PhaseId, Score, Verdict
-from core.valat import STOPPED_TOP_TRUMP, ValatVerdict, valat_verdict, valat_verdict_any_suit
-from variants.cards40 import VALUE40, count40, redeal_reason
+from tarock.core.registry import Variant
+from tarock.core.rules import Rules
+from tarock.core.settlement import game_item
+from tarock.core.state import ALLOW, HandState, PhaseId, Score, Verdict
+from tarock.core.valat import STOPPED_TOP_TRUMP, ValatVerdict, valat_verdict, valat_verdict_any_suit
+from tarock.variants.cards40 import VALUE40, count40, redeal_reason
 
 VERSION: Final = "2.0"
 

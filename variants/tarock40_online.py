@@ -62,21 +62,21 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from core.actions import KontraTarget
-from core.cards import PAGAT, TAROCK, Card
-from core.contracts import CallRule, ContractSpec, Outcome
-from core.defaults import trump_suit
-from core.facts import VariantFacts
-from core.hookspecs import hookimpl
-from core.open_auction import OpenAuction
-from core.phases import BIDDING, contract_phases
-from core.registry import Variant
-from core.rules import Rules
-from core.settlement import game_item
-from core.state import ALLOW, Announcement, HandState, PhaseId, Reason, Score, Verdict
-from core.tricks import legal
-from variants.cards40 import VALUE40, count40
-from variants.tarock40 import (
+from tarock.core.actions import KontraTarget
+from tarock.core.cards import PAGAT, TAROCK, Card
+from tarock.core.contracts import CallRule, ContractSpec, Outcome
+from tarock.core.defaults import trump_suit
+from tarock.core.facts import VariantFacts
+from tarock.core.hookspecs import hookimpl
+from tarock.core.open_auction import OpenAuction
+from tarock.core.phases import BIDDING, contract_phases
+from tarock.core.registry import Variant
+from tarock.core.rules import Rules
+from tarock.core.settlement import game_item
+from tarock.core.state import ALLOW, Announcement, HandState, PhaseId, Reason, Score, Verdict
+from tarock.core.tricks import legal
+from tarock.variants.cards40 import VALUE40, count40
+from tarock.variants.tarock40 import (
     ABSOLUT,
     ABSOLUT_ANN,
     FABERL,

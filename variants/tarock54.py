@@ -28,9 +28,9 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Final
 
-from core.auction import Auction
-from core.cards import DECK54, KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, rank_of, tarock
-from core.contracts import (
+from tarock.core.auction import Auction
+from tarock.core.cards import DECK54, KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, rank_of, tarock
+from tarock.core.contracts import (
     CallRule,
     ContractSpec,
     Goal,
@@ -40,10 +40,10 @@ from core.contracts import (
     TrickRules,
     goal_pairs,
 )
-from core.facts import VariantFacts
-from core.hookspecs import hookimpl
-from core.options import OptionSpec
-from core.phases import (
+from tarock.core.facts import VariantFacts
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionSpec
+from tarock.core.phases import (
     BIDDING,
     CALL,
     DISCARD,
@@ -60,11 +60,11 @@ from core.phases import (
     TrumpChoice,
     contract_phases,
 )
-from core.registry import Variant
-from core.rules import Rules
-from core.settlement import game_item
-from core.state import HandState, PhaseId, Reason, Score, Verdict
-from variants.common import thirds
+from tarock.core.registry import Variant
+from tarock.core.rules import Rules
+from tarock.core.settlement import game_item
+from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
+from tarock.variants.common import thirds
 
 VERSION: Final = "2.0"
 CALLABLE: Final = tuple(tarock(n) for n in range(20, 0, -1))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from client.bots.heuristic import HeuristicBot
-from client.bots.levels import HARD, MEDIUM, SearchBot
-from client.bots.random_bot import RandomBot
-from client.players import Player
+from tarock.client.bots.heuristic import HeuristicBot
+from tarock.client.bots.levels import HARD, MEDIUM, SearchBot
+from tarock.client.bots.random_bot import RandomBot
+from tarock.client.players import Player
 
 _FACTORIES: dict[str, Callable[[int, str], Player]] = {
     "random": lambda seed, name: RandomBot(seed, name),

@@ -30,15 +30,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bots.playout import Aims, Player, aims_of, play_out
-from client.bots.rulebook import TableEngine
-from client.bots.simulate import Sim
-from client.bots.solver import Solver
-from client.bots.worlds import Model, Sampler
-from core.actions import Play
-from core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
-from core.engine import Hand
-from core.observation import Observation
+from tarock.client.bots.playout import Aims, Player, aims_of, play_out
+from tarock.client.bots.rulebook import TableEngine
+from tarock.client.bots.simulate import Sim
+from tarock.client.bots.solver import Solver
+from tarock.client.bots.worlds import Model, Sampler
+from tarock.core.actions import Play
+from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation
 
 SPECIAL: frozenset[Card] = frozenset({PAGAT, UHU, KAKADU, MARABU, MOND, SKUS})
 """Cards never merged with a neighbour: premiums and tricks name them."""
@@ -114,7 +114,7 @@ def _points(sim: Sim, side: Sequence[int], seat: int, values: Sequence[int]) -> 
 
 
 def _rollout(table: TableEngine, hand: Hand, seat: int, policy: Model) -> float:
-    from client.bots.plans import rollout
+    from tarock.client.bots.plans import rollout
     return rollout(table, hand, seat, policy, True)
 
 

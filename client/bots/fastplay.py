@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
-from core.contracts import TrickRules
-from core.tricks import strength_order
-from core.tricks import winner as core_winner
+from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
+from tarock.core.contracts import TrickRules
+from tarock.core.tricks import strength_order
+from tarock.core.tricks import winner as core_winner
 
 TAROCKS: Final = (1 << 22) - 1
 SUIT_MASK: Final = (*(0xFF << (22 + 8 * s) for s in range(4)), TAROCKS)

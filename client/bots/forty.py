@@ -50,9 +50,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bots.limits import VALAT, chain_level
-from core.actions import Announce, Bid, Kontra
-from core.cards import (
+from tarock.client.bots.limits import VALAT, chain_level
+from tarock.core.actions import Announce, Bid, Kontra
+from tarock.core.cards import (
     KING,
     MOND,
     PAGAT,
@@ -66,8 +66,8 @@ from core.cards import (
     rank_of,
     tarock,
 )
-from core.contracts import ContractSpec
-from core.observation import Observation
+from tarock.core.contracts import ContractSpec
+from tarock.core.observation import Observation
 
 PAGAT_ANN = "pagat"
 TRULL_ANN = "trull"

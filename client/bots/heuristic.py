@@ -62,12 +62,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from client.bots import forty, koenig
-from client.bots.knowledge import FRIEND, Knowledge, read, winning_index
-from client.bots.limits import NO_RAISE_FROM, VALAT, valat_suit, within_limits
-from client.bots.table import table_facts
-from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
-from core.cards import (
+from tarock.client.bots import forty, koenig
+from tarock.client.bots.knowledge import FRIEND, Knowledge, read, winning_index
+from tarock.client.bots.limits import NO_RAISE_FROM, VALAT, valat_suit, within_limits
+from tarock.client.bots.table import table_facts
+from tarock.core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from tarock.core.cards import (
     MOND,
     PAGAT,
     QUEEN,
@@ -82,7 +82,7 @@ from core.cards import (
     is_king,
     rank_of,
 )
-from core.observation import Observation
+from tarock.core.observation import Observation
 
 CALL_AT = 18
 """Hand strength to call (or bid) with."""

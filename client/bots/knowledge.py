@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bots.table import table_facts
-from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_LETTERS, SUIT_OF, TAROCK, Card, Suit
-from core.contracts import TrickRules
-from core.observation import Observation, TrickView
+from tarock.client.bots.table import table_facts
+from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_LETTERS, SUIT_OF, TAROCK, Card, Suit
+from tarock.core.contracts import TrickRules
+from tarock.core.observation import Observation, TrickView
 
 FRIEND = 1
 FOE = -1

@@ -56,18 +56,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from client.bots import koenig_eval as ev
-from client.bots.knowledge import FOE, FRIEND, Knowledge
-from client.bots.koenig_play import each_play, negative_play
-from client.bots.limits import NO_RAISE_FROM, chain_level
-from client.bots.table import table_facts
-from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass
-from core.auction import VORHAND
-from core.cards import KAKADU, MARABU, PAGAT, UHU, VALUE, Card
-from core.contracts import ContractSpec
-from core.facts import RuleFacts
-from core.observation import Observation
-from core.phases import ANNOUNCE, KONTRA
+from tarock.client.bots import koenig_eval as ev
+from tarock.client.bots.knowledge import FOE, FRIEND, Knowledge
+from tarock.client.bots.koenig_play import each_play, negative_play
+from tarock.client.bots.limits import NO_RAISE_FROM, chain_level
+from tarock.client.bots.table import table_facts
+from tarock.core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass
+from tarock.core.auction import VORHAND
+from tarock.core.cards import KAKADU, MARABU, PAGAT, UHU, VALUE, Card
+from tarock.core.contracts import ContractSpec
+from tarock.core.facts import RuleFacts
+from tarock.core.observation import Observation
+from tarock.core.phases import ANNOUNCE, KONTRA
 
 BIRDS: dict[str, tuple[Card, int]] = {"pagat": (PAGAT, 1), "uhu": (UHU, 2), "kakadu": (KAKADU, 3),
                                       "marabu": (MARABU, 4)}

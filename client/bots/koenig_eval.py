@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Literal
 
-from core.cards import (
+from tarock.core.cards import (
     CAVALL,
     JACK,
     KING,
@@ -65,7 +65,7 @@ from core.cards import (
     rank_of,
     tarock,
 )
-from core.contracts import ContractSpec
+from tarock.core.contracts import ContractSpec
 
 XX = tarock(20)
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from client.bots.knowledge import Knowledge, winning_index
-from client.bots.knowledge import beats as knowledge_beats
-from core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, VALUE, Card
-from core.observation import Observation
+from tarock.client.bots.knowledge import Knowledge, winning_index
+from tarock.client.bots.knowledge import beats as knowledge_beats
+from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, VALUE, Card
+from tarock.core.observation import Observation
 
 TRICK_OVERHEAD = 2.0
 """Points a trick brings beyond its cards' values (3 cards' worth of thirds)."""

@@ -40,15 +40,15 @@ import hashlib
 import random
 from dataclasses import dataclass, replace
 
-from client.bots.cardsearch import Budget, search_card
-from client.bots.heuristic import HeuristicBot
-from client.bots.limits import within_limits
-from client.bots.plans import PlanBudget, RolloutPolicy, search_action
-from client.bots.rulebook import TableEngine, engine_for
-from client.bots.valat_worlds import keep_valats
-from core.actions import Action, Play
-from core.observation import Observation
-from core.valat import ValatVerdict
+from tarock.client.bots.cardsearch import Budget, search_card
+from tarock.client.bots.heuristic import HeuristicBot
+from tarock.client.bots.limits import within_limits
+from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
+from tarock.client.bots.rulebook import TableEngine, engine_for
+from tarock.client.bots.valat_worlds import keep_valats
+from tarock.core.actions import Action, Play
+from tarock.core.observation import Observation
+from tarock.core.valat import ValatVerdict
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,11 +25,11 @@ give the same figures as the rules' refusal.
 
 from __future__ import annotations
 
-from core.actions import Action, Announce, Bid, Kontra, KontraTarget
-from core.cards import SUIT_LETTERS, TAROCK, Suit
-from core.contracts import ContractSpec, TrickRules
-from core.observation import Observation
-from core.valat import ValatVerdict, valat_verdict, valat_verdict_any_suit, valat_verdict_every_suit
+from tarock.core.actions import Action, Announce, Bid, Kontra, KontraTarget
+from tarock.core.cards import SUIT_LETTERS, TAROCK, Suit
+from tarock.core.contracts import ContractSpec, TrickRules
+from tarock.core.observation import Observation
+from tarock.core.valat import ValatVerdict, valat_verdict, valat_verdict_any_suit, valat_verdict_every_suit
 
 NO_RAISE_FROM = 2
 """Kontra level from which bots never raise a chain (no Subkontra, no Re-Sub)."""

@@ -29,16 +29,16 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from client.bots.cardsearch import clearly_better, weighted_mean
-from client.bots.playout import Player, aims_of, play_out
-from client.bots.rulebook import TableEngine
-from client.bots.simulate import Sim
-from client.bots.worlds import Model, Sampler, World
-from core.actions import Action, Discard, Pass
-from core.cards import SUIT_OF, Card
-from core.engine import Hand
-from core.observation import Observation, observe
-from core.phases import PLAY
+from tarock.client.bots.cardsearch import clearly_better, weighted_mean
+from tarock.client.bots.playout import Player, aims_of, play_out
+from tarock.client.bots.rulebook import TableEngine
+from tarock.client.bots.simulate import Sim
+from tarock.client.bots.worlds import Model, Sampler, World
+from tarock.core.actions import Action, Discard, Pass
+from tarock.core.cards import SUIT_OF, Card
+from tarock.core.engine import Hand
+from tarock.core.observation import Observation, observe
+from tarock.core.phases import PLAY
 
 DISCARDS = 5
 """Discards simulated at most (the best by :func:`discard_rating`, and the default)."""

@@ -26,11 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from client.bots.fastplay import SUIT_MASK, cards_of
-from client.bots.simulate import Sim
-from core.cards import STRENGTH, SUIT_OF, TAROCK, Card
-from core.state import HandState
-from core.tricks import strength_order
+from tarock.client.bots.fastplay import SUIT_MASK, cards_of
+from tarock.client.bots.simulate import Sim
+from tarock.core.cards import STRENGTH, SUIT_OF, TAROCK, Card
+from tarock.core.state import HandState
+from tarock.core.tricks import strength_order
 
 Aim = Literal["points", "avoid", "push"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from client.bots.limits import NO_RAISE_FROM, raises_too_far, valat_filter
-from core.actions import Action, Pass
-from core.observation import Observation
+from tarock.client.bots.limits import NO_RAISE_FROM, raises_too_far, valat_filter
+from tarock.core.actions import Action, Pass
+from tarock.core.observation import Observation
 
 __all__ = ["NO_RAISE_FROM", "RandomBot"]
 

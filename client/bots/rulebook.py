@@ -25,10 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from core.defaults import DataRules
-from core.facts import RuleFacts
-from core.plugins import load_plugins
-from core.rules import RuleError, Rules
+from tarock.core.defaults import DataRules
+from tarock.core.facts import RuleFacts
+from tarock.core.plugins import load_plugins
+from tarock.core.rules import RuleError, Rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,10 +21,10 @@ import copy
 from collections.abc import Sequence
 from dataclasses import fields
 
-from client.bots.fastplay import TrickModel, bits, cards_of
-from client.bots.rulebook import TableEngine
-from core.cards import Card
-from core.state import HandState, Trick
+from tarock.client.bots.fastplay import TrickModel, bits, cards_of
+from tarock.client.bots.rulebook import TableEngine
+from tarock.core.cards import Card
+from tarock.core.state import HandState, Trick
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HandState))
 

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from client.bots.fastplay import cards_of
-from client.bots.playout import Aims, Player
-from client.bots.simulate import Sim
-from core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
+from tarock.client.bots.fastplay import cards_of
+from tarock.client.bots.playout import Aims, Player
+from tarock.client.bots.simulate import Sim
+from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
 
 SPECIAL: frozenset[Card] = frozenset({PAGAT, UHU, KAKADU, MARABU, MOND, SKUS})
 TIE_BREAK = 0.001

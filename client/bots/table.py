@@ -25,11 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from client.bots.forty import ladder_game
-from core.cards import Card, is_king
-from core.contracts import ContractSpec
-from core.facts import RuleFacts
-from core.observation import Observation
+from tarock.client.bots.forty import ladder_game
+from tarock.core.cards import Card, is_king
+from tarock.core.contracts import ContractSpec
+from tarock.core.facts import RuleFacts
+from tarock.core.observation import Observation
 
 Strategy: TypeAlias = Literal["forty", "koenig", "generic"]
 

@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import random
 
-from client.bots.limits import says_valat, valat_game, valat_verdict_for
-from client.bots.rulebook import TableEngine
-from client.bots.worlds import Model, Sampler
-from core.actions import Action
-from core.observation import Observation
-from core.valat import DEALS, MAX_FAILURES, SEATS, ValatVerdict, choose_verdict, judge, play_deals
+from tarock.client.bots.limits import says_valat, valat_game, valat_verdict_for
+from tarock.client.bots.rulebook import TableEngine
+from tarock.client.bots.worlds import Model, Sampler
+from tarock.core.actions import Action
+from tarock.core.observation import Observation
+from tarock.core.valat import DEALS, MAX_FAILURES, SEATS, ValatVerdict, choose_verdict, judge, play_deals
 
 
 def _first_trick_order(obs: Observation) -> list[int] | None:

@@ -40,14 +40,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from client.bots.fastplay import TrickModel, bits
-from client.bots.rulebook import TableEngine
-from core.actions import Action, Call, Discard, Play
-from core.cards import KAKADU, MARABU, PAGAT, UHU, Card, sort_key
-from core.contracts import ContractSpec
-from core.engine import DealError, Hand, IllegalAction
-from core.observation import Observation, observe
-from core.rules import RuleError
+from tarock.client.bots.fastplay import TrickModel, bits
+from tarock.client.bots.rulebook import TableEngine
+from tarock.core.actions import Action, Call, Discard, Play
+from tarock.core.cards import KAKADU, MARABU, PAGAT, UHU, Card, sort_key
+from tarock.core.contracts import ContractSpec
+from tarock.core.engine import DealError, Hand, IllegalAction
+from tarock.core.observation import Observation, observe
+from tarock.core.rules import RuleError
 
 TRIES = 40
 """Deals drawn per world before :meth:`Sampler.sample` gives up."""

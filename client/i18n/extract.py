@@ -1,6 +1,6 @@
 """Which messages the catalogue must hold, and keeping the ``.po`` files up to date.
 
-``python -m client.i18n.extract`` adds every message that is missing to
+``python -m tarock.client.i18n.extract`` adds every message that is missing to
 ``de.po`` (and to ``en.po`` where the source is not English), with an empty
 translation for a translator to fill; tests/test_i18n.py fails while one is
 missing or empty.  The messages are:
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import polib
 
-from client.i18n import HERE, TEMPLATE_CONTEXT, po_path
+from tarock.client.i18n import HERE, TEMPLATE_CONTEXT, po_path
 
 ROOT = HERE.parent.parent
 LINE_CLIENT = ("cli.py", "human.py", "netcli.py", "netview.py", "render.py", "words.py", "written.py")
@@ -136,8 +136,8 @@ def rule_messages(folders: Iterable[Path] = RULE_SOURCES) -> set[Message]:
 
 def data_messages() -> set[Message]:
     """The rules' data of every variant plugins.toml offers or defines, and the bot kinds."""
-    from client.bots import BOT_KINDS
-    from core.plugins import load_plugins
+    from tarock.client.bots import BOT_KINDS
+    from tarock.core.plugins import load_plugins
 
     out: set[Message] = {Message("bot", kind) for kind in BOT_KINDS}
     catalogue = load_plugins(None)

@@ -16,14 +16,14 @@ from typing import Literal
 
 from prompt_toolkit.application import Application
 
-from client.i18n import p_
-from client.ui.hint import HINT
-from client.ui.keys import Commands, click_handler, load_table_bindings
-from client.ui.layout import table_layout
-from client.ui.local import LocalTable, SavedTable, TableSetup
-from client.ui.model import TableModel
-from client.ui.style import STYLE
-from core.plugins import Catalogue
+from tarock.client.i18n import p_
+from tarock.client.ui.hint import HINT
+from tarock.client.ui.keys import Commands, click_handler, load_table_bindings
+from tarock.client.ui.layout import table_layout
+from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.style import STYLE
+from tarock.core.plugins import Catalogue
 
 Outcome = Literal["over", "closed", "ended"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from client.i18n import NP_, p_
-from core.cards import (
+from tarock.client.i18n import NP_, p_
+from tarock.core.cards import (
     MOND,
     PAGAT,
     RED,
@@ -26,7 +26,7 @@ from core.cards import (
     rank_of,
     sort_key,
 )
-from core.contracts import TrickRules
+from tarock.core.contracts import TrickRules
 
 Fragments = list[tuple[str, str]]
 

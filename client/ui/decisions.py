@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from client.bots.limits import chain_level
-from client.i18n import _
-from client.ui.cards import card_text
-from client.ui.rules_page import summary
-from client.ui.texts import (
+from tarock.client.bots.limits import chain_level
+from tarock.client.i18n import _
+from tarock.client.ui.cards import card_text
+from tarock.client.ui.rules_page import summary
+from tarock.client.ui.texts import (
     game_description,
     game_title,
     kontra_label,
@@ -33,10 +33,10 @@ from client.ui.texts import (
     suit_text,
     tariff_text,
 )
-from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass, Play, Trump
-from core.auction import VORHAND
-from core.cards import Card, sort_key
-from core.observation import Observation
+from tarock.core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass, Play, Trump
+from tarock.core.auction import VORHAND
+from tarock.core.cards import Card, sort_key
+from tarock.core.observation import Observation
 
 Kind = Literal["play", "discard", "dialog"]
 OptionKind = Literal["pass", "bid", "announce", "kontra", "call", "trump", "talon", "give-up", "bei", "other"]

@@ -19,17 +19,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from client.bots import BOT_KINDS, SearchBot, make_bot
-from client.bots.levels import LEVELS, Decision
-from client.bots.limits import valat_verdict_for
-from client.i18n import NP_, _, number, p_
-from client.ui.cards import card_text
-from client.ui.texts import action_words, money
-from core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
-from core.cards import SUIT_OF, TAROCK, Card
-from core.observation import Observation
-from core.tricks import winner
-from core.valat import ValatVerdict
+from tarock.client.bots import BOT_KINDS, SearchBot, make_bot
+from tarock.client.bots.levels import LEVELS, Decision
+from tarock.client.bots.limits import valat_verdict_for
+from tarock.client.i18n import NP_, _, number, p_
+from tarock.client.ui.cards import card_text
+from tarock.client.ui.texts import action_words, money
+from tarock.core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
+from tarock.core.cards import SUIT_OF, TAROCK, Card
+from tarock.core.observation import Observation
+from tarock.core.tricks import winner
+from tarock.core.valat import ValatVerdict
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
-from client.ui.layout import KEYS, menu_items, quit_items
-from client.ui.model import Overlay, TableModel
+from tarock.client.ui.layout import KEYS, menu_items, quit_items
+from tarock.client.ui.model import Overlay, TableModel
 
 
 @dataclass

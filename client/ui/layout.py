@@ -33,11 +33,11 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 
-from client.i18n import _, n_
-from client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
-from client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
-from client.ui.model import LOG_SIZE, RoundInfo, TableModel
-from client.ui.texts import (
+from tarock.client.i18n import _, n_
+from tarock.client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
+from tarock.client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
+from tarock.client.ui.model import LOG_SIZE, RoundInfo, TableModel
+from tarock.client.ui.texts import (
     amount_text,
     count_line,
     game_line,
@@ -46,7 +46,7 @@ from client.ui.texts import (
     standing_line,
     trick_line,
 )
-from core.cards import SUIT_OF, TAROCK, Card
+from tarock.core.cards import SUIT_OF, TAROCK, Card
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -566,7 +566,7 @@ def standings_lines(model: TableModel) -> Lines:
 def trick_view_lines(model: TableModel, title: str, tricks: Sequence[object]) -> Lines:
     out: Lines = []
     for k, trick in enumerate(tricks, start=1):
-        from core.observation import TrickView
+        from tarock.core.observation import TrickView
 
         assert isinstance(trick, TrickView)
         out.append([("class:overlay", f"{k:>2}. " + trick_line(trick, model.names))])
@@ -624,7 +624,7 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
 
 
 def model_rules_lines(model: TableModel, w: int) -> list[str]:
-    from client.ui.rules_page import rules_lines
+    from tarock.client.ui.rules_page import rules_lines
 
     return rules_lines(model.rules, w, model.option_specs) if model.rules is not None else []
 

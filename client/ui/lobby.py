@@ -17,10 +17,10 @@ from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 
-from client.i18n import _
-from client.ui.canvas import Canvas, CanvasControl, clip
-from client.ui.lobby_model import LobbyChoice, LobbyModel
-from client.ui.style import STYLE
+from tarock.client.i18n import _
+from tarock.client.ui.canvas import Canvas, CanvasControl, clip
+from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel
+from tarock.client.ui.style import STYLE
 
 TITLE = "Tarock"
 
@@ -37,7 +37,7 @@ def draw_lobby(model: LobbyModel, w: int, h: int) -> Canvas:
     elif model.page == "rules-pick":
         canvas.put(2, 2, [("class:lobby.title", _("Rules of which game?"))])
         for i, variant in enumerate(model.variants()):
-            from client.i18n import p_
+            from tarock.client.i18n import p_
 
             style = "class:lobby.selected" if i == model.row else ""
             canvas.put(4 + i, 4, clip([(style, f" {p_('variant', variant.title)} ")], w - 6), ("row", i))

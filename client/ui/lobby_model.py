@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from client.bots import BOT_KINDS
-from client.i18n import _, n_, p_
-from client.ui.rules_page import rules_lines
-from core.options import Declared
-from core.plugins import Catalogue
-from core.registry import Variant
-from core.rules import RuleError
+from tarock.client.bots import BOT_KINDS
+from tarock.client.i18n import _, n_, p_
+from tarock.client.ui.rules_page import rules_lines
+from tarock.core.options import Declared
+from tarock.core.plugins import Catalogue
+from tarock.core.registry import Variant
+from tarock.core.rules import RuleError
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
 ROUNDS = (1, 2, 4, 6, 8, 12, 16, 24)

@@ -24,20 +24,20 @@ from typing import Any
 
 import platformdirs
 
-from client.bots import make_bot
-from client.players import Player
-from client.ui.model import TableModel
-from core.actions import Action
-from core.codec import RecordError
-from core.deal import active_seats, deal
-from core.engine import Hand, IllegalAction
-from core.observation import Observation, TrickView, observe
-from core.plugins import Catalogue
-from core.record import record_of, replay
-from core.rules import PluginFailure, RuleError, Rules
-from core.state import Reason
-from core.table import SheetRow, Table, contract_text
-from net.store import write_file
+from tarock.client.bots import make_bot
+from tarock.client.players import Player
+from tarock.client.ui.model import TableModel
+from tarock.core.actions import Action
+from tarock.core.codec import RecordError
+from tarock.core.deal import active_seats, deal
+from tarock.core.engine import Hand, IllegalAction
+from tarock.core.observation import Observation, TrickView, observe
+from tarock.core.plugins import Catalogue
+from tarock.core.record import record_of, replay
+from tarock.core.rules import PluginFailure, RuleError, Rules
+from tarock.core.state import Reason
+from tarock.core.table import SheetRow, Table, contract_text
+from tarock.net.store import write_file
 
 FORMAT = "tarock-ui-table/1"
 SAVE_NAME = "local-table.json"

@@ -14,18 +14,18 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from client.i18n import _, choose_language, p_, set_language
-from client.paths import default_records_dir
-from client.ui.app import Outcome, play_local, run_table
-from client.ui.bridge import Portal, trio_guest
-from client.ui.hint import HINT
-from client.ui.lobby import run_lobby
-from client.ui.lobby_model import BOT_NAMES, LobbyChoice, LobbyModel, describe_saved
-from client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup, state_dir
-from client.ui.model import TableModel
-from client.ui.network import NetError, NetSettings, Network
-from core.plugins import Catalogue
-from core.rules import RuleError
+from tarock.client.i18n import _, choose_language, p_, set_language
+from tarock.client.paths import default_records_dir
+from tarock.client.ui.app import Outcome, play_local, run_table
+from tarock.client.ui.bridge import Portal, trio_guest
+from tarock.client.ui.hint import HINT
+from tarock.client.ui.lobby import run_lobby
+from tarock.client.ui.lobby_model import BOT_NAMES, LobbyChoice, LobbyModel, describe_saved
+from tarock.client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup, state_dir
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.network import NetError, NetSettings, Network
+from tarock.core.plugins import Catalogue
+from tarock.core.rules import RuleError
 
 DEFAULT_PACE = 0.6
 """Seconds a bot waits before its move, so the player can follow (``--pace``)."""

@@ -18,19 +18,26 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from client.i18n import _
-from client.ui.cards import card_text, hand_order
-from client.ui.decisions import Decision, decision_of
-from client.ui.hint import Hint, HintFn
-from client.ui.texts import action_text, cards_points, game_title, reason_text, settlement_lines, trick_line
-from core.actions import Action, Announce, Bid, Discard, Play
-from core.cards import Card
-from core.facts import RuleFacts
-from core.observation import Observation, TrickView
-from core.options import Declared
-from core.state import Reason
-from core.table import SheetRow, Standing, Table
-from core.tricks import refusal
+from tarock.client.i18n import _
+from tarock.client.ui.cards import card_text, hand_order
+from tarock.client.ui.decisions import Decision, decision_of
+from tarock.client.ui.hint import Hint, HintFn
+from tarock.client.ui.texts import (
+    action_text,
+    cards_points,
+    game_title,
+    reason_text,
+    settlement_lines,
+    trick_line,
+)
+from tarock.core.actions import Action, Announce, Bid, Discard, Play
+from tarock.core.cards import Card
+from tarock.core.facts import RuleFacts
+from tarock.core.observation import Observation, TrickView
+from tarock.core.options import Declared
+from tarock.core.state import Reason
+from tarock.core.table import SheetRow, Standing, Table
+from tarock.core.tricks import refusal
 
 Overlay = Literal["menu", "sheet", "last", "tricks", "rules", "help", "settlement", "standings", "quit"]
 WhyNot = Callable[[Action], Reason | None]

@@ -30,20 +30,20 @@ from typing import Any
 
 import trio
 
-from client.bots import make_bot
-from client.i18n import _, p_
-from client.players import Player
-from client.ui.bridge import Portal
-from client.ui.lobby_model import LobbyModel, TableEntry
-from client.ui.model import TableModel
-from core.actions import Action
-from core.observation import Observation
-from core.plugins import Catalogue
-from core.rules import RuleError
-from net.advert import Seen
-from net.dealing import COMMIT_REVEAL, DEFAULT_DEALING
-from net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
-from net.effects import (
+from tarock.client.bots import make_bot
+from tarock.client.i18n import _, p_
+from tarock.client.players import Player
+from tarock.client.ui.bridge import Portal
+from tarock.client.ui.lobby_model import LobbyModel, TableEntry
+from tarock.client.ui.model import TableModel
+from tarock.core.actions import Action
+from tarock.core.observation import Observation
+from tarock.core.plugins import Catalogue
+from tarock.core.rules import RuleError
+from tarock.net.advert import Seen
+from tarock.net.dealing import COMMIT_REVEAL, DEFAULT_DEALING
+from tarock.net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
+from tarock.net.effects import (
     Acted,
     HandBegins,
     HandOver,
@@ -55,8 +55,8 @@ from net.effects import (
     TrickOver,
     Voided,
 )
-from net.game import Game
-from net.lobby import (
+from tarock.net.game import Game
+from tarock.net.lobby import (
     PLAYERS,
     Seated,
     advert_of_info,
@@ -66,11 +66,11 @@ from net.lobby import (
     new_table,
     resume_seat,
 )
-from net.manual_discovery import open_manual_discovery
-from net.node import Node
-from net.protocol.limits import Timing
-from net.seat import SeatCore
-from net.transport import ConnectError, PeerAddress, TcpTransport
+from tarock.net.manual_discovery import open_manual_discovery
+from tarock.net.node import Node
+from tarock.net.protocol.limits import Timing
+from tarock.net.seat import SeatCore
+from tarock.net.transport import ConnectError, PeerAddress, TcpTransport
 
 log = logging.getLogger("tarock.ui")
 SEATS = 4

@@ -13,12 +13,19 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterator, Mapping
 
-from client.i18n import _, n_, p_
-from client.ui.cards import cards_text
-from client.ui.texts import amount_text, game_description, game_title, kontra_word, points_text, premium_title
-from core.contracts import ContractSpec, PremiumSpec, TrickRules
-from core.facts import RuleFacts
-from core.options import Declared, show_value
+from tarock.client.i18n import _, n_, p_
+from tarock.client.ui.cards import cards_text
+from tarock.client.ui.texts import (
+    amount_text,
+    game_description,
+    game_title,
+    kontra_word,
+    points_text,
+    premium_title,
+)
+from tarock.core.contracts import ContractSpec, PremiumSpec, TrickRules
+from tarock.core.facts import RuleFacts
+from tarock.core.options import Declared, show_value
 
 
 def _partnership(spec: ContractSpec) -> str:

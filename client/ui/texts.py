@@ -15,18 +15,30 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
-from client.bots.limits import chain_level
-from client.i18n import NP_, _, fill, n_, p_
-from client.ui.cards import card_text, cards_text
-from client.words import is_you
-from core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, KontraTarget, Pass, Play, Trump
-from core.auction import VORHAND
-from core.cards import SUIT_LETTERS, SUIT_SYMBOLS, Card
-from core.contracts import ContractSpec
-from core.facts import KONTRA_WORDS, RuleFacts
-from core.observation import Observation, TrickView
-from core.settlement import Item, settle
-from core.state import HandResult, Reason
+from tarock.client.bots.limits import chain_level
+from tarock.client.i18n import NP_, _, fill, n_, p_
+from tarock.client.ui.cards import card_text, cards_text
+from tarock.client.words import is_you
+from tarock.core.actions import (
+    Action,
+    Announce,
+    Bid,
+    Call,
+    Discard,
+    Join,
+    Kontra,
+    KontraTarget,
+    Pass,
+    Play,
+    Trump,
+)
+from tarock.core.auction import VORHAND
+from tarock.core.cards import SUIT_LETTERS, SUIT_SYMBOLS, Card
+from tarock.core.contracts import ContractSpec
+from tarock.core.facts import KONTRA_WORDS, RuleFacts
+from tarock.core.observation import Observation, TrickView
+from tarock.core.settlement import Item, settle
+from tarock.core.state import HandResult, Reason
 
 _GLYPHS = {
     Fraction(1, 2): "½",

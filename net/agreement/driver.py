@@ -23,20 +23,20 @@ from dataclasses import dataclass
 
 import trio
 
-from net.admission import FAULTS, drop
-from net.agreement.outcome import Outcome, outcome_of
-from net.agreement.persist import RaftStore
-from net.agreement.raft import Envelope, HardState, Raft, RaftMessage, Ready
-from net.agreement.wire import decode, encode
-from net.identity import Identity
-from net.link import Link
-from net.pake import Pake
-from net.protocol.channel import Channel, QueueFull
-from net.protocol.connection import Authenticated, BodyReceived, Event, Welcomed
-from net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import Hello, MessageError, SeatInfo, TableInfo, Welcome
-from net.store import Store
-from net.transport import ConnectError, PeerAddress
+from tarock.net.admission import FAULTS, drop
+from tarock.net.agreement.outcome import Outcome, outcome_of
+from tarock.net.agreement.persist import RaftStore
+from tarock.net.agreement.raft import Envelope, HardState, Raft, RaftMessage, Ready
+from tarock.net.agreement.wire import decode, encode
+from tarock.net.identity import Identity
+from tarock.net.link import Link
+from tarock.net.pake import Pake
+from tarock.net.protocol.channel import Channel, QueueFull
+from tarock.net.protocol.connection import Authenticated, BodyReceived, Event, Welcomed
+from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from tarock.net.protocol.messages import Hello, MessageError, SeatInfo, TableInfo, Welcome
+from tarock.net.store import Store
+from tarock.net.transport import ConnectError, PeerAddress
 
 log = logging.getLogger("tarock.net")
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from net.agreement.raft import Entry, HardState, Ready, entry_size
-from net.store import Store
+from tarock.net.agreement.raft import Entry, HardState, Ready, entry_size
+from tarock.net.store import Store
 
 
 class RaftStore:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from net.agreement.raft import (
+from tarock.net.agreement.raft import (
     Append,
     AppendReply,
     Entry,
@@ -24,7 +24,7 @@ from net.agreement.raft import (
     Vote,
     VoteReply,
 )
-from net.protocol.messages import MessageError
+from tarock.net.protocol.messages import MessageError
 
 MAX_INT: Final = 2**53 - 1
 

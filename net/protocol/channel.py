@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from net.protocol.limits import MAX_UNACKED
-from net.protocol.messages import Data
+from tarock.net.protocol.limits import MAX_UNACKED
+from tarock.net.protocol.messages import Data
 
 
 class ChannelError(ValueError):

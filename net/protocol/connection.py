@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal
 
-from net.identity import Identity, canonical_bytes, node_of, verify
-from net.pake import SEAL_OVERHEAD, Pake, PakeError, Sealer
-from net.protocol.channel import Channel, ChannelError
-from net.protocol.frames import FrameError, FrameReader, decode_body, encode_body
-from net.protocol.limits import LENGTH_BYTES, MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
-from net.protocol.messages import (
+from tarock.net.identity import Identity, canonical_bytes, node_of, verify
+from tarock.net.pake import SEAL_OVERHEAD, Pake, PakeError, Sealer
+from tarock.net.protocol.channel import Channel, ChannelError
+from tarock.net.protocol.frames import FrameError, FrameReader, decode_body, encode_body
+from tarock.net.protocol.limits import LENGTH_BYTES, MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from tarock.net.protocol.messages import (
     Ack,
     Auth,
     Bye,

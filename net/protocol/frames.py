@@ -14,7 +14,15 @@ from typing import Any
 
 import msgpack
 
-from net.protocol.limits import LENGTH_BYTES, MAX_ARRAY, MAX_BIN, MAX_DEPTH, MAX_FRAME, MAX_MAP, MAX_STR
+from tarock.net.protocol.limits import (
+    LENGTH_BYTES,
+    MAX_ARRAY,
+    MAX_BIN,
+    MAX_DEPTH,
+    MAX_FRAME,
+    MAX_MAP,
+    MAX_STR,
+)
 
 _LENGTH = struct.Struct(">I")
 

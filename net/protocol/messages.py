@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from core.codec import Codec, RecordError
+from tarock.core.codec import Codec, RecordError
 
 MAX_INT = 2 ** 53 - 1
 """Largest integer any field may hold (so that every language can read it exactly)."""

@@ -22,12 +22,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from client.bots import make_bot  # noqa: E402
-from core.deal import active_seats, deal  # noqa: E402
-from core.engine import Hand  # noqa: E402
-from core.observation import observe  # noqa: E402
-from core.plugins import load_plugins  # noqa: E402
-from core.record import record_of  # noqa: E402
+from tarock.client.bots import make_bot  # noqa: E402
+from tarock.core.deal import active_seats, deal  # noqa: E402
+from tarock.core.engine import Hand  # noqa: E402
+from tarock.core.observation import observe  # noqa: E402
+from tarock.core.plugins import load_plugins  # noqa: E402
+from tarock.core.record import record_of  # noqa: E402
 
 HANDS = 2000
 OUT = Path(__file__).resolve().parent

@@ -3,9 +3,9 @@
 from collections.abc import Generator, Mapping
 from typing import Any
 
-from core.contracts import Outcome
-from core.hookspecs import hookimpl
-from core.state import HandState
+from tarock.core.contracts import Outcome
+from tarock.core.hookspecs import hookimpl
+from tarock.core.state import HandState
 
 
 class FailsLate:

@@ -3,7 +3,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.contracts import PremiumSpec
+from tarock.core.contracts import PremiumSpec
 
 
 class Forgetful:

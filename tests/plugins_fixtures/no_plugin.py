@@ -2,8 +2,8 @@
 
 from collections.abc import Sequence
 
-from core.hookspecs import hookimpl
-from core.options import OptionSpec
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionSpec
 
 
 class Forgotten:

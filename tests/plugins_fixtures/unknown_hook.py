@@ -1,6 +1,6 @@
 """Broken: a typo in the hook name (tarock_trick_winer)."""
 
-from core.hookspecs import hookimpl
+from tarock.core.hookspecs import hookimpl
 
 
 class Typo:

@@ -1,6 +1,6 @@
 """Broken: a hook implementation asks for an argument the hook does not have."""
 
-from core.hookspecs import hookimpl
+from tarock.core.hookspecs import hookimpl
 
 
 class WrongArgs:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from core.actions import Action, Join
+from tarock.core.actions import Action, Join
 
 Bei = Join
 """Join a negative game another player bid ("Piccolo bei"): core's ``bei`` action."""

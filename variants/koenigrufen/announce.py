@@ -32,13 +32,13 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
-from core.cards import MOND, is_king
-from core.phases import ANNOUNCE, KONTRA, Phase
-from core.rules import Rules
-from core.state import ALLOW, Announcement, HandState, Reason, Verdict
-from variants.koenigrufen.context import alone, declarers, game_of, kr
-from variants.koenigrufen.games import (
+from tarock.core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
+from tarock.core.cards import MOND, is_king
+from tarock.core.phases import ANNOUNCE, KONTRA, Phase
+from tarock.core.rules import Rules
+from tarock.core.state import ALLOW, Announcement, HandState, Reason, Verdict
+from tarock.variants.koenigrufen.context import alone, declarers, game_of, kr
+from tarock.variants.koenigrufen.games import (
     ABSOLUT,
     BIRDS,
     GRAMMOPOI,
@@ -49,7 +49,7 @@ from variants.koenigrufen.games import (
     announce_at_once,
     kind,
 )
-from variants.koenigrufen.talon import bird_keepers
+from tarock.variants.koenigrufen.talon import bird_keepers
 
 
 def knows_same_side(state: HandState, seat: int, owner: int, public: bool) -> bool:

@@ -18,14 +18,14 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any, get_args
 
-from core.actions import Action, KontraTarget
-from core.auction import VORHAND, auction_info
-from core.cards import DECK54, KAKADU, MARABU, PAGAT, UHU, Card
-from core.contracts import ContractSpec, Outcome, Playable, PremiumSpec
-from core.facts import VariantFacts
-from core.hookspecs import hookimpl
-from core.options import OptionSpec
-from core.phases import (
+from tarock.core.actions import Action, KontraTarget
+from tarock.core.auction import VORHAND, auction_info
+from tarock.core.cards import DECK54, KAKADU, MARABU, PAGAT, UHU, Card
+from tarock.core.contracts import ContractSpec, Outcome, Playable, PremiumSpec
+from tarock.core.facts import VariantFacts
+from tarock.core.hookspecs import hookimpl
+from tarock.core.options import OptionSpec
+from tarock.core.phases import (
     ANNOUNCE,
     BIDDING,
     CALL,
@@ -38,15 +38,15 @@ from core.phases import (
     Phase,
     TrickPlay,
 )
-from core.rules import Rules
-from core.state import HandState, PhaseId, Reason, Score, Verdict
-from variants.koenigrufen import scoring
-from variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
-from variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
-from variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, HoldingAuction, contest_seats, style
-from variants.koenigrufen.cardplay import thirds
-from variants.koenigrufen.context import KINGS, callable_cards, declarers, game_of, kr
-from variants.koenigrufen.games import (
+from tarock.core.rules import Rules
+from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
+from tarock.variants.koenigrufen import scoring
+from tarock.variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
+from tarock.variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
+from tarock.variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, HoldingAuction, contest_seats, style
+from tarock.variants.koenigrufen.cardplay import thirds
+from tarock.variants.koenigrufen.context import KINGS, callable_cards, declarers, game_of, kr
+from tarock.variants.koenigrufen.games import (
     BIRDS,
     KING_ULTIMO,
     MATERIAL,
@@ -56,7 +56,7 @@ from variants.koenigrufen.games import (
     KingInTalon,
     kind,
 )
-from variants.koenigrufen.talon import (
+from tarock.variants.koenigrufen.talon import (
     TalonPhase,
     discard_reason,
     keep_duties,
@@ -299,7 +299,7 @@ class Koenigrufen:
                            card: Card) -> Generator[None, Any, Reason | None]:
         base: Reason | None = yield
         assert state.contract is not None
-        from core.tricks import legal
+        from tarock.core.tricks import legal
 
         trick = state.trick.cards if state.trick else []
         cands = legal(state.hands[seat], trick, state.contract.spec.tricks)

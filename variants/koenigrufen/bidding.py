@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.actions import Action, Announce, Bid, Pass
-from core.auction import VORHAND, Auction, AuctionStyle, auction_info, declare
-from core.cards import format_card
-from core.contracts import ContractSpec
-from core.phases import Phase
-from core.rules import Rules
-from core.state import Announcement, HandState, PhaseId, Reason
-from variants.koenigrufen.context import kr
-from variants.koenigrufen.games import BIRD_NAME, BIRDS, Dialect, is_bird_game
+from tarock.core.actions import Action, Announce, Bid, Pass
+from tarock.core.auction import VORHAND, Auction, AuctionStyle, auction_info, declare
+from tarock.core.cards import format_card
+from tarock.core.contracts import ContractSpec
+from tarock.core.phases import Phase
+from tarock.core.rules import Rules
+from tarock.core.state import Announcement, HandState, PhaseId, Reason
+from tarock.variants.koenigrufen.context import kr
+from tarock.variants.koenigrufen.games import BIRD_NAME, BIRDS, Dialect, is_bird_game
 
 BIRDS_PHASE = PhaseId("birds")
 

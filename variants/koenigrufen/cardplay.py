@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.cards import VALUE, Card
-from core.contracts import TrickRules
-from core.state import Reason
-from core.tricks import legal, refusal, winner
+from tarock.core.cards import VALUE, Card
+from tarock.core.contracts import TrickRules
+from tarock.core.state import Reason
+from tarock.core.tricks import legal, refusal, winner
 
 
 def trick_rules(colour: bool, stichzwang: bool, maerchen: bool, pagat_last: bool = False) -> TrickRules:

@@ -52,10 +52,10 @@ rulebook's reading is the default):
 
 from __future__ import annotations
 
-from core.contracts import ContractSpec
-from core.registry import Variant
-from variants.koenigrufen.base import Koenigrufen
-from variants.koenigrufen.games import (
+from tarock.core.contracts import ContractSpec
+from tarock.core.registry import Variant
+from tarock.variants.koenigrufen.base import Koenigrufen
+from tarock.variants.koenigrufen.games import (
     ABSOLUT,
     GRAMMOPOI,
     KAKADU_P,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.cards import KING, QUEEN, Card, suit_card
-from core.contracts import ContractSpec
-from core.state import HandState
-from variants.koenigrufen.games import BIRDS
+from tarock.core.cards import KING, QUEEN, Card, suit_card
+from tarock.core.contracts import ContractSpec
+from tarock.core.state import HandState
+from tarock.variants.koenigrufen.games import BIRDS
 
 KEY = "koenigrufen"
 

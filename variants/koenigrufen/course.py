@@ -33,10 +33,10 @@ Decisions where the course is silent (see also RULES.md):
 
 from __future__ import annotations
 
-from core.contracts import ContractSpec
-from core.registry import Variant
-from variants.koenigrufen.base import Koenigrufen
-from variants.koenigrufen.games import (
+from tarock.core.contracts import ContractSpec
+from tarock.core.registry import Variant
+from tarock.variants.koenigrufen.base import Koenigrufen
+from tarock.variants.koenigrufen.games import (
     KAKADU_P,
     KING_ULTIMO,
     MARABU_P,

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from core.cards import KAKADU, KING, MARABU, PAGAT, UHU, Card, suit_card
-from core.contracts import CallRule, ContractSpec, Goal, Holding, TrickRules
+from tarock.core.cards import KAKADU, KING, MARABU, PAGAT, UHU, Card, suit_card
+from tarock.core.contracts import CallRule, ContractSpec, Goal, Holding, TrickRules
 
 Kind = Literal["points", "tricks", "trischaken", "fahrer"]
 """``points``: 35 1/3 or 35 2/3 to win; ``tricks``: an exact number of tricks

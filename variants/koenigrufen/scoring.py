@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from core.cards import MOND, SKUS, TRULL, Card, is_king
-from core.contracts import ContractSpec, Outcome, PremiumSpec
-from core.settlement import Item
-from core.state import HandState, Score
-from variants.koenigrufen.cardplay import thirds
-from variants.koenigrufen.context import KINGS, called_in_talon, declarers, kr
-from variants.koenigrufen.games import (
+from tarock.core.cards import MOND, SKUS, TRULL, Card, is_king
+from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec
+from tarock.core.settlement import Item
+from tarock.core.state import HandState, Score
+from tarock.variants.koenigrufen.cardplay import thirds
+from tarock.variants.koenigrufen.context import KINGS, called_in_talon, declarers, kr
+from tarock.variants.koenigrufen.games import (
     ABSOLUT,
     ABSOLUT_THIRDS,
     BIRDS,

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from core.actions import Action
-from core.cards import TRULL, Card, is_king
-from core.contracts import ContractSpec
-from core.phases import TALON, Phase
-from core.rules import Rules
-from core.state import HandState, Reason
-from variants.koenigrufen.actions import GiveUp, TakeTalon
-from variants.koenigrufen.context import BIRD_CARDS, called_in_talon, game_of, kr, tarock_count
-from variants.koenigrufen.games import BIRDS, Dialect, is_bird_game, king_in_talon, max_tarocks
+from tarock.core.actions import Action
+from tarock.core.cards import TRULL, Card, is_king
+from tarock.core.contracts import ContractSpec
+from tarock.core.phases import TALON, Phase
+from tarock.core.rules import Rules
+from tarock.core.state import HandState, Reason
+from tarock.variants.koenigrufen.actions import GiveUp, TakeTalon
+from tarock.variants.koenigrufen.context import BIRD_CARDS, called_in_talon, game_of, kr, tarock_count
+from tarock.variants.koenigrufen.games import BIRDS, Dialect, is_bird_game, king_in_talon, max_tarocks
 
 
 def needs_talon_phase(state: HandState, game: ContractSpec) -> bool:

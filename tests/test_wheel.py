@@ -1,0 +1,57 @@
+"""The distribution installs one package, ``tarock``, and nothing else at the top of site-packages.
+
+The folders at the top of the repository (core/, variants/, net/, client/) install as
+``tarock.core``, ``tarock.variants``, ``tarock.net`` and ``tarock.client`` (pyproject.toml,
+setuptools' package-dir). A wheel is built from this checkout and its file list read: a
+generic top-level name such as ``core`` or ``client`` would break any other distribution
+that has one, or be broken by it.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = ("core", "variants", "net", "client")
+
+
+@pytest.fixture(scope="module")
+def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+                   check=True, timeout=600, capture_output=True)
+    (wheel,) = out.glob("tarock-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        return z.namelist()
+
+
+def test_only_the_tarock_package_lands_at_the_top(wheel_names: list[str]) -> None:
+    tops = {name.split("/")[0] for name in wheel_names}
+    assert {t for t in tops if not t.startswith("tarock-")} == {"tarock"}, sorted(tops)
+    data = [n for n in wheel_names if n.split("/")[0].endswith(".data")]
+    # Data files (plugins.toml and its examples) go to <prefix>/share/tarock, never site-packages.
+    assert data and all(n.split("/")[1:3] == ["data", "share"] for n in data), data
+
+
+def test_every_module_of_the_folders_is_in_the_package(wheel_names: list[str]) -> None:
+    expected = {f"tarock/{path.relative_to(ROOT).as_posix()}"
+                for folder in FOLDERS for path in (ROOT / folder).rglob("*.py")
+                if "__pycache__" not in path.parts}
+    missing = expected - set(wheel_names)
+    assert not missing, f"not installed (add the subpackage to pyproject.toml's packages): {sorted(missing)}"
+    catalogues = [n for n in wheel_names if n.endswith(".po")]
+    assert catalogues, "the message catalogues are not in the package"
+
+
+def test_the_source_imports_the_package_by_its_name() -> None:
+    """No module imports a folder by its bare name: it would work in a checkout only."""
+    bare = re.compile(r"^\s*(from|import) (core|variants|net|client)[.\s]", re.M)
+    found = [str(path.relative_to(ROOT)) for top in (*FOLDERS, "tests", "examples", "tools", "fuzz")
+             for path in (ROOT / top).rglob("*.py") if bare.search(path.read_text(encoding="utf-8"))]
+    assert not found, found
