@@ -64,7 +64,8 @@ HELPERS: tuple[tuple[str, ModuleType | type[Any], Callable[[str], bool]], ...] =
     ("tarock.core.cards", cards, lambda name: not name.startswith("_")),
     ("tarock.core.contracts", contracts, lambda name: not name.startswith("_")),
     ("tarock.core.auction", auction, lambda name: name in ("auction_info",)),
-    ("tarock.core.auction.Auction", auction.Auction, lambda name: name in ("key", "groups", "top", "refusal")),
+    ("tarock.core.auction.Auction", auction.Auction,
+     lambda name: name in ("key", "groups", "top", "refusal")),
     ("tarock.core.context", context, lambda name: not name.startswith("_")),
     ("tarock.core.valat", valat, lambda name: not name.startswith("_")),
 )
