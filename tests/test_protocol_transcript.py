@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import cache
@@ -15,7 +16,7 @@ from tarock.net.agreement import wire as raft_wire
 from tarock.net.commit_reveal import deal_order
 from tarock.net.dealing import DealContext
 from tarock.net.game import Game
-from tarock.net.identity import signed_bytes, verify
+from tarock.net.identity import verify
 from tarock.net.protocol.connection import Connection, Welcomed
 from tarock.net.protocol.frames import decode_body, encode_body
 from tarock.net.protocol.messages import HAND, Act, Dealing, HandEnd, Signed, inner_of, parse
@@ -93,7 +94,8 @@ def test_every_signed_body_parses_and_its_signature_holds() -> None:
                 continue
         env = parse(plain, "body")
         assert isinstance(env, Signed)
-        assert verify(bytes.fromhex(_key(sender)), signed_bytes(plain), env.sig), label
+        signed = b"tarock-sig/1\x00" + _canonical({k: v for k, v in plain.items() if k not in ("t", "sig")})
+        assert verify(bytes.fromhex(_key(sender)), signed, env.sig), label
         inner = inner_of(env)
         kinds.add(inner.tag)
         if isinstance(inner, Dealing):
@@ -131,3 +133,38 @@ def test_the_deal_is_the_worked_example_of_section_10() -> None:
     seeds = [json.loads(lines["json"])["body"]["payload"]["seed"]
              for _s, label, lines in _entries() if "`reveal`" in label]
     assert seeds == [f"{s + 1:02x}" * 32 for s in range(4)]
+
+
+def _canonical(value: object) -> bytes:
+    """Canonical JSON as docs/protocol.md section 4 writes it."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+
+
+def test_the_chains_and_the_running_hash_are_the_documented_formulas() -> None:
+    """Section 4's formulas, written here from the document, give the transcript's `prev`, `head`
+    and the record's `net.log`."""
+    running = ""
+    seen = {""}
+    last: dict[tuple[str, object], tuple[int, str]] = {}
+    record_log = ""
+    for _sender, _label, lines in _entries():
+        plain: Any = decode_body(_bytes(lines))
+        if plain.get("t") == "data":
+            continue  # the same bodies again, inside D's first frames
+        if plain.get("t") != "signed" or plain["deal"] != 1:
+            continue
+        if plain["body"]["t"] == "hand-end":
+            record_log = plain["body"]["record"]["net"]["log"]
+        if plain["seq"] == 0:
+            continue
+        assert plain["head"] in seen, "an entry names a running hash the log had"
+        whole = {k: v for k, v in plain.items() if k != "t"}
+        digest = hashlib.sha256(b"tarock-msg/1\x00" + _canonical(whole))
+        author = (plain["author"], plain["seat"])
+        seq, prev = last.get(author, (0, ""))
+        assert (plain["seq"], plain["prev"]) == (seq + 1, prev)
+        last[author] = (plain["seq"], digest.hexdigest())
+        before = bytes.fromhex(running) if running else b""
+        running = hashlib.sha256(b"tarock-log/1\x00" + before + digest.digest()).hexdigest()
+        seen.add(running)
+    assert record_log == running
