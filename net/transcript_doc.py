@@ -121,6 +121,8 @@ class _Table:
         self.shots: list[Shot] = []
         self.recording = False
         self.proposed: list[Outcome] = []
+        self.hold = ""
+        """A node whose player does not decide (the hand waits for it)."""
 
     def name(self, node: str) -> str:
         return NAMES[self.nodes.index(node)]
@@ -171,6 +173,8 @@ class _Table:
                 queue += [(None, e) for e in self.host.receive(origin, effect.body, 0.0)]
             elif isinstance(effect, Decide):
                 assert origin is not None
+                if origin == self.hold:
+                    continue
                 action = choose(effect.obs)
                 queue += [(origin, e) for e in self.seats[origin].decided(effect.deal, effect.index, action)]
             elif isinstance(effect, Propose):
@@ -286,13 +290,14 @@ class Transcript:
     bodies: list[Shot]
     agreement: list[Shot]
     after: list[Shot]
+    back: list[Shot]
     actions: list[dict[str, Any]]
     """The record's actions (the hand as the engine saw it)."""
 
 
 def transcript() -> Transcript:
-    """D's handshake, its first data frames, every body of the deal, the agreement's part and
-    what the host sends once the outcome is committed."""
+    """D's handshake, its first data frames, every body of the deal, the agreement's part,
+    what the host sends once the outcome is committed, and a seat that comes back."""
     with tempfile.TemporaryDirectory() as folder:
         table = _Table(Path(folder))
         for i in range(SEATS - 1):
@@ -310,7 +315,21 @@ def transcript() -> Transcript:
         for node, seat in table.seats.items():
             table.pump([(node, e) for e in seat.committed(outcome)])
         actions = list(outcome.record["actions"])
-        return Transcript(handshake, framed, bodies, agreement, table.shots[:1], actions)
+    return Transcript(handshake, framed, bodies, agreement, table.shots[:1], comeback(), actions)
+
+
+def comeback() -> list[Shot]:
+    """The same deal at a new table: D's connection drops while the hand waits for D's first
+    action, and D connects again (a new session); what the host sends it then."""
+    with tempfile.TemporaryDirectory() as folder:
+        table = _Table(Path(folder))
+        table.hold = table.nodes[SEATS - 1]
+        for i in range(SEATS):
+            table.join(i)
+        table.pump([(None, e) for e in table.host.disconnected(table.hold, 0.0)])
+        table.recording = True
+        table.join(SEATS - 1, SESSION)
+        return table.shots
 
 
 def _block(number: int, shot: Shot, full: bool) -> Iterator[str]:
@@ -356,7 +375,8 @@ def render() -> str:
                          ("The first data frames of D's session", parts.framed),
                          ("The hand, body by body", parts.bodies),
                          ("The outcome in the host agreement", parts.agreement),
-                         ("What follows: the next deal", parts.after)):
+                         ("What follows: the next deal", parts.after),
+                         ("A seat that comes back", parts.back)):
         lines += [f"### {title}", ""]
         for shot in shots:
             number += 1

@@ -168,3 +168,13 @@ def test_the_chains_and_the_running_hash_are_the_documented_formulas() -> None:
         running = hashlib.sha256(b"tarock-log/1\x00" + before + digest.digest()).hexdigest()
         seen.add(running)
     assert record_log == running
+
+
+def test_the_log_of_a_seat_that_comes_back_holds_the_entries_it_had() -> None:
+    bodies = [decode_body(_bytes(lines)) for _s, _l, lines in _entries()]
+    logs = [b for b in bodies if isinstance(b, dict) and b.get("t") == "signed" and b["body"]["t"] == "log"]
+    assert logs, "the transcript shows a log"
+    for log in logs:
+        entries = log["body"]["entries"]
+        assert entries and all(entry in bodies for entry in entries)
+        assert [e["body"]["t"] for e in entries][:2] == ["begin", "dealing"]
