@@ -157,7 +157,7 @@ def field_types(cls: type[Any], section: str = "") -> dict[str, str]:
     return out
 
 
-_SECTION = re.compile(r"^### `([^`]+)`\s*$", re.M)
+_SECTION = re.compile(r"^### `([^`]+)`[ \t]*$", re.M)
 _ROW = re.compile(r"^(\| `(\w+)` \| )([^|]*?)( \| )", re.M)
 
 
@@ -177,7 +177,7 @@ def refresh(text: str) -> str:
                 found = types.get(match.group(2))
                 return match.group(0) if found is None else f"{match.group(1)}{found}{match.group(4)}"
             body = _ROW.sub(cell, head) + sep + rest
-        out += [f"### `{name}`\n", body]
+        out += [f"### `{name}`", body]
     text = "".join(out)
     start = text.index(ENGINE_BEGIN) + len(ENGINE_BEGIN)
     end = text.index(ENGINE_END)
