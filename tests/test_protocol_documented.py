@@ -11,16 +11,14 @@ from net_pump import CATALOGUE
 from tarock.core.cards import format_card, parse_card
 from tarock.net import barnett_smart as bs
 from tarock.net import group
-from tarock.net.commit_reveal import PAYLOADS as CR_PAYLOADS
-from tarock.net.commit_reveal import Opening, Stream, commitment, deal_from_seeds, deal_key, shuffle
-from tarock.net.dealing import COMMIT_REVEAL, MENTAL_POKER, DealContext
-from tarock.net.docgen import engine_values
+from tarock.net.commit_reveal import Stream, commitment, deal_from_seeds, deal_key, shuffle
+from tarock.net.dealing import DealContext
+from tarock.net.docgen import engine_values, field_format, messages, refresh
 from tarock.net.game import Game
 from tarock.net.identity import Identity, fingerprint
-from tarock.net.mental_poker import PAYLOADS as MP_PAYLOADS
-from tarock.net.mental_poker import MentalOpening
-from tarock.net.protocol.messages import BODIES, FRAMES, INNER, PARTS
+from tarock.net.protocol.frames import decode_body
 from tarock.net.secp256k1 import SECP256K1
+from tarock.net.transcript_doc import transcript
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -32,11 +30,7 @@ def _sections() -> dict[str, str]:
 
 
 def _documented() -> dict[str, type]:
-    out: dict[str, type] = {cls.tag: cls for cls in (*FRAMES, *BODIES, *INNER)}
-    out.update({f"{COMMIT_REVEAL} {cls.tag}": cls for cls in CR_PAYLOADS})
-    out.update({f"{MENTAL_POKER} {cls.tag}": cls for cls in MP_PAYLOADS})
-    out.update({cls.__name__: cls for cls in (*PARTS, Opening, MentalOpening)})
-    return out
+    return messages()
 
 
 def test_every_message_has_a_section() -> None:
@@ -56,6 +50,58 @@ def test_every_field_is_in_its_section_table() -> None:
         fields = {f.name for f in dataclasses.fields(cls)}
         assert fields <= rows, f"{name}: fields not documented: {sorted(fields - rows)}"
         assert rows <= fields, f"{name}: documented fields that do not exist: {sorted(rows - fields)}"
+
+
+def test_every_field_type_is_the_one_the_code_gives() -> None:
+    assert refresh(TEXT) == TEXT, "run `python -m tarock.net.docgen --write`"
+
+
+_FORMS = {"32 hex digits (16 bytes)": r"[0-9a-f]{32}", "64 hex digits (32 bytes)": r"[0-9a-f]{64}",
+          "128 hex digits (64 bytes)": r"[0-9a-f]{128}", "hex, at most 256 digits": r"(?:[0-9a-f]{2}){0,128}",
+          "text, 1..40 printable characters": r"\S(?:.{0,38}\S)?", "text": r".*"}
+
+
+def _matches(form: str, value: str) -> bool:
+    if form.endswith(" or empty") and value == "":
+        return True
+    form = form.removesuffix(" or empty").removesuffix(",")
+    return re.fullmatch(_FORMS[form], value) is not None
+
+
+def _walk(section: str, value: object, found: list[tuple[str, str, str]]) -> None:
+    """Every string field of every message inside ``value`` (a plain map), by section."""
+    if isinstance(value, list):
+        for item in value:
+            _walk(section, item, found)
+        return
+    if not isinstance(value, dict):
+        return
+    tag = value.get("t")
+    if isinstance(tag, str):
+        section = f"commit-reveal/1 {tag}" if section == "dealing" else tag
+    for name, item in value.items():
+        if isinstance(item, str) and name != "t":
+            found.append((section, name, item))
+        elif isinstance(item, list) and item and all(isinstance(x, str) for x in item):
+            found += [(section, name, x) for x in item]
+        else:
+            inner = {"table": "TableInfo", "roster": "SeatInfo", "payload": "dealing"}.get(name, section)
+            _walk(inner, item, found)
+
+
+def test_every_string_in_the_transcript_has_its_documented_form() -> None:
+    parts = transcript()
+    found: list[tuple[str, str, str]] = []
+    for shot in (*parts.handshake, *parts.bodies, *parts.agreement):
+        raw = shot.raw[4:] if shot.frame else shot.raw
+        _walk("", decode_body(raw), found)
+    checked = 0
+    for section, name, value in found:
+        form = field_format(section, name)
+        if form is not None and section in messages():
+            assert _matches(form, value), f"{section}.{name} = {value!r} is not {form}"
+            checked += 1
+    assert checked > 500
 
 
 def test_engine_values_section_is_generated_from_the_code() -> None:
