@@ -5,7 +5,7 @@ ansagen, bis dreimal Gut! kommt."  The declarer speaks first; in his turn a
 player makes any number of announcements and Kontras, then says "Gut!"
 (``pass``).  Options: ``announce_first`` (``declarer``, or ``forehand``:
 the round starts with the forehand) and ``kontra_ends_turn`` (a Kontra is
-also one's "Gut!", the turn passes on; profile koenigrufen-ooe-2023 §5.2).
+also one's "Gut!", the turn passes on; docs/rules.md §18.4).
 The round ends once every player has spoken and the last three
 turns were a plain "Gut!".
 

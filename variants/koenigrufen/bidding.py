@@ -37,13 +37,13 @@ def style(dialect: Dialect) -> AuctionStyle:
 
 def opening_only(spec: ContractSpec) -> bool:
     """Whether ``spec`` is bid only as the forehand's very first word (``extra["forehand_bid"] ==
-    "opening"``; profile koenigrufen-ooe-2023 §3.2, the Sechserdreier), not chosen after Vorhand!."""
+    "opening"``; docs/rules.md §18.2, the Sechserdreier), not chosen after Vorhand!."""
     return spec.extra.get("forehand_bid") == "opening"
 
 
 class HoldingAuction(Auction):
     """Core's auction plus two rules of the Upper-Austrian text, both off by default:
-    the option ``forehand_hold`` ("ich halte", profile §3.4: the forehand takes the
+    the option ``forehand_hold`` ("ich halte", docs/rules.md §18.2: the forehand takes the
     standing game of another player without outbidding it; the others must then bid
     higher) and forehand games bid as her opening word (:func:`opening_only`)."""
 

@@ -201,7 +201,7 @@ def valat_side(state: HandState) -> int:
 def valat_mode(state: HandState, dialect: Dialect) -> str:
     """The option ``valat``: ``premium`` (docs/rules.md §16.5), ``replaces-all`` (§17.5: worth the game
     value times the Valat's, it replaces the game and every other premium) or ``replaces-game``
-    (profile koenigrufen-ooe-2023 §7: it replaces the game, announced premiums still count)."""
+    (docs/rules.md §18.6: it replaces the game, announced premiums still count)."""
     default = "replaces-all" if dialect.valat_multiplies else "premium"
     return str(state.options.get("valat", default))
 
@@ -216,9 +216,9 @@ def valat_replaces_game(state: HandState, dialect: Dialect) -> bool:
 
 
 def _replacing_valat(state: HandState, game: ContractSpec, item: Item) -> Item:
-    """Profile §7: the Valat in the game's place: its value times the game's (the lost value
-    where the declarer side loses it, §7.4), not doubled again in solo games (§7.3), at the
-    higher Kontra level of the game and the Valat (§7.6)."""
+    """docs/rules.md §18.6: the Valat in the game's place: its value times the game's (the lost
+    value where the declarer side loses it), not doubled again in solo games, at the higher
+    Kontra level of the game and the Valat."""
     lose = item.made != item.for_side
     value = game.lost_value() if lose else game.value
     kontra = max(item.kontra, _level(state, game, "", state.declarer or 0, state.kontra_level))
@@ -269,7 +269,8 @@ def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs:
                             scale=game.premium_scale))
     v = valat_side(state)
     if mode == "replaces-game":
-        if valat_replaces_game(state, dialect):  # §7.5: only announced premiums beside the Valat
+        # docs/rules.md §18.6: only announced premiums beside the Valat
+        if valat_replaces_game(state, dialect):
             out = [_replacing_valat(state, game, p) if p.name == VALAT else p for p in out
                    if p.announced or p.name == VALAT]
         else:
@@ -366,7 +367,7 @@ def score_trischaken(state: HandState, game: ContractSpec) -> Score:
 
 
 def score_trischaken_loser(state: HandState, game: ContractSpec, win: int) -> Score:
-    """Profile koenigrufen-ooe-2023 §8: the player with the most points pays b (the game
+    """docs/rules.md §18.7: the player with the most points pays b (the game
     value, doubled from ``win`` thirds on) to each other; the forehand (Trischaker) who has
     or shares the most loses alone at 2b; a Jungfrau (no trick) takes the whole 3b, two
     share it rounded up to whole game values; two tied losers pay two values each, one to
