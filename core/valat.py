@@ -88,7 +88,7 @@ SEATS: Final = 4
 """The declarer and three opponents."""
 
 SOLO: Final = TrickRules(overtrump=True, trull_trick=True)
-"""The trick rules of the 40-card Solo (docs/rules.md §13.4) (tarocks trump, Stichzwang on
+"""The trick rules of the 40-card Solo, docs/rules.md §13.4 (tarocks trump, Stichzwang on
 tarocks, Kaiserstich): what ``python -m tarock.core.valat`` measures."""
 
 STOPPED_FAILURES: Final = "failures"

@@ -14,18 +14,18 @@ calling game (§18.2); Valat is game value × 4 silent / × 8 announced and repl
 item, only announced premiums beside it (docs/rules.md §18.6); Kontra, Rekontra, Subkontra per
 item, per opponent in negative games (§18.4); Trischaken: the loser pays (§18.7).
 
-Decisions where the profile is open (docs/rules.md §18.8; its open questions' items below):
+Decisions where the profile is open (docs/rules.md §18.8):
 - Announcements follow the app's order (docs/rules.md §18.4): the forehand opens, announcing keeps
-  the turn, a Kontra ends it, three "Gut" after the last word end the round (item 1, 2).
-- A Kontra between hidden partners counts nothing (the club's rule; item 3).
+  the turn, a Kontra ends it, three "Gut" after the last word end the round.
+- A Kontra between hidden partners counts nothing (the club's rule).
 - Failed silent premiums cost nothing; a Kontra on the game does not raise silent
-  premiums (items 4, 5).  Two Jungfrauen share, rounded up to whole points (item 6).
-- The Sechserdreier's lost value is 8 (item 9).  Schleifen pays game + the smallest
-  bird held before the talon (item 10).  The Solorufer's King half goes to him at the end
-  and every Kontra is void (Book, item 11).  The talon stays with the defenders after a
-  Valat (item 12).  A failed defenders' Valat costs them × 8 (item 13).
-- In the colour games a defender may both kontra and announce Valat (2021 text, item 14).
-- The Solodreier's declarer announces only in his first turn (item 8); the forehand may
+  premiums.  Two Jungfrauen share, rounded up to whole points.
+- The Sechserdreier's lost value is 8.  Schleifen pays game + the smallest
+  bird held before the talon.  The Solorufer's King half goes to him at the end
+  and every Kontra is void (the Book).  The talon stays with the defenders after a
+  Valat.  A failed defenders' Valat costs them × 8.
+- In the colour games a defender may both kontra and announce Valat (the 2021 text).
+- The Solodreier's declarer announces only in his first turn; the forehand may
   hold it.  The Besserrufer's Rekontra answers one defender's Kontra at a time.
 """
 

@@ -11,7 +11,7 @@ behind an option (the defaults are the club's rules):
     points (``tarock54`` charges nothing, docs/rules.md §12.4); 0 turns it off.
 ``kaiserstich`` (bool, default true)
     When Pagat, Mond and Sküs fall in one trick, the Pagat wins it (the
-    Kaiserstich of the 40-card game, docs/rules.md §4.8,, borrowed for 54 cards).
+    Kaiserstich of the 40-card game, docs/rules.md §4.8, borrowed for 54 cards).
 
 The file lives outside the installed packages and is loaded by path from
 plugins.toml; it changes the rules' data (a premium's values, the

@@ -3,7 +3,7 @@
 Checks on every hand: card conservation, 210 thirds (70 points) in all,
 zero-sum settlement, and replay identity (record -> JSON -> replay gives the
 same result); and against the tariffs, goals and counting written here from
-the seed texts: each game's value, won or lost at 35/2 (docs/rules.md §16) or 35/1
+the rule texts: each game's value, won or lost at 35/2 (docs/rules.md §16) or 35/1
 (§17), a negative game's exact number of tricks settled with each other
 player, and where each plays for himself the points of each seat.  Also at
 a five-seat table (docs/rules.md §3.5: "Der jeweilige Kartengeber spielt selbst
@@ -37,7 +37,7 @@ from tarock.variants.koenigrufen.course import COURSE
 CLUB_NAME = "koenigrufen-club"
 COURSE_NAME = "koenigrufen-course"
 
-# -- the seed texts' tariffs and goals, independent of the variants' data ------------------------
+# -- the rule texts' tariffs and goals, independent of the variants' data ------------------------
 
 TARIFF = {
     # docs/rules.md §16.1: "Rufer 10, Trischaken 10, Sechserdreier 30 (verloren 60)";
@@ -75,7 +75,7 @@ def thirds_of(cards_: Sequence[Card]) -> int:
 
 
 def check_against_the_texts(hand: Hand) -> None:
-    """The game's items and the seats' points as the seed texts have them."""
+    """The game's items and the seats' points as the rule texts have them."""
     s, r = hand.state, hand.state.result
     assert r is not None and s.contract is not None
     name = s.contract.name

@@ -31,7 +31,7 @@ from tarock.core.state import HandState
 
 Choose = Callable[[list[Action]], Action]
 
-# -- oracles, written from the seed text without the engine's helpers ------------------
+# -- oracles, written from the rule text without the engine's helpers ------------------
 
 _ORDER = {
     "T": "Sküs XXI XX XIX XVIII XVII XVI XV XIV XIII XII XI X IX VIII VII VI V IV III II I",

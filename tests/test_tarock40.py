@@ -216,7 +216,7 @@ def faberl_hand(options: dict[str, object] | None = None) -> Hand:
 
 def test_faberl_declarer_names_the_trump() -> None:
     """"Faberl (Farben-Solo): Du spielst allein gegen die drei anderen und
-    wählst eine Trumpffarbe.\" (docs/rules.md §4.3: named once the bidding is won.)"""
+    wählst eine Trumpffarbe.\" (docs/rules.md §4.5: named once the bidding is won.)"""
     hand = faberl_hand()
     assert hand.state.phase == "trump"
     assert set(hand.legal(0)) == {Trump(0, s) for s in "cshd"}

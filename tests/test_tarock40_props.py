@@ -162,7 +162,7 @@ def achieved(state: HandState, party: set[int]) -> dict[str, bool]:
 
 def expected_lines(hand: Hand) -> tuple[int, set[int], list[Line]]:
     """The declarer, his party and the settlement's lines, from the deal and
-    the actions as the seed texts describe them.
+    the actions as the rule texts behind docs/rules.md §13 describe them.
 
     tarock40 (docs/rules.md §13.6): the game (Rufspiel 1, the
     others 4) and every premium that counts, single games doubling the

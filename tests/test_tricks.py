@@ -1,4 +1,4 @@
-"""Trick play from data (core/tricks.py) against the seed texts.
+"""Trick play from data (core/tricks.py) against the rules of docs/rules.md §4.
 
 Every combination of :class:`~core.contracts.TrickRules` that a shipped
 variant (or the shipped example plugins) uses is checked against an oracle

@@ -119,7 +119,7 @@ def pagat_held(state: HandState, seat: int) -> bool:
 
 
 class Tarock40Online:
-    """The hooks in which docs/rules.md §14 differs from ``tarock40``."""
+    """The hooks in which the online platform (docs/rules.md §14) differs from ``tarock40``."""
 
     name = "tarock40-online"
     version = VERSION
