@@ -207,7 +207,7 @@ class Announce(Action):
 
 @dataclass(frozen=True, slots=True)
 class Join(Action):
-    """Join a game another player bid and play it too ("Piccolo bei", seed 002)."""
+    """Join a game another player bid and play it too ("Piccolo bei", docs/rules.md §6.3)."""
 
     contract: str = ""
     type: ClassVar[str] = "bei"

@@ -12,16 +12,16 @@ holding requirements, a card to call) and a narrow hook
 
 An :class:`AuctionStyle` gives the variations of the rule texts:
 
-- the forehand must open instead of passing (seed 002: "Abgeben der Vorhand
-  ist unzulässig"; seed 003);
-- "Vorhand!" (seed 002): the forehand's opening word, below every game; when
+- the forehand must open instead of passing (docs/rules.md §6.2: "Abgeben der Vorhand
+  ist unzulässig"; §15.2);
+- "Vorhand!" (docs/rules.md §6.2): the forehand's opening word, below every game; when
   all others then pass he chooses any game, the forehand games included,
   which are bid only that way;
-- joining a game another player bid ("Piccolo bei", seed 002): the joined
+- joining a game another player bid ("Piccolo bei", docs/rules.md §6.3): the joined
   values add up in the auction (``ContractSpec.auction_value``);
 - several players bidding the same contract where it allows a contest
-  (several Besserrufer, seed 002), decided after the auction;
-- announcements made with a bid (seed 000, 40 cards: "Zusätzlich ansagen").
+  (several Besserrufer, docs/rules.md §6.4), decided after the auction;
+- announcements made with a bid (docs/rules.md §6.5: "Zusätzlich ansagen").
 
 A contract whose call is made with the bid (``CallRule.when == "bid"``, seed
 000 54 cards: "ruft den XX") is bid by the :class:`~core.actions.Call`
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from tarock.core.rules import Rules
 
 VORHAND: Final = "vorhand"
-"""The contract word of the forehand's "Vorhand!" (seed 002)."""
+"""The contract word of the forehand's "Vorhand!" (docs/rules.md §6.2)."""
 
 KEY: Final = "auction"
 """Where the auction keeps its bookkeeping in ``HandState.data``."""
@@ -62,9 +62,9 @@ class AuctionStyle:
     ends_at_top: bool = True
     """A bid that no contract outranks ends the auction at once."""
     vorhand: bool = False
-    """The forehand may open with "Vorhand!" (seed 002)."""
+    """The forehand may open with "Vorhand!" (docs/rules.md §6.2)."""
     max_joiners: int = 0
-    """Up to so many players may join a joinable game ("bei", seed 002)."""
+    """Up to so many players may join a joinable game ("bei", docs/rules.md §6.3)."""
     additions: bool = False
     """Bids may carry announcements (``Bid.announce``)."""
 

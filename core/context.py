@@ -1,7 +1,7 @@
 """The table context: what carries from one hand to the next.
 
 A :class:`TableContext` is an immutable value: the round and deal being
-played, the dealer, the multiplier of a raised round (seed 003: after a
+played, the dealer, the multiplier of a raised round (docs/rules.md §3.6: after a
 Fahrer "die nächste Spielrunde ... zählt doppelt"), and a memory in which
 house rules keep what they need across hands (keyed by plugin name, plain
 data only).  Each hand is played under one context, which the hand's state

@@ -54,7 +54,7 @@ class TrickRules:
     trump: TrumpMode = "tarock"
     overtrump: bool = False
     """Whoever plays a trump while a trump lies in the trick must beat it if
-    able (seed 000; following a plain suit carries no such duty)."""
+    able (docs/rules.md §4.3; following a plain suit carries no such duty)."""
     must_win: bool = False
     """Stichzwang: a card that wins the trick so far must be played if there is one."""
     pagat_last: bool = False
@@ -63,8 +63,8 @@ class TrickRules:
     """Kaiserstich / Märchenstich: in a trick where the tarocks trump, the Pagat
     wins when Pagat, Mond and Sküs all lie in it."""
     xx_high: bool = False
-    """In a ``suit`` game, the literal reading of seed 000's Faberl: the XX is
-    the tarocks' highest card, the Pagat their lowest (RULES.md decision 4)."""
+    """In a ``suit`` game, the literal reading of the Faberl: the XX is
+    the tarocks' highest card, the Pagat their lowest (docs/rules.md §4.5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +93,7 @@ class CallRule:
 
     ``cards`` are the callable cards in order of preference.  With
     ``highest`` the declarer must call the first of them he does not hold
-    (seed 000: "den höchsten Tarock vom XX abwärts, den er nicht hat");
+    (docs/rules.md §12.1: "den höchsten Tarock vom XX abwärts, den er nicht hat");
     otherwise any he does not hold.  ``when``: ``bid`` (the call is the bid
     itself), ``bid-auto`` (the card follows from the hand and is set, for all
     to see, with the bid), ``end`` (set when the auction is decided) or
@@ -160,12 +160,12 @@ class ContractSpec:
     partnership: Partnership = "alone"
     call: CallRule | None = None
     joinable: bool = False
-    """Others may join the game ("bei") and each plays it too (seed 002)."""
+    """Others may join the game ("bei") and each plays it too (docs/rules.md §6.3)."""
     contest: bool = False
     """Several may bid it at the same time; a contest after the auction decides
-    who plays (seed 002: several Besserrufer name their birds)."""
+    who plays (docs/rules.md §6.4: several Besserrufer name their birds)."""
     auction_value: int = 0
-    """What the bid counts in an auction where joined games add up (seed 002);
+    """What the bid counts in an auction where joined games add up (docs/rules.md §16.2);
     0 where the rank alone orders the bids."""
     talon: TalonUse = "none"
     talon_pile: int = 0
@@ -202,7 +202,7 @@ class PremiumSpec:
     announced), ``announced`` when announced (0: it cannot be announced),
     ``silent_lost`` when a silent attempt fails where the rules charge that
     (None: the same as ``silent``).  ``material`` marks material premiums
-    (Trull, Kings, Absolut: seed 002's "Materialprämien").
+    (Trull, Kings, Absolut: "Materialprämien", docs/rules.md §16.5).
     """
 
     name: str

@@ -13,7 +13,7 @@ MAX_REDEALS = 1000
 
 def active_seats(seats: int, dealer: int, players: int) -> tuple[int, ...]:
     """The seats that play a hand: all of them, or all but the dealer when one
-    seat more than the game's players sits at the table (seed 003, 2.6: with
+    seat more than the game's players sits at the table (docs/rules.md §3.5: with
     five at the table the dealer sits out).  ``()`` means every seat."""
     if seats == players:
         return ()

@@ -18,7 +18,7 @@ from tarock.core.cards import VALUE, Card
 from tarock.core.contracts import ContractSpec, Playable, PremiumSpec, contract_named
 
 KONTRA_WORDS: tuple[str, ...] = ("Kontra", "Rekontra", "Subkontra", "Re-Sub")
-"""The names of the Kontra levels 1..4 where a variant names none (seed 000)."""
+"""The names of the Kontra levels 1..4 where a variant names none (docs/rules.md §8.1)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """An open auction: games, additions and Kontras in any order, until passes in a row.
 
-Seed 004: "beginnend bei der Vorhand, reihum höhere Spiele an und/oder
+docs/rules.md §14.3: "beginnend bei der Vorhand, reihum höhere Spiele an und/oder
 Zusätze zum angesagten Spiel. Sobald drei Spieler nacheinander 'weiter'
 gesagt haben (nur der Rufer muss zumindest einmal etwas ansagen), ist die
 Lizitation beendet."  A generic mechanism over the table's contracts:
@@ -44,7 +44,7 @@ KEY = "open-auction"
 
 
 class OpenAuction(Phase):
-    """The open auction, ended by ``passes`` passes in a row (seed 004: three)."""
+    """The open auction, ended by ``passes`` passes in a row (docs/rules.md §14.3: three)."""
 
     name = BIDDING
 

@@ -231,7 +231,7 @@ class KontraChain(Phase):
 
 class TrumpChoice(Phase):
     """The declarer of a ``suit`` game names the trump suit once the auction is
-    won (seed 000, Faberl: "wählst eine Trumpffarbe")."""
+    won (docs/rules.md §4.5, Faberl: "wählst eine Trumpffarbe")."""
 
     name = TRUMP
 

@@ -3,7 +3,7 @@
 Scoring a hand yields :class:`Item`s: the game and each premium (and, where
 each plays for himself, what one seat owes another).  Every item says its
 party, its base value, whether it was announced and made, its own Kontra
-level and the single-game scale.  The formula (RULES.md, decision 1):
+level and the single-game scale.  The formula (docs/rules.md §10):
 
     amount  = base * scale * 2 ** kontra, signed: + when the item's party
               made it, - when it failed; 0 when nobody made it

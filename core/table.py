@@ -1,13 +1,13 @@
 """A table: a series of rounds, the running score sheet and the final standings.
 
-Seed 000: "Ein Tisch spielt 12 Runden, danach gibt es den Endstand."  The
+docs/rules.md §3.6: "Ein Tisch spielt 12 Runden, danach gibt es den Endstand."  The
 dealer moves on one seat each round.  A deal that everybody passes is void:
-the same dealer deals again and it is not a round (RULES.md, decision 11).
+the same dealer deals again and it is not a round (docs/rules.md §3.4).
 The final standings give main points by place (4, 2, 1, 0) and the total as
 sub points; players with equal totals share their places' main points (seed
 000: "Bei Punktgleichheit teilen sich die Plätze ihre Hauptpunkte").
 
-A hand may make the following round count more (seed 003, Fahrer: "Die
+A hand may make the following round count more (docs/rules.md §17.7, Fahrer: "Die
 nächste Spielrunde (4 bzw. 5 Spiele) zählt doppelt"): its result's
 ``next_round_factor`` multiplies the settlements of the next ``seats``
 rounds on the sheet.  Our reading: the whole amount of each of those hands is

@@ -50,9 +50,9 @@ def strength_order(xx_high: bool) -> tuple[int, ...]:
     """Order of every card within its suit (higher beats lower).
 
     Tarocks keep their normal order (Sküs > Mond > XX > ... > Pagat) unless
-    ``xx_high`` asks for seed 000's literal Faberl reading: "der XX ist ihre
+    ``xx_high`` asks for the literal Faberl reading: "der XX ist ihre
     höchste, der Pagat ihre niedrigste Karte"; Mond and Sküs, which the
-    sentence forgets, then rank just above the Pagat (RULES.md decision 4).
+    sentence forgets, then rank just above the Pagat (docs/rules.md §4.5).
     """
     if not xx_high:
         return STRENGTH

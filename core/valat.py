@@ -1,9 +1,9 @@
 """Valat aus eigener Kraft: does a hand make every trick on its own?
 
-Seed 000, 40 cards: "Beim Solo und Faberl darf ein Valat nur angesagt werden,
+docs/rules.md §11.2: "Beim Solo und Faberl darf ein Valat nur angesagt werden,
 wenn das Blatt ihn aus eigener Kraft gewinnt ... Die App spielt dein Blatt
 dazu gegen viele Verteilungen durch und lässt den Valat zu, wenn er praktisch
-immer gelingt."  RULES.md decision 8 leaves the sample to us:
+immer gelingt."  Our reading there fixes the sample:
 
 - ``DEALS`` = 200 random distributions of the unseen cards to the three
   opponents, drawn from a generator seeded by the hand, the trump, the
@@ -49,7 +49,7 @@ all 200 deals, the first trick searched in full when an opponent leads it.
 On bit sets the check takes a quarter to a third of the time the first
 version on lists took (tests/valat_reference.py, the reference it is tested
 against), measured in the same session on a loaded 2-core machine: 50-83 ms
-against 195-228 ms for seed 000's Solo hand leading, 121-162 ms against
+against 195-228 ms for the Solo hand of docs/rules.md §11.2 leading, 121-162 ms against
 742-767 ms for the Faberl hand over all four suits, second to play.  A check
 that stops at its third lost deal costs about as much in seeding the
 generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Answers
@@ -88,7 +88,7 @@ SEATS: Final = 4
 """The declarer and three opponents."""
 
 SOLO: Final = TrickRules(overtrump=True, trull_trick=True)
-"""The trick rules of seed 000's 40-card Solo (tarocks trump, Stichzwang on
+"""The trick rules of the 40-card Solo, docs/rules.md §13.4 (tarocks trump, Stichzwang on
 tarocks, Kaiserstich): what ``python -m tarock.core.valat`` measures."""
 
 STOPPED_FAILURES: Final = "failures"

@@ -1,8 +1,8 @@
 """Bettel and Bettel ouvert for tarock54: alone, no talon, the declarer takes no trick.
 
-From the Upper-Austrian profile koenigrufen-ooe-2023, whose Rufer is worth 1 like tarock54's
-Rufspiel: Bettel 2, Bettel ouvert 7 (§4.1); the declarer leads, Stichzwang, the Pagat only
-as the last tarock (§4.5); tarock54's Kontra (its option) and no premium."""
+From the Upper-Austrian rules (docs/rules.md §18.1), whose Rufer is worth 1 like tarock54's
+Rufspiel: Bettel 2, Bettel ouvert 7; the declarer leads, Stichzwang, the Pagat only
+as the last tarock (docs/rules.md §4.4, §4.7); tarock54's Kontra (its option) and no premium."""
 from collections.abc import Generator, Mapping
 from dataclasses import replace
 from typing import Any

@@ -1,7 +1,7 @@
 """A Farbensolo for tarock54: alone, the talon untouched, the tarocks beat no suit card.
 
-From the Upper-Austrian profile koenigrufen-ooe-2023: worth 6 where its Rufer is 1 (§4.1);
-the Farbenspiele's trick rules (§4.5): a suit lead goes to the highest card of that suit,
+From the Upper-Austrian rules: worth 6 where its Rufer is 1 (docs/rules.md §18.1);
+the Farbenspiele's trick rules (docs/rules.md §4.6): a suit lead goes to the highest card of that suit,
 Tarockzwang holds, nobody leads a tarock holding a suit card; the forehand leads; of
 tarock54's premiums the Valat counts, doubled as in the solo games; tarock54's Kontra."""
 from collections.abc import Generator, Mapping

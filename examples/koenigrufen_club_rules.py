@@ -6,7 +6,7 @@ A second worked example of docs/plugins.md, over ``koenigrufen-club`` (seed
 ``mondfang_partners`` (bool, default true here)
     The rulebook's own option, whose default the club flips: a Mond captured
     by one's own partner's Sküs counts as a Mondfang against the Mond's party
-    (seed 002's discussion: "Mondfang unter Partnern").  A house rule changes
+    (the remarks after the rulebook, docs/rules.md §16.8: "Mondfang unter Partnern").  A house rule changes
     a base option's default through ``tarock_option_defaults``.
 ``trull`` / ``trull_announced`` (int, cents, defaults 15 and 30)
     The Trull premium is worth this many cents silent / announced instead of

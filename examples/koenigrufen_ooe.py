@@ -1,31 +1,31 @@
-"""Königrufen by the Upper-Austrian tournament rules (profile koenigrufen-ooe-2023), over
+"""Königrufen by the Upper-Austrian tournament rules (docs/rules.md §18), over
 ``koenigrufen-club``: the club's phases, other data, other options.
 
-Money in cents at 10 ct per point (§0, §9.1).  The ladder, lowest first (§3.1, §4.1):
+Money in cents at 10 ct per point (docs/rules.md §18).  The ladder, lowest first (§18.1):
 Trischaken 1 and Rufer 1 (the forehand's, after "Vorhand" and three passes), Piccolo 2,
 Bettel 2, Solorufer 2, Besserrufer 1 + bird, Farbendreier 3, Sechserdreier 4 / lost 8 (the
 forehand's first word only), Dreier 4, Farbensolo 6, Piccolo ouvert 6, Bettel ouvert 7,
 Solodreier 8; no Bei-games, one Besserrufer bid, no tarock limit in the colour games.
-Premiums (§6): Trull, Vier Könige, König Ultimo, Pagat, Uhu, Kakadu, Quapil at 1/2, 1/2,
+Premiums (docs/rules.md §18.5): Trull, Vier Könige, König Ultimo, Pagat, Uhu, Kakadu, Quapil at 1/2, 1/2,
 1/2, 1/2, 2/4, 3/6, 4/8 points, doubled in solo games; no Absolut, Grammopoi, Mondfang;
-the colour games know only Vier Könige and Valat.  The Sküs wins a Trull trick (§1).
-Options set here: the forehand may hold ("ich halte", §3.4); with four Kings no calling
-game (§3.2, §3.6); Valat is game value × 4 silent / × 8 announced and replaces the game
-item, only announced premiums beside it (§7); Kontra, Rekontra, Subkontra per item, per
-opponent in negative games (§5.4); Trischaken: the loser pays (§8).
+the colour games know only Vier Könige and Valat.  The Sküs wins a Trull trick (§18.3).
+Options set here: the forehand may hold ("ich halte", docs/rules.md §18.2); with four Kings no
+calling game (§18.2); Valat is game value × 4 silent / × 8 announced and replaces the game
+item, only announced premiums beside it (docs/rules.md §18.6); Kontra, Rekontra, Subkontra per
+item, per opponent in negative games (§18.4); Trischaken: the loser pays (§18.7).
 
-Decisions where the profile is open (§11):
-- Announcements follow the app's order (§5.2): the forehand opens, announcing keeps
-  the turn, a Kontra ends it, three "Gut" after the last word end the round (item 1, 2).
-- A Kontra between hidden partners counts nothing (the club's rule; item 3).
+Decisions where the profile is open (docs/rules.md §18.8):
+- Announcements follow the app's order (docs/rules.md §18.4): the forehand opens, announcing keeps
+  the turn, a Kontra ends it, three "Gut" after the last word end the round.
+- A Kontra between hidden partners counts nothing (the club's rule).
 - Failed silent premiums cost nothing; a Kontra on the game does not raise silent
-  premiums (items 4, 5).  Two Jungfrauen share, rounded up to whole points (item 6).
-- The Sechserdreier's lost value is 8 (item 9).  Schleifen pays game + the smallest
-  bird held before the talon (item 10).  The Solorufer's King half goes to him at the end
-  and every Kontra is void (Book, item 11).  The talon stays with the defenders after a
-  Valat (item 12).  A failed defenders' Valat costs them × 8 (item 13).
-- In the colour games a defender may both kontra and announce Valat (2021 text, item 14).
-- The Solodreier's declarer announces only in his first turn (item 8); the forehand may
+  premiums.  Two Jungfrauen share, rounded up to whole points.
+- The Sechserdreier's lost value is 8.  Schleifen pays game + the smallest
+  bird held before the talon.  The Solorufer's King half goes to him at the end
+  and every Kontra is void (the Book).  The talon stays with the defenders after a
+  Valat.  A failed defenders' Valat costs them × 8.
+- In the colour games a defender may both kontra and announce Valat (the 2021 text).
+- The Solodreier's declarer announces only in his first turn; the forehand may
   hold it.  The Besserrufer's Rekontra answers one defender's Kontra at a time.
 """
 
@@ -48,10 +48,11 @@ LADDER: dict[str, tuple[str, int, int | None]] = {
     "piccolo-ouvert": ("Piccolo ouvert", 60, None), "bettel-ouvert": ("Bettel ouvert", 70, None),
     "solodreier": ("Solodreier", 80, None),
 }
-"""Game -> (title, cents, cents when lost), in the order of the bids (§3.1, §4.1)."""
+"""Game -> (title, cents, cents when lost), in the order of the bids (docs/rules.md §18.1)."""
 PREMIUMS = {"trull": (10, 20), "kings": (10, 20), "king": (10, 20), "pagat": (10, 20),
             "uhu": (20, 40), "kakadu": (30, 60), "marabu": (40, 80), "valat": (4, 8)}
-"""Premium -> (silent, announced) in cents; the Valat's are multiples of the game (§6, §7)."""
+"""Premium -> (silent, announced) in cents; the Valat's are multiples of the game (docs/rules.md
+§18.5, §18.6)."""
 COLOUR = frozenset({"kings", "valat"})
 
 
@@ -60,21 +61,21 @@ def ooe_game(spec: ContractSpec, rank: int) -> ContractSpec:
     title, value, lost = LADDER[spec.name]
     extra = dict(spec.extra, max_tarocks=None)
     if spec.name == "sechserdreier":
-        extra["forehand_bid"] = "opening"  # §3.2: only as the forehand's first word
+        extra["forehand_bid"] = "opening"  # docs/rules.md §18.2: only as the forehand's first word
     if spec.name == "solodreier":
-        extra["announce_at_once"] = True  # §5.1: the declarer announces with the bid
+        extra["announce_at_once"] = True  # docs/rules.md §18.4: the declarer announces with the bid
     colour = spec.tricks.trump == "colour"
     return replace(
         spec, title=title, rank=rank, value=value, lost=lost, auction_value=0, joinable=False,
         contest=False, kontra=3 if spec.kontra else 0, extra=extra,
-        talon="last" if spec.name == "trischaken" else spec.talon,  # §8: to the last trick
+        talon="last" if spec.name == "trischaken" else spec.talon,  # docs/rules.md §18.3: to the last trick
         requires=tuple(r for r in spec.requires if r.code != "too-many-tarocks"),
         tricks=replace(spec.tricks, trull_trick=False),
         premiums=COLOUR if colour else spec.premiums & frozenset(PREMIUMS))
 
 
 class KoenigrufenOoe:
-    """Upper-Austrian tournament Königrufen (profile koenigrufen-ooe-2023)."""
+    """Upper-Austrian tournament Königrufen (docs/rules.md §18)."""
 
     name = "koenigrufen-ooe"
     version = "1.0"

@@ -1,4 +1,4 @@
-"""A Königrufen club that does not play the Farbendreier (seed 002 without one game)."""
+"""A Königrufen club that does not play the Farbendreier (the club of docs/rules.md §16 without one game)."""
 
 from __future__ import annotations
 

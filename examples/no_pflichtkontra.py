@@ -1,6 +1,6 @@
 """No Pflichtkontra: the holder of Pagat, Mond and Sküs need not say Kontra on a Rufspiel.
 
-Seed 000's tournament rule is a Kontra duty (the hook ``tarock_kontra_duty``); this one-line
+The tournament rule of docs/rules.md §8.3 is a Kontra duty (the hook ``tarock_kontra_duty``); this one-line
 plugin answers it first with "no duty".  (A table can also switch it off with the option
 ``pflichtkontra = false``.)
 """

@@ -1,6 +1,6 @@
 """House rules of a club that plays ``tarock54``: the worked example of docs/plugins.md.
 
-The club keeps the 54-card game of seed 000 and changes three things, each
+The club keeps the 54-card game of docs/rules.md §12 and changes three things, each
 behind an option (the defaults are the club's rules):
 
 ``pagat_ultimo`` (int, default 2)
@@ -8,10 +8,10 @@ behind an option (the defaults are the club's rules):
     instead of 1.
 ``pagat_lost`` (int, default 1)
     A Pagat played in the last trick that loses it costs its party this many
-    points (``tarock54`` charges nothing, RULES.md decision 9); 0 turns it off.
+    points (``tarock54`` charges nothing, docs/rules.md §12.4); 0 turns it off.
 ``kaiserstich`` (bool, default true)
     When Pagat, Mond and Sküs fall in one trick, the Pagat wins it (the
-    Kaiserstich of seed 000's 40-card game, borrowed for 54 cards).
+    Kaiserstich of the 40-card game, docs/rules.md §4.8, borrowed for 54 cards).
 
 The file lives outside the installed packages and is loaded by path from
 plugins.toml; it changes the rules' data (a premium's values, the

@@ -1,4 +1,4 @@
-"""The forehand may not choose Trischaken twice in a row (a club's rule over seed 002).
+"""The forehand may not choose Trischaken twice in a row (a club's rule over docs/rules.md §16).
 
 A rule that spans hands lives in the table context: after every hand this plugin remembers,
 per seat, whether that seat chose Trischaken the last time it was the forehand

@@ -1,5 +1,5 @@
 """A premium worth more: in this club the 40-card Valat is worth 10 silent and 20 announced
-(seed 000 says 6 and 12).
+(docs/rules.md §13.6 says 6 and 12).
 
 Only the values change: core's settlement still doubles them in single games and applies
 the Kontra chain to them, as it did to the old ones.

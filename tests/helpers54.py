@@ -169,7 +169,7 @@ def replayed(hand: Hand, same_rules: bool = False) -> Hand:
 
 
 def points_by_groups(cards_won: Sequence[Card]) -> int:
-    """Card points counted literally as seed 000 says, in whole points.
+    """Card points counted literally as the source of docs/rules.md §5.2 says, in whole points.
 
     Groups of three count their sum minus 2; two cards left over count their
     sum minus 1, a single card its value minus 1.  An independent oracle for

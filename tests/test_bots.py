@@ -1,7 +1,7 @@
 """The bots: legal choices only, decisions from the observation alone, the
 Pagat held for the last trick, no Subkontra, and the heuristic beats random.
 
-Seed 000 (``seeds/000_c8e7d08feae7ca9b.txt``) is the rule text for tarock54.
+docs/rules.md §12 states the rules of tarock54.
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ def test_heuristic_plays_legally_when_a_suit_is_trump() -> None:
 
 # -- the Pagat ---------------------------------------------------------------
 
-# seed 000: "Pagat Ultimo: Wird der Pagat (I) im letzten Stich ausgespielt und
+# docs/rules.md §12.4: "Pagat Ultimo: Wird der Pagat (I) im letzten Stich ausgespielt und
 # gewinnt er ihn, gibt es 1 Punkt extra für die Partei dieses Spielers."
 PAGAT_HANDS = (
     "I XXI Sküs XX XIX XVIII XVII XVI XV hK sK cK",
@@ -238,7 +238,7 @@ def test_heuristic_keeps_the_pagat_for_the_last_trick(named: str, seed: int) -> 
 
 # -- Kontra ------------------------------------------------------------------
 
-# seed 000: "Wer eine Stufe auslässt, beendet die Konter-Runde; Bots wagen kein
+# docs/rules.md §11.1: "Wer eine Stufe auslässt, beendet die Konter-Runde; Bots wagen kein
 # Subkontra und kein Re-Sub."
 DECLARER = "XX Sküs XXI XVIII XVII XVI XV XIV cK sK hK dK"  # calls the XIX
 GIVER = "XIII XII XI X IX VIII VII VI cQ sQ hQ dQ"
@@ -355,8 +355,8 @@ def trull_trick_choice(rules: Rules) -> tuple[Action, Observation]:
 
 
 def test_a_house_rules_kaiserstich_is_known_to_the_bots() -> None:
-    """tarock54-club borrows seed 000's Kaiserstich ("Liegen Pagat, Mond und Sküs im selben
-    Stich, gewinnt der Pagat") for 54 cards: the bots read it from the contract's trick rules,
+    """tarock54-club borrows the 40-card Kaiserstich (docs/rules.md §4.8) ("Liegen Pagat, Mond und
+    Sküs im selben Stich, gewinnt der Pagat") for 54 cards: the bots read it from the contract's trick rules,
     as they read the overtrump duty, so the club's Pagat takes the Trull trick; under tarock54
     and with the club's option off the Pagat would lose there, and a small tarock goes."""
     action, obs = trull_trick_choice(CLUB.rules())

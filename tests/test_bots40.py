@@ -1,9 +1,9 @@
-"""Bots and the line client in the 40-card games, ``tarock40`` (seed 000,
-"Variante 40 Blatt") and ``tarock40-online`` (seed 004, RULES.md decision 5).
+"""Bots and the line client in the 40-card games, ``tarock40`` (docs/rules.md §13,
+"Variante 40 Blatt") and ``tarock40-online`` (docs/rules.md §14).
 
-The limits every bot keeps come from seed 000: "Bots sagen nur einen Valat an,
+The limits every bot keeps are docs/rules.md §11.1: "Bots sagen nur einen Valat an,
 und nur mit einer nahezu unschlagbaren Hand" and "Bots wagen kein Subkontra und
-kein Re-Sub" (RULES.md decision 8).
+kein Re-Sub".
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ STRONG_SECOND = [
 
 
 def test_heuristic_outbids_in_the_online_auction() -> None:
-    """Seed 004: "sagen die Spieler, beginnend bei der Vorhand, reihum höhere Spiele
+    """docs/rules.md §14.3: "sagen die Spieler, beginnend bei der Vorhand, reihum höhere Spiele
     an und/oder Zusätze zum angesagten Spiel" -- one turn offers pass, a higher
     game, additions and Kontra together; a strong hand takes the higher game."""
     hand = rigged(STRONG_SECOND, dealer=3, variant="tarock40-online")
@@ -151,7 +151,7 @@ def test_heuristic_outbids_in_the_online_auction() -> None:
 
 
 def test_heuristic_outbids_in_tarock40() -> None:
-    """Seed 000: "sagt jeder ein höheres Spiel an als das bisherige Höchstgebot oder passt"."""
+    """docs/rules.md §13.2: "sagt jeder ein höheres Spiel an als das bisherige Höchstgebot oder passt"."""
     hand = rigged(STRONG_SECOND, dealer=3)
     assert make_bot("heuristic", 0).decide(observe(hand, 0)) == Pass(0)
     act(hand, "0 bid rufspiel")
@@ -159,7 +159,7 @@ def test_heuristic_outbids_in_tarock40() -> None:
 
 
 def test_heuristic_names_its_best_faberl_suit_and_plays_it() -> None:
-    """Seed 000, Faberl: "Du spielst allein gegen die drei anderen und wählst eine
+    """docs/rules.md §4.5, Faberl: "Du spielst allein gegen die drei anderen und wählst eine
     Trumpffarbe. ... Die Tarocks sind in diesem Spiel eine gewöhnliche Farbe"."""
     faberl = ["hK hQ hC hJ sK dK Sküs XXI XX IV", "h1 I V VI VII VIII IX X XI XII"]
     hand = rigged(faberl, dealer=3)
@@ -177,7 +177,7 @@ def test_heuristic_names_its_best_faberl_suit_and_plays_it() -> None:
 
 # -- Valat ---------------------------------------------------------------------------------------
 
-# seed 000: "Zum Beispiel die sieben höchsten Tarocks, zwei kleine und ein König"
+# docs/rules.md §11.2: "Zum Beispiel die sieben höchsten Tarocks, zwei kleine und ein König"
 UNBEATABLE = "Sküs XXI XX XIX XVIII XVII XVI V IV hK"
 GOOD_NOT_UNBEATABLE = "XX XIX XVIII XVII XV XIV cK sK hK dK"
 STRONG_WITHOUT_XX = "Sküs XXI XIX XVIII XVII V IV hQ cQ sQ"
@@ -233,7 +233,7 @@ def test_a_refused_rufspiel_valat_has_figures_and_no_bot_says_it() -> None:
 
 def test_the_line_client_says_what_the_valat_check_found() -> None:
     """A player who types a Solo Valat the check refuses reads how many deals
-    were played, lost and made, and the interval (seed 000: "lässt den Valat
+    were played, lost and made, and the interval (docs/rules.md §11.2: "lässt den Valat
     zu, wenn er praktisch immer gelingt"); the next line is asked for."""
     hand = rigged([UNBEATABLE.replace("hK", "hQ")], dealer=3)
     out: list[str] = []
@@ -279,7 +279,7 @@ RUFSPIEL_KONTRA = [
 
 @pytest.mark.parametrize("kind", BOT_KINDS)
 def test_bots_never_subkontra_or_re_sub_a_rufspiel(kind: str) -> None:
-    """Seed 000: "Beim Rufspiel geht es weiter: Der Kontra-Geber kann mit Subkontra (× 8)
+    """docs/rules.md §8.1: "Beim Rufspiel geht es weiter: Der Kontra-Geber kann mit Subkontra (× 8)
     antworten, und der Rufer darf mit Re-Sub (× 16) abschließen.\""""
     hand = act(rigged(RUFSPIEL_KONTRA, dealer=3), "0 bid rufspiel", "1 pass", "2 pass", "3 pass")
     assert hand.state.phase == "kontra" and hand.state.to_move == 1
@@ -299,7 +299,7 @@ def test_bots_never_subkontra_or_re_sub_a_rufspiel(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", BOT_KINDS)
 def test_bots_read_each_announcements_own_kontra_level(kind: str) -> None:
-    """Seed 004: "Zuvor führen noch alle Kontras auf das Spiel sowie die Zusätze
+    """docs/rules.md §8.2: "Zuvor führen noch alle Kontras auf das Spiel sowie die Zusätze
     dazu, dass der jeweilige Wert verdoppelt wird" -- each addition has its own
     chain; at its Rekontra bots stop, though the game's chain is still at 0."""
     hand = act(rigged(RUFSPIEL_KONTRA, dealer=3, variant="tarock40-online"),
@@ -312,7 +312,7 @@ def test_bots_read_each_announcements_own_kontra_level(kind: str) -> None:
 
 
 def test_heuristic_prefers_the_games_chain() -> None:
-    """Seed 004's auction offers Kontra on the game and on each addition; the
+    """The auction of docs/rules.md §14.3 offers Kontra on the game and on each addition; the
     heuristic looks at the game's chain first, and never past its Rekontra."""
     hand = act(rigged(RUFSPIEL_KONTRA, dealer=3, variant="tarock40-online"), "0 bid rufspiel trull")
     obs = observe(hand, 1)
@@ -489,7 +489,7 @@ def test_the_game_line_shows_announcements_sides_and_kontras() -> None:
 
 
 def test_the_table_is_drawn_in_the_variants_direction() -> None:
-    """RULES.md decision 6: seeds 000 play counter-clockwise, seed 004 clockwise
+    """docs/rules.md §3.1: tarock40 plays counter-clockwise, tarock40-online clockwise
     ("ist der nächste Spieler im Uhrzeigersinn an der Reihe")."""
     names = ["You", "Franz", "Hilde", "Sepp"]
     assert seating_text(0, 1, 4, "counterclockwise", names) == (
@@ -569,7 +569,7 @@ def play_cli(tmp_path: Path, variant: str, answers: str) -> subprocess.Completed
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_whole_40_card_table_from_piped_answers(tmp_path: Path, variant: str) -> None:
-    """``tarock play --variant ...`` end to end: seed 000, "Ein Tisch spielt 12 Runden,
+    """``tarock play --variant ...`` end to end: docs/rules.md §3.6, "Ein Tisch spielt 12 Runden,
     danach gibt es den Endstand"; the records replay and add up to the standings."""
     proc = play_cli(tmp_path, variant, "nonsense\n" + "1\n" * 2000)
     out = proc.stdout

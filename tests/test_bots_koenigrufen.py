@@ -1,4 +1,4 @@
-"""The bots in Königrufen (seeds 002_9454020096413b7e.txt and 003_2a1fa2aa97cb1e47.txt):
+"""The bots in Königrufen (docs/rules.md §16 and §17):
 legal choices only, four and five at a table; decisions from the observation
 alone; within the limits every bot keeps; a sensible auction; low cards in
 a Bettel; and the heuristic beats random play.
@@ -61,7 +61,7 @@ def run(hand: Hand, players: Sequence[Player]) -> list[Action]:
 @pytest.mark.parametrize("seats", [4, 5])
 def test_bots_only_choose_legal_actions(variant: str, seats: int) -> None:
     """Every decision of both bots is one of ``obs.legal``, at four and five seats
-    (seed 003, 2.6: "Der jeweilige Kartengeber spielt selbst nicht mit und setzt aus")."""
+    (docs/rules.md §3.5: "Der jeweilige Kartengeber spielt selbst nicht mit und setzt aus")."""
     games: set[str] = set()
     for seed in range(40):
         hand, _ = seeded(variant, 300 + seed, seats)
@@ -76,10 +76,10 @@ def test_bots_only_choose_legal_actions(variant: str, seats: int) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bots_keep_the_limits(variant: str) -> None:
-    """RULES.md decision 8 (seed 000: "Bots sagen nur einen Valat an, und nur mit einer nahezu
+    """docs/rules.md §11.1 ("Bots sagen nur einen Valat an, und nur mit einer nahezu
     unschlagbaren Hand"): no bot announces a Valat in Königrufen (no Valat check exists for it);
     the heuristic announces only the Trull, the Pagat and the Besserrufer's bird, with the card
-    in hand (seed 002: "nur dann ansagen, wenn er die jeweilige Karte im Blatt hat")."""
+    in hand (docs/rules.md §15.5: "nur dann ansagen, wenn er die jeweilige Karte im Blatt hat")."""
     announced: set[str] = set()
     for seed in range(100):
         hand, _ = seeded(variant, 700 + seed)
@@ -199,7 +199,7 @@ def test_a_low_hand_bids_a_negative_game_and_a_weak_hand_passes(variant: str) ->
 
 @pytest.mark.parametrize("text,game", [(GOOD, "rufer"), (WEAK, "trischaken"), (STRONG, "dreier")])
 def test_the_club_forehand_says_vorhand_and_then_chooses_a_game(text: str, game: str) -> None:
-    """Seed 002: "Die Vorhand sagt Vorhand! oder ein Lizitspiel. Wenn im ersteren Falle alle
+    """docs/rules.md §6.2: "Die Vorhand sagt Vorhand! oder ein Lizitspiel. Wenn im ersteren Falle alle
     anderen Spieler Weiter! gesagt haben, kann die Vorhand auch ein Vorhandspiel spielen."
     A middling hand calls a King, a weak one plays Trischaken (Jungfrau is possible), a strong
     one a solo game (a Lizitspiel straight away)."""
@@ -216,7 +216,7 @@ def test_the_club_forehand_says_vorhand_and_then_chooses_a_game(text: str, game:
 
 @pytest.mark.parametrize("text,game", [(GOOD, "rufer"), (WEAK, "fahrer")])
 def test_the_course_forehand_opens_with_a_rufer_or_a_fahrer(text: str, game: str) -> None:
-    """Seed 003, 2.5: the forehand "muss als erster ein Spiel melden"; 5.1 Fahrer: "Spielziel:
+    """docs/rules.md §6.2: the forehand "muss als erster ein Spiel melden"; 5.1 Fahrer: "Spielziel:
     möglichst wenige ... Zählpunkte" -- for a hand that takes few tricks."""
     hand = rigged(COURSE_NAME, [text])
     assert make_bot("heuristic", 0).decide(observe(hand, 0)) == Bid(0, game)
@@ -238,7 +238,7 @@ def test_the_called_king_and_the_talon_half() -> None:
 # -- card play --------------------------------------------------------------------------------------
 
 def test_the_bettel_declarer_plays_low() -> None:
-    """Seed 003, 4.3 Bettler: "Spielziel: keinen Stich machen"; with Stichzwang a low card that
+    """docs/rules.md §17.1, Bettel: "Spielziel: keinen Stich machen"; with Stichzwang a low card that
     others must beat is the safe lead, and a trick is ducked whenever a lower card is allowed."""
     hand = rigged(COURSE_NAME, ["II III IV V c7 c8 cC s7 s8 h3 h4 d4", "XX XXI Sküs", "", ""])
     act(hand, Bid(0, "bettel"), Pass(1), Pass(2), Pass(3))
@@ -310,7 +310,7 @@ def test_heuristic_card_play_beats_random_card_play(variant: str) -> None:
 
 
 def test_only_koenigrufen_hands_are_played_by_the_koenigrufen_rules() -> None:
-    """The 54- and 40-card games of seed 000 keep their own heuristic."""
+    """The 54- and 40-card games (docs/rules.md §12, §13) keep their own heuristic."""
     for variant, expected in ((CLUB_NAME, True), (COURSE_NAME, True), ("tarock54", False),
                               ("tarock40", False), ("tarock40-online", False)):
         hand, _ = seeded(variant, 1)
@@ -347,7 +347,7 @@ def test_a_house_rule_over_a_dialect_gets_its_bots() -> None:
 
 
 def test_several_besserrufer_the_first_names_the_bird_it_would_play() -> None:
-    """Seed 002: "in diesem Falle sagen die Spieler ihre Vögel vor dem Rufen. Wer den höchsten Vogel
+    """docs/rules.md §6.4: "in diesem Falle sagen die Spieler ihre Vögel vor dem Rufen. Wer den höchsten Vogel
     ansagt, spielt." -- the bot that must name one names the bird whose trick comes last."""
     hand = rigged(CLUB_NAME, ["I III XV XVI XVII XVIII XIX XX cK sK", "II IV", "", ""])
     act(hand, Bid(0, "besserrufer"), Bid(1, "besserrufer"), Pass(2), Pass(3))

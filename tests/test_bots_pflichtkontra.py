@@ -1,6 +1,6 @@
 """A bot held to the Pflichtkontra says Kontra rather than bidding a game it cannot win.
 
-Seed 000: "Wer als Gegner eines Rufspiels alle drei Trullstücke (Pagat, Mond und Sküs)
+docs/rules.md §8.3: "Wer als Gegner eines Rufspiels alle drei Trullstücke (Pagat, Mond und Sküs)
 auf der Hand hält, muss Kontra geben, solange der Rufer nichts zusätzlich angesagt hat."
 In tarock40-online that seat may outbid instead, but passing is not offered.
 """

@@ -2,7 +2,7 @@
 
 Issue 11: "'Valat aus eigener Kraft' and the bots' Valat decisions use the
 same machinery; its answer carries the sample count and a confidence
-interval."  Seed 000: "Bots sagen nur einen Valat an, und nur mit einer
+interval."  docs/rules.md §11.1: "Bots sagen nur einen Valat an, und nur mit einer
 nahezu unschlagbaren Hand"; the rules' check ("Die App spielt dein Blatt
 dazu gegen viele Verteilungen durch") deals the unseen cards at random.  A
 search bot that has seen others bid plays the same check against deals that
@@ -31,7 +31,7 @@ from tarock.core.valat import DEALS
 pytestmark = pytest.mark.usefixtures("english")
 
 STRONG = "Sküs XXI XX XIX XVIII XVII XVI V IV hK"
-"""Seed 000's example ("die sieben höchsten Tarocks, zwei kleine und ein
+"""The source's example in docs/rules.md §11.2 ("die sieben höchsten Tarocks, zwei kleine und ein
 König"): the hand-only check, leading, makes 198 of 200 (the bar)."""
 
 
@@ -116,7 +116,7 @@ BORDERLINE = "Sküs XXI XX XIX XVIII XVII XV V IV hK"
 def test_the_worlds_take_away_a_borderline_valat() -> None:
     """The forehand bid a Rufspiel, seat 1 a Faberl: in deals that explain
     those bids the hand loses its third deal long before 200 (the bar of
-    seed 000's "praktisch immer" is not met), so the search levels bid the
+    docs/rules.md §11.2 is not met), so the search levels bid the
     Solo absolut without the Valat the rule of thumb adds; the rules, and the
     hand-only verdict, still allow it."""
     steps = ("0 bid rufspiel", "1 bid faberl", "2 pass", "3 pass")

@@ -26,8 +26,8 @@ pytestmark = pytest.mark.usefixtures("english")  # the English words, as with --
 
 
 def test_a_lost_solo_with_kontra_item_by_item() -> None:
-    """Seed 000, 40 cards: one Kontra doubles the game with its premiums, single games
-    double the premiums; the lone declarer pays each of the three others (RULES.md decision 1)."""
+    """docs/rules.md §13.8: one Kontra doubles the game with its premiums, single games
+    double the premiums; the lone declarer pays each of the three others (docs/rules.md §10)."""
     rules = CATALOGUE.find("tarock40").rules().facts
     opp = (1, 2, 3)
     items = [Item("game", (0,), opp, 4, made=False, kontra=1),
@@ -45,7 +45,7 @@ def test_a_lost_solo_with_kontra_item_by_item() -> None:
 
 
 def test_parties_of_two_and_pairs_in_cents() -> None:
-    """2 v 2: each loser pays one winner; Königrufen's per-declarer games (seed 002, Bei) are
+    """2 v 2: each loser pays one winner; Königrufen's per-declarer games (docs/rules.md §15.10, Bei) are
     items between two seats, each with its own Kontra ("Re" at level 2), in cents."""
     game = Item("game", (0, 2), (1, 3), 10)
     assert item_line(game, NAMES, CENTS) == \

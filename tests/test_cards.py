@@ -1,6 +1,6 @@
 """Cards, the card notation, decks, values and the order within a suit.
 
-Seed 000 ("Die Karten") and RULES.md ("Cards (all variants)").
+docs/rules.md §2 ("Die Karten").
 """
 
 from __future__ import annotations

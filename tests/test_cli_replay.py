@@ -75,7 +75,7 @@ def test_replay_json_agrees_with_the_engine(tmp_path: Path, capsys: pytest.Captu
         assert len(answer["tricks"]) == len(hand.state.tricks)
         if result.declarers:
             played += 1
-            # 54 cards count 70 points in all (seed 000: "Zusammen ergibt das immer genau 70 Augen")
+            # 54 cards count 70 points in all (docs/rules.md §5.2: "Zusammen ergibt das immer genau 70 Augen")
             assert sum(answer["points"]) == 70
             assert answer["tricks"][0]["cards"] == [format_card(c) for c in hand.state.tricks[0].cards]
     assert played >= 8

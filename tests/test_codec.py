@@ -188,7 +188,7 @@ def test_observations_and_results_round_trip(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", ["koenigrufen-club", "koenigrufen-course"])
 def test_observations_of_a_table_of_five_round_trip(variant: str) -> None:
-    """Seed 003, 2.6: five at the table, the dealer sits out; seat 4 acts too."""
+    """docs/rules.md §3.5: five at the table, the dealer sits out; seat 4 acts too."""
     codec = rules_of(variant).codec
     for seed in range(6):
         for hand in random_hands(variant, seed, seats=5):

@@ -1,8 +1,8 @@
 """The table context (core/context.py): what carries from one hand to the next.
 
-Seed 000: "Ein Tisch spielt 12 Runden"; the deal moves on one seat a round;
-RULES.md decision 11: "A deal that all four pass is void: it is dealt again
-and does not count as one of the table's rounds".  Seed 003, Fahrer: "Die
+docs/rules.md §3.6: "Ein Tisch spielt 12 Runden"; the deal moves on one seat a round;
+docs/rules.md §3.4: a deal that all four pass is void: it is dealt again
+and does not count as one of the table's rounds.  §17.7, Fahrer: "Die
 nächste Spielrunde (4 bzw. 5 Spiele) zählt doppelt".  Issue 7: "What carries
 from hand to hand (dealer, round, the doubled rounds after a Fahrer, a house
 rule's memory) is an explicit immutable value, updated by a hook after each
@@ -76,7 +76,7 @@ def test_a_passed_out_deal_keeps_the_dealer_and_the_round() -> None:
 
 
 def test_the_round_after_a_fahrer_counts_double() -> None:
-    """Seed 003: "Die nächste Spielrunde (4 bzw. 5 Spiele) zählt doppelt" -- the hand itself
+    """docs/rules.md §17.7: "Die nächste Spielrunde (4 bzw. 5 Spiele) zählt doppelt" -- the hand itself
     counts once; a passed-out deal inside the doubled round is no game of it."""
     context = TableContext(dealer=0)
     assert context.multiplier == 1

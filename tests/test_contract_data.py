@@ -2,7 +2,7 @@
 
 docs/plugins.md ("What the contract data mean") is the reference: a Bettel
 over ``tarock54`` is won by taking no trick, a Farbensolo follows the
-Farbenspiele's trick rules (profile koenigrufen-ooe-2023 §4.5), a suit named
+Farbenspiele's trick rules (docs/rules.md §4.6), a suit named
 as trumps is an action every seat sees, and a datum a base cannot play is
 refused in one line naming the plugin, the contract and the field.
 """
@@ -121,7 +121,7 @@ def test_a_bettel_ouvert_lays_the_declarers_hand_open_after_the_first_trick() ->
     replays(hand)
 
 
-# -- a Farbensolo: the profile's Farbenspiele (§4.5) ---------------------------------------------
+# -- a Farbensolo: the Farbenspiele (docs/rules.md §4.6) ----------------------------------------
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(order=st.permutations(list(range(54))), dealer=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))

@@ -36,7 +36,7 @@ def hands(variant: str) -> Iterator[dict[str, Any]]:
 
 def trull_trick_won_by_pagat(hand: Hand) -> bool:
     """Kaiserstich or Märchenstich: the Trull in one trick, taken by the Pagat
-    (the old engine charged a Mondfang there; RULES.md decision 14)."""
+    (the old engine charged a Mondfang there; docs/rules.md §9.4)."""
     for trick in hand.state.tricks:
         cards = trick.cards
         trull = PAGAT in cards and MOND in cards and SKUS in cards

@@ -1,6 +1,6 @@
 """The generic Kontra chain (tarock54) is on the whole game: a targeted Kontra is refused.
 
-Seed 000: "Wer Kontra sagt, verdoppelt den Spielwert samt allen Prämien (× 2)."
+docs/rules.md §8.1: "Wer Kontra sagt, verdoppelt den Spielwert samt allen Prämien (× 2)."
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The line client in Königrufen (seeds 002_9454020096413b7e.txt and
-003_2a1fa2aa97cb1e47.txt): every new action shown readably and read from its
+"""The line client in Königrufen (docs/rules.md §16 and
+§17): every new action shown readably and read from its
 written form, what lies open on the table, amounts in cents, five at a
 table, and whole tables through ``tarock play`` with piped answers.
 
@@ -64,7 +64,7 @@ def listed(hand: Hand, seat: int) -> str:
 # -- the words of the table ---------------------------------------------------------
 
 def test_the_variants_declare_cents_and_re() -> None:
-    """Seed 002: "Die Spiele (Werte in Cent)", "Kontra ist bis Re (4fach) möglich"; seed 003:
+    """docs/rules.md §16: "Die Spiele (Werte in Cent)", "Kontra ist bis Re (4fach) möglich"; §17:
     "Tarif (in Cent)".  The client reads the unit and the level names from the variant's facts."""
     for variant in (CLUB_NAME, COURSE_NAME):
         t = terms(rigged(variant, [FH]))
@@ -77,7 +77,7 @@ def test_the_variants_declare_cents_and_re() -> None:
 # -- the auction ------------------------------------------------------------------------
 
 def test_vorhand_weiter_and_the_forehands_choice() -> None:
-    """Seed 002: "Die Vorhand sagt Vorhand! oder ein Lizitspiel." -- "Weiter!" is a pass."""
+    """docs/rules.md §6.2: "Die Vorhand sagt Vorhand! oder ein Lizitspiel." -- "Weiter!" is a pass."""
     hand = rigged(CLUB_NAME, [FH])
     obs = observe(hand, 0)
     assert "vorhand (Vorhand!)" in listed(hand, 0)
@@ -96,7 +96,8 @@ def test_vorhand_weiter_and_the_forehands_choice() -> None:
 
 
 def test_bei_games_are_joined_and_shown_with_each_declarer() -> None:
-    """Seed 002: "Alle Negativspiele können bis zu 3mal Bei gespielt werden" (e.g. "Piccolo bei")."""
+    """docs/rules.md §6.3: "Alle Negativspiele können bis zu 3mal Bei gespielt werden"
+    (e.g. "Piccolo bei")."""
     hand = rigged(CLUB_NAME, [FH])
     act(hand, Bid(0, "vorhand"), Bid(1, "piccolo"))
     obs = observe(hand, 2)
@@ -116,7 +117,8 @@ def test_bei_games_are_joined_and_shown_with_each_declarer() -> None:
 # -- calling, the talon, giving up -----------------------------------------------------------
 
 def test_the_talon_halves_are_shown_and_chosen_by_number() -> None:
-    """Seed 003, 4.1: "Der Talon wird umgedreht. Der Spieler darf sich nun eine Hälfte ... aufnehmen"."""
+    """docs/rules.md §15.4: "Der Talon wird umgedreht. Der Spieler darf sich nun eine Hälfte ...
+    aufnehmen"."""
     hand = rigged(CLUB_NAME, [FH, "dK"], talon=["XX c10 c9", "s10 s9 s8"])
     act(hand, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3), Bid(0, "rufer"))
     obs = observe(hand, 0)
@@ -140,7 +142,7 @@ def test_the_talon_halves_are_shown_and_chosen_by_number() -> None:
 
 
 def test_giving_up_when_the_called_king_lies_in_the_talon() -> None:
-    """Seed 002: "Liegt der gerufene König, kann man die Hälfte frei wählen ... oder aufgeben."."""
+    """docs/rules.md §15.3: "Liegt der gerufene König, kann man die Hälfte frei wählen ... oder aufgeben."."""
     hand = rigged(CLUB_NAME, [FH], talon=["dK c10 c9", "s10 s9 s8"])
     act(hand, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3), Bid(0, "rufer"), Call(0, cards("dK")[0]))
     obs = observe(hand, 0)
@@ -156,7 +158,7 @@ def test_giving_up_when_the_called_king_lies_in_the_talon() -> None:
 
 
 def test_tarocks_laid_away_face_up_are_shown() -> None:
-    """Seed 002: "Trullstücke und Könige dürfen nie verlegt werden, andere Tarock nur offen"."""
+    """docs/rules.md §16.3: "Trullstücke und Könige dürfen nie verlegt werden, andere Tarock nur offen"."""
     hand = rigged(CLUB_NAME, [FH, "dK"], talon=["XX c10 c9", "s10 s9 s8"])
     act(hand, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3), Bid(0, "rufer"), Call(0, cards("dK")[0]),
         TakeTalon(0, 0))
@@ -180,7 +182,7 @@ def announce_phase() -> Hand:
 
 
 def test_gut_announcements_kontra_and_re() -> None:
-    """Seed 002: "so lange Prämien und Kontras ansagen, bis dreimal Gut! kommt";
+    """docs/rules.md §15.5: "so lange Prämien und Kontras ansagen, bis dreimal Gut! kommt";
     "Kontra ist bis Re (4fach) möglich"."""
     hand = announce_phase()
     obs = observe(hand, 0)
@@ -215,7 +217,7 @@ def test_gut_announcements_kontra_and_re() -> None:
 
 
 def test_kontra_per_declarer_in_a_negative_game() -> None:
-    """Seed 002: Kontra "zählt bei positiven Spielen für die Partei, bei negativen individuell":
+    """docs/rules.md §15.6: Kontra "zählt bei positiven Spielen für die Partei, bei negativen individuell":
     ``game@N`` is a Kontra on declarer N's game, ``re@N`` his Re on seat N's Kontra."""
     hand = rigged(CLUB_NAME, [FH])
     act(hand, Bid(0, "vorhand"), Bid(1, "piccolo"), Bei(2, "piccolo"), Pass(3), Pass(0))
@@ -243,7 +245,8 @@ def test_kontra_per_declarer_in_a_negative_game() -> None:
 # -- what lies open ------------------------------------------------------------------------------
 
 def test_ouvert_hands_are_shown_after_the_first_trick() -> None:
-    """Seed 002: "Bei den Ouvertspielen legen alle Spieler vor dem zweiten Ausspielen ihre Karten auf."."""
+    """docs/rules.md §4.9: "Bei den Ouvertspielen legen alle Spieler vor dem zweiten Ausspielen ihre
+    Karten auf."."""
     hand = rigged(CLUB_NAME, [FH])
     act(hand, Bid(0, "bettel-ouvert"), Pass(1), Pass(2), Pass(3))
     gut_all(hand)
@@ -258,7 +261,7 @@ def test_ouvert_hands_are_shown_after_the_first_trick() -> None:
 
 
 def test_the_table_view_tells_the_talon_open_hands_and_trischaken_talon_cards() -> None:
-    """Seed 002 Trischaken: "Der Talon wird einzeln zu den ersten 6 Stichen zugeworfen."."""
+    """docs/rules.md §16.7, Trischaken: "Der Talon wird einzeln zu den ersten 6 Stichen zugeworfen."."""
     out: list[str] = []
     players: list[Player] = [make_bot("heuristic", s, n) for s, n in enumerate(NAMES)]
     session = Session(CLUB_NAME, players, seed=3, rounds=12, listener=TableView(0, out.append))
@@ -273,7 +276,8 @@ def test_the_table_view_tells_the_talon_open_hands_and_trischaken_talon_cards() 
 # -- cents on the sheet ------------------------------------------------------------------------
 
 def test_results_sheet_and_standings_in_cents() -> None:
-    """Seed 002: "Es wird um Geld gespielt und in der Tabelle mit plus und minus mitgeschrieben."."""
+    """docs/rules.md §10.3: "Es wird um Geld gespielt und in der Tabelle mit plus und minus
+    mitgeschrieben."."""
     hand = rigged(CLUB_NAME, [FH], talon=["c10 c9 c8", "s10 s9 s8"])
     act(hand, Bid(0, "dreier"), Pass(1), Pass(2), Pass(3), TakeTalon(0, 1),
         Discard(0, tuple(sorted(cards("s10 s9 s8")))))
@@ -299,7 +303,7 @@ def test_results_sheet_and_standings_in_cents() -> None:
 # -- five at the table ---------------------------------------------------------------------------
 
 def test_five_at_the_table_the_dealer_sits_out() -> None:
-    """Seed 003, 2.6: "Der jeweilige Kartengeber spielt selbst nicht mit und setzt aus."."""
+    """docs/rules.md §3.5: "Der jeweilige Kartengeber spielt selbst nicht mit und setzt aus."."""
     out: list[str] = []
     names = ["You", "Franz", "Hilde", "Sepp", "Resi"]
     players: list[Player] = [make_bot("heuristic", s, n) for s, n in enumerate(names)]
@@ -365,7 +369,7 @@ def test_records_replay_with_the_koenigrufen_words(tmp_path: Path,
 
 
 def test_the_fahrers_kontras_double_again_and_are_no_re() -> None:
-    """Seed 003, 5.1 Fahrer: "Jeder Spieler außer der Vorhand darf das Spiel kontrieren. Hat ein
+    """docs/rules.md §17.7, Fahrer: "Jeder Spieler außer der Vorhand darf das Spiel kontrieren. Hat ein
     Spieler kontriert, wird der Spielwert verdoppelt, bei zwei Spielern vervierfacht"."""
     hand = rigged(COURSE_NAME, [FH])
     act(hand, Bid(0, "fahrer"), Pass(1), Pass(2), Pass(3))

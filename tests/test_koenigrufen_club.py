@@ -1,5 +1,5 @@
-"""``koenigrufen-club``: scenario tests of the rulebook in seed 002
-(002_9454020096413b7e.txt), each citing the sentence it checks.
+"""``koenigrufen-club``: scenario tests of the rulebook of docs/rules.md §16,
+each citing the sentence it checks.
 
 Seats: dealer 3, so seat 0 is the forehand and the order is 0, 1, 2, 3.
 """
@@ -298,7 +298,7 @@ def test_several_besserrufer_name_birds_and_the_highest_plays() -> None:
 
 def test_besserrufer_needs_a_bird() -> None:
     # Renonce: "Wer ohne Vogel Besserrufer lizitiert, zahlt an jeden Mitspieler 30 C" -- not offered
-    # (RULES.md, decision 7)
+    # (docs/rules.md §1.3)
     hand = rigged(CLUB_NAME, ["XV XVI XVII XVIII XIX XX cK sK", "", "", ""])
     assert "besserrufer" not in bids(hand, 0)
 
@@ -457,7 +457,7 @@ TRULL = KontraTarget("trull")
 
 def test_announcement_rights_card_in_hand() -> None:
     # "Ein Spieler darf König ultimo und Vögel nur dann ansagen, wenn er die jeweilige Karte im Blatt
-    # hat." Renonce: "Ansage des Mondfangs, wenn man ihn selber hat" (not offered, RULES.md 7)
+    # hat." Renonce: "Ansage des Mondfangs, wenn man ihn selber hat" (not offered, docs/rules.md §1.3)
     hand = announce_phase()
     assert words(hand, 0) == {"trull", "kings", "absolut", "grammopoi", "pagat", "uhu", "mondfang", "valat"}
     assert hand.why_not(Announce(0, ("king",))).code == "king-not-in-hand"

@@ -1,5 +1,5 @@
-"""``koenigrufen-course``: scenario tests of the Tarock course in seed 003
-(003_2a1fa2aa97cb1e47.txt), each citing the sentence it checks.
+"""``koenigrufen-course``: scenario tests of the Tarock course of docs/rules.md §17,
+each citing the sentence it checks.
 
 Seats: dealer 3, so seat 0 is the forehand and the order is 0, 1, 2, 3.
 """

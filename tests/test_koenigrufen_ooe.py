@@ -1,5 +1,6 @@
-"""``koenigrufen-ooe``: the Upper-Austrian tournament rules (profile koenigrufen-ooe-2023, cited
-as "profile §N"), and the koenigrufen base's options they set, each default being the club's rule.
+"""``koenigrufen-ooe``: the Upper-Austrian tournament rules (docs/rules.md §18; the test names keep
+the numbers of the profile they were written from), and the koenigrufen base's options they set,
+each default being the club's rule.
 
 Money in cents at 10 ct per point.  Seats: dealer 3, so seat 0 (A) is the forehand and the order
 is 0, 1, 2, 3 (A, B, C, D).
@@ -60,11 +61,11 @@ def test_the_plugin_is_one_short_file_on_the_public_api() -> None:
     text = path.read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 120
     modules = {n.module for n in ast.walk(ast.parse(text)) if isinstance(n, ast.ImportFrom)}
-    assert modules <= {"__future__", "collections.abc", "dataclasses", "typing", "core.contracts",
-                       "core.facts", "core.hookspecs"}
+    assert modules <= {"__future__", "collections.abc", "dataclasses", "typing", "tarock.core.contracts",
+                       "tarock.core.facts", "tarock.core.hookspecs"}
 
 
-# -- profile §3: the auction -------------------------------------------------------------------
+# -- docs/rules.md §18.2: the auction ---------------------------------------------------------------
 
 def test_profile_3_1_ladder_bettel_below_solorufer_sechserdreier_between_farbendreier_and_dreier() -> None:
     hand = rigged(OOE, [FH, "IV V VI", "", ""])
@@ -76,12 +77,12 @@ def test_profile_3_1_ladder_bettel_below_solorufer_sechserdreier_between_farbend
 
 
 def test_profile_3_2_sechserdreier_only_as_the_forehands_first_word() -> None:
-    # §3.7 example 2: A "Sechserdreier", B, C, D "weiter" -> A plays the Sechserdreier
+    # docs/rules.md §18.2: A "Sechserdreier", B, C, D "weiter" -> A plays the Sechserdreier
     hand = rigged(OOE, [FH, "", "", ""], talon=TALON)
     assert {"vorhand", "sechserdreier"} <= bids(hand, 0) and Pass(0) not in hand.legal(0)
     act(hand, Bid(0, "sechserdreier"), Pass(1), Pass(2), Pass(3))
     assert game_of(hand) == ("sechserdreier", 0)
-    # §3.5.2, §3.7 example 4: after "Vorhand" and three passes any game but the Sechserdreier
+    # docs/rules.md §18.2: after "Vorhand" and three passes any game but the Sechserdreier
     other = rigged(OOE, [FH, "", "", ""], talon=TALON)
     act(other, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3))
     assert {"trischaken", "rufer", "dreier"} <= bids(other, 0) and "sechserdreier" not in bids(other, 0)
@@ -127,7 +128,7 @@ def test_profile_3_6_no_calling_game_with_four_kings_no_bei_one_besserrufer() ->
     assert not [a for a in hand.legal(1) if type(a).__name__ == "Bei"]
 
 
-# -- profile §1, §4.5: the Sküs wins a Trull trick -----------------------------------------------
+# -- docs/rules.md §18.3: the Sküs wins a Trull trick -------------------------------------------
 
 def test_profile_1_no_special_tricks_the_skus_takes_the_trull() -> None:
     rules = rules_for(OOE)
@@ -136,7 +137,7 @@ def test_profile_1_no_special_tricks_the_skus_takes_the_trull() -> None:
     assert winner(cards("I XXI Sküs c7"), rules_for(CLUB_NAME).contract("dreier").tricks) == 0  # Märchenstich
 
 
-# -- profile §4.3: giving up ---------------------------------------------------------------------
+# -- docs/rules.md §15.11, §18.8: giving up -----------------------------------------------------------------
 
 def test_profile_4_3_schleifen_pays_game_and_bird_to_each() -> None:
     hand = rigged(OOE, ["cK sK hK II XV XVI XVII XVIII XIX cQ d4 d3", "", "", ""],
@@ -150,7 +151,7 @@ def test_profile_4_3_schleifen_pays_game_and_bird_to_each() -> None:
         assert club.state.result is not None and club.state.result.settlement[0] == -paid
 
 
-# -- profile §5: announcements and Kontra --------------------------------------------------------
+# -- docs/rules.md §18.4: announcements and Kontra ----------------------------------------------------
 
 def dreier_of_seat_1(variant: str = OOE, **options: object) -> Hand:
     hand = rigged(variant, [FH], talon=TALON, options=dict(options) or None)
@@ -227,7 +228,7 @@ def test_profile_9_5_piccolo_kontra_ladder_per_opponent() -> None:
     assert r.settlement == (220, -160, -40, -20)
 
 
-# -- profile §7: Valat ---------------------------------------------------------------------------
+# -- docs/rules.md §18.6: Valat -----------------------------------------------------------------------
 
 def test_profile_9_6_dreier_valat_announced_replaces_the_game_silent_premiums_drop() -> None:
     r = score("dreier", 0, tricks={11: (0, "I c7 c8 c9", 0)}, rest=0,
@@ -237,7 +238,7 @@ def test_profile_9_6_dreier_valat_announced_replaces_the_game_silent_premiums_dr
     assert r.settlement == (1020, -340, -340, -340)  # A +102, each defender -34 points
     kontra = score("dreier", 0, tricks={11: (0, "I c7 c8 c9", 0)}, rest=0, announced=[("valat", 0, 0)],
                    game_kontra=1, kontra_by={"": 1})
-    assert lines(kontra) == [Line("valat", "declarers", True, 640, announced=True, kontra=1)]  # §7.6
+    assert lines(kontra) == [Line("valat", "declarers", True, 640, announced=True, kontra=1)]  # §18.6
 
 
 def test_profile_9_6_solorufer_valat_not_doubled_again() -> None:
@@ -263,7 +264,7 @@ def test_valat_option_defaults_keep_the_club_and_course_rules() -> None:
     assert state.options["valat"] == "replaces-all"
 
 
-# -- profile §8: Trischaken ----------------------------------------------------------------------
+# -- docs/rules.md §18.7: Trischaken ------------------------------------------------------------------
 
 B106 = "I II V VI VII IX XII XIII XIV XV XVI XVII XVIII XXI cJ sC hQ hJ h2 h3 h4 dQ dC dJ"
 """With the last trick (cQ, s8, d1, d4) and the talon c10 c9 c8 c7 s10 s9: 106 thirds, 35/1."""

@@ -1,12 +1,12 @@
-"""Königrufen (seeds 002 and 003): full random hands of every game to the end.
+"""Königrufen (docs/rules.md §16 and §17): full random hands of every game to the end.
 
 Checks on every hand: card conservation, 210 thirds (70 points) in all,
 zero-sum settlement, and replay identity (record -> JSON -> replay gives the
 same result); and against the tariffs, goals and counting written here from
-the seed texts: each game's value, won or lost at 35/2 (seed 002) or 35/1
-(seed 003), a negative game's exact number of tricks settled with each other
+the rule texts: each game's value, won or lost at 35/2 (docs/rules.md §16) or 35/1
+(§17), a negative game's exact number of tricks settled with each other
 player, and where each plays for himself the points of each seat.  Also at
-a five-seat table (seed 003, 2.6: "Der jeweilige Kartengeber spielt selbst
+a five-seat table (docs/rules.md §3.5: "Der jeweilige Kartengeber spielt selbst
 nicht mit und setzt aus").  The helpers here are
 shared by the other ``test_koenigrufen*`` modules.
 """
@@ -37,17 +37,19 @@ from tarock.variants.koenigrufen.course import COURSE
 CLUB_NAME = "koenigrufen-club"
 COURSE_NAME = "koenigrufen-course"
 
-# -- the seed texts' tariffs and goals, independent of the variants' data ------------------------
+# -- the rule texts' tariffs and goals, independent of the variants' data ------------------------
 
 TARIFF = {
-    # seed 002: "Rufer 10, Trischaken 10, Sechserdreier 30 (verloren 60)"; "Piccolo 15, Solorufer 20,
+    # docs/rules.md §16.1: "Rufer 10, Trischaken 10, Sechserdreier 30 (verloren 60)";
+    # "Piccolo 15, Solorufer 20,
     # Bettler 25, Besserrufer 10 + Vogel, Farbendreier 40, Dreier 40, Piccolo ouvert 45, Bettel ouvert
     # 60, Farbensolodreier 80, Solodreier 80"
     CLUB_NAME: {"rufer": (10, 10), "trischaken": (10, 10), "sechserdreier": (30, 60), "piccolo": (15, 15),
                 "solorufer": (20, 20), "bettler": (25, 25), "besserrufer": (10, 10), "farbendreier": (40, 40),
                 "dreier": (40, 40), "piccolo-ouvert": (45, 45), "bettel-ouvert": (60, 60),
                 "farbensolodreier": (80, 80), "solodreier": (80, 80)},
-    # seed 003, 6. Gesamtüberblick: "Fahrer 1, Vorhandrufer 2, Zwiccolo 3, Piccolo 4, Besserrufer 2,
+    # docs/rules.md §17.1, the course's overview: "Fahrer 1, Vorhandrufer 2, Zwiccolo 3, Piccolo 4,
+    # Besserrufer 2,
     # Solo-Rufer 4, Bettel 5, Einschauer 6, Sechser 6 (verloren 12), Farberl 6, Zwiccolo ouvert 6,
     # Piccolo ouvert 8, Bettel ouvert 10, Solo eigen 10"
     COURSE_NAME: {"fahrer": (1, 1), "rufer": (2, 2), "zwiccolo": (3, 3), "piccolo": (4, 4),
@@ -59,20 +61,21 @@ TRICKS_GOAL = {"piccolo": 1, "piccolo-ouvert": 1, "bettler": 0, "bettel": 0, "be
                "zwiccolo": 2, "zwiccolo-ouvert": 2}
 """Negative games: "exakt 2 Stiche" (Zwiccolo), "exakt 1 Stich" (Piccolo), "keinen Stich" (Bettel)."""
 WIN = {CLUB_NAME: 3 * 35 + 2, COURSE_NAME: 3 * 35 + 1}
-"""Seed 002: "Zum Gewinn eines positiven Spiels braucht man 35/2." Seed 003: "35 Punkte plus 1 Blatt"."""
+"""docs/rules.md §5.3: "Zum Gewinn eines positiven Spiels braucht man 35/2." / "35 Punkte plus 1 Blatt"."""
 _POINTS = {"I": 5, "XXI": 5, "Sküs": 5, "cK": 5, "sK": 5, "hK": 5, "dK": 5,
            "cQ": 4, "sQ": 4, "hQ": 4, "dQ": 4, "cC": 3, "sC": 3, "hC": 3, "dC": 3,
            "cJ": 2, "sJ": 2, "hJ": 2, "dJ": 2}
 
 
 def thirds_of(cards_: Sequence[Card]) -> int:
-    """Seed 003: "Es werden zum Zählen immer 3 Karten auf einmal genommen. Wert der 3 Karten wird addiert.
+    """docs/rules.md §5.1: "Es werden zum Zählen immer 3 Karten auf einmal genommen. Wert der 3 Karten
+    wird addiert.
     Von der Summe werden 2 Punkte abgezogen" -- in thirds, each card its value less two thirds."""
     return sum(3 * _POINTS.get(format_card(c), 1) - 2 for c in cards_)
 
 
 def check_against_the_texts(hand: Hand) -> None:
-    """The game's items and the seats' points as the seed texts have them."""
+    """The game's items and the seats' points as the rule texts have them."""
     s, r = hand.state, hand.state.result
     assert r is not None and s.contract is not None
     name = s.contract.name
@@ -107,12 +110,13 @@ def check_against_the_texts(hand: Hand) -> None:
         [game] = games
         assert game.made is False and game.side == (s.declarer,) and game.base >= value
         return
-    if not games:  # seed 003: "Valat 6x" replaces the game
+    if not games:  # docs/rules.md §17.5: "Valat 6x" replaces the game
         sides = {t.winner in s.declarer_party() for t in s.tricks}
         assert s.variant == COURSE_NAME and len(sides) == 1
         return
     [game] = games
-    if r.note == "the called King lay in the talon":  # seed 003: "auf alle Fälle den einfachen Spielwert"
+    # docs/rules.md §17.6: "auf alle Fälle den einfachen Spielwert"
+    if r.note == "the called King lay in the talon":
         assert (game.base, game.made, game.kontra) == (value, False, 0)
         return
     won = r.points[0] >= WIN[s.variant]

@@ -1,5 +1,5 @@
 """Königrufen counting, premiums and settlement in cents, on finished hands
-built card by card (seeds 002_9454020096413b7e.txt and 003_2a1fa2aa97cb1e47.txt).
+built card by card (docs/rules.md §16 and §17).
 
 Dealer 3: seat 0 is the forehand; in the Rufer hands seat 0 declares and
 seat 2 is his partner (called Diamond King).
@@ -76,7 +76,7 @@ def test_club_needs_35_2_course_35_1() -> None:
     assert won.settlement == (30, -30, 30, -30)
 
 
-# -- seed 002 premiums ------------------------------------------------------------------
+# -- the club's premiums, docs/rules.md §16.5 --------------------------------------------------------------
 
 def test_absolut_from_45_2_grammopoi_from_55_2() -> None:
     # "Absolut (ab 45/2) 5/10", "Grammopoi (ab 55/2) 5/10"
@@ -166,7 +166,7 @@ def test_king_ultimo() -> None:
 def test_mondfang_between_parties_not_among_partners_by_default() -> None:
     # "Mondfang wird zwischen den Spielparteien abgerechnet. Mondfang unter Partnern zählt nicht."
     # and the remark "Und der Mondfang zählt sehr wohl auch bei den Spielpartnern" (option)
-    # (RULES.md decision 14: the Sküs takes the trick holding the Mond)
+    # (docs/rules.md §9.4: the Sküs takes the trick holding the Mond)
     caught = rufer(tricks={0: (1, "XXI V VI Sküs", 0)}, rest=3)
     assert item(caught, "mondfang") == Line("mondfang", "declarers", True, 5)
     partners = rufer(tricks={0: (2, "XXI V Sküs VI", 0)}, rest=3)
@@ -176,8 +176,9 @@ def test_mondfang_between_parties_not_among_partners_by_default() -> None:
 
 
 def test_a_mond_the_skus_does_not_take_is_no_mondfang() -> None:
-    # RULES.md decision 14: "der Sküs sticht den Mond der anderen Partei" (seed 000); of the
-    # Märchenstich seed 002 says "Dies zählt, abgesehen von der gewonnenen Trull, nicht als Prämie":
+    # docs/rules.md §9.4: "der Sküs sticht den Mond der anderen Partei"; of the
+    # Märchenstich the club's rulebook says "Dies zählt, abgesehen von der gewonnenen Trull, nicht als
+    # Prämie":
     # the Pagat taking the Trull trick is no Mondfang, though the Trull counts for its party.
     maerchen = rufer(tricks={0: (1, "XXI Sküs V I", 0)}, rest=3)
     assert "mondfang" not in prem(maerchen)
@@ -233,7 +234,7 @@ def test_trischaken_ranks_and_payments() -> None:
     assert r.settlement == (60, 20, -20, -60)
 
 
-# -- seed 003 premiums and games ------------------------------------------------------------
+# -- the course's premiums and games, docs/rules.md §17 ---------------------------------------------
 
 def test_course_premium_tariffs() -> None:
     # "Ansagen (in Cent) König 2 Spatz 2 Dreier 6 Trull 2 Uhu 4 Vierer 8 Valat 6x"

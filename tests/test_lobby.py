@@ -1,7 +1,7 @@
 """``tarock play`` offers the enabled variants and preselects the 40-card game.
 
-Seed 000: "Beim Eröffnen eines Tischs wählt man zwischen 54 Blatt und der
-40-Blatt-Variante (in der Lobby vorausgewählt)." (RULES.md decision 10)
+docs/rules.md §3.6: "Beim Eröffnen eines Tischs wählt man zwischen 54 Blatt und der
+40-Blatt-Variante (in der Lobby vorausgewählt)."
 """
 
 from __future__ import annotations

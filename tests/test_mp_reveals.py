@@ -3,7 +3,7 @@
 The observation-based secrecy check (tests/test_mp_secrecy.py) shows that no node knows a
 card *before* the rules show it; these tests show the other half for the reveals that only
 some games have: that the deal really *gets there*, and at the right moment.  A table of
-``koenigrufen-club`` (seed 002) runs through the sans-IO host and seats (tests/net_pump.py:
+``koenigrufen-club`` (docs/rules.md §16) runs through the sans-IO host and seats (tests/net_pump.py:
 every body through the real frame encoder; every share, token and proof made and checked by
 the real :class:`~net.mental_poker.MentalDealer`), with scripted players that force the game:
 
@@ -199,7 +199,7 @@ def check_every_node(hand: Hand) -> dict[tuple[str, str], dict[int, int]]:
 
 def test_trischaken_throws_each_talon_card_into_its_trick_on_every_node(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seed 002, Trischaken: "Der Talon wird einzeln zu den ersten 6 Stichen zugeworfen"."""
+    """docs/rules.md §16.7, Trischaken: "Der Talon wird einzeln zu den ersten 6 Stichen zugeworfen"."""
     hand = play_forced(tmp_path, "trischaken", monkeypatch)
     moments = check_every_node(hand)
     talon = [p for pile in hand.layout_talon for p in pile]
@@ -213,7 +213,7 @@ def test_trischaken_throws_each_talon_card_into_its_trick_on_every_node(
 
 def test_piccolo_ouvert_opens_every_hand_after_the_first_trick_on_every_node(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seed 002: "Bei den Ouvertspielen legen alle Spieler vor dem zweiten Ausspielen ihre
+    """docs/rules.md §4.9: "Bei den Ouvertspielen legen alle Spieler vor dem zweiten Ausspielen ihre
     Karten auf" (the club rulebook: every hand, ``ouvert_all``)."""
     hand = play_forced(tmp_path, "piccolo-ouvert", monkeypatch)
     moments = check_every_node(hand)
@@ -231,7 +231,7 @@ def test_piccolo_ouvert_opens_every_hand_after_the_first_trick_on_every_node(
 
 def test_a_dreier_shows_the_tarocks_laid_away_and_hides_the_rest_on_every_node(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Seed 002: "Trullstücke und Könige dürfen nie verlegt werden, andere Tarock nur offen
+    """docs/rules.md §16.3: "Trullstücke und Könige dürfen nie verlegt werden, andere Tarock nur offen
     (außer bei Farbenspielen)"."""
     hand = play_forced(tmp_path, "dreier", monkeypatch, discard=True)
     moments = check_every_node(hand)

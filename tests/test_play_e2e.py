@@ -1,6 +1,6 @@
 """``tarock play`` end to end: a real process, piped answers, a table of 12 rounds.
 
-Seed 000 (000_c8e7d08feae7ca9b.txt): "Ein Tisch spielt 12 Runden, danach gibt es den
+docs/rules.md §3.6: "Ein Tisch spielt 12 Runden, danach gibt es den
 Endstand." ... "Der Sieger erhält 4 Hauptpunkte (HP), der Zweite 2, der Dritte 1, der
 Vierte 0. Die erzielten Punkte zählen als Subpunkte (SP)".
 """

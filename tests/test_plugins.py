@@ -193,7 +193,7 @@ def test_registry_finds_plugins_toml_variants_only_with_the_config(repo: Catalog
 # -- the example changes the game as documented ---------------------------------------
 
 def test_pagat_ultimo_is_worth_two_for_the_club(tmp_path: Path) -> None:
-    """Seed 000: "Pagat Ultimo: Wird der Pagat (I) im letzten Stich ausgespielt und
+    """docs/rules.md §12.4: "Pagat Ultimo: Wird der Pagat (I) im letzten Stich ausgespielt und
     gewinnt er ihn, gibt es 1 Punkt extra für die Partei dieses Spielers." The club
     counts 2 (option pagat_ultimo)."""
     base = play(find_variant("tarock54").rules(), *ULTIMO_WON)
@@ -226,8 +226,8 @@ def test_a_table_option_overrides_the_preset(tmp_path: Path) -> None:
 ])
 def test_a_pagat_lost_in_the_last_trick_costs_its_party(
         tmp_path: Path, deal: tuple[list[str], list[str]], seat: int, value: int) -> None:
-    """RULES.md decision 9: "A Pagat that is played in the last trick and loses
-    costs nothing in tarock54"; the club charges 1 (option pagat_lost)."""
+    """docs/rules.md §12.4: a Pagat that is played in the last trick and loses
+    costs nothing in tarock54; the club charges 1 (option pagat_lost)."""
     base = play(find_variant("tarock54").rules(), *deal)
     ours = play(club(tmp_path).find("club").rules(), *deal)
     assert tricks(base) == tricks(ours)
@@ -249,7 +249,7 @@ def test_pagat_lost_zero_turns_the_charge_off(tmp_path: Path) -> None:
 
 
 def test_kaiserstich_the_pagat_takes_the_trull(tmp_path: Path) -> None:
-    """Seed 000 (40 Blatt): "Kaiserstich: Liegen Pagat, Mond und Sküs im selben
+    """docs/rules.md §4.8 (40 Blatt): "Kaiserstich: Liegen Pagat, Mond und Sküs im selben
     Stich, gewinnt der Pagat (nicht im Faberl)." The club plays it with 54 cards;
     tarock54 alone lets the Sküs win ("der Sküs schlägt alle")."""
     base = play(find_variant("tarock54").rules(), *TRULL_IN_TRICK_ONE)
@@ -530,7 +530,7 @@ def test_builtin_catalogue_enables_every_installed_variant() -> None:
     catalogue = builtin_catalogue()
     assert catalogue.source is None and "tarock54" in catalogue.enabled
     assert sorted(catalogue.enabled) == sorted(catalogue.variants)
-    # without a plugins.toml the lobby still preselects the 40-card game (RULES.md decision 10)
+    # without a plugins.toml the lobby still preselects the 40-card game (docs/rules.md §3.6)
     assert catalogue.enabled[:3] == ("tarock40", "tarock40-online", "tarock54")
 
 

@@ -3,7 +3,7 @@
 Hands are dealt and played by random choices among the legal actions: by
 Hypothesis (which can shrink a failure to a short example) and by a plain
 seeded loop.  Every hand is checked step by step and at the end against
-independent oracles written from seed 000's text: the legal cards (Farbzwang,
+independent oracles written from the source text of docs/rules.md §12: the legal cards (Farbzwang,
 Tarockzwang, Stichzwang), the trick winner, the card to call, the discard
 restrictions, the Kontra chain, counting in groups of three, the premiums and
 the per-opponent zero-sum settlement; and its record must replay to the
@@ -31,7 +31,7 @@ from tarock.core.state import HandState
 
 Choose = Callable[[list[Action]], Action]
 
-# -- oracles, written from the seed text without the engine's helpers ------------------
+# -- oracles, written from the rule text without the engine's helpers ------------------
 
 _ORDER = {
     "T": "Sküs XXI XX XIX XVIII XVII XVI XV XIV XIII XII XI X IX VIII VII VI V IV III II I",

@@ -75,7 +75,7 @@ def test_mixed_bots_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["selfplay", "--variant", "tarock99", "--no-records"]) == 2
     assert "unknown variant 'tarock99'" in capsys.readouterr().err
     assert main(["selfplay", "--option", "nonsense=1", "--no-records"]) == 2
-    # without --variant the first variant plugins.toml offers: the 40-card game (RULES.md decision 10)
+    # without --variant the first variant plugins.toml offers: the 40-card game (docs/rules.md §3.6)
     assert "unknown option(s) for tarock40: nonsense" in capsys.readouterr().err
 
 
@@ -88,6 +88,6 @@ def test_bench_reports_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
         assert label in out
     hands = re.search(r"variant tarock54: 20 random hands, (\d+) actions", out)
     assert hands and int(hands[1]) >= 20 * 4
-    # without --variant, like play and selfplay: the first variant plugins.toml offers (RULES.md decision 10)
+    # without --variant, like play and selfplay: the first variant plugins.toml offers (docs/rules.md §3.6)
     assert main(["bench", "--hands", "5", "--seed", "3"]) == 0
     assert re.search(r"^variant tarock40: 5 random hands, \d+ actions", capsys.readouterr().out, re.M)

@@ -1,9 +1,9 @@
 """The settlement (core/settlement.py): line items and the one formula.
 
-RULES.md decision 1: "Settlement is zero-sum and per opponent: in 2 v 2 each
+docs/rules.md §10: settlement is zero-sum and per opponent: in 2 v 2 each
 loser pays the value to one winner; a lone player receives the value from, or
-pays it to, each of the three others."  Seed 000: "Wer Kontra sagt, verdoppelt
-den Spielwert samt allen Prämien (× 2)" (one chain on everything); seed 004:
+pays it to, each of the three others.  §8.1: "Wer Kontra sagt, verdoppelt
+den Spielwert samt allen Prämien (× 2)" (one chain on everything); §8.2:
 "Zuvor führen noch alle Kontras auf das Spiel sowie die Zusätze dazu, dass der
 jeweilige Wert verdoppelt wird" (a chain per item).  The formula is checked
 against amounts worked out here, and a house rule that changes premium values
@@ -46,7 +46,7 @@ def test_two_against_two_each_loser_pays_one_winner() -> None:
 
 
 def test_one_against_three_receives_from_each() -> None:
-    """Seed 000: "Spielt der Rufer allein gegen drei, bekommt er das Dreifache." """
+    """docs/rules.md §10: "Spielt der Rufer allein gegen drei, bekommt er das Dreifache." """
     game = Item("game", (1,), (0, 2, 3), 4)
     assert settle([game], 4) == (-4, 12, -4, -4)
     assert settle([replace(game, made=False)], 4) == (4, -12, 4, 4)
@@ -79,12 +79,12 @@ def test_a_share_that_does_not_divide_is_an_error() -> None:
 
 
 def test_the_game_item_takes_the_lost_value_when_lost() -> None:
-    """Seed 003: "Verliert der Sechserspieler sein Spiel ..., muss er den doppelten Spielwert
+    """docs/rules.md §17.1: "Verliert der Sechserspieler sein Spiel ..., muss er den doppelten Spielwert
     (12 Cent) bezahlen. Gewinnt er, erhält er den einfachen Spielwert (6 Cent).\""""
     sechser = ContractSpec("sechser", "Sechser", rank=1, value=6, lost=12)
     assert game_item((0,), (1, 2, 3), sechser, True).amount == 6
     assert game_item((0,), (1, 2, 3), sechser, False).amount == -12
-    assert game_item((0,), (1, 2, 3), sechser, None).amount == 0  # a draw (seed 000, 35:35)
+    assert game_item((0,), (1, 2, 3), sechser, None).amount == 0  # a draw (docs/rules.md §12.4, 35:35)
     assert game_item((0,), (1, 2, 3), sechser, True, kontra=1).amount == 12
 
 
@@ -139,7 +139,7 @@ TRICKS = [(2, "I Sküs XXI IV"), (1, "hK sK cK dK")]
 
 
 def test_one_chain_doubles_the_game_with_all_its_premiums() -> None:
-    """tarock40 (seed 000): the Kontra level of the game's chain is on every item, an
+    """tarock40 (docs/rules.md §8.1): the Kontra level of the game's chain is on every item, an
     announcement's own level (which this variant does not keep) does not count."""
     rules = CATALOGUE.find("tarock40").rules()
     assert rules.variant_facts.kontra_scope == "game"
@@ -151,7 +151,7 @@ def test_one_chain_doubles_the_game_with_all_its_premiums() -> None:
 
 
 def test_each_item_has_its_own_chain_online() -> None:
-    """tarock40-online (seed 004): the game, and each addition, with its own Kontra; a silent
+    """tarock40-online (docs/rules.md §8.2): the game, and each addition, with its own Kontra; a silent
     premium has none."""
     rules = CATALOGUE.find("tarock40-online").rules()
     assert rules.variant_facts.kontra_scope == "each"

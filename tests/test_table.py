@@ -1,9 +1,9 @@
 """The table: rounds, dealer rotation, passed-out deals, the sheet and the standings.
 
-Seed 000 (000_c8e7d08feae7ca9b.txt): "Ein Tisch spielt 12 Runden, danach gibt es den
+docs/rules.md §3.6: "Ein Tisch spielt 12 Runden, danach gibt es den
 Endstand." and "Der Sieger erhält 4 Hauptpunkte (HP), der Zweite 2, der Dritte 1, der
 Vierte 0. Die erzielten Punkte zählen als Subpunkte (SP) ... Bei Punktgleichheit teilen
-sich die Plätze ihre Hauptpunkte."  RULES.md decision 11: a deal all four pass is dealt
+sich die Plätze ihre Hauptpunkte."  docs/rules.md §3.4: a deal all four pass is dealt
 again and does not count as a round.
 """
 

@@ -18,7 +18,7 @@ def _result(settlement: tuple[int, ...], factor: int = 1) -> HandResult:
 
 
 def test_the_round_after_a_fahrer_counts_double() -> None:
-    """Seed 003, 5.1 Fahrer: "Die nächste Spielrunde (4 bzw. 5 Spiele) zählt doppelt,
+    """docs/rules.md §17.7, Fahrer: "Die nächste Spielrunde (4 bzw. 5 Spiele) zählt doppelt,
     d.h. die Spielwerte werden verdoppelt." """
     table = Table(seats=4, rounds=8)
     table.add(_result((3, -1, -1, -1), factor=2))          # the Fahrer itself counts once
@@ -38,7 +38,7 @@ def test_a_second_fahrer_in_the_doubled_round_starts_it_anew_without_quadrupling
 
 
 def test_five_at_a_table_the_dealer_sits_out() -> None:
-    """Seed 003, 2.6: with five at the table the dealer sits out each round."""
+    """docs/rules.md §3.5: with five at the table the dealer sits out each round."""
     assert active_seats(4, 2, 4) == ()
     assert active_seats(5, 2, 4) == (0, 1, 3, 4)
     with pytest.raises(ValueError, match="6 seats"):

@@ -1,8 +1,8 @@
-"""Scenario tests of ``tarock40``: one or more per rule sentence of seed 000's
-section "Variante 40 Blatt" (and the parts of the 54-card text it keeps:
-"Alles gilt wie oben, außer:"), and of RULES.md decisions 1, 4, 8, 12, 13.
+"""Scenario tests of ``tarock40``: one or more per rule of docs/rules.md §13
+("Variante 40 Blatt" (and the parts of the 54-card text it keeps:
+"Alles gilt wie oben, außer:")), and of the readings in docs/rules.md §10, §4.5, §11, §4.3, §13.6.
 
-Each test quotes the sentence it checks (seed 000_c8e7d08feae7ca9b.txt).
+Each test quotes the German source sentence it checks.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def test_a_top_level_bid_ends_the_bidding() -> None:
 
 
 def test_four_passes_deal_again() -> None:
-    """"Passen alle vier, wird neu gegeben.\" (RULES.md decision 11: not a round.)"""
+    """"Passen alle vier, wird neu gegeben.\" (docs/rules.md §3.4: not a round.)"""
     hand = act(rigged([], dealer=0), "1 pass", "2 pass", "3 pass", "0 pass")
     assert hand.done
     result = hand.state.result
@@ -216,7 +216,7 @@ def faberl_hand(options: dict[str, object] | None = None) -> Hand:
 
 def test_faberl_declarer_names_the_trump() -> None:
     """"Faberl (Farben-Solo): Du spielst allein gegen die drei anderen und
-    wählst eine Trumpffarbe.\" (RULES.md decision 12: named once the bidding is won.)"""
+    wählst eine Trumpffarbe.\" (docs/rules.md §4.5: named once the bidding is won.)"""
     hand = faberl_hand()
     assert hand.state.phase == "trump"
     assert set(hand.legal(0)) == {Trump(0, s) for s in "cshd"}
@@ -244,7 +244,7 @@ def test_faberl_trumps_must_be_beaten_if_possible() -> None:
 
 def test_faberl_tarocks_are_a_plain_suit() -> None:
     """"Die Tarocks sind in diesem Spiel eine gewöhnliche Farbe ... und sie
-    stechen nicht.\" (RULES.md decision 12: no duty to beat in a plain suit.)"""
+    stechen nicht.\" (docs/rules.md §4.3: no duty to beat in a plain suit.)"""
     hand = act(faberl_hand(), "0 trump h")
     play(hand, "hC hQ h1 I")  # seat 1 leads next
     play(hand, "XV")
@@ -261,7 +261,7 @@ def test_faberl_tarocks_are_a_plain_suit() -> None:
 
 def test_faberl_literal_order_option() -> None:
     """"der XX ist ihre höchste, der Pagat ihre niedrigste Karte\" (option
-    ``faberl_xx_high``, RULES.md decision 4)."""
+    ``faberl_xx_high``, docs/rules.md §4.5)."""
     hand = act(faberl_hand({"faberl_xx_high": True}), "0 trump h")
     play(hand, "hC hQ h1 I", "XV IX VIII Sküs")
     assert hand.state.tricks[-1].winner == 1
@@ -322,7 +322,7 @@ def test_44_44_goes_to_the_opponents() -> None:
 
 
 def test_settlement_per_opponent() -> None:
-    """RULES.md decision 1: 2 v 2 each loser pays one winner; a lone player
+    """docs/rules.md §10: 2 v 2 each loser pays one winner; a lone player
     receives the value from, or pays it to, each of the three others."""
     rules = rules40()
     solo = rules.score(finished(rules, "solo", 0, SPLIT_44))
@@ -430,7 +430,7 @@ def test_a_lost_announcement_goes_to_the_opponents() -> None:
 
 
 def test_silent_absolut_only_for_the_declarers() -> None:
-    """"Absolut: die Rufer-Partei macht mindestens 56 Augen: 1\" (RULES.md decision 13)."""
+    """"Absolut: die Rufer-Partei macht mindestens 56 Augen: 1\" (docs/rules.md §13.6)."""
     rules = rules40()
     them = finished(rules, "rufspiel", 0, [(1, c) for _, c in SPLIT_44[:9]] + [(0, SPLIT_44[9][1])],
                     partner=2)
@@ -715,7 +715,7 @@ def test_solo_keeps_tarock_trumps_and_plays_alone() -> None:
 
 def test_the_lobby_preselects_forty_cards() -> None:
     """"Beim Eröffnen eines Tischs wählt man zwischen 54 Blatt und der
-    40-Blatt-Variante (in der Lobby vorausgewählt).\" (RULES.md decision 10)"""
+    40-Blatt-Variante (in der Lobby vorausgewählt).\" (docs/rules.md §3.6)"""
     from pathlib import Path
 
     from tarock.core.plugins import load_plugins

@@ -1,5 +1,5 @@
-"""Scenario tests of ``tarock40-online``: each point of RULES.md decision 5,
-with the sentence of seed 004 (004_67803efa0bd2b3f1.txt) it rests on, and the
+"""Scenario tests of ``tarock40-online``: each point of docs/rules.md §14,
+with the source sentence it rests on, and the
 plugin's shape (a house rule over ``tarock40`` that answers only what differs).
 """
 
@@ -47,8 +47,8 @@ def premiums(state: HandState) -> dict[str, int]:
 # -- the plugin ------------------------------------------------------------------------
 
 def test_a_plugin_over_tarock40_selected_in_plugins_toml() -> None:
-    """RULES.md decision 5: "a house-rule plugin over tarock40"; it answers only
-    the hooks in which seed 004 differs and is listed in plugins.toml."""
+    """docs/rules.md §14: "a house-rule plugin over tarock40"; it answers only
+    the hooks in which §14 differs and is listed in plugins.toml."""
     plugins = find_variant(ONLINE).plugins()
     assert [type(p) for p in plugins] == [Tarock40, Tarock40Online]
     hooks = {n for n, _ in inspect.getmembers(Tarock40Online) if n.startswith("tarock_")}
@@ -59,12 +59,12 @@ def test_a_plugin_over_tarock40_selected_in_plugins_toml() -> None:
                      "tarock_play_reason", "tarock_premium_outcomes", "tarock_score"}
     catalogue = load_plugins(ROOT / "plugins.toml")
     assert catalogue.find(ONLINE).name == ONLINE
-    assert catalogue.enabled[0] == "tarock40"  # RULES.md decision 10: a new table plays 40 cards
+    assert catalogue.enabled[0] == "tarock40"  # docs/rules.md §3.6: a new table plays 40 cards
 
 
 def test_clockwise() -> None:
     """"Sobald sie dort losgelassen wurde, ist der nächste Spieler im
-    Uhrzeigersinn an der Reihe.\" (RULES.md decision 6: a variant setting.)"""
+    Uhrzeigersinn an der Reihe.\" (docs/rules.md §3.1: a variant setting.)"""
     assert rules40(ONLINE).facts.facts.direction == "clockwise"
     assert rules40().facts.facts.direction == "counterclockwise"
     assert "direction" not in rules40(ONLINE).options  # a fact of the variant, not a table option
@@ -194,7 +194,7 @@ def test_kontra_on_each_addition() -> None:
 def test_after_a_valat_only_its_kontra() -> None:
     """"Aus diesem Grund sind auch keine weiteren Zusätze mehr ansagbar, nachdem
     Valat gemeldet wurde.\""""
-    # seat 2 may Kontra the Valat: "mit Sküs oder Mond zu neunt" (seed 000, kept by decision 5)
+    # seat 2 may Kontra the Valat: "mit Sküs oder Mond zu neunt" (docs/rules.md §13.7, kept by §14)
     hand = act(online(["XX", "XIX", "Sküs XVIII XVII XVI XV XIV XIII XII XI hQ"]), "0 bid rufspiel valat")
     legal = hand.legal(1)
     assert not any(isinstance(a, Announce) for a in legal)
@@ -305,7 +305,7 @@ def test_an_announced_pagat_is_held_to_the_last_moment() -> None:
 
 
 def test_games_and_additions() -> None:
-    """RULES.md decision 5: "its contracts are Rufer < Farbensolo < Solo (each
+    """docs/rules.md §14: "its contracts are Rufer < Farbensolo < Solo (each
     optionally with Absolut, Pagat, Trull, Valat additions ...)\"."""
     hand = online(["I XX"])
     bids = [a for a in hand.legal(0) if isinstance(a, Bid)]

@@ -2,7 +2,7 @@
 ``tarock40-online``.
 
 Hands are dealt and played by uniformly random legal actions.  Every card
-played is checked against oracles written from seed 000's text without the
+played is checked against oracles written from docs/rules.md §13's source text without the
 engine's helpers (Farbzwang, Tarockzwang, Stichzwang; Faberl with its trump
 suit; the Kaiserstich), and every finished hand against: 10 tricks of four
 cards, 88 points counted card by card, the game won from 45 (56 absolut) on,
@@ -54,14 +54,14 @@ SKUS = parse_card("Sküs")
 KINGS = {parse_card(s + "K") for s in "cshd"}
 CALLS = [parse_card(n) for n in ("XX", "XIX", "XVIII", "XVII", "XVI")]
 
-# Seed 000, 40 cards: "Pagat Ultimo ... 1; angesagt ... 2", "Trull ... 1; angesagt 2", "4 Könige ... 1",
+# docs/rules.md §13.6: "Pagat Ultimo ... 1; angesagt ... 2", "Trull ... 1; angesagt 2", "4 Könige ... 1",
 # "Mond fangen ... 1", "Absolut ... 1; bei Faberl oder Solo absolut (angesagt) 2", "Valat ... 6; angesagt 12"
 VALUES = {"pagat": (1, 2), "trull": (1, 2), "kings": (1, 0), "mondfang": (1, 0), "absolut": (1, 2),
           "valat": (6, 12)}
 
 
 def points(cards: Sequence[Card]) -> int:
-    """Seed 000: "Pagat, Mond, Sküs und die Könige je 5, Dame 4, Cavall 3, Bube 2,
+    """docs/rules.md §5.4: "Pagat, Mond, Sküs und die Könige je 5, Dame 4, Cavall 3, Bube 2,
     die übrigen Tarocks 1 Auge. Die Zahlkarte jeder Farbe zählt nichts.\""""
     return sum(POINTS.get(c, 1 if SUIT[c] == "T" else 0) for c in cards)
 
@@ -134,7 +134,8 @@ def play_checked(hand: Hand, rng: random.Random) -> Hand:
 
 
 def achieved(state: HandState, party: set[int]) -> dict[str, bool]:
-    """Which party (True: the declarer party) achieved each premium, by seed 000's words."""
+    """Which party (True: the declarer party) achieved each premium, by the words behind
+    docs/rules.md §13.6."""
     out: dict[str, bool] = {}
     last = state.tricks[-1]
     if PAGAT in last.cards and last.winner == last.seats[last.cards.index(PAGAT)]:
@@ -152,7 +153,7 @@ def achieved(state: HandState, party: set[int]) -> dict[str, bool]:
     if ours >= 56:
         out["absolut"] = True
     elif state.variant == "tarock40-online" and 88 - ours >= 56:
-        out["absolut"] = False  # seed 004: "Sollte eine Partei diese Punktezahl erreichen ..."
+        out["absolut"] = False  # docs/rules.md §14.7: "Sollte eine Partei diese Punktezahl erreichen ..."
     sides = {t.winner in party for t in state.tricks}
     if len(sides) == 1:
         out["valat"] = sides.pop()  # "eine Partei macht alle 10 Stiche"
@@ -161,9 +162,9 @@ def achieved(state: HandState, party: set[int]) -> dict[str, bool]:
 
 def expected_lines(hand: Hand) -> tuple[int, set[int], list[Line]]:
     """The declarer, his party and the settlement's lines, from the deal and
-    the actions as the seed texts describe them.
+    the actions as the rule texts behind docs/rules.md §13 describe them.
 
-    tarock40 (seed 000, RULES.md decision 13): the game (Rufspiel 1, the
+    tarock40 (docs/rules.md §13.6): the game (Rufspiel 1, the
     others 4) and every premium that counts, single games doubling the
     premiums, one Kontra chain doubling everything.  tarock40-online (seed
     004, decision 5): a higher game wipes the additions and Kontras before

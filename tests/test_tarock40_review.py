@@ -1,8 +1,8 @@
 """Findings of the rules review of ``tarock40`` and ``tarock40-online``.
 
-Each test names the sentence of seed 000 (000_c8e7d08feae7ca9b.txt, section
-"Variante 40 Blatt" and the 54-card text it keeps) or seed 004
-(004_67803efa0bd2b3f1.txt) or the RULES.md decision it holds the code to,
+Each test names the source sentence behind docs/rules.md §13 (the 40-card game
+and the 54-card text it keeps) or §14 (the online platform)
+or the reading of docs/rules.md it holds the code to,
 and failed before the fix it guards.
 """
 
@@ -40,7 +40,7 @@ def online(hands: list[str], dealer: int = 3) -> Hand:
 # -- tarock40: the Kontra is on the whole game ------------------------------------------
 
 def test_tarock40_kontra_has_no_target() -> None:
-    """Seed 000: "Wer Kontra sagt, verdoppelt den Spielwert samt allen Prämien
+    """docs/rules.md §8.1: "Wer Kontra sagt, verdoppelt den Spielwert samt allen Prämien
     (× 2)." There is one chain on the whole game: a Kontra naming an
     announcement ("target") is no action of this game and was let through."""
     hand = act(rigged([], dealer=3), "0 bid solo trull",
@@ -57,18 +57,18 @@ def test_tarock40_kontra_has_no_target() -> None:
     assert hand.state.kontra_level == 1
 
 
-# -- tarock40-online: seed 000's tournament rules hold (RULES.md decision 5) ----------------
+# -- tarock40-online: the tournament rules hold (docs/rules.md §14) -------------------------
 
 PFLICHT = ["XX", "I XXI Sküs", "XIX"]
 """Seat 0 (the Rufer) calls the XIX (seat 2); seat 1 holds the Trull."""
 
 
 def test_online_pflichtkontra() -> None:
-    """Seed 000: "Pflichtkontra (Turnierregel, nur 40 Blatt): Wer als Gegner eines
+    """docs/rules.md §8.3: "Pflichtkontra (Turnierregel, nur 40 Blatt): Wer als Gegner eines
     Rufspiels alle drei Trullstücke (Pagat, Mond und Sküs) auf der Hand hält, muss
     Kontra geben, solange der Rufer nichts zusätzlich angesagt hat. Auf höhere
     Stufen besteht kein Zwang, bei Faberl und Solo gilt die Pflicht nicht."
-    RULES.md decision 5 names every way ``tarock40-online`` differs from
+    docs/rules.md §14 names every way ``tarock40-online`` differs from
     ``tarock40``; the Pflichtkontra is not among them.  In the auction the bound
     opponent may outbid the Rufer or say Kontra, but not agree ("weiter", or an
     addition) without it."""
@@ -101,10 +101,10 @@ VALAT_DEAL = ["Sküs XXI XX XIX XVIII XVII XVI V IV hK", "XV XIV XIII XII XI X I
 
 
 def test_online_kontra_on_an_announced_valat_needs_a_strong_hand() -> None:
-    """Seed 000: "Kontra auf einen Valat (Turnierregel, nur 40 Blatt): Hat der
+    """docs/rules.md §13.7: "Kontra auf einen Valat (Turnierregel, nur 40 Blatt): Hat der
     Rufer einen Valat angesagt, darf ein Gegner nur mit starker Hand kontern ...
     beim Solo mit den zwei höchsten Tarocks XVI und XV zu siebt, XV und XIV zu
-    acht und so weiter ... Sonst bleibt nur „Weiter“." (RULES.md decision 5: not
+    acht und so weiter ... Sonst bleibt nur „Weiter“." (docs/rules.md §14: not
     one of the online platform's differences; its Valat Kontra is said in the
     auction, on the Valat's own chain.)"""
     hand = act(online(VALAT_DEAL), "0 bid solo valat")
@@ -128,7 +128,7 @@ def test_online_valat_of_the_opponents_may_be_kontrad() -> None:
 # -- tarock40-online: the reasons name the rule that was broken ------------------------------
 
 def test_online_pagat_held_reason_only_when_the_pagat_could_be_played() -> None:
-    """Seed 004: "Im Spiel herrscht Farb- und Tarockzwang." and "Für den Ansager
+    """docs/rules.md §14.6: "Im Spiel herrscht Farb- und Tarockzwang." and "Für den Ansager
     ist es Pflicht, den Pagat erst zum letzt möglichen Zeitpunkt zu spielen": a
     Pagat that may not follow a led suit is refused for Farbzwang, not for
     having been announced."""
@@ -145,7 +145,7 @@ def test_online_pagat_held_reason_only_when_the_pagat_could_be_played() -> None:
 def test_online_kontra_reasons() -> None:
     """Every refused Kontra says why: no such announcement, the wrong party's
     turn on that chain, the chain at its top, or a Valat that replaces the rest
-    (seed 004: "nur mehr der Valat selbst mit seinen Kontras")."""
+    (docs/rules.md §14.7: "nur mehr der Valat selbst mit seinen Kontras")."""
     hand = act(online(["XX", "XIX"]), "0 bid rufspiel trull")
     assert reason(hand, "1 kontra pagat") == "no-such-announcement"
     assert reason(hand, "1 kontra") == "kontra-wrong-party"  # the partner: not against his side
@@ -162,7 +162,7 @@ def test_online_kontra_reasons() -> None:
 
 
 def test_tarock40_absolut_and_pagat_reasons_point_to_the_game() -> None:
-    """Seed 000: "Angesagt werden können Pagat, Trull und Valat (zu jedem Gebot)
+    """docs/rules.md §13.6: "Angesagt werden können Pagat, Trull und Valat (zu jedem Gebot)
     sowie Absolut (Faberl oder Solo absolut)" and "Pagat nur beim Rufspiel":
     Absolut and a Solo's Pagat are bid as games, and the reason says so."""
     hand = rigged(["I"], dealer=3)
@@ -178,9 +178,9 @@ def test_tarock40_absolut_and_pagat_reasons_point_to_the_game() -> None:
 
 @pytest.mark.parametrize("variant", ["tarock40", ONLINE])
 def test_no_mondfang_when_the_pagat_takes_the_trull(variant: str) -> None:
-    """Seed 000: "Mond fangen: der Sküs sticht den Mond der anderen Partei" and
+    """docs/rules.md §9.4: "Mond fangen: der Sküs sticht den Mond der anderen Partei" and
     "Kaiserstich: Liegen Pagat, Mond und Sküs im selben Stich, gewinnt der Pagat"
-    (RULES.md decision 14): the Sküs did not take the Mond, so there is no
+    (docs/rules.md §9.4): the Sküs did not take the Mond, so there is no
     Mondfang; the Trull counts for the Pagat's party.  The Sküs taking the
     other party's Mond is one."""
     rules = rules40(variant)
@@ -196,7 +196,7 @@ def test_no_mondfang_when_the_pagat_takes_the_trull(variant: str) -> None:
 
 
 def test_online_absolut_announced_with_the_bid_counts_as_announced() -> None:
-    """Seed 004: "Bei einem angesagten Absolut muss die ansagende Partei mindestens
+    """docs/rules.md §14.7: "Bei einem angesagten Absolut muss die ansagende Partei mindestens
     56 Punkte erreichen, um das Absolut zu gewinnen. Ansonsten gilt das Absolut als
     verloren."  An Absolut announced with the bid is as announced as one added
     later: it is in the game's announcements, cannot be added again, can be
@@ -226,7 +226,7 @@ def test_online_absolut_announced_with_the_bid_counts_as_announced() -> None:
 
 @pytest.mark.parametrize("variant", ["tarock40", ONLINE])
 def test_observations_show_only_what_a_seat_may_know(variant: str) -> None:
-    """Seed 000: "Welche Karte gerufen wurde, erfahren alle erst, wenn die Ansage
+    """docs/rules.md §13.3: "Welche Karte gerufen wurde, erfahren alle erst, wenn die Ansage
     entschieden ist." and "Wer den gerufenen Tarock hält, ist sein Partner. Das
     bleibt geheim, bis die Karte gespielt wird."  At every step of random hands
     each seat sees its own cards, the cards played and the public actions; the

@@ -1,7 +1,7 @@
-"""Scenario tests: every rule sentence of seed 000's "54 Blatt" section.
+"""Scenario tests: every rule of docs/rules.md §12 ("54 Blatt").
 
-Each test quotes the German sentence of ``shared/seeds/000_c8e7d08feae7ca9b.txt``
-(or the RULES.md decision) it checks.  Seats are 0..3, the dealer is seat 0
+Each test quotes the German source sentence behind docs/rules.md §12
+(or names the reading there) it checks.  Seats are 0..3, the dealer is seat 0
 unless said otherwise, so seat 1 is the forehand (Vorhand).
 """
 
@@ -393,7 +393,7 @@ def test_called_card_in_the_talon_means_alone(talon: list[str]) -> None:
 
 def test_alone_counts_triple() -> None:
     """"Die Wertung zählt dann dreifach." / "Spielt der Rufer allein gegen drei, bekommt
-    er das Dreifache." (RULES.md decision 1: the value from each of the three.)"""
+    er das Dreifache." (docs/rules.md §10: the value from each of the three.)"""
     hand = ALONE_LOST.play()
     result = hand.state.result
     assert result is not None
@@ -404,7 +404,7 @@ def test_alone_counts_triple() -> None:
 
 
 def test_four_passes_no_game() -> None:
-    """"Passen alle vier, wird neu gegeben." (RULES.md decision 11: the deal is void.)"""
+    """"Passen alle vier, wird neu gegeben." (docs/rules.md §3.4: the deal is void.)"""
     hand = deal_f()
     act(hand, "1 pass", "2 pass", "3 pass", "0 pass")
     assert hand.done
@@ -502,7 +502,7 @@ def test_forehand_leads_the_first_trick_even_when_another_seat_declares() -> Non
 
 def test_winner_leads_next_and_play_goes_round() -> None:
     """"danach beginnt, wer den letzten Stich gewonnen hat. Gespielt wird reihum gegen den
-    Uhrzeigersinn." (the next seat is seat + 1; RULES.md decision 6)"""
+    Uhrzeigersinn." (the next seat is seat + 1; docs/rules.md §3.1)"""
     hand = to_play(deal_f(), discard="s7 s8 s9")
     tricks(hand, "hK h2 V cK")
     first = hand.state.tricks[0]
@@ -630,7 +630,7 @@ def test_counting_in_groups_of_three(names: str, points: int) -> None:
 
 @pytest.mark.parametrize("split", [0, 1, 2, 27, 28, 29, 53, 54])
 def test_always_seventy(split: int) -> None:
-    """"Zusammen ergibt das immer genau 70 Augen." (RULES.md decision 2: one card over
+    """"Zusammen ergibt das immer genau 70 Augen." (docs/rules.md §5.2: one card over
     counts a third less, two over a third more, so both totals are whole.)"""
     rules = rules54()
     state = deal_f().state
@@ -678,7 +678,7 @@ def test_34_loses() -> None:
 
 
 def test_35_35_is_a_draw() -> None:
-    """"Bei 35 : 35 gibt es ein Unentschieden." (RULES.md decision 2: game value 0.)"""
+    """"Bei 35 : 35 gibt es ein Unentschieden." (docs/rules.md §5.2: game value 0.)"""
     hand = DRAW_35.play()
     result = hand.state.result
     assert result is not None
@@ -690,7 +690,7 @@ def test_35_35_is_a_draw() -> None:
 
 
 def test_draw_still_scores_premiums() -> None:
-    """"Bei 35 : 35 gibt es ein Unentschieden." (RULES.md decision 2: premiums still count.)"""
+    """"Bei 35 : 35 gibt es ein Unentschieden." (docs/rules.md §5.2: premiums still count.)"""
     hand = DRAW_35_PAGAT.play()
     result = hand.state.result
     assert result is not None
@@ -726,7 +726,7 @@ def test_pagat_ultimo_for_the_opponents() -> None:
 
 
 def test_pagat_not_led_but_winning_the_last_trick() -> None:
-    """"im letzten Stich ausgespielt und gewinnt" (RULES.md decision 9: played in the last
+    """"im letzten Stich ausgespielt und gewinnt" (docs/rules.md §12.4: played in the last
     trick, led or not, and wins it)."""
     hand = DRAW_35_PAGAT.play()
     last = hand.state.tricks[-1]
@@ -737,8 +737,8 @@ def test_pagat_not_led_but_winning_the_last_trick() -> None:
 
 
 def test_losing_pagat_in_the_last_trick_costs_nothing() -> None:
-    """"Wird der Pagat (I) im letzten Stich ausgespielt und gewinnt er ihn" (RULES.md
-    decision 9: a Pagat that loses the last trick costs nothing in tarock54)."""
+    """"Wird der Pagat (I) im letzten Stich ausgespielt und gewinnt er ihn" (docs/rules.md
+    §12.4: a Pagat that loses the last trick costs nothing in tarock54)."""
     hand = PAGAT_LOSES.play()
     last = hand.state.tricks[-1]
     assert PAGAT in last.cards and last.winner != last.seats[last.cards.index(PAGAT)]

@@ -1,4 +1,4 @@
-"""Trick play from data (core/tricks.py) against the seed texts.
+"""Trick play from data (core/tricks.py) against the rules of docs/rules.md §4.
 
 Every combination of :class:`~core.contracts.TrickRules` that a shipped
 variant (or the shipped example plugins) uses is checked against an oracle
@@ -6,21 +6,21 @@ written here from the rule sentences, with its own card order, on random
 hands and tricks: the legal cards, the winner, and for every card that may
 not be played, the rule that forbids it.
 
-- seed 000: "Farbzwang: Die angespielte Farbe muss bedient werden." /
+- docs/rules.md §4.1 and §13.4: "Farbzwang: Die angespielte Farbe muss bedient werden." /
   "Tarockzwang: Wer die Farbe nicht hat, muss einen Tarock zugeben." /
   "Stichzwang: Liegt ein Tarock im Stich, muss man mit einem höheren Tarock
   stechen, wenn man kann." / Faberl: "Deren Karten stechen alles (der König ist
   der höchste Trumpf). Die Tarocks sind in diesem Spiel eine gewöhnliche Farbe
   ... wer die Farbe nicht bedienen kann, muss Trumpf zugeben und wenn möglich
   überstechen." / "Kaiserstich: Liegen Pagat, Mond und Sküs im selben Stich,
-  gewinnt der Pagat (nicht im Faberl)." (RULES.md decisions 4 and 12)
-- seed 002, Farbenspiele: "Alle Spieler dürfen erst dann Tarock ausspielen,
+  gewinnt der Pagat (nicht im Faberl)." (docs/rules.md §4.5 and §4.3)
+- docs/rules.md §4.6, Farbenspiele: "Alle Spieler dürfen erst dann Tarock ausspielen,
   wenn sie keine Farbkarten mehr haben. Kann ein Spieler eine Farbe nicht
   bedienen, muss er Tarock zugeben, die aber nicht stechen."  Negative games:
   "Es gilt Stichzwang. Liegen Mond und Pagat, muss der Sküs nicht dazugegeben
   werden." / "Der Pagat darf nur als letztes Tarock gespielt werden, außer es
   gilt Stichzwang beim Märchenstich."
-- seed 003, 3.2: "wenn z.b. Karo Bube gespielt wurde und der nachfolgende
+- docs/rules.md §4.4: "wenn z.b. Karo Bube gespielt wurde und der nachfolgende
   Spieler sowohl Karo König als auch Karo 3er Blatt in der Hand hat, er den
   König nehmen muss ... Hat man aber kein Karo, muss man mit einer Tarockkarte
   stechen. ... Hat man einen höheren Tarock als der vorher ausgespielte, muss
@@ -59,8 +59,8 @@ for _suit, _names in _ORDER.items():
 PAGAT, MOND, SKUS = parse_card("I"), parse_card("XXI"), parse_card("Sküs")
 LITERAL = {c: (0 if c == PAGAT else HEIGHT[c] + 100 if c not in (MOND, SKUS) else HEIGHT[c] - 19)
            for c in SUIT if SUIT[c] == "T"}
-"""Seed 000's Faberl read literally (option ``faberl_xx_high``): "der XX ist ihre höchste, der Pagat ihre
-niedrigste Karte"; Mond and Sküs, which the sentence forgets, just above the Pagat (RULES.md decision 4)."""
+"""The Faberl read literally (option ``faberl_xx_high``): "der XX ist ihre höchste, der Pagat ihre
+niedrigste Karte"; Mond and Sküs, which the sentence forgets, just above the Pagat (docs/rules.md §4.5)."""
 
 
 def height(card: Card, rules: TrickRules) -> int:
@@ -153,7 +153,8 @@ def test_the_variants_use_these_combinations() -> None:
     assert TrickRules(overtrump=True, trull_trick=True) in combos  # tarock40, the club's Kaiserstich
     assert TrickRules("suit", overtrump=True) in combos  # Faberl
     assert TrickRules("suit", overtrump=True, xx_high=True) in combos  # Faberl, the literal reading
-    assert TrickRules() in combos  # Königrufen's positive games (seed 003 has no Märchenstich)
+    # Königrufen's positive games (the course has no Märchenstich, docs/rules.md §17.4)
+    assert TrickRules() in combos
     assert TrickRules(trull_trick=True) in combos  # the club's positive games, Märchenstich
     assert TrickRules(must_win=True, pagat_last=True, trull_trick=True) in combos  # the club's negative games
     assert TrickRules(must_win=True) in combos  # the course's negative games

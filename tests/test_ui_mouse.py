@@ -1,6 +1,6 @@
 """The mouse at the table: a click lifts a card, a second click plays it; a click takes a dialog's row.
 
-Seed 000: "Eine Karte antippen hebt sie an, nochmal antippen spielt sie aus."
+The app of docs/rules.md §1.1: "Eine Karte antippen hebt sie an, nochmal antippen spielt sie aus."
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ screen (tests/ui_play.py checks every decision: the dialogs list exactly
 the legal choices, cards that may not be played are dimmed, the lifted card
 is raised, a card that may not be laid away says why, the settlement names
 every line item), then looks at the score sheet and the standings.
-Seed 000: "In der App sind nicht spielbare Karten abgedunkelt. Eine Karte
+docs/rules.md §4.1 (the app's words): "In der App sind nicht spielbare Karten abgedunkelt. Eine Karte
 antippen hebt sie an, nochmal antippen spielt sie aus." and "Den
 Bummerl-Stand zeigt das Menü (≡) am Tisch."
 """

@@ -1,10 +1,10 @@
 """Valat aus eigener Kraft (core.valat): the check the 40-card rules ask of a
 Solo or Faberl declarer and the bots ask of every Valat they announce.
 
-Seed 000: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn das
+docs/rules.md §11.2: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn das
 Blatt ihn aus eigener Kraft gewinnt ... Die App spielt dein Blatt dazu gegen
 viele Verteilungen durch und lässt den Valat zu, wenn er praktisch immer
-gelingt."  RULES.md decision 8: 200 deals, at least 99 %.  The answer is a
+gelingt."  Our reading there: 200 deals, at least 99 %.  The answer is a
 verdict with the deals played and made and the 95 % Wilson interval of the
 success rate (issue 11: "its answer carries the sample count and a
 confidence interval").
@@ -35,7 +35,7 @@ from tarock.core.valat import (
 )
 
 STRONG = "Sküs XXI XX XIX XVIII XVII XVI V IV hK"
-"""Seed 000's example: "die sieben höchsten Tarocks, zwei kleine und ein König"."""
+"""The source's example (docs/rules.md §11.2): "die sieben höchsten Tarocks, zwei kleine und ein König"."""
 FABERL = TrickRules("suit", overtrump=True)
 
 
@@ -44,8 +44,8 @@ def cards(text: str) -> tuple[Card, ...]:
 
 
 def test_valat_check_figures() -> None:
-    """RULES.md decision 8: "allow it when it succeeds in practically all of
-    them": 200 deals, at least 99 %; deterministic, so replays agree."""
+    """docs/rules.md §11.2: allowed when it succeeds in practically all of
+    them: 200 deals, at least 99 %; deterministic, so replays agree."""
     first = simulate(cards(STRONG), SOLO, TAROCK, 0)
     assert first.deals == DEALS == 200 and first.made >= 198
     assert simulate(cards(STRONG), SOLO, TAROCK, 0) == first
@@ -68,8 +68,8 @@ def test_faberl_needs_a_king_in_every_suit_and_the_top_trumps() -> None:
 
 
 def test_the_card_order_comes_from_the_trick_rules() -> None:
-    """In a suit game the tarocks are a plain suit; with ``xx_high`` (seed 000
-    read literally, RULES.md decision 4) the XX is their highest card, so XX
+    """In a suit game the tarocks are a plain suit; with ``xx_high`` (the source
+    read literally, docs/rules.md §4.5) the XX is their highest card, so XX
     and XIX win their tricks there, and lose to the Sküs and Mond otherwise."""
     hand = cards("hK hQ hC hJ h1 cK sK dK XX XIX")
     literal = TrickRules("suit", overtrump=True, xx_high=True)
@@ -117,7 +117,7 @@ def test_wilson_interval_against_its_closed_forms_and_a_published_example() -> N
 
 
 def test_a_hand_that_always_makes_it() -> None:
-    """Seed 000's Faberl example, leading ("einen König in jeder Farbe und die
+    """The source's Faberl example (docs/rules.md §11.2), leading ("einen König in jeder Farbe und die
     höchsten vier Trümpfe"): every one of the 200 deals is made, the interval
     reaches 1 and nothing stopped the check."""
     verdict = valat_verdict(cards("hK hQ hC hJ cK sK dK Sküs XXI XX"), FABERL, HEARTS, 0)

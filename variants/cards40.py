@@ -1,4 +1,4 @@
-"""Card facts of the 40-card games (seed 000, "Variante 40 Blatt").
+"""Card facts of the 40-card games (docs/rules.md §13, "Variante 40 Blatt").
 
 Shared by ``tarock40``, its house rules and the Valat check: counting card
 by card and the redeal rule.  Trick play (the Kaiserstich, the Faberl's
@@ -13,7 +13,7 @@ from typing import Final
 from tarock.core.cards import TRULL, VALUE, Card, format_card, rank_of
 
 TOTAL: Final = 88
-"""All card points of the 40-card deck (seed 000: "genau 88 Augen")."""
+"""All card points of the 40-card deck (docs/rules.md §5.4: "genau 88 Augen")."""
 
 VALUE40: Final = tuple(0 if c >= 22 and rank_of(c) == 4 else VALUE[c] for c in range(54))
 """Card points counted card by card: the pip card of each suit ("Glatze") counts nothing."""
@@ -25,7 +25,7 @@ def count40(cards: Sequence[Card]) -> int:
 
 
 def redeal_reason(hands: Sequence[Sequence[Card]]) -> str | None:
-    """Seed 000: "Jedes Blatt braucht mindestens ein Tarock, ein einzelnes
+    """docs/rules.md §3.3: "Jedes Blatt braucht mindestens ein Tarock, ein einzelnes
     Trullstück zählt nicht dazu."  A hand whose only tarock is one Trull card,
     or that has none, is dealt again."""
     for seat, hand in enumerate(hands):

@@ -13,7 +13,7 @@ from tarock.core.tricks import legal, refusal, winner
 PLAIN: Final = TrickRules()
 """Tarocks trump; no duty beyond following suit and playing a tarock."""
 OVERTRUMP: Final = TrickRules(overtrump=True)
-"""Seed 000: whoever plays a tarock while a tarock lies in the trick must beat it if able."""
+"""docs/rules.md §4.3: whoever plays a tarock while a tarock lies in the trick must beat it if able."""
 
 
 def tarock_trick_winner(cards: Sequence[Card]) -> int:
@@ -37,8 +37,8 @@ def thirds(cards: Sequence[Card]) -> int:
 
     Each card is worth ``3 * value - 2`` thirds; a party left with one card
     over a multiple of three counts one third less, with two over one third
-    more, so every party's total is a whole number of points (RULES.md,
-    decision 2) and the 54 cards make 70 points (210 thirds).
+    more, so every party's total is a whole number of points (docs/rules.md
+    §5.2) and the 54 cards make 70 points (210 thirds).
     """
     total = 3 * sum(VALUE[c] for c in cards) - 2 * len(cards)
     rest = len(cards) % 3

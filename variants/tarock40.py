@@ -1,4 +1,4 @@
-"""``tarock40``: the 40-card game of seed 000 ("Variante 40 Blatt").
+"""``tarock40``: the 40-card game of docs/rules.md §13 ("Variante 40 Blatt").
 
 40 cards, ten each, no talon; a hand without a tarock other than a lone Trull
 card is dealt again.  Bidding by outbidding from the forehand, a pass is
@@ -9,7 +9,7 @@ names the trump suit; then the Kontra round (option ``kontra``) and ten
 tricks.  Counting card by card, 88 in all; the declarer needs 45 (56 in the
 absolut games).
 
-Decisions where the text is silent (see also ../shared/RULES.md):
+Decisions where the text is silent (docs/rules.md §13 states them all):
 - redeal: a hand needs a tarock, and a hand whose only tarock is one Trull
   card is dealt again; two Trull cards count ("ein einzelnes Trullstück");
 - a deal all four pass is dealt again by the same dealer and is not a round
@@ -21,10 +21,10 @@ Decisions where the text is silent (see also ../shared/RULES.md):
 - a Faberl Valat may be announced if the hand makes it on its own with some
   trump suit (``core.valat``); the suit named afterwards is free;
 - Mond fangen: the Sküs takes the trick holding the other party's Mond; when
-  the Pagat takes the Trull by the Kaiserstich there is no Mondfang (RULES.md
-  decision 14);
+  the Pagat takes the Trull by the Kaiserstich there is no Mondfang (docs/rules.md
+  §9.4);
 - a Kontra is on the whole game: a ``kontra`` naming an announcement is refused;
-- Kontra on an announced Valat (seed 000's tournament rule): the exceptions
+- Kontra on an announced Valat (docs/rules.md §13.7, a tournament rule): the exceptions
   for Solo ("XVI und XV zu siebt, XV und XIV zu acht und so weiter") are read
   as holding that pair among at least 7, 8, 9, 10 tarocks; for Faberl "drei
   Könige und der Mond zu siebt" as three Kings and seven tarocks with the Mond;
@@ -102,7 +102,7 @@ ABSOLUT_ANN: Final = "absolut"
 VALAT_ANN: Final = "valat"
 
 WIN: Final = 45
-"""Points the declarer party needs (seed 000: "braucht die Mehrheit der Augen, also 45")."""
+"""Points the declarer party needs (docs/rules.md §13.5: "braucht die Mehrheit der Augen, also 45")."""
 ABSOLUT: Final = 56
 
 CALLABLE: Final = tuple(tarock(n) for n in range(20, 15, -1))
@@ -110,7 +110,7 @@ CALLABLE: Final = tuple(tarock(n) for n in range(20, 15, -1))
 
 ALL_PREMIUMS: Final = frozenset({PAGAT_ANN, TRULL_ANN, KINGS, MONDFANG, ABSOLUT_ANN, VALAT_ANN})
 NOT_IN_FABERL: Final = frozenset({PAGAT_ANN, MONDFANG})
-"""Seed 000: Pagat Ultimo and Mond fangen "(nicht im Faberl)"."""
+"""docs/rules.md §13.6: Pagat Ultimo and Mond fangen "(nicht im Faberl)"."""
 
 PREMIUMS: Final = (
     PremiumSpec(PAGAT_ANN, "Pagat Ultimo", 1, 2, description="the Pagat wins the last trick"),
@@ -128,12 +128,12 @@ PLAYABLE: Final = Playable(goals=goal_pairs(("points", "tricks"), ("alone", "cal
                            calls=frozenset({"bid", "bid-auto", "end", "after"}))
 """What the phases and the scoring play: no talon, so no talon use."""
 STYLE: Final = AuctionStyle(opening_pass=True, ends_at_top=True, additions=True)
-"""Seed 000: "Reihum, beginnend mit der Vorhand, sagt jeder ein höheres Spiel an
+"""docs/rules.md §13.2: "Reihum, beginnend mit der Vorhand, sagt jeder ein höheres Spiel an
 als das bisherige Höchstgebot oder passt. Wer passt, ist draußen." A top bid ends it."""
 
 
 def contracts(kontra: bool, xx_high: bool) -> list[ContractSpec]:
-    """The ladder of seed 000's 40-card game."""
+    """The ladder of the 40-card game (docs/rules.md §13.2)."""
     tarock_play = TrickRules(overtrump=True, trull_trick=True)
     faberl_play = TrickRules("suit", overtrump=True, xx_high=xx_high)
     faberl_premiums = ALL_PREMIUMS - NOT_IN_FABERL
@@ -176,7 +176,7 @@ def position(state: HandState, seat: int) -> int:
 
 def own_valat(state: HandState, seat: int, spec: ContractSpec,
               code: str = "valat-not-own-strength") -> Verdict:
-    """Seed 000: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn
+    """docs/rules.md §11.2: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn
     das Blatt ihn aus eigener Kraft gewinnt."  Rufspiel: no check ("Beim
     Rufspiel gilt die Prüfung nicht").  A Faberl's suit is named after the
     bid, so the best suit counts.  A refusal (``code``) says what the check
@@ -214,7 +214,7 @@ def valat_refusal(code: str, verdict: ValatVerdict | None) -> Verdict:
 
 
 def kontra_duty(state: HandState, seat: int) -> bool:
-    """Pflichtkontra (seed 000): an opponent of a Rufspiel holding Pagat, Mond
+    """Pflichtkontra (docs/rules.md §8.3): an opponent of a Rufspiel holding Pagat, Mond
     and Sküs must say Kontra "solange der Rufer nichts zusätzlich angesagt hat".
 
     Only announcements for the declarer's party count (the opponents' own, in
@@ -226,7 +226,7 @@ def kontra_duty(state: HandState, seat: int) -> bool:
 
 
 def may_kontra_valat(hand: Sequence[Card], spec: ContractSpec, leads: bool) -> bool:
-    """Seed 000: against an announced Valat an opponent may Kontra only "mit
+    """docs/rules.md §13.7: against an announced Valat an opponent may Kontra only "mit
     Sküs oder Mond zu neunt (die einzige Farbkarte darf kein König sein,
     außer er spielt aus) oder mit dem XX zu zehnt", in a Solo also "mit den
     zwei höchsten Tarocks XVI und XV zu siebt, XV und XIV zu acht und so
@@ -249,7 +249,7 @@ def may_kontra_valat(hand: Sequence[Card], spec: ContractSpec, leads: bool) -> b
 
 
 def valat_kontra_verdict(state: HandState, seat: int) -> Verdict | None:
-    """Seed 000's "Kontra auf einen Valat": ``seat`` may be the first to Kontra
+    """docs/rules.md §13.7, "Kontra auf einen Valat": ``seat`` may be the first to Kontra
     the declarer party's announced Valat only with a very strong hand."""
     assert state.contract is not None
     if may_kontra_valat(state.hands[seat], state.contract.spec, position(state, seat) == 0):
@@ -269,11 +269,11 @@ def party_cards(state: HandState) -> tuple[list[Card], list[Card]]:
 
 
 def outcomes(state: HandState) -> dict[str, Outcome]:
-    """Which party achieved each premium (seed 000, 40 cards).
+    """Which party achieved each premium (docs/rules.md §13.6).
 
-    Absolut here is the declarer party's only (RULES.md decision 13); a house
+    Absolut here is the declarer party's only (docs/rules.md §13.6); a house
     rule may extend it.  Mond fangen: the Sküs takes the trick holding the
-    other party's Mond (not the Pagat's Kaiserstich: RULES.md decision 14).
+    other party's Mond (not the Pagat's Kaiserstich: docs/rules.md §9.4).
     """
     party = state.declarer_party()
     ours, theirs = party_cards(state)
@@ -332,9 +332,9 @@ class Tarock40:
         return [
             OptionSpec("kontra", True, "the Kontra round: Kontra, Rekontra (Rufspiel up to Re-Sub)"),
             OptionSpec("faberl_xx_high", False, "Faberl: the XX is the tarocks' highest card, the Pagat "
-                       "their lowest (seed 000 read literally; RULES.md decision 4)"),
+                       "their lowest (the source read literally; docs/rules.md §4.5)"),
             OptionSpec("pflichtkontra", True, "an opponent of a Rufspiel without announcements who holds "
-                       "Pagat, Mond and Sküs must say Kontra (seed 000's tournament rule)"),
+                       "Pagat, Mond and Sküs must say Kontra (a tournament rule, docs/rules.md §8.3)"),
         ]
 
     @hookimpl
@@ -374,7 +374,7 @@ class Tarock40:
                                 contract: ContractSpec) -> Verdict | None:
         if name == ABSOLUT_ANN:
             return Verdict.deny("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
-                                "solo-absolut (seed 000: \"sowie Absolut (Faberl oder Solo absolut)\")")
+                                "solo-absolut (docs/rules.md §13.6)")
         if name == PAGAT_ANN:
             if contract.name != RUFSPIEL:
                 return Verdict.deny("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
@@ -426,6 +426,6 @@ VARIANT = Variant(
     title="40 Blatt (Überbieten)",
     plugins=lambda: [Tarock40()],
     description="40 cards, 10 each, no talon; Rufspiel, Faberl, Solo, absolut games, "
-                "announcements, Kontra chain, 10 tricks, 88 points (seed 000).",
-    lobby_order=0,  # seed 000: the 40-card game is "in der Lobby vorausgewählt"
+                "announcements, Kontra chain, 10 tricks, 88 points (docs/rules.md §13).",
+    lobby_order=0,  # docs/rules.md §3.6: the 40-card game is "in der Lobby vorausgewählt"
 )

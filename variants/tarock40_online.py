@@ -1,7 +1,7 @@
-"""``tarock40-online``: the house rules of seed 004 over ``tarock40``.
+"""``tarock40-online``: the house rules of docs/rules.md §14 over ``tarock40``.
 
-Seed 004 is the help page of an online platform; its lists were lost, and
-RULES.md decision 5 reads it as ``tarock40`` with these differences, which
+The source is the help page of an online platform; its lists were lost, and
+docs/rules.md §14 reads it as ``tarock40`` with these differences, which
 are all this plugin implements (everything else is asked from ``tarock40``,
 registered below it):
 
@@ -28,7 +28,7 @@ registered below it):
 - play goes clockwise (the variant's fact ``direction``, for the client;
   seats still follow seat + 1 in the engine).
 
-Seed 000's tournament rules hold here too, since RULES.md decision 5 names
+The tournament rules of docs/rules.md §8.3 hold here too, since §14 names
 every way this game differs from ``tarock40`` and they are not among them
 (an earlier version dropped them; the review restored them):
 
@@ -37,9 +37,9 @@ every way this game differs from ``tarock40`` and they are not among them
   Pagat, Mond and Sküs may outbid it or say Kontra on it, but not agree to it
   otherwise ("weiter", an addition);
 - Kontra on a Valat: the first Kontra on a Valat announced for the
-  declarer's party needs the strong hand seed 000 describes;
+  declarer's party needs the strong hand docs/rules.md §13.7 describes;
 - a Valat of the Solo or Farbensolo declarer needs a hand that makes it on
-  its own (seed 004 too: "erlaubt es das Programm nicht 'Valat' anzusagen,
+  its own (docs/rules.md §14.4 too: "erlaubt es das Programm nicht 'Valat' anzusagen,
   wenn der Spieler ein viel zu schwaches Blatt hat").
 
 The called card of a Rufer is set, and shown to all, when the Rufer is bid
@@ -100,7 +100,7 @@ ADDITIONS: Final = (ABSOLUT_ANN, PAGAT_ANN, TRULL_ANN, VALAT_ANN)
 """The additions (Zusätze)."""
 TITLES: Final = {RUFSPIEL: "Rufer", FABERL: "Farbensolo", SOLO: "Solo"}
 NO_TAROCK_PREMIUMS: Final = frozenset({PAGAT_ANN, TRULL_ANN, MONDFANG})
-"""Seed 004: "Beim Farbensolo zählen die Prämien Pagat, Trull und Mondfang nicht"."""
+"""docs/rules.md §14.7: "Beim Farbensolo zählen die Prämien Pagat, Trull und Mondfang nicht"."""
 
 
 def announced(state: HandState, name: str) -> Announcement | None:
@@ -112,14 +112,14 @@ def valat_announced(state: HandState) -> bool:
 
 
 def pagat_held(state: HandState, seat: int) -> bool:
-    """Seed 004: "Für den Ansager ist es Pflicht, den Pagat erst zum letzt
+    """docs/rules.md §14.6: "Für den Ansager ist es Pflicht, den Pagat erst zum letzt
     möglichen Zeitpunkt zu spielen"."""
     ann = announced(state, PAGAT_ANN)
     return ann is not None and ann.seat == seat
 
 
 class Tarock40Online:
-    """The hooks in which seed 004 differs from ``tarock40``."""
+    """The hooks in which the online platform (docs/rules.md §14) differs from ``tarock40``."""
 
     name = "tarock40-online"
     version = VERSION
@@ -239,7 +239,7 @@ VARIANT = Variant(
     name="tarock40-online",
     title="40 Blatt online (Rufer, Farbensolo, Solo)",
     plugins=lambda: [Tarock40(), Tarock40Online()],
-    description="tarock40 with the house rules of an online platform (seed 004): rotating "
+    description="tarock40 with the house rules of an online platform (docs/rules.md §14): rotating "
                 "Rufer, additions and Kontras in the auction, Valat replaces all, clockwise.",
     lineage=("tarock40",),
     lobby_order=1,

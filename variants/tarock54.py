@@ -1,4 +1,4 @@
-"""``tarock54``: the 54-card game of seed 000 ("54 Blatt").
+"""``tarock54``: the 54-card game of docs/rules.md §12 ("54 Blatt").
 
 Rufer and secret partner against two: a player calls the highest tarock
 from the XX down that he does not hold; the first call ends the bidding; the
@@ -6,7 +6,7 @@ declarer takes the first talon pile and lays three cards away; opponents may
 Kontra (option ``kontra``); twelve tricks with Farbzwang, Tarockzwang and
 Stichzwang whenever a tarock lies in the trick; counting in groups of three.
 
-Decisions where the text is silent (see also ../shared/RULES.md):
+Decisions where the text is silent (docs/rules.md §12 states them all):
 - a deal all four pass is dealt again by the same dealer and is not a round;
 - the partnership becomes public when the called tarock is played;
 - Valat (+12) and Pagat Ultimo (+1) are added to the game value of 1, and the
@@ -70,12 +70,12 @@ VERSION: Final = "2.0"
 CALLABLE: Final = tuple(tarock(n) for n in range(20, 0, -1))
 """XX down to I: the tarocks that may be called, the highest missing one first."""
 WIN: Final = 36 * 3
-"""Thirds the declarer party needs (seed 000: "mindestens 36 Punkte")."""
+"""Thirds the declarer party needs (docs/rules.md §12.4: "mindestens 36 Punkte")."""
 DRAW: Final = 35 * 3
 
 
 def rufspiel(kontra: bool) -> ContractSpec:
-    """Seed 000, 54 Blatt: the declarer calls the highest tarock from the XX down he does not hold."""
+    """docs/rules.md §12.1: the declarer calls the highest tarock from the XX down he does not hold."""
     return ContractSpec(
         "rufspiel", "Rufspiel (XX rufen)", rank=1, value=1,
         description="call the highest tarock from the XX down you do not hold; its holder is your partner",
@@ -213,6 +213,6 @@ VARIANT = Variant(
     name="tarock54",
     title="54 Blatt (Zwanzigerrufen)",
     plugins=lambda: [Tarock54()],
-    description="54 cards, call the XX, talon 2x3, Kontra chain, 12 tricks (seed 000).",
+    description="54 cards, call the XX, talon 2x3, Kontra chain, 12 tricks (docs/rules.md §12).",
     lobby_order=2,
 )

@@ -69,7 +69,7 @@ def _above(order: Sequence[int]) -> tuple[int, ...]:
 ABOVE: Final = _above(STRENGTH)
 """Per card, the cards of its suit ranked above it (normal order)."""
 ABOVE_LITERAL: Final = _above(strength_order(True))
-"""The same with the tarocks in seed 000's literal Faberl order (XX high)."""
+"""The same with the tarocks in the literal Faberl order of docs/rules.md §4.5 (XX high)."""
 
 
 class TrickModel:

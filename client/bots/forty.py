@@ -1,5 +1,5 @@
-"""The heuristic's reading of the 40-card ladder (seed 000's ``tarock40``,
-seed 004's house rules over it, and house rules over either).
+"""The heuristic's reading of the 40-card ladder (``tarock40``, docs/rules.md §13,
+the house rules of §14 over it, and house rules over either).
 
 The games are recognised by their shape in the table's rule facts, never by
 a name (:func:`ladder_game`): a Rufspiel calls a partner and the tarocks

@@ -25,7 +25,7 @@ only when the hand clears the Valat check.  Then, by what is legal:
   (and its number, keep the high ones).  Kings cannot go anyway.
 - Kontra: the game's chain (target "") is looked at first.  An opponent says
   Kontra at ``KONTRA_AT``; the declarer answers with Rekontra at
-  ``REKONTRA_AT`` (seed 000: "Bots wagen kein Subkontra und kein Re-Sub").
+  ``REKONTRA_AT`` (docs/rules.md §11.1: "Bots wagen kein Subkontra und kein Re-Sub").
 - Play: the trump suit is the contract's (tarocks, or the Faberl's suit, the
   tarocks then being a plain suit); card points as the deck counts them (40
   cards: a pip, the "Glatze", is worth nothing); the Pagat taking the Trull
@@ -45,7 +45,7 @@ only when the hand clears the Valat check.  Then, by what is legal:
   self-play); once no foe can trump, the highest card left of a suit is
   cashed; otherwise a safe suit card with points is cashed, or a low card
   of a short suit without honours is led.
-- Königrufen (seeds 002 and 003; a table where a King is called):
+- Königrufen (docs/rules.md §15; a table where a King is called):
   :mod:`client.bots.koenig` decides the
   auction, the call, the talon, the discard, announcements and Kontras,
   and the cards of negative and each-for-self games; games played for
@@ -214,7 +214,7 @@ def _auction(obs: Observation, forty_rules: bool) -> Action | None:
     """Bid, call or announce; None to leave the turn to Kontra or Pass."""
     legal = obs.legal
     bids = [a for a in legal if isinstance(a, Bid)]
-    # Held to a Pflichtkontra (seed 000) a seat may bid or say Kontra, not pass:
+    # Held to a Pflichtkontra (docs/rules.md §8.3) a seat may bid or say Kontra, not pass:
     # that is no duty to bid.
     must = not any(isinstance(a, (Pass, Kontra)) for a in legal)
     if forty_rules:

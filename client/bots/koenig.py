@@ -1,4 +1,4 @@
-"""The heuristic in Königrufen (seeds 002 and 003, ``koenigrufen-club``,
+"""The heuristic in Königrufen (docs/rules.md §15, ``koenigrufen-club``,
 ``koenigrufen-course`` and house rules over them), from the observation only.
 
 The games are read from the table's rule facts: a table is played by
@@ -107,7 +107,7 @@ def declarers(obs: Observation) -> tuple[int, ...]:
 
 
 def maerchenstich(spec: ContractSpec) -> bool:
-    """The Pagat takes a trick holding the whole Trull in this game (seed 002)."""
+    """The Pagat takes a trick holding the whole Trull in this game (docs/rules.md §4.8)."""
     return spec.tricks.trull_trick
 
 

@@ -1,4 +1,4 @@
-"""How the heuristic rates a Königrufen hand (seeds 002 and 003).
+"""How the heuristic rates a Königrufen hand (docs/rules.md §15).
 
 Every figure here was fitted on self-play of the heuristic against itself:
 deals in which one seat was made the declarer of one game (talon, discard

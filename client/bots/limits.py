@@ -2,11 +2,11 @@
 
 - No Subkontra, no Re-Sub, in any Kontra chain: the game's chain
   (``Kontra(target=GAME)``, level ``Observation.kontra_level``) and the chain
-  of each announcement (level ``Announcement.kontra``).  Seed 000: "Bots
+  of each announcement (level ``Announcement.kontra``).  docs/rules.md §11.1: "Bots
   wagen kein Subkontra und kein Re-Sub."
-- A Valat is announced only with a nearly unbeatable hand (seed 000: "Bots
-  sagen nur einen Valat an, und nur mit einer nahezu unschlagbaren Hand";
-  RULES.md decision 8).  The bar is :mod:`core.valat`: the bot's own hand
+- A Valat is announced only with a nearly unbeatable hand (docs/rules.md §11: "Bots
+  sagen nur einen Valat an, und nur mit einer nahezu unschlagbaren Hand").
+  The bar is :mod:`core.valat`: the bot's own hand
   must make every trick on its own, played by the trick rules of the game
   the Valat is announced in (from the observation's rule facts).  The rules
   ask that check only of a Solo or Faberl declarer; bots ask it of every

@@ -16,9 +16,9 @@ class RandomBot:
     the limits every bot keeps (:mod:`client.bots.limits`):
 
     - actions announcing a Valat are dropped before the draw unless the hand
-      clears the Valat bar (seed 000: "Bots sagen nur einen Valat an, und nur
+      clears the Valat bar (docs/rules.md §11.1: "Bots sagen nur einen Valat an, und nur
       mit einer nahezu unschlagbaren Hand");
-    - a Kontra drawn on a chain at level 2 or higher becomes a pass (seed 000:
+    - a Kontra drawn on a chain at level 2 or higher becomes a pass (docs/rules.md §11.1:
       "Bots wagen kein Subkontra und kein Re-Sub"), so the generator advances
       the same way either way.
     """

@@ -48,7 +48,7 @@ class TableFacts:
 
 
 def calls_a_king(spec: ContractSpec) -> bool:
-    """Whether the declarer of ``spec`` calls a King for a partner (seeds 002, 003)."""
+    """Whether the declarer of ``spec`` calls a King for a partner (docs/rules.md §15.3)."""
     return spec.call is not None and bool(spec.call.cards) and all(is_king(c) for c in spec.call.cards)
 
 

@@ -13,7 +13,7 @@ decisions) and plays the hand against them with the same play-out
 The search levels ask it only of a Valat the hand-only check already allows
 (:func:`keep_valats`): it can only take a Valat away, never allow one the
 rules or the limits refuse, so the rules' check ("Valat aus eigener Kraft",
-seed 000) is untouched and a Valat the verdicts agree on is decided as
+docs/rules.md §11.2) is untouched and a Valat the verdicts agree on is decided as
 before.  The chain's deals are distinct but not independent, so the
 interval it reports is nominal (narrower than an interval over independent
 deals would be).  Where no other seat has decided anything yet, a deal of

@@ -1,6 +1,6 @@
 """How a card looks: suit symbols, court cards in their colours, the order of a hand.
 
-Seed 000: "Jede Hofkarte hat ihre eigene Farbe: König lila, Dame rubinrot,
+docs/rules.md §2.4: "Jede Hofkarte hat ihre eigene Farbe: König lila, Dame rubinrot,
 Cavall grün, Bube blau."  The rank letters come from the catalogue (German
 K D C B, English K Q C J); the tarocks keep their numerals.  A hand is
 sorted with the game's trumps first: the tarocks, or in a game where a

@@ -1,9 +1,10 @@
 """The client's colours, by style class.
 
-Court cards in the colours of seed 000 ("König lila, Dame rubinrot,
+Court cards in the colours of docs/rules.md §2.4 ("König lila, Dame rubinrot,
 Cavall grün, Bube blau"), red suits red, the Trull gold; cards that may
 not be played are dimmed; the forehand's mark is green and the seat to
-move is marked in yellow (seed 004: "gelber Pfeil", "grüne Fahne").
+move is marked in yellow (as the online platform of docs/rules.md §14 does:
+"gelber Pfeil", "grüne Fahne").
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Announcements (Ansagen) and Kontra per announcement, until three "Gut!".
 
-Seed 002: "Nach Ablage darf jeder Spieler so lange Prämien und Kontras
+docs/rules.md §15.5: "Nach Ablage darf jeder Spieler so lange Prämien und Kontras
 ansagen, bis dreimal Gut! kommt."  The declarer speaks first; in his turn a
 player makes any number of announcements and Kontras, then says "Gut!"
 (``pass``).  Options: ``announce_first`` (``declarer``, or ``forehand``:
 the round starts with the forehand) and ``kontra_ends_turn`` (a Kontra is
-also one's "Gut!", the turn passes on; profile koenigrufen-ooe-2023 §5.2).
+also one's "Gut!", the turn passes on; docs/rules.md §18.4).
 The round ends once every player has spoken and the last three
 turns were a plain "Gut!".
 
@@ -133,7 +133,7 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
     contract = state.contract
     assert contract is not None and state.declarer is not None
     game = contract.spec
-    # seed 002, Solorufer with the King in the talon: "Kontras zählen dann in keinem Fall" -- they
+    # docs/rules.md §16.6, Solorufer with the King in the talon: "Kontras zählen dann in keinem Fall" -- they
     # may be said (nobody knows where the King is) and are void at the end (scoring)
     if game.kontra == 0:
         return Verdict.deny("no-kontra", "there is no Kontra in this game")
@@ -383,7 +383,7 @@ class Announcing(Phase):
 
 
 class FahrerKontra(Phase):
-    """Seed 003, Fahrer: "Jeder Spieler außer der Vorhand darf das Spiel
+    """docs/rules.md §17.7, Fahrer: "Jeder Spieler außer der Vorhand darf das Spiel
     kontrieren" -- one round, each may say Kontra once (target ``""``)."""
 
     name = KONTRA

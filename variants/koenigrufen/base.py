@@ -7,10 +7,10 @@ the club and course modules only build their dialects.  Phases of a hand::
     bidding -> [birds] -> [call] -> [talon -> discard] -> announce | kontra -> play
 
 ``bidding``: core's auction in the dialect's style; ``birds``: several
-Besserrufer name their birds (seed 002); ``call``: core's call of a King in
+Besserrufer name their birds (docs/rules.md §6.4); ``call``: core's call of a King in
 calling games; ``talon``/``discard``: games with the talon; ``announce``:
 premiums and Kontra until three "Gut!" (not in Trischaken); ``kontra``: the
-Fahrer's round of Kontras (seed 003).  A game given up ends after ``talon``.
+Fahrer's round of Kontras (docs/rules.md §17.7).  A game given up ends after ``talon``.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ from tarock.variants.koenigrufen.talon import (
 
 VERSION = "2.0"
 BIRD_ORDER = (MARABU, KAKADU, UHU, PAGAT)
-"""Seed 002: "Wenn ein Vogel geopfert werden muss, sind die höheren zuerst aufzugeben"."""
+"""docs/rules.md §4.7: "Wenn ein Vogel geopfert werden muss, sind die höheren zuerst aufzugeben"."""
 
 PLAYABLE = Playable(
     goals=frozenset({("points", "alone"), ("points", "called"), ("tricks", "alone"), ("ranking", "each")}),
@@ -92,7 +92,7 @@ TITLES = {
 def obligations(state: HandState, seat: int) -> dict[Card, int]:
     """Cards ``seat`` announced for a trick: card -> index of that trick.
 
-    Seed 002: "Hat man einen Vogel (oder König ultimo) angesagt, muss man
+    docs/rules.md §4.7: "Hat man einen Vogel (oder König ultimo) angesagt, muss man
     immer versuchen, die entsprechende Karte zum vorgeschriebenen Stich zu
     spielen; wurden sie in ebendiesem blockiert, können sie danach nach
     Belieben gespielt werden."  003 asks the same of the Besserrufer's bird
@@ -283,7 +283,8 @@ class Koenigrufen:
             return state.forehand
         decl = declarers(state)
         if len(decl) > 1 and state.options.get("bei_leader") == "first-negative-bidder":
-            # the remark at the end of seed 002: "derjenige, der als erster ein Negativspiel angesagt hat"
+            # the remark appended to the club rulebook (docs/rules.md §16.8):
+            # "derjenige, der als erster ein Negativspiel angesagt hat"
             for seat, name in auction_info(state)["log"]:
                 if seat in decl and name != VORHAND and kind(self.d.game(name)) == "tricks":
                     return int(seat)
@@ -335,7 +336,7 @@ class Koenigrufen:
     def tarock_discards_shown(self, state: HandState) -> Sequence[Card] | None:
         if not self.d.open_discards or game_of(state) is None:
             return None
-        # seed 002: "andere Tarock nur offen (außer bei Farbenspielen)", "Farbkarten aber offen"
+        # docs/rules.md §16.3: "andere Tarock nur offen (außer bei Farbenspielen)", "Farbkarten aber offen"
         colour = self.game(state).tricks.trump == "colour"
         return [c for c in state.discards if (c >= 22) == colour]
 

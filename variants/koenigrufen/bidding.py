@@ -5,9 +5,9 @@ games' data.  Both texts: the forehand speaks first and cannot pass then
 ("Abgeben der Vorhand ist unzulässig", 002; "Er muss als erster ein Spiel
 melden", 003); passing is final ("Wer ... einmal Weiter! gesagt hat, kann
 kein Spiel mehr lizitieren"); a player whose bid was overbid may bid again;
-the auction ends when all players still in hold the highest bid.  Seed 002
+the auction ends when all players still in hold the highest bid.  The club (docs/rules.md §16.2)
 adds "Vorhand!", Bei-games whose values add up, and several Besserrufer who
-then name their birds (:class:`BirdContest`).  Seed 003: forehand-only
+then name their birds (:class:`BirdContest`).  The course (§17.2): forehand-only
 games may be bid by the forehand at any of his turns.
 """
 
@@ -30,20 +30,20 @@ BIRDS_PHASE = PhaseId("birds")
 
 def style(dialect: Dialect) -> AuctionStyle:
     """The auction of one rule text: the forehand must open; the others are asked
-    to the end (nobody's bid ends it at once); seed 002's Vorhand! and Bei."""
+    to the end (nobody's bid ends it at once); the club's Vorhand! and Bei (docs/rules.md §16.2)."""
     return AuctionStyle(opening_pass=False, ends_at_top=False, vorhand=dialect.vorhand_call,
                         max_joiners=dialect.bei_max)
 
 
 def opening_only(spec: ContractSpec) -> bool:
     """Whether ``spec`` is bid only as the forehand's very first word (``extra["forehand_bid"] ==
-    "opening"``; profile koenigrufen-ooe-2023 §3.2, the Sechserdreier), not chosen after Vorhand!."""
+    "opening"``; docs/rules.md §18.2, the Sechserdreier), not chosen after Vorhand!."""
     return spec.extra.get("forehand_bid") == "opening"
 
 
 class HoldingAuction(Auction):
     """Core's auction plus two rules of the Upper-Austrian text, both off by default:
-    the option ``forehand_hold`` ("ich halte", profile §3.4: the forehand takes the
+    the option ``forehand_hold`` ("ich halte", docs/rules.md §18.2: the forehand takes the
     standing game of another player without outbidding it; the others must then bid
     higher) and forehand games bid as her opening word (:func:`opening_only`)."""
 
@@ -102,7 +102,7 @@ def contest_seats(state: HandState) -> list[int]:
 
 
 class BirdContest(Phase):
-    """Several Besserrufer (seed 002): "sagen die Spieler ihre Vögel vor dem
+    """Several Besserrufer (docs/rules.md §6.4): "sagen die Spieler ihre Vögel vor dem
     Rufen. Wer den höchsten Vogel ansagt, spielt."
 
     In bidding order each names a bird he holds, higher than the best so far,

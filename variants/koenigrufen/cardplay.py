@@ -4,7 +4,7 @@ Trick play is core's (:mod:`core.tricks`), driven by each game's
 :class:`~core.contracts.TrickRules`: tarocks trump, except in colour games
 where they win only a trick led in tarock and may be led only without suit
 cards; Stichzwang in negative games; the Pagat only as the last tarock where
-the game says so; with the Märchenstich (seed 002) the Pagat wins a trick
+the game says so; with the Märchenstich (docs/rules.md §4.8) the Pagat wins a trick
 holding all three Trull cards (in colour games only when tarock was led).
 The wrappers here take those rules as flags.
 """
@@ -50,7 +50,7 @@ def thirds(cards: Sequence[Card]) -> int:
     """Exact card points in thirds: each card is worth ``3 * value - 2``.
 
     Counting in groups of three (sum minus 2) is the same; the 54 cards make
-    210 thirds (70 points), and "35/1" is 106 thirds, "35/2" 107 (RULES.md,
-    decision 3).
+    210 thirds (70 points), and "35/1" is 106 thirds, "35/2" 107 (docs/rules.md
+    §5.3).
     """
     return sum(map(THIRDS.__getitem__, cards))

@@ -1,11 +1,11 @@
-"""``koenigrufen-club``: the club rulebook of seed 002 (tariffs in cents).
+"""``koenigrufen-club``: the club rulebook of docs/rules.md §16 (tariffs in cents).
 
 Vorhandspiele: Rufer 10, Trischaken, Sechserdreier 30 (lost 60); Lizitspiele,
 from the lowest: Piccolo 15, Solorufer 20, Bettler 25, Besserrufer 10+Vogel,
 Farbendreier 40, Dreier 40, Piccolo ouvert 45, Bettel ouvert 60,
 Farbensolodreier 80, Solodreier 80.  35/2 wins a positive game.
 
-Decisions where the text is silent or unclear (see also RULES.md):
+Decisions where the text is silent or unclear (docs/rules.md §16 states them all):
 - Besserrufer counts 30 in the auction (10 plus the cheapest announced bird),
   between Bettler (25) and Farbendreier (40) as the list has it; a Bei-game
   overbids an interposed game when its summed value is higher, or equal with
@@ -16,14 +16,14 @@ Decisions where the text is silent or unclear (see also RULES.md):
 - Trischaken is played with Stichzwang, like the negative games.
 - A failed Besserrufer that gives up pays 10 plus the announced value of the
   smallest bird he held before the talon, to each of the three others.
-- A Valat (seed 002) keeps the game value; "Spielprämien" all count, material
+- A Valat (docs/rules.md §16.5) keeps the game value; "Spielprämien" all count, material
   premiums only as the text says.
 - The Solorufer whose King lies in the talon ("erhält der Solospieler die
   Talonhälfte mit dem König. Kontras zählen dann in keinem Fall"): a Solo
   game leaves the talon untouched, so nobody learns where the King is; the
   declarer plays alone without knowing it, Kontras are said as in any game,
   and at the end the talon half with the King counts for him, he settles
-  alone with each of the three (RULES.md, decision 1) and every Kontra
+  alone with each of the three (docs/rules.md §10) and every Kontra
   (game and premiums) is void.  (An earlier reading turned the talon
   up, gave him that half to take in and offered no Kontra; but "Kontras
   zählen ... nicht" speaks of Kontras that were said, and taking talon
@@ -37,7 +37,7 @@ Decisions where the text is silent or unclear (see also RULES.md):
 - Announcements and Kontras come after the discard, starting with the
   declarer; a turn is any number of them closed by "Gut!" (``pass``).
 
-Options (the texts disagree with themselves at the end of seed 002; the
+Options (the texts disagree with themselves at the end of the rulebook, docs/rules.md §16.8; the
 rulebook's reading is the default):
 - ``four_kings``: ``"queen"`` (rulebook: "kann er eine Dame rufen"), ``"none"``
   (the remark "Wer 4 Könige hat, kann nicht rufen": no calling game with four
@@ -78,7 +78,7 @@ COLOUR = frozenset({VALAT, ABSOLUT, GRAMMOPOI})
 
 
 def negative(name: str, title: str, value: int, tricks: int, ouvert: bool = False) -> ContractSpec:
-    """Seed 002, "Negativspiele": "Es gilt Stichzwang", "Der Pagat darf nur als letztes Tarock
+    """docs/rules.md §16.4, "Negativspiele": "Es gilt Stichzwang", "Der Pagat darf nur als letztes Tarock
     gespielt werden", the declarer leads ("bei negativen der Spielersteher"), up to three Bei."""
     return game(name, title, value, kind="tricks", tricks=tricks, stichzwang=True, pagat_last=True,
                 leader="declarer", bei=True, ouvert=ouvert, auction=value)
@@ -110,7 +110,7 @@ GAMES = (
 CLUB = Dialect(
     name="koenigrufen-club",
     title="Königrufen (club rulebook)",
-    description="54 cards, seed 002: Vorhand!, Bei-games, Trischaken, premiums and Kontra per "
+    description="54 cards, docs/rules.md §16: Vorhand!, Bei-games, Trischaken, premiums and Kontra per "
                 "announcement, tariffs in cents.",
     games=GAMES,
     win=3 * 35 + 2,  # "Zum Gewinn eines positiven Spiels braucht man 35/2."

@@ -1,4 +1,4 @@
-"""``koenigrufen-course``: the Tarock course of seed 003 (tariffs in cents).
+"""``koenigrufen-course``: the Tarock course of docs/rules.md §17 (tariffs in cents).
 
 Fourteen games, from the lowest (section 6, "Gesamtüberblick"): Fahrer 1,
 Vorhandrufer 2, Zwiccolo 3, Piccolo 4, Besserrufer (A-Rufer) 2, Solo-Rufer 4,
@@ -7,7 +7,7 @@ Piccolo ouvert 8, Bettel ouvert 10, Solo eigen 10.  Fahrer, Rufer and Sechser
 are forehand games.  35/1 wins ("35 Punkte plus 1 Blatt").  Five may sit at
 the table; the dealer then sits out (2.6).
 
-Decisions where the course is silent (see also RULES.md):
+Decisions where the course is silent (docs/rules.md §17 states them all):
 - Premiums ("Ansagen in Cent": König 2, Spatz 2, Uhu 4, Dreier 6, Vierer 8,
   Trull 2, Valat 6x) also count silently ("heimlich", 5.2) at half their
   announced value; a Valat is worth 6 times the game value announced, 3 times
@@ -16,7 +16,7 @@ Decisions where the course is silent (see also RULES.md):
   for Fahrer and Solo-Rufer); no Märchenstich (the course does not know it).
 - Calling: a King one does not hold; with all four Kings one calls an own
   King and plays alone (option ``four_kings``: ``"self"``; ``"queen"`` or
-  ``"none"`` as in seed 002).
+  ``"none"`` as in docs/rules.md §16.8).
 - Ouvert: the declarer's cards are laid open after the first trick.
 - Fahrer: several players tied for the most points all pay; with several
   Jungfrauen each receives the whole sum ("erhält die gesamte Summe"); the
@@ -82,7 +82,7 @@ GAMES = (
 COURSE = Dialect(
     name="koenigrufen-course",
     title="Königrufen (Tarock course)",
-    description="54 cards, seed 003: 14 games from Fahrer to Solo eigen, premiums and Kontra, "
+    description="54 cards, docs/rules.md §17: 14 games from Fahrer to Solo eigen, premiums and Kontra, "
                 "tariffs in cents, four or five at a table.",
     games=GAMES,
     win=3 * 35 + 1,  # "35 Punkte plus 1 Blatt"

@@ -31,8 +31,8 @@ KingInTalon = Literal["none", "choose", "half-at-end", "at-end"]
 """What happens when the called King lies in the talon: ``choose`` a half and
 play alone, or give up; ``half-at-end``: the declarer plays alone without
 knowing it, the talon pile with the King counts for him at the end and no
-Kontra counts (seed 002, Solorufer); ``at-end``: he gets the King at the end
-for a blank card and loses the simple game value (seed 003, Solo-Rufer)."""
+Kontra counts (docs/rules.md §16.6, Solorufer); ``at-end``: he gets the King at the end
+for a blank card and loses the simple game value (docs/rules.md §17.6, Solo-Rufer)."""
 
 
 # premium names (also the words of the ``announce`` action)
@@ -58,12 +58,12 @@ BIRDS: Mapping[str, tuple[Card, int]] = {
 """Bird premium -> (card, its trick counted from the end: 1 = the last)."""
 BIRD_NAME: Mapping[Card, str] = {card: name for name, (card, _) in BIRDS.items()}
 MATERIAL = frozenset({TRULL_P, KINGS_P, ABSOLUT, GRAMMOPOI})
-"""Material premiums (seed 002: "Materialprämien"); the others are game premiums."""
+"""Material premiums (docs/rules.md §16.5: "Materialprämien"); the others are game premiums."""
 
 ABSOLUT_THIRDS = 3 * 45 + 2
-"""Seed 002: "Absolut (ab 45/2)", 45 points and two cards."""
+"""docs/rules.md §9.3: "Absolut (ab 45/2)", 45 points and two cards."""
 GRAMMOPOI_THIRDS = 3 * 55 + 2
-"""Seed 002: "Grammopoi (ab 55/2)"."""
+"""docs/rules.md §9.3: "Grammopoi (ab 55/2)"."""
 
 
 TAROCKS: frozenset[Card] = frozenset(range(22))
@@ -87,7 +87,7 @@ def game(name: str, title: str, value: int, *, kind: Kind = "points", lost: int 
     himself).  ``king_in_talon``: what happens when the called King lies in
     the talon (:data:`KingInTalon`).  ``bird``: the Besserrufer must hold and
     announce a bird.  ``bei``: others may join.  ``max_tarocks``: at most this
-    many tarocks before and after the talon (seed 002's colour games).
+    many tarocks before and after the talon (the club's colour games, docs/rules.md §16.3).
     ``announce_at_once``: the declarer's announcements in his first turn only.
     ``auction``: the value in an auction where joined games add up.
     """
@@ -165,24 +165,24 @@ class Dialect:
     value for a Valat where ``valat_multiplies``."""
     options: Mapping[str, Any] = field(default_factory=dict)
     vorhand_call: bool = False
-    """Seed 002: the forehand opens with "Vorhand!" or a Lizitspiel; forehand
+    """docs/rules.md §6.2: the forehand opens with "Vorhand!" or a Lizitspiel; forehand
     games are chosen only when all others said "Weiter"."""
     bei_max: int = 0
     multi_besserrufer: bool = False
     maerchenstich: bool = False
     valat_multiplies: bool = False
-    """Seed 003: a Valat is worth a multiple of the game value and replaces the
+    """docs/rules.md §17.5: a Valat is worth a multiple of the game value and replaces the
     game and all other premiums."""
     open_discards: bool = False
-    """Seed 002: tarocks (suit cards in colour games) are laid away face up."""
+    """docs/rules.md §16.3: tarocks (suit cards in colour games) are laid away face up."""
     tarocks_only_without_suits: bool = False
-    """Seed 003: tarocks may be laid away only when no suit card but Kings is left."""
+    """docs/rules.md §17.3: tarocks may be laid away only when no suit card but Kings is left."""
     bird_before_talon: bool = False
-    """Seed 002: the Besserrufer's bird must have been in hand before the talon."""
+    """docs/rules.md §15.5: the Besserrufer's bird must have been in hand before the talon."""
     giveup_pays_bird: bool = False
-    """Seed 002: a Besserrufer who gives up also pays his smallest bird."""
+    """docs/rules.md §16.6: a Besserrufer who gives up also pays his smallest bird."""
     ouvert_all: bool = False
-    """Seed 002: in ouvert games every hand is opened; otherwise the declarer's."""
+    """docs/rules.md §4.9: in ouvert games every hand is opened; otherwise the declarer's."""
 
     def contracts(self) -> tuple[ContractSpec, ...]:
         """The games as the table's contracts: ranked in ladder order, with the

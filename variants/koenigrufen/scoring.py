@@ -1,6 +1,6 @@
 """Counting, premiums and the settlement's items, in cents.
 
-Settlement is zero-sum and per opponent (RULES.md, decision 1), computed by
+Settlement is zero-sum and per opponent (docs/rules.md §10), computed by
 core from the items here (:mod:`core.settlement`): in 2 v 2 each loser pays
 one winner, a lone player receives from or pays each of the others; in
 negative games and Bei-games each declarer settles with each other player
@@ -36,9 +36,9 @@ from tarock.variants.koenigrufen.games import (
 )
 
 UNDER = 3 * 17 + 1
-"""Seed 002, Trischaken: "Unterwertiger - höchstens 17/1"."""
+"""docs/rules.md §16.7, Trischaken: "Unterwertiger - höchstens 17/1"."""
 OVER = 3 * 35 + 1
-"""Seed 002, Trischaken: "Oberwertiger - 17/2 bis höchstens 35/1"; seed 003,
+"""docs/rules.md §16.7, Trischaken: "Oberwertiger - 17/2 bis höchstens 35/1"; §17.7,
 Fahrer: "mehr als 35 Punkte 1 Blatt"."""
 
 
@@ -67,14 +67,15 @@ def party_piles(state: HandState, game: ContractSpec) -> tuple[list[Card], list[
             theirs.remove(card)
             (ours if trick.winner in members else theirs).append(card)
     if king_in_talon(game) == "half-at-end" and called_in_talon(state):
-        # seed 002: "erhält der Solospieler die Talonhälfte mit dem König"
+        # docs/rules.md §16.6: "erhält der Solospieler die Talonhälfte mit dem König"
         for pile in state.talon:
             if state.called in pile:
                 for card in pile:
                     theirs.remove(card)
                 ours.extend(pile)
     if king_in_talon(game) == "at-end" and called_in_talon(state) and state.called in theirs:
-        # seed 003: "erhält ihn der Rufer am Ende des Spieles und muss dafür ein leeres Blatt abgeben"
+        # docs/rules.md §17.6: "erhält ihn der Rufer am Ende des Spieles und muss dafür ein leeres
+        # Blatt abgeben"
         theirs.remove(state.called)
         blanks = sorted((c for c in ours if c >= 22 and (c - 22) % 8 >= 4), reverse=True) or \
             sorted((c for c in ours if 0 < c < 20), reverse=True)
@@ -173,14 +174,14 @@ def outcomes(state: HandState, game: ContractSpec, mondfang_partners: bool) -> d
 
 
 def kontras_void(state: HandState, game: ContractSpec) -> bool:
-    """Seed 002, Solorufer with the called King in the talon: "Kontras zählen
+    """docs/rules.md §16.6, Solorufer with the called King in the talon: "Kontras zählen
     dann in keinem Fall" (on the game and on every announcement)."""
     return king_in_talon(game) == "half-at-end" and called_in_talon(state)
 
 
 def _level(state: HandState, game: ContractSpec, target: str, owner: int, level: int) -> int:
     """The Kontra level that counts: ``level`` when the Kontra came from the other
-    party, else 0 (seed 002: "Ein Kontra auf eine Prämienansage des Partners zählt nicht")."""
+    party, else 0 (docs/rules.md §15.6: "Ein Kontra auf eine Prämienansage des Partners zählt nicht")."""
     if level == 0 or kontras_void(state, game):
         return 0
     by = kr(state).get("ann", {}).get("kontra_by", {}).get(target)
@@ -198,9 +199,9 @@ def valat_side(state: HandState) -> int:
 
 
 def valat_mode(state: HandState, dialect: Dialect) -> str:
-    """The option ``valat``: ``premium`` (seed 002), ``replaces-all`` (seed 003: worth the game
+    """The option ``valat``: ``premium`` (docs/rules.md §16.5), ``replaces-all`` (§17.5: worth the game
     value times the Valat's, it replaces the game and every other premium) or ``replaces-game``
-    (profile koenigrufen-ooe-2023 §7: it replaces the game, announced premiums still count)."""
+    (docs/rules.md §18.6: it replaces the game, announced premiums still count)."""
     default = "replaces-all" if dialect.valat_multiplies else "premium"
     return str(state.options.get("valat", default))
 
@@ -215,9 +216,9 @@ def valat_replaces_game(state: HandState, dialect: Dialect) -> bool:
 
 
 def _replacing_valat(state: HandState, game: ContractSpec, item: Item) -> Item:
-    """Profile §7: the Valat in the game's place: its value times the game's (the lost value
-    where the declarer side loses it, §7.4), not doubled again in solo games (§7.3), at the
-    higher Kontra level of the game and the Valat (§7.6)."""
+    """docs/rules.md §18.6: the Valat in the game's place: its value times the game's (the lost
+    value where the declarer side loses it), not doubled again in solo games, at the higher
+    Kontra level of the game and the Valat."""
     lose = item.made != item.for_side
     value = game.lost_value() if lose else game.value
     kontra = max(item.kontra, _level(state, game, "", state.declarer or 0, state.kontra_level))
@@ -268,14 +269,15 @@ def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs:
                             scale=game.premium_scale))
     v = valat_side(state)
     if mode == "replaces-game":
-        if valat_replaces_game(state, dialect):  # §7.5: only announced premiums beside the Valat
+        # docs/rules.md §18.6: only announced premiums beside the Valat
+        if valat_replaces_game(state, dialect):
             out = [_replacing_valat(state, game, p) if p.name == VALAT else p for p in out
                    if p.announced or p.name == VALAT]
         else:
             out = [p for p in out if p.name != VALAT]
         return out
     if v and mode == "premium":
-        # seed 002: "Bei Valat zählen alle Spielprämien, Materialprämien aber nur, wenn für die
+        # docs/rules.md §16.5: "Bei Valat zählen alle Spielprämien, Materialprämien aber nur, wenn für die
         # Valatseite verloren, oder wenn ein Kontra erfolgt ist."
         out = [p for p in out if p.name not in MATERIAL or p.amount * v < 0 or p.kontra > 0]
     if v and mode == "replaces-all":
@@ -297,7 +299,7 @@ def score_points_game(state: HandState, dialect: Dialect, game: ContractSpec, co
     base = game.value if won else game.lost_value()
     note = ""
     if king_in_talon(game) == "at-end" and called_in_talon(state):
-        # seed 003: "muss der Spieler auf alle Fälle den einfachen Spielwert bezahlen, auch wenn
+        # docs/rules.md §17.6: "muss der Spieler auf alle Fälle den einfachen Spielwert bezahlen, auch wenn
         # das Spiel kontriert wurde"
         won, kontra, base = False, 0, game.value
         note = "the called King lay in the talon"
@@ -311,7 +313,7 @@ def score_points_game(state: HandState, dialect: Dialect, game: ContractSpec, co
 def score_given_up(state: HandState, dialect: Dialect, game: ContractSpec,
                    specs: Mapping[str, PremiumSpec]) -> Score:
     """The declarer gave up: he pays the game to each of the three others
-    (seed 002 Besserrufer: "ist ... der kleinste Vogel im Blatt zu zahlen")."""
+    (docs/rules.md §16.6, Besserrufer: "ist ... der kleinste Vogel im Blatt zu zahlen")."""
     assert state.declarer is not None
     amount = game.value
     default = "game-and-bird" if dialect.giveup_pays_bird else "game"
@@ -349,7 +351,7 @@ def score_tricks_game(state: HandState, game: ContractSpec, count: int) -> Score
 
 
 def score_trischaken(state: HandState, game: ContractSpec) -> Score:
-    """Seed 002: Jungfrau (no trick), Unterwertiger (at most 17/1),
+    """docs/rules.md §16.7: Jungfrau (no trick), Unterwertiger (at most 17/1),
     Oberwertiger (17/2 to 35/1), Bürgermeister (35/2 and more); each pays
     every lower one 10 cents per step."""
     piles = seat_piles(state, game)
@@ -365,7 +367,7 @@ def score_trischaken(state: HandState, game: ContractSpec) -> Score:
 
 
 def score_trischaken_loser(state: HandState, game: ContractSpec, win: int) -> Score:
-    """Profile koenigrufen-ooe-2023 §8: the player with the most points pays b (the game
+    """docs/rules.md §18.7: the player with the most points pays b (the game
     value, doubled from ``win`` thirds on) to each other; the forehand (Trischaker) who has
     or shares the most loses alone at 2b; a Jungfrau (no trick) takes the whole 3b, two
     share it rounded up to whole game values; two tied losers pay two values each, one to
@@ -399,7 +401,7 @@ def score_trischaken_loser(state: HandState, game: ContractSpec, win: int) -> Sc
 
 
 def score_fahrer(state: HandState, game: ContractSpec) -> Score:
-    """Seed 003, Fahrer: the player with the most points pays each other the
+    """docs/rules.md §17.7, Fahrer: the player with the most points pays each other the
     game value, double above 35/1, double again if he is the forehand; a
     Jungfrau receives the whole sum; each Kontra doubles; the next round
     counts double."""

@@ -18,8 +18,8 @@ from tarock.variants.koenigrufen.games import BIRDS, Dialect, is_bird_game, king
 
 def needs_talon_phase(state: HandState, game: ContractSpec) -> bool:
     """Whether the hand has a talon step: one half or all six.  Games without
-    the talon never look into it, not even for a called King (seed 002
-    Solorufer, seed 003 Solo-Rufer: the King in the talon counts at the end)."""
+    the talon never look into it, not even for a called King (docs/rules.md
+    §16.6 Solorufer, §17.6 Solo-Rufer: the King in the talon counts at the end)."""
     return game.talon in ("half", "all")
 
 
@@ -93,8 +93,8 @@ def legal_discards(dialect: Dialect, game: ContractSpec, hand: Sequence[Card],
                    count: int) -> list[tuple[Card, ...]]:
     """Every set of ``count`` cards that may be laid away.
 
-    Never Kings or Trull cards (both texts).  Seed 003: tarocks only when no
-    other suit card is left.  Seed 002 colour games: at most six tarocks may
+    Never Kings or Trull cards (docs/rules.md §15.4).  §17.3: tarocks only when no
+    other suit card is left.  §16.3, colour games: at most six tarocks may
     stay in the hand.
     """
     hand = sorted(hand)
