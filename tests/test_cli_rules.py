@@ -33,7 +33,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_variants_names_where_each_came_from(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "variants", "--lang", "en", "--plugins", PLUGINS)
     assert status == 0
-    assert "tarock54: " in out and "installed with tarock (entry point variants.tarock54:VARIANT)" in out
+    assert "tarock54: " in out
+    assert "installed with tarock (entry point tarock.variants.tarock54:VARIANT)" in out
     assert "tarock54-club" in out and "pagat_club.py" in out and "base tarock54" in out
     assert "not enabled: " in out and "tarock54-solo" in out
     status, out, _ = run(capsys, "variants", "--plugins", PLUGINS)  # German by default
@@ -88,8 +89,8 @@ def test_two_plugins_declaring_one_option_is_an_error_naming_both(capsys: pytest
                                                                   tmp_path: Path) -> None:
     plugin = tmp_path / "kontra_again.py"
     plugin.write_text(
-        "from core.hookspecs import hookimpl\n"
-        "from core.options import OptionSpec\n\n\n"
+        "from tarock.core.hookspecs import hookimpl\n"
+        "from tarock.core.options import OptionSpec\n\n\n"
         "class KontraAgain:\n"
         "    name = 'kontra-again'\n    version = '1.0'\n\n"
         "    @hookimpl\n"

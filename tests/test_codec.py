@@ -230,8 +230,8 @@ def test_a_plugins_action_needs_no_serialisation_and_no_future_import() -> None:
     namespace = plugin_module(  # as a club would write it: no future import, hints evaluated at once
         "from dataclasses import dataclass\n"
         "from typing import ClassVar\n"
-        "from core.actions import Action, KontraTarget\n"
-        "from core.cards import Card\n"
+        "from tarock.core.actions import Action, KontraTarget\n"
+        "from tarock.core.cards import Card\n"
         "@dataclass(frozen=True, slots=True)\n"
         "class Swap(Action):\n"
         "    give: Card = 0\n"
@@ -252,7 +252,8 @@ def test_a_plugins_action_needs_no_serialisation_and_no_future_import() -> None:
 
 def test_two_action_types_with_one_tag_are_refused() -> None:
     namespace = plugin_module(
-        "from dataclasses import dataclass\nfrom typing import ClassVar\nfrom core.actions import Action\n"
+        "from dataclasses import dataclass\nfrom typing import ClassVar\n"
+        "from tarock.core.actions import Action\n"
         "@dataclass(frozen=True, slots=True)\nclass Pass2(Action):\n    type: ClassVar[str] = 'pass'\n")
     with pytest.raises(TypeError, match=r"two action classes use the type tag 'pass'"):
         Codec([*CODEC.actions.values(), namespace["Pass2"]])

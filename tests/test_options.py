@@ -134,7 +134,7 @@ def test_two_plugins_declaring_one_option_is_an_error_naming_both() -> None:
 def test_a_clash_in_plugins_toml_is_refused_before_any_table(tmp_path: Path) -> None:
     plugin = tmp_path / "clash.py"
     plugin.write_text(
-        "from core.hookspecs import hookimpl\nfrom core.options import OptionSpec\n\n\n"
+        "from tarock.core.hookspecs import hookimpl\nfrom tarock.core.options import OptionSpec\n\n\n"
         "class Clash:\n    name = 'clash'\n    version = '1.0'\n\n"
         "    @hookimpl\n    def tarock_options(self):\n"
         "        return [OptionSpec('kontra', False, 'the club has its own Kontra switch')]\n\n\n"
