@@ -186,10 +186,13 @@ def test_play_through_the_fault_proxy(tmp_path: Path) -> None:
         assert len(voids) <= 1 and all(e["culprit"] == "" for b in bots for e in b.events("void")), voids
         # While the old host heard nothing, the new one could not reach it either: a bot may have
         # played its seat. Once it was seated again under the new host, every deal the new host
-        # began had it back (hands are quick: the deal already begun when it came back may not).
+        # dealt had it back. A deal is dealt when the one before it is counted, so the deals
+        # checked are those after a hand the new host counted later than the seating (hands
+        # are quick: the deal dealt just before the old host came back may still have a bot).
         back = min(
             e["time"] for e in old_host.events("seated") if e["host_name"] != old_host.name
         )
         new_host = next(b for b in bots if b.name == latest["host_name"])
-        after = [e for e in new_host.events("begin") if e["time"] > back]
-        assert after and all(not e["bots"] for e in after), (back, new_host.events("begin"))
+        counted = {e["round"]: e["time"] for e in new_host.events("hand")}
+        after = [e for e in new_host.events("begin") if counted.get(e["round"] - 1, 0.0) > back]
+        assert after and all(not e["bots"] for e in after), (back, counted, new_host.events("begin"))
