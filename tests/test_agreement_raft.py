@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tarock.net.agreement.raft import (
+from tarock.net.agreement.log import MemoryStorage
+from tarock.net.agreement.messages import (
     MESSAGES,
     Append,
     AppendReply,
@@ -16,15 +17,14 @@ from tarock.net.agreement.raft import (
     Envelope,
     Forgot,
     HardState,
-    MemoryStorage,
     PreVote,
     PreVoteReply,
-    Raft,
     Ready,
     Vote,
     VoteReply,
-    quorum,
 )
+from tarock.net.agreement.raft import Raft
+from tarock.net.agreement.tracker import quorum
 
 E = 10  # election ticks
 

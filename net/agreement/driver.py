@@ -24,9 +24,10 @@ from dataclasses import dataclass
 import trio
 
 from tarock.net.admission import FAULTS, drop
+from tarock.net.agreement.messages import Envelope, HardState, RaftMessage, Ready
 from tarock.net.agreement.outcome import Outcome, outcome_of
 from tarock.net.agreement.persist import RaftStore
-from tarock.net.agreement.raft import Envelope, HardState, Raft, RaftMessage, Ready
+from tarock.net.agreement.raft import Raft
 from tarock.net.agreement.wire import decode, encode
 from tarock.net.identity import Identity
 from tarock.net.link import Link
