@@ -32,24 +32,24 @@ class HardState:
 
 @dataclass(frozen=True, slots=True)
 class Ballot:
-    """A request for a vote: the candidate's term and last entry."""
+    """A request for a vote (:class:`PreVote` or :class:`Vote`): the candidate's term and last entry."""
 
     term: int
     last_index: int
     last_term: int
 
 
-@dataclass(frozen=True, slots=True)
 class PreVote(Ballot):
     """Would you vote for me at ``term`` (my term + 1)? Never changes the voter's state."""
 
+    __slots__ = ()
     tag: ClassVar[str] = "raft-pre-vote"
 
 
-@dataclass(frozen=True, slots=True)
 class Vote(Ballot):
     """A candidate's request for a vote in ``term``."""
 
+    __slots__ = ()
     tag: ClassVar[str] = "raft-vote"
 
 
@@ -63,13 +63,13 @@ class BallotReply:
     granted: bool
 
 
-@dataclass(frozen=True, slots=True)
 class PreVoteReply(BallotReply):
+    __slots__ = ()
     tag: ClassVar[str] = "raft-pre-vote-reply"
 
 
-@dataclass(frozen=True, slots=True)
 class VoteReply(BallotReply):
+    __slots__ = ()
     tag: ClassVar[str] = "raft-vote-reply"
 
 
