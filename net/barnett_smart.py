@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Sequence
 
 from tarock.core.cards import Card, format_card
-from tarock.net import dealing
+from tarock.net import sha_stream
 from tarock.net.group import Group, GroupError
 
 Cipher = tuple[bytes, bytes]
@@ -85,8 +85,8 @@ def shuffle_commitment(hand: bytes, seat: int, seed: bytes) -> str:
 def permutation(key: bytes, n: int) -> list[int]:
     """``perm``: output position ``k`` takes input position ``perm[k]``: ``[0, 1, ..., n-1]``
     shuffled by the stream keyed by ``key`` (Fisher–Yates from the end, as commit-reveal's
-    deal: :func:`net.dealing.shuffle`)."""
-    return dealing.shuffle(range(n), dealing.Stream(key))
+    deal: :func:`net.sha_stream.shuffle`)."""
+    return sha_stream.shuffle(range(n), sha_stream.Stream(key))
 
 
 def mask(grp: Group, key: bytes, k: int) -> bytes:

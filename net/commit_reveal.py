@@ -34,10 +34,9 @@ from tarock.net.dealing import (
     Payload,
     PayloadError,
     RandomBytes,
-    Stream,
     TaggedPayloads,
-    shuffle,
 )
+from tarock.net.sha_stream import Stream, shuffle
 
 COMMIT_REVEAL = "commit-reveal/1"
 SEED_BYTES = 32
