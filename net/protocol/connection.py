@@ -8,7 +8,9 @@ the line was quiet and declares the connection dead when the peer was.
 
 The side that connects sends a :class:`~net.protocol.messages.Hello`; the
 other side answers with :meth:`Connection.accept` or :meth:`Connection.refuse`.
-After a welcome, bodies go through the attached :class:`Channel`.
+After a welcome, bodies go through the attached :class:`Channel`.  The proofs
+of the handshake (keys, PIN) are :mod:`net.protocol.handshake`'s, the events
+:mod:`net.protocol.events`'.
 
 Any frame that breaks the format, is not a valid message, or comes at the
 wrong time ends the connection with a :class:`Closed` event whose reason says
