@@ -57,7 +57,6 @@ _TABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,64}\Z")
 _VARIANT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 _RULES = re.compile(r"[0-9a-f]{1,128}\Z")
 _BOOT = re.compile(r"[0-9A-Za-z]{1,32}\Z")
-_NUMBER = re.compile(r"(0|[1-9][0-9]{0,5})\Z")
 MAX_NAME_CHARS = 64
 MAX_FREE_SEATS = 16
 MAX_ROUNDS = 10_000
@@ -191,6 +190,10 @@ def _text(fields: Mapping[str, bytes | None], key: str) -> str:
         return value.decode("utf-8")
     except UnicodeDecodeError:
         raise AdvertError(f"TXT key {key!r} is not UTF-8") from None
+
+
+_NUMBER = re.compile(r"(0|[1-9][0-9]{0,5})\Z")
+"""A TXT number: plain decimal, at most six digits."""
 
 
 def _number(fields: Mapping[str, bytes | None], key: str) -> int:

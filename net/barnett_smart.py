@@ -19,6 +19,7 @@ import hashlib
 from collections.abc import Sequence
 
 from tarock.core.cards import Card, format_card
+from tarock.net import sha_stream
 from tarock.net.group import Group, GroupError
 
 Cipher = tuple[bytes, bytes]
@@ -81,35 +82,11 @@ def shuffle_commitment(hand: bytes, seat: int, seed: bytes) -> str:
     return hashlib.sha256(_lp(COMMIT_TAG, hand, str(seat).encode(), seed)).hexdigest()
 
 
-class _Stream:
-    """SHA-256(key || counter as 8 bytes big-endian) for counter 0, 1, 2 ... (as commit-reveal's)."""
-
-    def __init__(self, key: bytes) -> None:
-        self.key = key
-        self.counter = 0
-        self.buf = b""
-
-    def below(self, m: int) -> int:
-        bound = (1 << 32) - (1 << 32) % m
-        while True:
-            while len(self.buf) < 4:
-                self.buf += hashlib.sha256(self.key + self.counter.to_bytes(8, "big")).digest()
-                self.counter += 1
-            x, self.buf = int.from_bytes(self.buf[:4], "big"), self.buf[4:]
-            if x < bound:
-                return x % m
-
-
 def permutation(key: bytes, n: int) -> list[int]:
-    """``perm``: output position ``k`` takes input position ``perm[k]``.  Fisher–Yates
-    from the end over ``[0, 1, ..., n-1]``: for ``i = n-1 .. 1`` swap items ``i`` and
-    ``below(i + 1)`` of the stream keyed by ``key``."""
-    order = list(range(n))
-    stream = _Stream(key)
-    for i in range(n - 1, 0, -1):
-        j = stream.below(i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
+    """``perm``: output position ``k`` takes input position ``perm[k]``: ``[0, 1, ..., n-1]``
+    shuffled by the stream keyed by ``key`` (Fisher–Yates from the end, as commit-reveal's
+    deal: :func:`net.sha_stream.shuffle`)."""
+    return sha_stream.shuffle(range(n), sha_stream.Stream(key))
 
 
 def mask(grp: Group, key: bytes, k: int) -> bytes:

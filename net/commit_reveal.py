@@ -36,11 +36,16 @@ from tarock.net.dealing import (
     RandomBytes,
     TaggedPayloads,
 )
+from tarock.net.sha_stream import Stream, shuffle
 
 COMMIT_REVEAL = "commit-reveal/1"
 SEED_BYTES = 32
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _CODEC = Codec()
+
+__all__ = ["COMMIT_REVEAL", "PAYLOADS", "SEED_BYTES", "Commit", "CommitReveal", "CommitRevealDealer",
+           "Commits", "Opening", "Reveal", "Seeds", "Shown", "Stream", "commitment", "deal_from_seeds",
+           "deal_key", "deal_order", "dump_payload", "parse_payload", "shuffle"]
 
 
 # -- the algorithm ---------------------------------------------------------------------------
@@ -54,40 +59,6 @@ def commitment(ctx: DealContext, seat: int, seed: bytes) -> str:
 def deal_key(ctx: DealContext, seeds: Sequence[bytes]) -> bytes:
     """SHA-256 of ``"tarock-deal/1" 0x00 hand_id 0x00 seed_0 ... seed_n-1`` (seat order)."""
     return hashlib.sha256(b"tarock-deal/1\x00" + ctx.hand_id.encode() + b"\x00" + b"".join(seeds)).digest()
-
-
-class Stream:
-    """Bytes SHA-256(key || counter as 8 bytes big-endian), counter 0, 1, 2 ..."""
-
-    def __init__(self, key: bytes) -> None:
-        self.key = key
-        self.counter = 0
-        self._buf = b""
-
-    def take(self, n: int) -> bytes:
-        while len(self._buf) < n:
-            self._buf += hashlib.sha256(self.key + self.counter.to_bytes(8, "big")).digest()
-            self.counter += 1
-        out, self._buf = self._buf[:n], self._buf[n:]
-        return out
-
-    def below(self, m: int) -> int:
-        """A uniform integer 0..m-1: 4 bytes big-endian, rejected at or above the
-        largest multiple of m below 2**32."""
-        bound = (1 << 32) - (1 << 32) % m
-        while True:
-            x = int.from_bytes(self.take(4), "big")
-            if x < bound:
-                return x % m
-
-
-def shuffle(deck: Sequence[int], stream: Stream) -> list[int]:
-    """Fisher-Yates from the end: for i = n-1 .. 1 swap items i and below(i + 1)."""
-    order = list(deck)
-    for i in range(len(order) - 1, 0, -1):
-        j = stream.below(i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
 
 
 def deal_order(ctx: DealContext, layout: Layout, seeds: Sequence[bytes]) -> list[Card]:

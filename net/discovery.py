@@ -26,7 +26,7 @@ import collections
 import contextlib
 import ipaddress
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
@@ -34,7 +34,7 @@ import trio
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
 from tarock.net.advert import SERVICE_TYPE, Advert, AdvertError, Seen, advert_from_txt, advert_to_txt
-from tarock.net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
+from tarock.net.discovery_view import AskAdvert, DiscoveryEvent, PeerView, ask_within
 from tarock.net.netif import NetworkChoice, choose_network
 
 __all__ = [
@@ -236,16 +236,15 @@ class ZeroconfDiscovery:
         assert self._check is not None
         why = "no address"
         for address in seen.endpoints[:2]:
-            why = f"no answer at {address} within {self._probe_timeout:g} s"
-            with trio.move_on_after(self._probe_timeout):
-                try:
-                    advert = await self._check(address)
-                except Exception as exc:  # whatever a peer did, it must not stop discovery
-                    why = f"{address}: {exc}"
-                    continue
-                if advert.node_id == seen.advert.node_id:
-                    return None
-                why = f"{address} answers as node {advert.node_id[:16]}"
+            got = await ask_within(self._check, address, self._probe_timeout)
+            if got is None:
+                why = f"no answer at {address} within {self._probe_timeout:g} s"
+            elif isinstance(got, Exception):
+                why = f"{address}: {got}"
+            elif got.node_id == seen.advert.node_id:
+                return None
+            else:
+                why = f"{address} answers as node {got.node_id[:16]}"
         return why
 
     def _is_own(self, key: str) -> bool:
@@ -333,25 +332,19 @@ class ZeroconfDiscovery:
             self._own_node = advert.node_id
             self._view.drop(info.key)
             self._view.drop_node(advert.node_id)
-            try:
-                with trio.fail_after(self._op_timeout):
-                    if self._info is not None and self._info.key == info.key:
-                        await trio.to_thread.run_sync(self._zc.update_service, info)
-                    else:
-                        if self._info is not None:
-                            await trio.to_thread.run_sync(self._zc.unregister_service, self._info)
-                            self._info = None
-                        # Unique instance names (they hold the node id) make probing
-                        # unnecessary; it would delay the first announcement by 1.6 s.
-                        await trio.to_thread.run_sync(
-                            lambda: self._zc.register_service(info, cooperating_responders=True)
-                        )
-            except trio.TooSlowError:
-                raise DiscoveryError(
-                    f"announcing {info.name} took longer than {self._op_timeout:g} s"
-                ) from None
-            except Exception as exc:
-                raise DiscoveryError(f"announcing {info.name} failed: {exc!r}") from exc
+            with _bounded(self._op_timeout, f"announcing {info.name} took longer than {self._op_timeout:g} s",
+                          lambda exc: f"announcing {info.name} failed: {exc!r}"):
+                if self._info is not None and self._info.key == info.key:
+                    await trio.to_thread.run_sync(self._zc.update_service, info)
+                else:
+                    if self._info is not None:
+                        await trio.to_thread.run_sync(self._zc.unregister_service, self._info)
+                        self._info = None
+                    # Unique instance names (they hold the node id) make probing
+                    # unnecessary; it would delay the first announcement by 1.6 s.
+                    await trio.to_thread.run_sync(
+                        lambda: self._zc.register_service(info, cooperating_responders=True)
+                    )
             self._info = info
 
     async def withdraw(self) -> None:
@@ -366,6 +359,20 @@ class ZeroconfDiscovery:
                 log.warning("withdrawing %s took longer than %g s", info.name, self._op_timeout)
             except Exception as exc:
                 log.warning("withdrawing %s failed: %r", info.name, exc)
+
+
+@contextlib.contextmanager
+def _bounded(timeout: float, slow: str, failed: Callable[[Exception], str],
+             errors: type[Exception] = Exception) -> Iterator[None]:
+    """A block that must end within ``timeout`` seconds: a DiscoveryError saying ``slow`` when
+    it does not, ``failed(exc)`` when it raises one of ``errors``."""
+    try:
+        with trio.fail_after(timeout):
+            yield
+    except trio.TooSlowError:
+        raise DiscoveryError(slow) from None
+    except errors as exc:
+        raise DiscoveryError(failed(exc)) from exc
 
 
 def _start_zeroconf(network: NetworkChoice) -> Zeroconf:
@@ -393,15 +400,10 @@ async def open_zeroconf_discovery(
     for a bad interface name) when mDNS cannot start.
     """
     network = choose_network(interfaces, addresses)
-    try:
-        with trio.fail_after(op_timeout):
-            zc = await trio.to_thread.run_sync(_start_zeroconf, network)
-    except trio.TooSlowError:
-        raise DiscoveryError(
-            f"mDNS did not start on {', '.join(network.bind)} within {op_timeout:g} s"
-        ) from None
-    except OSError as exc:
-        raise DiscoveryError(f"mDNS could not start on {', '.join(network.bind)}: {exc}") from exc
+    bind = ", ".join(network.bind)
+    with _bounded(op_timeout, f"mDNS did not start on {bind} within {op_timeout:g} s",
+                  lambda exc: f"mDNS could not start on {bind}: {exc}", OSError):
+        zc = await trio.to_thread.run_sync(_start_zeroconf, network)
     log.info("mDNS on %s, advertising %s", ", ".join(network.bind), ", ".join(network.advertise))
     browser: ServiceBrowser | None = None
     try:

@@ -16,7 +16,7 @@ import trio
 from tarock.net.advert import Advert, Seen
 from tarock.net.transport import PeerAddress
 
-__all__ = ["AskAdvert", "DiscoveryEvent", "EventKind", "PeerView"]
+__all__ = ["AskAdvert", "DiscoveryEvent", "EventKind", "PeerView", "ask_within"]
 
 log = logging.getLogger("tarock.net.discovery")
 
@@ -24,6 +24,17 @@ EventKind = Literal["added", "updated", "removed"]
 
 AskAdvert = Callable[[PeerAddress], Awaitable[Advert]]
 """Ask the node at an address for its advert; raise (any exception) when it cannot."""
+
+
+async def ask_within(ask: AskAdvert, address: PeerAddress, timeout: float) -> Advert | Exception | None:
+    """The advert of the node at ``address``; the exception asking raised (whatever a peer
+    did, it must not stop discovery); None when it did not answer within ``timeout`` s."""
+    with trio.move_on_after(timeout):
+        try:
+            return await ask(address)
+        except Exception as exc:
+            return exc
+    return None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 import trio
 
 from tarock.net.advert import Advert, Seen
-from tarock.net.discovery_view import AskAdvert, DiscoveryEvent, PeerView
+from tarock.net.discovery_view import AskAdvert, DiscoveryEvent, PeerView, ask_within
 from tarock.net.transport import PeerAddress
 
 __all__ = ["AskAdvert", "ManualDiscovery", "open_manual_discovery"]
@@ -67,14 +67,11 @@ class ManualDiscovery:
     async def ask_once(self, target: PeerAddress) -> None:
         """Ask ``target`` once and update the view with the answer."""
         key = str(target)
-        advert: Advert | None = None
-        reason = f"no answer within {self._timeout:g} s"
-        with trio.move_on_after(self._timeout):
-            try:
-                advert = await self._ask(target)
-            except Exception as exc:  # whatever the peer did, it must not stop discovery
-                reason = f"{type(exc).__name__}: {exc}"
-        if advert is None:
+        advert = await ask_within(self._ask, target, self._timeout)
+        if not isinstance(advert, Advert):
+            reason = f"no answer within {self._timeout:g} s"
+            if advert is not None:
+                reason = f"{type(advert).__name__}: {advert}"
             failures = self._failures.get(target, 0) + 1
             self._failures[target] = failures
             if failures == 1:

@@ -416,26 +416,11 @@ class MentalDealer:
             if card is None:
                 card = bs.unmask(self.grp, cipher, [bs.token(self.grp, secret, cipher)])
             if card != want[p]:
-                culprit, why = self._culprit(xs)
-                raise DealingFault(why, culprit)
+                seeds = [self.opened[s][1] for s in range(self.n)]
+                why, who = culprit(self.grp, self.hand, self.layout.deck, self.joint, self.decks, self.tokens,
+                                   xs, seeds)
+                raise DealingFault(why, who)
         return want
-
-    def _culprit(self, xs: Sequence[bytes]) -> tuple[int | None, str]:
-        """Who made the deck open to other cards than the seeds put there: a token that is
-        not its seat's share, else the first shuffler whose deck is not its seed's
-        shuffle of the deck before it."""
-        for p in range(self.size):
-            for s, t in sorted(self.tokens[p].items()):
-                if t != bs.token(self.grp, xs[s], self.deck[p]):
-                    return s, f"seat {s}'s token for position {p} is not its share"
-        source = bs.open_deck(self.grp, self.layout.deck)
-        joint = self.joint
-        for s in range(self.n):
-            made = bs.shuffle(self.grp, source, bs.shuffle_key(self.hand, s, self.opened[s][1]), joint)
-            if made != self.decks[s]:
-                return s, f"seat {s}'s deck is not the shuffle its seed makes"
-            source = made
-        return None, "the deck does not open to the cards the seeds put there"
 
     def summary(self) -> Payload:
         n = self.n
@@ -444,6 +429,27 @@ class MentalDealer:
                               tuple(_hex(self.opened[s][1]) for s in range(n)))
         out: Payload = _CODEC.encode(value)
         return out
+
+
+def culprit(grp: Group, hand: bytes, deck: Sequence[Card], joint: bytes, decks: Sequence[bs.Deck],
+            tokens: Mapping[int, Mapping[int, bytes]], xs: Sequence[bytes], seeds: Sequence[bytes]
+            ) -> tuple[str, int | None]:
+    """Why the final deck (``decks[-1]``, shuffled under the ``joint`` key) opens to other cards
+    than the ``seeds`` put there, and who made it: a token that is not its seat's share
+    (``xs``: the seats' opened secrets), else the first shuffler whose deck is not its seed's
+    shuffle of the deck before it."""
+    final = decks[-1]
+    for p in range(len(deck)):
+        for s, t in sorted(tokens[p].items()):
+            if t != bs.token(grp, xs[s], final[p]):
+                return f"seat {s}'s token for position {p} is not its share", s
+    source = bs.open_deck(grp, deck)
+    for s, seed in enumerate(seeds):
+        made = bs.shuffle(grp, source, bs.shuffle_key(hand, s, seed), joint)
+        if made != decks[s]:
+            return f"seat {s}'s deck is not the shuffle its seed makes", s
+        source = made
+    return "the deck does not open to the cards the seeds put there", None
 
 
 def arrangement_of(ctx: DealContext, deck: Sequence[Card], opening: MentalOpening) -> list[Card]:

@@ -23,7 +23,9 @@ from typing import NoReturn
 
 import pytest
 
-from tarock.net.agreement.raft import Entry, Envelope, HardState, MemoryStorage, Raft
+from tarock.net.agreement.log import MemoryStorage
+from tarock.net.agreement.messages import Entry, Envelope, HardState
+from tarock.net.agreement.raft import Raft
 
 STEPS = int(os.environ.get("RAFT_MODEL_STEPS", "1000000"))
 RUNS = 20  # seeds 0..19, STEPS // RUNS steps each

@@ -8,23 +8,11 @@ from typing import Any
 
 import pytest
 
-from tarock.net.agreement.raft import (
-    MESSAGES,
-    Append,
-    AppendReply,
-    Entry,
-    Envelope,
-    Forgot,
-    HardState,
-    MemoryStorage,
-    PreVote,
-    PreVoteReply,
-    Raft,
-    Ready,
-    Vote,
-    VoteReply,
-    quorum,
-)
+from tarock.net.agreement import messages as rm
+from tarock.net.agreement.log import MemoryStorage
+from tarock.net.agreement.messages import Entry, Envelope, HardState, Ready
+from tarock.net.agreement.raft import Raft
+from tarock.net.agreement.tracker import quorum
 
 E = 10  # election ticks
 
@@ -160,9 +148,9 @@ def test_quorum_truth_table() -> None:
 
 
 def test_message_tags() -> None:
-    assert sorted(MESSAGES) == ["raft-append", "raft-append-reply", "raft-forgot", "raft-pre-vote",
+    assert sorted(rm.MESSAGES) == ["raft-append", "raft-append-reply", "raft-forgot", "raft-pre-vote",
                                 "raft-pre-vote-reply", "raft-vote", "raft-vote-reply"]
-    assert all(MESSAGES[t].tag == t for t in MESSAGES)
+    assert all(rm.MESSAGES[t].tag == t for t in rm.MESSAGES)
 
 
 def test_single_node_leads_and_commits_alone() -> None:
@@ -228,7 +216,7 @@ def test_leader_lease_ignores_disruptive_vote() -> None:
     leader = c.until_leader()
     c.tick(2)
     f, g = (r for r in c.up() if r is not leader)
-    for req in (Vote(leader.term + 5, 99, 99), PreVote(leader.term + 5, 99, 99)):
+    for req in (rm.Vote(leader.term + 5, 99, 99), rm.PreVote(leader.term + 5, 99, 99)):
         f.step(Envelope(g.me, f.me, req))
         leader.step(Envelope(g.me, leader.me, req))
     assert f.term == leader.term and f.leader == leader.me and leader.role == "leader"
@@ -337,7 +325,7 @@ def test_batches_respect_max_append_bytes() -> None:
     c.heal()
     c.tick(2 * E)
     sent = [env.msg for rd in c.readies[leader.me] for env in rd.messages
-            if env.to == f and isinstance(env.msg, Append)]
+            if env.to == f and isinstance(env.msg, rm.Append)]
     assert max(len(m.entries) for m in sent) == 3  # 3 * 20 kB under 64 KiB, 4 over
     assert log_of(c.node(f)) == log_of(leader)
 
@@ -366,56 +354,57 @@ def test_follower_truncates_a_conflicting_suffix() -> None:
     log = [Entry(1, 1, None), Entry(1, 2, "a"), Entry(2, 3, "stale"), Entry(2, 4, "stale")]
     disk = MemoryStorage(list(log))
     f = Raft("b", ["a", "b", "c"], hard=HardState(2, "", 2), storage=disk, rand=random.Random(0))
-    f.step(Envelope("a", "b", Append(3, 2, 1, (Entry(3, 3, "new"),), 3)))
+    f.step(Envelope("a", "b", rm.Append(3, 2, 1, (Entry(3, 3, "new"),), 3)))
     rd = f.ready()
     disk.save(rd)
     assert rd.truncate_from == 3 and rd.entries == (Entry(3, 3, "new"),)
     assert rd.hard == HardState(3, "", 3) and [e.data for e in rd.committed] == [None, "a", "new"]
-    assert rd.messages == (Envelope("b", "a", AppendReply(3, True, 3)),)
+    assert rd.messages == (Envelope("b", "a", rm.AppendReply(3, True, 3)),)
     # a delayed copy of an older, shorter append changes nothing
-    f.step(Envelope("a", "b", Append(3, 1, 1, (Entry(1, 2, "a"),), 2)))
+    f.step(Envelope("a", "b", rm.Append(3, 1, 1, (Entry(1, 2, "a"),), 2)))
     rd = f.ready()
     assert log_of(f)[-1] == Entry(3, 3, "new") and rd.truncate_from is None and rd.entries == ()
-    assert rd.messages == (Envelope("b", "a", AppendReply(3, True, 2)),)
+    assert rd.messages == (Envelope("b", "a", rm.AppendReply(3, True, 2)),)
 
 
 def test_append_rejection_hints() -> None:
     log = [Entry(1, 1, None), Entry(2, 2, "x"), Entry(2, 3, "y")]
     f = Raft("b", ["a", "b", "c"], hard=HardState(3), storage=MemoryStorage(log),
              rand=random.Random(0))
-    f.step(Envelope("a", "b", Append(3, 7, 3, (), 0)))  # beyond my log: my last index
-    f.step(Envelope("a", "b", Append(3, 3, 1, (), 0)))  # term mismatch: last index with term <= 1
-    f.step(Envelope("a", "b", Append(3, -1, 0, (), 0)))  # malformed: dropped
-    assert [env.msg for env in f.ready().messages] == [AppendReply(3, False, 3), AppendReply(3, False, 1)]
+    f.step(Envelope("a", "b", rm.Append(3, 7, 3, (), 0)))  # beyond my log: my last index
+    f.step(Envelope("a", "b", rm.Append(3, 3, 1, (), 0)))  # term mismatch: last index with term <= 1
+    f.step(Envelope("a", "b", rm.Append(3, -1, 0, (), 0)))  # malformed: dropped
+    replies = [rm.AppendReply(3, False, 3), rm.AppendReply(3, False, 1)]
+    assert [env.msg for env in f.ready().messages] == replies
 
 
 def test_vote_is_persisted_with_its_reply_and_given_once_per_term() -> None:
     r = Raft("a", ["a", "b", "c"], rand=random.Random(0))
-    r.step(Envelope("b", "a", Vote(1, 0, 0)))
+    r.step(Envelope("b", "a", rm.Vote(1, 0, 0)))
     rd = r.ready()
-    assert rd.hard == HardState(1, "b", 0) and rd.messages == (Envelope("a", "b", VoteReply(1, True)),)
-    r.step(Envelope("c", "a", Vote(1, 5, 5)))
-    r.step(Envelope("b", "a", Vote(1, 0, 0)))  # a duplicate is granted again, to the same candidate
-    assert [env.msg for env in r.ready().messages] == [VoteReply(1, False), VoteReply(1, True)]
+    assert rd.hard == HardState(1, "b", 0) and rd.messages == (Envelope("a", "b", rm.VoteReply(1, True)),)
+    r.step(Envelope("c", "a", rm.Vote(1, 5, 5)))
+    r.step(Envelope("b", "a", rm.Vote(1, 0, 0)))  # a duplicate is granted again, to the same candidate
+    assert [env.msg for env in r.ready().messages] == [rm.VoteReply(1, False), rm.VoteReply(1, True)]
 
 
 def test_election_restriction() -> None:
     log = [Entry(1, 1, None), Entry(2, 2, "x")]
     r = Raft("a", ["a", "b", "c"], hard=HardState(2), storage=MemoryStorage(log),
              rand=random.Random(0))
-    r.step(Envelope("b", "a", Vote(3, 5, 1)))  # longer but older
-    r.step(Envelope("c", "a", Vote(3, 1, 2)))  # same term, shorter
-    assert [env.msg for env in r.ready().messages] == [VoteReply(3, False), VoteReply(3, False)]
+    r.step(Envelope("b", "a", rm.Vote(3, 5, 1)))  # longer but older
+    r.step(Envelope("c", "a", rm.Vote(3, 1, 2)))  # same term, shorter
+    assert [env.msg for env in r.ready().messages] == [rm.VoteReply(3, False), rm.VoteReply(3, False)]
     assert r.term == 3 and r.ready().empty()
 
 
 def test_pre_vote_changes_nothing_at_the_voter() -> None:
     r = Raft("a", ["a", "b", "c"], hard=HardState(4, "c"), rand=random.Random(0))
-    r.step(Envelope("b", "a", PreVote(5, 0, 0)))
-    r.step(Envelope("b", "a", PreVote(3, 0, 0)))
+    r.step(Envelope("b", "a", rm.PreVote(5, 0, 0)))
+    r.step(Envelope("b", "a", rm.PreVote(3, 0, 0)))
     rd = r.ready()
     assert rd.hard is None and r.term == 4
-    assert [env.msg for env in rd.messages] == [PreVoteReply(5, True), PreVoteReply(4, False)]
+    assert [env.msg for env in rd.messages] == [rm.PreVoteReply(5, True), rm.PreVoteReply(4, False)]
 
 
 def test_pre_candidate_keeps_its_term() -> None:
@@ -424,29 +413,29 @@ def test_pre_candidate_keeps_its_term() -> None:
         r.tick()
     assert r.role == "pre-candidate" and r.term == 4
     rd = r.ready()
-    assert rd.hard is None and {env.msg for env in rd.messages} == {PreVote(5, 0, 0)}
-    r.step(Envelope("b", "a", PreVoteReply(5, True)))
+    assert rd.hard is None and {env.msg for env in rd.messages} == {rm.PreVote(5, 0, 0)}
+    r.step(Envelope("b", "a", rm.PreVoteReply(5, True)))
     rd = r.ready()
     assert (r.role, r.term, rd.hard) == ("candidate", 5, HardState(5, "a", 0))
-    assert {env.msg for env in rd.messages} == {Vote(5, 0, 0)}
-    r.step(Envelope("c", "a", VoteReply(5, True)))
+    assert {env.msg for env in rd.messages} == {rm.Vote(5, 0, 0)}
+    r.step(Envelope("c", "a", rm.VoteReply(5, True)))
     assert (r.role, log_of(r)) == ("leader", [Entry(5, 1, None)])
 
 
 def test_stale_leader_learns_the_term() -> None:
     r = Raft("a", ["a", "b", "c"], hard=HardState(7), rand=random.Random(0))
-    r.step(Envelope("b", "a", Append(3, 0, 0, (), 0)))
-    r.step(Envelope("b", "a", Vote(3, 0, 0)))  # stale vote requests are dropped
-    assert [env.msg for env in r.ready().messages] == [AppendReply(7, False, 0)]
+    r.step(Envelope("b", "a", rm.Append(3, 0, 0, (), 0)))
+    r.step(Envelope("b", "a", rm.Vote(3, 0, 0)))  # stale vote requests are dropped
+    assert [env.msg for env in r.ready().messages] == [rm.AppendReply(7, False, 0)]
     assert r.term == 7
 
 
 def test_garbage_is_ignored() -> None:
     r = Raft("a", ["a", "b", "c"], rand=random.Random(0))
-    r.step(Envelope("z", "a", Vote(9, 0, 0)))  # not a member
-    r.step(Envelope("b", "c", Vote(9, 0, 0)))  # not for me
-    r.step(Envelope("b", "a", AppendReply(0, True, 99)))
-    r.step(Envelope("b", "a", Append(0, 0, 0, (Entry(0, 2, "gap"),), 5)))
+    r.step(Envelope("z", "a", rm.Vote(9, 0, 0)))  # not a member
+    r.step(Envelope("b", "c", rm.Vote(9, 0, 0)))  # not for me
+    r.step(Envelope("b", "a", rm.AppendReply(0, True, 99)))
+    r.step(Envelope("b", "a", rm.Append(0, 0, 0, (Entry(0, 2, "gap"),), 5)))
     assert r.term == 0 and log_of(r) == [] and r.ready().empty()
     assert r.propose("x") is None
 
@@ -526,7 +515,7 @@ def test_a_member_restarted_from_an_older_store_is_told_catches_up_and_votes_onl
         if node.last_index >= leader.commit and not node.lost:
             break
     forgot = [env.msg for rd in c.readies[leader.me] for env in rd.messages if env.to == victim
-              and isinstance(env.msg, Forgot)]
+              and isinstance(env.msg, rm.Forgot)]
     assert forgot and any(told), "the leader never told the member that it lost entries"
     assert not node.lost and node.last_index >= acknowledged  # caught up from the table's log
     assert [e.data for e in c.stores[victim].applied] == [e.data for e in c.stores[leader.me].applied]
@@ -537,12 +526,12 @@ def test_a_lost_member_grants_no_vote_and_stands_for_no_election() -> None:
     for _ in range(5 * E):
         r.tick()
     assert r.role == "follower" and not r.ready().messages  # never campaigned
-    r.step(Envelope("c", "b", Vote(1, 0, 0)))
-    r.step(Envelope("c", "b", PreVote(1, 0, 0)))
+    r.step(Envelope("c", "b", rm.Vote(1, 0, 0)))
+    r.step(Envelope("c", "b", rm.PreVote(1, 0, 0)))
     replies = [env.msg for env in r.ready().messages]
-    assert replies == [VoteReply(1, False), PreVoteReply(1, False)]
+    assert replies == [rm.VoteReply(1, False), rm.PreVoteReply(1, False)]
     # A leader's append that brings its committed log ends it.
-    r.step(Envelope("a", "b", Append(2, 0, 0, (Entry(2, 1, None),), 1)))
+    r.step(Envelope("a", "b", rm.Append(2, 0, 0, (Entry(2, 1, None),), 1)))
     assert not r.lost and r.commit == 1
     with pytest.raises(ValueError):
         Raft("a", ["a"], hard=HardState(1, "a"), rand=random.Random(1), lost=True).lead()

@@ -5,7 +5,7 @@ transaction before any of its messages leave the node (as etcd-io/raft requires)
 an outcome is marked applied only after the seats stored it, so after a crash an
 outcome may be applied again (which changes nothing) but is never lost.
 
-:class:`RaftStore` is also the core's :class:`~net.agreement.raft.Storage` (etcd-io/raft's
+:class:`RaftStore` is also the core's :class:`~net.agreement.log.Storage` (etcd-io/raft's
 design): the core reads an entry from here when it must send it or apply it, and keeps none
 of the persisted ones in memory.
 """
@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from tarock.net.agreement.raft import Entry, HardState, Ready, entry_size
+from tarock.net.agreement.log import entry_size
+from tarock.net.agreement.messages import Entry, HardState, Ready
 from tarock.net.store import Store
 
 

@@ -13,25 +13,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from tarock.net.agreement.raft import (
-    Append,
-    AppendReply,
-    Entry,
-    Forgot,
-    PreVote,
-    PreVoteReply,
-    RaftMessage,
-    Vote,
-    VoteReply,
-)
+from tarock.net.agreement.messages import MESSAGES, Entry, RaftMessage
 from tarock.net.protocol.messages import MessageError
 
 MAX_INT: Final = 2**53 - 1
 
-KINDS: Final[tuple[type[RaftMessage], ...]] = (PreVote, PreVoteReply, Vote, VoteReply, Append, AppendReply,
-                                               Forgot)
-_BY_TAG: Final = {kind.tag: kind for kind in KINDS}
-_FIELDS: Final = {kind: tuple(f.name for f in dataclasses.fields(kind)) for kind in KINDS}
+_FIELDS: Final = {kind: tuple(f.name for f in dataclasses.fields(kind)) for kind in MESSAGES.values()}
 
 
 def encode(msg: RaftMessage) -> dict[str, Any]:
@@ -49,7 +36,7 @@ def decode(raw: object) -> RaftMessage:
     """The message of the plain map ``raw``; MessageError says what is wrong with it."""
     if not isinstance(raw, dict):
         raise MessageError(f"an agreement message must be a map, not {type(raw).__name__}")
-    kind = _BY_TAG.get(raw.get("t"))  # type: ignore[arg-type]
+    kind = MESSAGES.get(raw.get("t"))  # type: ignore[arg-type]
     if kind is None:
         raise MessageError(f"unknown agreement message {raw.get('t')!r}")
     names = _FIELDS[kind]

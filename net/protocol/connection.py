@@ -8,7 +8,9 @@ the line was quiet and declares the connection dead when the peer was.
 
 The side that connects sends a :class:`~net.protocol.messages.Hello`; the
 other side answers with :meth:`Connection.accept` or :meth:`Connection.refuse`.
-After a welcome, bodies go through the attached :class:`Channel`.
+After a welcome, bodies go through the attached :class:`Channel`.  The proofs
+of the handshake (keys, PIN) are :mod:`net.protocol.handshake`'s, the events
+:mod:`net.protocol.events`'.
 
 Any frame that breaks the format, is not a valid message, or comes at the
 wrong time ends the connection with a :class:`Closed` event whose reason says
@@ -17,18 +19,26 @@ why; nothing else is delivered after it.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections import deque
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal
 
-from tarock.net.identity import Identity, canonical_bytes, node_of, verify
+from tarock.net.identity import Identity
 from tarock.net.pake import SEAL_OVERHEAD, Pake, PakeError, Sealer
 from tarock.net.protocol.channel import Channel, ChannelError
+from tarock.net.protocol.events import (
+    Authenticated,
+    BodyReceived,
+    Closed,
+    Event,
+    HelloReceived,
+    HelloRefused,
+    InfoReceived,
+    Welcomed,
+)
 from tarock.net.protocol.frames import FrameError, FrameReader, decode_body, encode_body
-from tarock.net.protocol.limits import LENGTH_BYTES, MAX_FRAME, PROTOCOL_MAX, PROTOCOL_MIN, Timing
+from tarock.net.protocol.handshake import HandshakeError, Proofs, choose_version
+from tarock.net.protocol.limits import LENGTH_BYTES, MAX_FRAME, Timing
 from tarock.net.protocol.messages import (
     Ack,
     Auth,
@@ -47,8 +57,8 @@ from tarock.net.protocol.messages import (
     parse,
 )
 
-CHALLENGE_TAG = b"tarock-challenge/1\x00"
-AUTH_TAG = b"tarock-auth/1\x00"
+__all__ = ["Authenticated", "BodyReceived", "Closed", "Connection", "Event", "HelloReceived", "HelloRefused",
+           "InfoReceived", "State", "Welcomed", "choose_version"]
 
 
 class State(Enum):
@@ -57,86 +67,6 @@ class State(Enum):
     """(Server) the challenge is out; the client's auth is due."""
     OPEN = "open"
     CLOSED = "closed"
-
-
-# -- events ---------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class HelloReceived:
-    """(Accepting side) the peer's hello: answer with accept or refuse."""
-
-    hello: Hello
-
-
-@dataclass(frozen=True, slots=True)
-class Authenticated:
-    """(Accepting side) the client proved it holds the key of ``hello.node`` (and the PIN):
-    answer with accept or refuse."""
-
-    hello: Hello
-
-
-@dataclass(frozen=True, slots=True)
-class Welcomed:
-    """(Connecting side) the peer accepted; bodies may flow."""
-
-    welcome: Welcome
-
-
-@dataclass(frozen=True, slots=True)
-class HelloRefused:
-    """(Connecting side) the peer refused the hello."""
-
-    refuse: Refuse
-
-
-@dataclass(frozen=True, slots=True)
-class InfoReceived:
-    info: Info
-
-
-@dataclass(frozen=True, slots=True)
-class BodyReceived:
-    """A new body (plain data; decode it with ``messages.parse(body, "body")``)."""
-
-    body: Any
-
-
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """The connection is over: ``code`` (``eof``, ``protocol``, ``timeout``, a
-    bye's code ...) and the reason.  ``by_peer``: the peer ended it."""
-
-    code: str
-    reason: str
-    by_peer: bool
-
-
-Event = HelloReceived | Authenticated | Welcomed | HelloRefused | InfoReceived | BodyReceived | Closed
-
-
-def hello_hash(hello: Hello) -> bytes:
-    return hashlib.sha256(canonical_bytes(dump(hello))).digest()
-
-
-def challenge_bytes(hello: Hello, key: str, nonce: str, pake: str) -> bytes:
-    """What the server signs: the hello's hash, its key, its nonce and its SPAKE2 message."""
-    return CHALLENGE_TAG + hello_hash(hello) + bytes.fromhex(key) + bytes.fromhex(nonce) + bytes.fromhex(pake)
-
-
-def auth_bytes(hello: Hello, challenge: Challenge) -> bytes:
-    """What the client signs: the hello's hash and the challenge's."""
-    return AUTH_TAG + hello_hash(hello) + hashlib.sha256(canonical_bytes(dump(challenge))).digest()
-
-
-def confirm_transcript(hello: Hello, pake: str) -> bytes:
-    return hello_hash(hello) + bytes.fromhex(pake)
-
-
-def choose_version(lo: int, hi: int, our_lo: int = PROTOCOL_MIN, our_hi: int = PROTOCOL_MAX) -> int | None:
-    """The highest version both ranges share, or None."""
-    best = min(hi, our_hi)
-    return best if best >= max(lo, our_lo) else None
 
 
 class Connection:
@@ -158,18 +88,13 @@ class Connection:
         self._last_out = now
         self._ping = 0
         self._offered: Channel | None = None
-        self.my_hello: Hello | None = None
-        self.identity: Identity | None = None
-        self.pake: Pake | None = None
-        self.expect: str | None = None
-        """(Client) the node id the server must have ("" or None: any)."""
         self.peer_node = ""
         """The authenticated node id of the peer ("" before the handshake proves it)."""
         self.peer_key = ""
         """(Client) the server's public key, proved by its challenge."""
+        self._proofs = Proofs()
         self._seal: Sealer | None = None
         self._unseal: Sealer | None = None
-        self._challenge: Challenge | None = None
         self.frames_in = 0
         self.frames_out = 0
         self.bytes_in = 0
@@ -205,10 +130,7 @@ class Connection:
         if self.side != "client" or self.state is not State.HANDSHAKE:
             raise RuntimeError("only a connecting side in its handshake says hello")
         self._offered = channel
-        self.my_hello = hello
-        self.identity = identity
-        self.pake = pake
-        self.expect = expect
+        self._proofs = Proofs(pake, hello, identity, expect)
         self._send(hello)
         self._last_out = now
 
@@ -218,24 +140,15 @@ class Connection:
         hello = self.peer_hello
         if self.side != "server" or hello is None or self.state is not State.HANDSHAKE:
             raise RuntimeError("a challenge answers a hello received")
-        nonce = secrets.token_hex(32)
-        mine = ""
-        confirm = ""
-        if pake is not None:
-            try:
-                pake.finish(bytes.fromhex(hello.pake))
-            except PakeError as exc:
-                self.refuse("pin", f"the PIN handshake failed: {exc}")
-                self._events.append(Closed("pin", "the PIN handshake failed", by_peer=False))
-                return
-            mine = pake.message.hex()
-            confirm = pake.confirm("server", confirm_transcript(hello, mine))
-        sig = identity.sign(challenge_bytes(hello, identity.key, nonce, mine))
-        self.pake = pake
-        self._challenge = Challenge(identity.node, identity.key, nonce, sig, mine, confirm)
-        self._send(self._challenge)
-        if pake is not None:
-            self._seal, self._unseal = pake.sealers()
+        self._proofs = Proofs(pake)
+        try:
+            challenge = self._proofs.challenge(hello, identity)
+        except HandshakeError as exc:
+            self._refused(exc)
+            return
+        self._send(challenge)
+        if self._proofs.sealers is not None:
+            self._seal, self._unseal = self._proofs.sealers
         self.state = State.AUTH
         self._last_out = now
 
@@ -366,6 +279,12 @@ class Connection:
             except (ChannelError, _OutOfOrder) as exc:
                 self._fail("protocol", str(exc), by_peer=False)
                 return
+            except HandshakeError as exc:  # a server refuses the hello, a client gives up
+                if self.side == "server":
+                    self._refused(exc)
+                else:
+                    self._fail(exc.code, exc.reason, by_peer=False)
+                return
             if self.closed:
                 return
 
@@ -398,83 +317,38 @@ class Connection:
         else:
             raise _OutOfOrder(f"{msg.tag!r} after the handshake")
 
+    def _refused(self, exc: HandshakeError) -> None:
+        """(Server) refuse a hello whose proofs failed, and close."""
+        self.refuse(exc.code, exc.told)
+        self._events.append(Closed(exc.code, exc.reason, by_peer=False))
+
     def _auth(self, msg: Message) -> None:
         hello = self.peer_hello
-        assert hello is not None and self._challenge is not None
+        assert hello is not None
         if not isinstance(msg, Auth):
             raise _OutOfOrder(f"expected auth, got {msg.tag!r}")
-        if not verify(bytes.fromhex(hello.key), auth_bytes(hello, self._challenge), msg.sig):
-            self.refuse("auth", "the hello's key did not sign the handshake")
-            self._events.append(Closed("auth", "the client did not prove its key", by_peer=False))
-            return
-        if self.pake is not None:
-            try:
-                self.pake.check("client", confirm_transcript(hello, self._challenge.pake), msg.confirm)
-            except PakeError as exc:
-                self.refuse("pin", str(exc))
-                self._events.append(Closed("pin", str(exc), by_peer=False))
-                return
+        self._proofs.check_auth(hello, msg)
         self.peer_node = hello.node
         self.state = State.HANDSHAKE  # accept or refuse next
         self._events.append(Authenticated(hello))
-
-    def _answer_challenge(self, msg: Challenge) -> None:
-        hello = self.my_hello
-        if hello is None or self.identity is None:
-            raise _OutOfOrder("a challenge to a hello that asked for none")
-        if node_of(bytes.fromhex(msg.key)) != msg.node or (self.expect and msg.node != self.expect):
-            self._fail("identity", f"the server is {msg.node[:8]}, not the node expected "
-                                   f"({(self.expect or '?')[:8]})", by_peer=False)
-            return
-        if not verify(bytes.fromhex(msg.key), challenge_bytes(hello, msg.key, msg.nonce, msg.pake), msg.sig):
-            self._fail("identity", "the server's key did not sign the challenge", by_peer=False)
-            return
-        confirm = ""
-        pake = self.pake
-        if msg.pake and pake is None:
-            self._fail("pin", "the table is private: it needs its PIN", by_peer=False)
-            return
-        if pake is not None and msg.pake:
-            try:
-                pake.finish(bytes.fromhex(msg.pake))
-                transcript = confirm_transcript(hello, msg.pake)
-                pake.check("server", transcript, msg.confirm)
-            except PakeError as exc:
-                self._fail("pin", f"{exc} (or the host is not the table's)", by_peer=False)
-                return
-            confirm = pake.confirm("client", transcript)
-            self._seal, self._unseal = pake.sealers()
-        else:
-            self.pake = None
-        self.peer_node = msg.node
-        self.peer_key = msg.key
-        self._send(Auth(self.identity.sign(auth_bytes(hello, msg)), confirm))
 
     def _handshake(self, msg: Message) -> None:
         if self.side == "server":
             if not isinstance(msg, Hello) or self.peer_hello is not None:
                 raise _OutOfOrder(f"expected one hello, got {msg.tag!r}")
             self.peer_hello = msg
-            if node_of(bytes.fromhex(msg.key)) != msg.node:
-                self.refuse("identity", "the node id is not the one the key makes")
-                self._events.append(Closed("identity", "a node id that is not its key's", by_peer=False))
-                return
-            if choose_version(msg.proto_min, msg.proto_max) is None:
-                self.refuse("version", f"this node speaks protocol {PROTOCOL_MIN}..{PROTOCOL_MAX}, "
-                                       f"the peer {msg.proto_min}..{msg.proto_max}")
-                self._events.append(Closed("version", "no common protocol version", by_peer=False))
-                return
+            Proofs.check_hello(msg)
             self._events.append(HelloReceived(msg))
             return
         if isinstance(msg, Challenge):
-            self._answer_challenge(msg)
+            auth = self._proofs.answer(msg)  # a HandshakeError fails the connection (receive_data)
+            if self._proofs.sealers is not None:
+                self._seal, self._unseal = self._proofs.sealers
+            self.peer_node, self.peer_key = msg.node, msg.key
+            self._send(auth)
             return
         if isinstance(msg, Welcome):
-            challenged = ("seat", "watch", "peer")
-            if self.my_hello is not None and self.my_hello.role in challenged and not self.peer_node:
-                raise _OutOfOrder("a welcome without the challenge that proves who answers")
-            if not PROTOCOL_MIN <= msg.proto <= PROTOCOL_MAX:
-                raise _OutOfOrder(f"the peer chose protocol {msg.proto}, which this node does not speak")
+            self._proofs.check_welcome(msg, proved=bool(self.peer_node))
             self.version = msg.proto
             self.state = State.OPEN
             offered = self._offered

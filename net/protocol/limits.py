@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
-PROTOCOL_MIN: Final = 4
-PROTOCOL_MAX: Final = 4
+PROTOCOL_MIN = 4
+PROTOCOL_MAX = 4
 """The protocol versions this implementation speaks."""
 
-LENGTH_BYTES: Final = 4
+LENGTH_BYTES = 4
 """Every frame starts with its body length as an unsigned big-endian integer."""
-MAX_FRAME: Final = 128 * 1024
+MAX_FRAME = 128 * 1024
 """Largest frame body in bytes (a full observation is about 1-7 KiB)."""
-MAX_STR: Final = 4096
+MAX_STR = 4096
 """Longest msgpack str in bytes."""
-MAX_BIN: Final = 0
+MAX_BIN = 0
 """The protocol sends no msgpack bin; any non-empty bin is refused."""
-MAX_ARRAY: Final = 2048
+MAX_ARRAY = 2048
 """Most items in one msgpack array."""
-MAX_MAP: Final = 64
+MAX_MAP = 64
 """Most entries in one msgpack map."""
-MAX_DEPTH: Final = 16
+MAX_DEPTH = 16
 """Deepest nesting of arrays and maps (the top-level map is depth 1)."""
-MAX_UNACKED: Final = 512
+MAX_UNACKED = 512
 """Most sequenced messages a sender keeps for resending; beyond, the session
 is dropped and the peer gets a snapshot when it returns."""
 

@@ -1,0 +1,62 @@
+"""What a :class:`~net.protocol.connection.Connection` reports: the events of one connection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tarock.net.protocol.messages import Hello, Info, Refuse, Welcome
+
+
+@dataclass(frozen=True, slots=True)
+class HelloReceived:
+    """(Accepting side) the peer's hello: answer with accept or refuse."""
+
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Authenticated:
+    """(Accepting side) the client proved it holds the key of ``hello.node`` (and the PIN):
+    answer with accept or refuse."""
+
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Welcomed:
+    """(Connecting side) the peer accepted; bodies may flow."""
+
+    welcome: Welcome
+
+
+@dataclass(frozen=True, slots=True)
+class HelloRefused:
+    """(Connecting side) the peer refused the hello."""
+
+    refuse: Refuse
+
+
+@dataclass(frozen=True, slots=True)
+class InfoReceived:
+    info: Info
+
+
+@dataclass(frozen=True, slots=True)
+class BodyReceived:
+    """A new body (plain data; decode it with ``messages.parse(body, "body")``)."""
+
+    body: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The connection is over: ``code`` (``eof``, ``protocol``, ``timeout``, a
+    bye's code ...) and the reason.  ``by_peer``: the peer ended it."""
+
+    code: str
+    reason: str
+    by_peer: bool
+
+
+Event = HelloReceived | Authenticated | Welcomed | HelloRefused | InfoReceived | BodyReceived | Closed
