@@ -23,8 +23,8 @@ from tarock.core.actions import Action
 from tarock.core.datadoc import shown
 from tarock.core.observation import Observation
 from tarock.net import commit_reveal, mental_poker
-from tarock.net.agreement import wire as raft_wire
-from tarock.net.agreement.raft import Entry
+from tarock.net.agreement.messages import MESSAGES as RAFT_MESSAGES
+from tarock.net.agreement.messages import Entry
 from tarock.net.dealing import COMMIT_REVEAL, MENTAL_POKER
 from tarock.net.protocol.messages import BODIES, FRAMES, INNER, PARTS
 
@@ -84,7 +84,7 @@ def messages() -> dict[str, type[Any]]:
     out.update({f"{COMMIT_REVEAL} {cls.tag}": cls for cls in commit_reveal.PAYLOADS})
     out.update({f"{MENTAL_POKER} {cls.tag}": cls for cls in mental_poker.PAYLOADS})
     out.update({cls.__name__: cls for cls in (*PARTS, commit_reveal.Opening, mental_poker.MentalOpening)})
-    out.update({cls.tag: cls for cls in raft_wire.KINDS})
+    out.update({cls.tag: cls for cls in RAFT_MESSAGES.values()})
     return out
 
 

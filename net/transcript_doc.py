@@ -26,16 +26,18 @@ from tarock.core.actions import Action
 from tarock.core.observation import Observation
 from tarock.core.plugins import load_plugins
 from tarock.net.agreement import wire as raft_wire
+from tarock.net.agreement.log import MemoryStorage
+from tarock.net.agreement.messages import Append, Envelope, HardState
 from tarock.net.agreement.outcome import Outcome
-from tarock.net.agreement.raft import Append, Envelope, HardState, MemoryStorage, Raft
+from tarock.net.agreement.raft import Raft
 from tarock.net.dealing import RandomBytes
 from tarock.net.effects import Decide, Effect, Propose, Send, ToHost
 from tarock.net.game import Game
 from tarock.net.host import Admit, HostCore
 from tarock.net.identity import Identity
 from tarock.net.protocol.channel import Channel
-from tarock.net.protocol.connection import auth_bytes, challenge_bytes
 from tarock.net.protocol.frames import decode_body, encode_body, encode_frame
+from tarock.net.protocol.handshake import auth_bytes, challenge_bytes
 from tarock.net.protocol.limits import PROTOCOL_MAX, PROTOCOL_MIN
 from tarock.net.protocol.messages import (
     Auth,
