@@ -36,7 +36,8 @@ from prompt_toolkit.layout.dimension import Dimension
 from tarock.client.i18n import _, n_
 from tarock.client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
 from tarock.client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
-from tarock.client.ui.model import LOG_SIZE, RoundInfo, TableModel
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.table_state import LOG_SIZE, RoundInfo
 from tarock.client.ui.texts import (
     amount_text,
     count_line,
