@@ -16,8 +16,9 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
-from tarock.client.ui.layout import KEYS, menu_items, quit_items
+from tarock.client.ui.layout import KEYS
 from tarock.client.ui.model import TableModel
+from tarock.client.ui.overlays import menu_items, quit_items
 from tarock.client.ui.table_state import Overlay
 
 
