@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from tarock.client.bots.limits import chain_level
 from tarock.client.i18n import NP_, Catalogue, _, n_, p_
 from tarock.client.ui.texts import note_text
 from tarock.client.words import (
@@ -216,7 +215,7 @@ def action_words(action: Action, names: Sequence[str], after: Observation | None
         pair = pair_target(action.target)
         if pair is not None:
             return f"{terms.kontra(1 if pair[0] == 'game' else 2)} {target_text(action.target, names, terms)}"
-        level = chain_level(after, action.target) if after is not None else 1
+        level = after.chain_level(action.target) if after is not None else 1
         word = terms.kontra(level) or terms.kontra(1)
         if after is not None and parallel_kontra(after, action.seat, action.target, -1):
             word = f"{terms.kontra(1)} (x{2 ** level})"

@@ -26,7 +26,6 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
-from tarock.client.bots.limits import chain_level
 from tarock.client.i18n import NP_, _, language, p_
 from tarock.client.render import card_text, cards_line, parallel_kontra, phase_text, suit_name, talon_text
 from tarock.client.words import (
@@ -184,7 +183,7 @@ def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = 
     names = names or [_("seat {n}").format(n=s) for s in range(obs.seats)]
     rules = obs.rules
     if isinstance(action, Kontra):
-        level = chain_level(obs, action.target) + 1
+        level = obs.chain_level(action.target) + 1
         if parallel_kontra(obs, obs.seat, action.target):
             return _("{typed} ({kontra}: doubles it again, x{factor})").format(
                 typed=kontra_text(action.target, rules), kontra=terms.kontra(1), factor=2 ** level)
@@ -323,7 +322,7 @@ def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Term
     for a in legal:
         if isinstance(a, Kontra):
             form(typed(a, rules=rules),
-                 kontra_meaning(a.target, names, terms, chain_level(obs, a.target) + 1, rules))
+                 kontra_meaning(a.target, names, terms, obs.chain_level(a.target) + 1, rules))
     if "trump" in kinds:
         trumps = [a.suit for a in legal if isinstance(a, Trump)]
         suits = ", ".join(f"{suit_letter(s)} ({suit_name(s)})" for s in trumps)

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tarock.client.bots.limits import chain_level
 from tarock.client.i18n import _
 from tarock.client.ui.cards import card_text
 from tarock.client.ui.rules_page import summary
@@ -216,7 +215,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
     out.extend(_announce_options(obs, announces))
     for action in obs.legal:
         if isinstance(action, Kontra):
-            level = chain_level(obs, action.target) + 1
+            level = obs.chain_level(action.target) + 1
             label = kontra_label(obs, action.target, names, level)
             factor = (
                 f"×{2**level}" if action.target.declarer is None and action.target.answer is None else "×2"

@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
-from tarock.client.bots.limits import chain_level
 from tarock.client.i18n import NP_, _, fill, n_, p_
 from tarock.client.ui.cards import card_text, cards_text
 from tarock.client.words import is_you
@@ -260,7 +259,7 @@ def kontra_label(
             name=names_text([target.answer], names),
         )
     if level is None:
-        level = chain_level(obs, target) + 1
+        level = obs.chain_level(target) + 1
     word = kontra_word(level, obs.rules) or kontra_word(1, obs.rules)
     if target.name:
         return _("{kontra} on {premium}").format(kontra=word, premium=premium_title(target.name, obs.rules))
@@ -301,7 +300,7 @@ def action_words(
         return _("{additions} (against the game)").format(additions=text) if action.against else text
     if isinstance(action, Kontra):
         if after is not None:
-            level = chain_level(after, action.target)
+            level = after.chain_level(action.target)
             return kontra_label(after, action.target, names, max(level, 1))
         return kontra_word(1, rules)
     if isinstance(action, Call):
