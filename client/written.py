@@ -26,11 +26,12 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
-from tarock.client.i18n import NP_, _, language, p_
-from tarock.client.render import card_text, cards_line, parallel_kontra, phase_text, suit_name, talon_text
+from tarock.client.i18n import _, language, p_
+from tarock.client.render import talon_text
+from tarock.client.text.actions import parallel_kontra
+from tarock.client.text.cards import SUIT_WORDS, card_text, cards_line, suit_name
+from tarock.client.text.rule_words import Terms, phase_text
 from tarock.client.words import (
-    VORHAND,
-    Terms,
     catalogues,
     game_names,
     game_token,
@@ -57,6 +58,7 @@ from tarock.core.actions import (
     Play,
     Trump,
 )
+from tarock.core.auction import VORHAND
 from tarock.core.cards import DECK54, SKUS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardError, parse_card, sort_key
 from tarock.core.facts import RuleFacts
 from tarock.core.observation import Observation
@@ -91,7 +93,7 @@ def _card_words(current: str) -> dict[str, Card]:
     out: dict[str, Card] = {}
     for catalogue in catalogues():
         for card in DECK54:
-            out.setdefault(card_text(card, catalogue).casefold(), card)
+            out.setdefault(card_text(card, catalogue=catalogue).casefold(), card)
     return out
 
 
@@ -118,13 +120,9 @@ def _suit_of(word: str) -> str | None:
     for catalogue in catalogues():
         for letter in SUIT_LETTERS:
             if folded in (catalogue.get(letter, "suit-letter").casefold(),
-                          catalogue.get(_SUIT_NAMES[letter], "suit").casefold()):
+                          catalogue.get(SUIT_WORDS[letter], "suit").casefold()):
                 return letter
     return None
-
-
-_SUIT_NAMES = {"c": NP_("suit", "clubs"), "s": NP_("suit", "spades"), "h": NP_("suit", "hearts"),
-               "d": NP_("suit", "diamonds")}
 
 
 def suit_letter(letter: str) -> str:

@@ -309,9 +309,9 @@ THIRD_PERSON_YOU = re.compile(r"\bYou(?:'s\b| (?!was\b)[a-z]+s\b)")
 
 
 def test_sentences_about_you_are_in_the_second_person(english: None) -> None:
-    from tarock.client.render import item_line
-    from tarock.client.ui.texts import note_text
-    from tarock.client.words import Terms, target_text
+    from tarock.client.text.actions import target_text
+    from tarock.client.text.results import item_line
+    from tarock.client.text.rule_words import Terms, note_text
     from tarock.core.actions import KontraTarget
     from tarock.core.settlement import Item
 

@@ -21,16 +21,11 @@ from tarock.client.bots import make_bot
 from tarock.client.cli import main
 from tarock.client.human import HumanPlayer, TableView
 from tarock.client.players import Player
-from tarock.client.render import (
-    action_text,
-    game_text,
-    result_lines,
-    sheet_lines,
-    standings_lines,
-    table_lines,
-)
+from tarock.client.render import sheet_lines, standings_lines, table_lines
 from tarock.client.session import Session
-from tarock.client.words import Terms
+from tarock.client.text.actions import action_text, game_text
+from tarock.client.text.results import result_lines
+from tarock.client.text.rule_words import Terms
 from tarock.client.written import choices_lines, help_lines, parse_choice
 from tarock.core.actions import Announce, Bid, Call, Discard, Kontra, Pass
 from tarock.core.engine import Hand
@@ -91,7 +86,7 @@ def test_vorhand_weiter_and_the_forehands_choice() -> None:
     assert shown(hand, 0, "bidding") == "You: Vorhand!"
     assert parse_choice("weiter", observe(hand, 1)) == Pass(1)
     act(hand, Pass(1), Pass(2), Pass(3))
-    assert shown(hand, 3, "bidding") == "Sepp: pass"
+    assert shown(hand, 3, "bidding") == "Sepp: Pass"
     assert parse_choice("bid rufer", observe(hand, 0)) == Bid(0, "rufer")
 
 
@@ -377,4 +372,4 @@ def test_the_fahrers_kontras_double_again_and_are_no_re() -> None:
     act(hand, Kontra(2, ""))
     assert shown(hand, 2) == "Hilde: Kontra (x4)"
     act(hand, Pass(3))
-    assert shown(hand, 3, "kontra") == "Sepp: pass (kontra)"
+    assert shown(hand, 3, "kontra") == "Sepp: Pass"

@@ -4,9 +4,9 @@ choosing the cards to lay away, and why a card may not go."""
 from __future__ import annotations
 
 from tarock.client.i18n import _
+from tarock.client.text.rule_words import reason_text
 from tarock.client.ui.cards import card_text
 from tarock.client.ui.table_state import TableState
-from tarock.client.ui.texts import reason_text
 from tarock.core.actions import Discard, Play
 from tarock.core.cards import Card
 from tarock.core.state import Reason

@@ -23,8 +23,10 @@ from tarock.client.bots import BOT_KINDS, SearchBot, make_bot
 from tarock.client.bots.levels import LEVELS, Decision
 from tarock.client.bots.limits import valat_verdict_for
 from tarock.client.i18n import NP_, _, number, p_
+from tarock.client.text.actions import action_words
+from tarock.client.text.figures import SYMBOLS
+from tarock.client.text.rule_words import Terms
 from tarock.client.ui.cards import card_text
-from tarock.client.ui.texts import action_words, money
 from tarock.core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from tarock.core.cards import SUIT_OF, TAROCK, Card
 from tarock.core.observation import Observation
@@ -42,7 +44,7 @@ class Hint:
 
     def text(self, names: Sequence[str], obs: Observation | None = None) -> str:
         """``Hint: ♥K — takes the trick``."""
-        what = action_words(self.action, names, obs, "", obs.rules if obs is not None else None)
+        what = action_words(self.action, names, obs, style=SYMBOLS)
         why = p_("hint", self.reason).format(**self.fields) if self.reason else ""
         return (
             _("Hint: {action} — {reason}").format(action=what, reason=why)
@@ -87,7 +89,7 @@ def search_hint(obs: Observation, strength: str = "heuristic") -> Hint:
 def _mean_text(value: float, obs: Observation) -> str:
     """``+2.5 ct`` (``+2,5 ct`` in German): a mean amount per hand."""
     text = number(f"{value:+.1f}")
-    unit = money(obs.rules)
+    unit = Terms.of_rules(obs.rules).unit
     return f"{text} {unit}" if unit else text
 
 

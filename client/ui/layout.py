@@ -33,6 +33,10 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 
 from tarock.client.i18n import _, n_
+from tarock.client.text.actions import game_text
+from tarock.client.text.cards import count_line
+from tarock.client.text.figures import SYMBOLS, number_text
+from tarock.client.text.rule_words import names_text
 from tarock.client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
 from tarock.client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
 from tarock.client.ui.dialog_view import dialog_size, draw_dialog
@@ -40,8 +44,8 @@ from tarock.client.ui.model import TableModel
 from tarock.client.ui.overlays import draw_overlay, overlay_size
 from tarock.client.ui.screen import draw_too_small, too_small
 from tarock.client.ui.table_state import LOG_SIZE
-from tarock.client.ui.texts import count_line, game_line, names_text, number_text
 from tarock.core.cards import SUIT_OF, TAROCK, Card
+from tarock.core.observation import Observation
 
 KEYS = "1234567890"
 """The keys that lift (and play) the first ten cards of the hand."""
@@ -202,6 +206,13 @@ def _draw_middle(model: TableModel, canvas: Canvas, where: dict[int, str]) -> No
         canvas.center(mid + 2, [("", _("Laid away face up: ")), *_cards_line(model, obs.discards)])
 
 
+def game_line(obs: Observation, names: Sequence[str]) -> str:
+    """The game in play (:func:`client.text.actions.game_text`), or the bidding before it."""
+    if obs.contract is None or obs.declarer is None:
+        return _("Bidding") if obs.phase == "bidding" else ""
+    return game_text(obs, names, style=SYMBOLS)
+
+
 def draw_info(model: TableModel, w: int, h: int) -> Canvas:
     """The game in play, and what this seat (and its known partner) has won."""
     canvas = Canvas(w, h)
@@ -218,7 +229,7 @@ def draw_info(model: TableModel, w: int, h: int) -> Canvas:
         theirs = model.partner_tricks()
         parts.append(_("{names}: {n}").format(names=names_text(party, model.names), n=len(theirs)))
     if obs.tricks:
-        parts.append(_("points {points}").format(points=number_text(model.points())))
+        parts.append(_("points {points}").format(points=number_text(model.points(), SYMBOLS)))
     canvas.put(1, 1, clip([("class:info", " · ".join(parts))], w - 2))
     return canvas
 

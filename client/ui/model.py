@@ -16,11 +16,14 @@ import asyncio
 from dataclasses import dataclass
 
 from tarock.client.i18n import _
+from tarock.client.text.actions import action_text, trick_text
+from tarock.client.text.figures import SYMBOLS
+from tarock.client.text.results import result_lines
+from tarock.client.text.rule_words import game_title
 from tarock.client.ui.decisions import decision_of
 from tarock.client.ui.dialog_controls import DialogControls
 from tarock.client.ui.hand_controls import HandControls
 from tarock.client.ui.table_state import LOG_SIZE, Overlay, RoundInfo, Stage, WhyNot
-from tarock.client.ui.texts import action_text, game_title, settlement_lines, trick_line
 from tarock.core.actions import Action, Play
 from tarock.core.observation import Observation, TrickView
 from tarock.core.table import SheetRow, Table
@@ -56,13 +59,14 @@ class TableModel(HandControls, DialogControls):
         self._seats(obs)
         self.obs = obs
         if not isinstance(seen, Play):
-            self.note(action_text(seen, self.names, obs, phase))
+            self.note(action_text(seen, self.names, obs, phase=phase, style=SYMBOLS))
         self.changed()
 
     def trick_done(self, obs: Observation, trick: TrickView) -> None:
         self._seats(obs)
         self.obs = obs
-        self.note(_("Trick {n}: {trick}").format(n=len(obs.tricks), trick=trick_line(trick, self.names)))
+        trick_line = trick_text(trick, self.names, SYMBOLS)
+        self.note(_("Trick {n}: {trick}").format(n=len(obs.tricks), trick=trick_line))
         self.changed()
 
     def hand_over(self, obs: Observation, table: Table | None) -> None:
@@ -71,7 +75,7 @@ class TableModel(HandControls, DialogControls):
         self.obs = obs
         self.settled = obs
         self.decision = None
-        self.settlement = settlement_lines(obs, self.names)
+        self.settlement = result_lines(obs, self.names, style=SYMBOLS)
         result = obs.result
         if table is not None and result is not None and not result.passed_out and table.rows:
             self.add_round(obs, table.rows[-1])

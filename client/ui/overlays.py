@@ -7,11 +7,14 @@ import textwrap
 from collections.abc import Sequence
 
 from tarock.client.i18n import _, n_
+from tarock.client.text.actions import trick_text
+from tarock.client.text.figures import SYMBOLS, number_text
+from tarock.client.text.results import standing_line
+from tarock.client.text.rule_words import Terms, names_text
 from tarock.client.ui.canvas import Canvas, clip
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.screen import screen
 from tarock.client.ui.table_state import RoundInfo
-from tarock.client.ui.texts import amount_text, names_text, number_text, standing_line, trick_line
 
 Lines = list[list[tuple[str, str]]]
 
@@ -37,7 +40,7 @@ def sheet_lines(model: TableModel, w: int) -> Lines:
                     "class:overlay",
                     "  "
                     + _("(amounts in {unit}; the running total in brackets)").format(
-                        unit=amount_text(0, model.rules).split()[-1]
+                        unit=Terms.of_rules(model.rules).unit_name
                     ),
                 )
             ]
@@ -53,7 +56,7 @@ def _sheet_row(model: TableModel, row: RoundInfo, col: int, game_w: int) -> str:
     if row.partners:
         who += f" ({names_text(row.partners, names)})"
     cells = "".join(
-        f"{amount_text(a, None)}({amount_text(t, None)})".rjust(col)
+        f"{Terms().amount(a, SYMBOLS)}({Terms().amount(t, SYMBOLS)})".rjust(col)
         for a, t in zip(row.settlement, row.totals, strict=True)
     )
     factor = f"  ×{row.factor}" if row.factor != 1 else ""
@@ -75,15 +78,10 @@ def standings_lines(model: TableModel) -> Lines:
     else:
         out.append([("class:overlay", n_("After {n} round:", "After {n} rounds:", played).format(n=played))])
     width_ = max((len(n) for n in model.names), default=5)
+    terms = Terms.of_rules(model.rules)
     for s in model.standings:
-        out.append(
-            [
-                (
-                    "class:overlay.head",
-                    "  " + standing_line(s.place, model.names[s.seat], s.main, s.sub, model.rules, width_),
-                )
-            ]
-        )
+        line = standing_line(s.place, model.names[s.seat], s.main, s.sub, terms, width_, SYMBOLS)
+        out.append([("class:overlay.head", "  " + line)])
     out.append([("class:overlay", "")])
     out.append(
         [("class:overlay", _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total."))]
@@ -97,7 +95,7 @@ def trick_view_lines(model: TableModel, title: str, tricks: Sequence[object]) ->
         from tarock.core.observation import TrickView
 
         assert isinstance(trick, TrickView)
-        out.append([("class:overlay", f"{k:>2}. " + trick_line(trick, model.names))])
+        out.append([("class:overlay", f"{k:>2}. " + trick_text(trick, model.names, SYMBOLS))])
     if not tricks:
         out.append([("class:overlay", "  " + _("(none)"))])
     return out
@@ -135,9 +133,8 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
                 [("class:overlay.head", _("Tricks of {names}").format(names=names_text(party, model.names)))]
             )
             lines.extend(trick_view_lines(model, "", model.partner_tricks()))
-        lines.append(
-            [("class:overlay", _("Points so far: {points}").format(points=number_text(model.points())))]
-        )
+        points = number_text(model.points(), SYMBOLS)
+        lines.append([("class:overlay", _("Points so far: {points}").format(points=points))])
         return _("Tricks"), lines
     if kind == "rules":
         return _("Rules"), [[("class:overlay", line)] for line in model_rules_lines(model, wrap)]

@@ -16,10 +16,10 @@ from fractions import Fraction
 from typing import Literal
 
 from tarock.client.i18n import _
+from tarock.client.text.rule_words import cards_points
 from tarock.client.ui.cards import hand_order
 from tarock.client.ui.decisions import Decision
 from tarock.client.ui.hint import Hint, HintFn
-from tarock.client.ui.texts import cards_points
 from tarock.core.actions import Action, Discard
 from tarock.core.cards import Card
 from tarock.core.facts import RuleFacts
