@@ -124,6 +124,19 @@ def from_pair(fn: Callable[[Observation, str], tuple[Action, str]]) -> HintFn:
     return hint
 
 
+ACTION_HINTS: tuple[tuple[type[Action], str], ...] = (
+    (Bid, NP_("hint", "the hand is strong enough for this game")),
+    (Call, NP_("hint", "its holder becomes your partner")),
+    (Discard, NP_("hint", "keeps the tarocks and high cards, counts for you")),
+    (Kontra, NP_("hint", "the hand is strong against this game")),
+    (Trump, NP_("hint", "the longest and strongest suit of the hand")),
+    (Announce, NP_("hint", "the hand can make it")),
+)
+"""Why a bot takes an action of each kind, where nothing more particular is known."""
+TAG_HINTS = {"talon": NP_("hint", "the half that fits the hand best")}
+"""The same for the actions a variant adds, by their record tag."""
+
+
 def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
     """Why ``action`` in a few words (a msgid of context ``hint`` and its fields)."""
     if isinstance(action, Play):
@@ -137,21 +150,8 @@ def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
     verdict = valat_verdict_for(obs, action)
     if verdict is not None:  # the Valat check's own figures, as the rules read them
         return VALAT_HINT, _valat_figures(verdict)
-    if isinstance(action, Bid):
-        return NP_("hint", "the hand is strong enough for this game"), {}
-    if isinstance(action, Call):
-        return NP_("hint", "its holder becomes your partner"), {}
-    if isinstance(action, Discard):
-        return NP_("hint", "keeps the tarocks and high cards, counts for you"), {}
-    if isinstance(action, Kontra):
-        return NP_("hint", "the hand is strong against this game"), {}
-    if isinstance(action, Trump):
-        return NP_("hint", "the longest and strongest suit of the hand"), {}
-    if isinstance(action, Announce):
-        return NP_("hint", "the hand can make it"), {}
-    if action.type == "talon":
-        return NP_("hint", "the half that fits the hand best"), {}
-    return "", {}
+    by_kind = (text for kind, text in ACTION_HINTS if isinstance(action, kind))
+    return next(by_kind, TAG_HINTS.get(action.type, "")), {}
 
 
 def _explain_play(obs: Observation, card: Card) -> tuple[str, dict[str, str]]:
