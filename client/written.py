@@ -30,7 +30,7 @@ from tarock.client.i18n import _, language, p_
 from tarock.client.render import talon_text
 from tarock.client.text.actions import parallel_kontra
 from tarock.client.text.cards import SUIT_WORDS, card_text, cards_line, suit_name
-from tarock.client.text.rule_words import Terms, phase_text
+from tarock.client.text.rule_words import Terms, pass_text, phase_text
 from tarock.client.words import (
     catalogues,
     game_names,
@@ -187,10 +187,9 @@ def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = 
                 typed=kontra_text(action.target, rules), kontra=terms.kontra(1), factor=2 ** level)
         return kontra_choice_text(action.target, names, terms, level, rules)
     if isinstance(action, Pass):
-        if obs.phase == "announce":
-            return f"{typed_word('gut')} ({_('Gut!')})"
-        if obs.phase == "birds":
-            return f"{typed_word('pass')} ({_('no higher bird')})"
+        if obs.phase in ("announce", "birds"):
+            word = typed_word("gut" if obs.phase == "announce" else "pass")
+            return f"{word} ({pass_text(obs.phase)})"
         return typed_word("pass")
     if isinstance(action, Bid) and action.contract == VORHAND:
         return f"{typed_word('vorhand')} ({_('Vorhand!')})"
