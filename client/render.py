@@ -126,7 +126,7 @@ def sheet_lines(table: Table, names: Sequence[str], terms: Terms | None = None,
     dw = max(11, *(len(d) for d in decls)) if decls else 11
     cw = max(8, *(len(c) for c in contracts)) if contracts else 8
     col = max(10, *(len(n) for n in names))
-    out = [f"{_('Rd'):>3}  {_('Dealer'):<{width}}  {_('Declarer(s)'):<{dw}}  {_('Contract'):<{cw}}"
+    out = [f"{_('Rd'):>3}  {_('Dealer'):<{width}}  {_('Declarer(s)'):<{dw}}  {_('Game'):<{cw}}"
            + "".join(f"  {n:>{col}}" for n in names)]
     for row, decl, contract in zip(table.rows, decls, contracts, strict=True):
         line = f"{row.number:>3}  {names[row.dealer]:<{width}}  {decl:<{dw}}  {contract:<{cw}}"
