@@ -102,10 +102,11 @@ def test_no_line_of_the_plain_client_bypasses_the_catalogue(variant: str, seats:
 
 def test_selfplay_and_the_command_line_errors_in_the_pseudo_language() -> None:
     proc = tarock("selfplay", "--lang", PSEUDO, "--variant", "koenigrufen-club", "--hands", "3", "--sheet",
-                  "--no-records")
+                  "--stats", "--no-records")
     assert proc.returncode == 0, proc.stderr
     kinds = {f"heuristic-{s}" for s in range(4)}
     assert_pseudo(proc.stdout, kinds, 8)
+    assert pseudo("Contracts chosen (games, declarers won, lost):") in proc.stdout  # --stats too
     bad = tarock("selfplay", "--lang", PSEUDO, "--bots", "random,random")
     assert bad.returncode == 2 and not plain_words(bad.stderr.partition(":")[2], set())
 
