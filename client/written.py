@@ -30,7 +30,7 @@ from tarock.client.i18n import _, language, p_
 from tarock.client.render import talon_text
 from tarock.client.text.actions import parallel_kontra
 from tarock.client.text.cards import SUIT_WORDS, card_text, cards_line, suit_name
-from tarock.client.text.rule_words import Terms, pass_text, phase_text
+from tarock.client.text.rule_words import Terms, pass_meaning, pass_text, phase_text
 from tarock.client.words import (
     catalogues,
     game_names,
@@ -276,14 +276,8 @@ def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Term
         cards = " ".join(card_text(a.card) for a in legal if isinstance(a, Play))
         form(_("a card"), _("play it: {cards}").format(cards=cards))
     if "pass" in kinds:
-        if obs.phase == "announce":
-            form(typed_word("gut"), _("Gut!: your turn is over (three Gut! in a row end the announcements)"))
-        elif obs.phase == "birds":
-            form(typed_word("pass"), _("name no bird: the other Besserrufer plays"))
-        elif obs.phase == "bidding":
-            form(typed_word("pass"), _("Weiter!: no bid now (final: you cannot bid later)"))
-        else:
-            form(typed_word("pass"), _("let it go"))
+        meaning = pass_meaning(obs.phase, any(isinstance(a, Kontra) for a in legal))
+        form(typed_word("gut" if obs.phase == "announce" else "pass"), f"{pass_text(obs.phase)}: {meaning}")
     bids = [a for a in legal if isinstance(a, Bid)]
     if any(b.contract == VORHAND for b in bids):
         form(typed_word("vorhand"),

@@ -162,6 +162,17 @@ def pass_text(phase: str) -> str:
     return _("Pass")
 
 
+def pass_meaning(phase: str, kontra: bool = False) -> str:
+    """What a pass means in ``phase`` (``kontra``: it lets a Kontra go)."""
+    if phase == "announce":
+        return _("nothing more to announce (three Gut! in a row end the announcements)")
+    if phase == "birds":
+        return _("the other Besserrufer plays")
+    if phase == "bidding":
+        return _("no bid now")
+    return _("no Kontra") if kontra else _("let it go")
+
+
 # -- seats ----------------------------------------------------------------------------------
 
 def is_you(name: str) -> bool:

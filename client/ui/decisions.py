@@ -26,6 +26,7 @@ from tarock.client.text.rule_words import (
     Terms,
     game_description,
     game_title,
+    pass_meaning,
     pass_text,
     premium_description,
     premium_title,
@@ -174,7 +175,8 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             announces.setdefault(action.against, []).append(action)
     passes = [a for a in obs.legal if isinstance(a, Pass)]
     if passes:
-        out.append(Option("pass", pass_text(obs.phase), _pass_detail(obs), actions=(passes[0],)))
+        meaning = pass_meaning(obs.phase, any(isinstance(a, Kontra) for a in obs.legal))
+        out.append(Option("pass", pass_text(obs.phase), meaning, actions=(passes[0],)))
     if VORHAND in bids:
         out.append(
             Option(
@@ -331,17 +333,6 @@ def _additions_of(obs: Observation, options: Sequence[Option]) -> list[Addition]
         for n in names
     ]
 
-
-def _pass_detail(obs: Observation) -> str:
-    if obs.phase == "announce":
-        return _("nothing more to announce (three Gut! in a row end the announcements)")
-    if obs.phase == "birds":
-        return _("the other Besserrufer plays")
-    if obs.phase == "bidding":
-        return _("no bid now")
-    if any(isinstance(a, Kontra) for a in obs.legal):
-        return _("no Kontra")
-    return ""
 
 
 def _kontra_detail(obs: Observation, action: Kontra, names: Sequence[str]) -> str:
