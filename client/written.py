@@ -28,7 +28,7 @@ from typing import Any, cast
 
 from tarock.client.i18n import _, language, p_
 from tarock.client.render import talon_text
-from tarock.client.text.actions import parallel_kontra
+from tarock.client.text.actions import action_meaning, parallel_kontra
 from tarock.client.text.cards import SUIT_WORDS, card_text, cards_line, suit_name
 from tarock.client.text.rule_words import Terms, pass_meaning, pass_text, phase_text
 from tarock.client.words import (
@@ -198,9 +198,9 @@ def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = 
         shown = obs.talon_shown[pile] if pile < len(obs.talon_shown) else ()
         return f"{typed(action)}: {cards_line(shown)}" if shown else typed(action)
     if action.type == "give-up":
-        return _("{typed} (schleifen: pay the game without playing)").format(typed=typed(action))
+        return f"{typed(action)} ({action_meaning('give-up')})"
     if isinstance(action, Join):
-        return _("{typed} (play it too)").format(typed=typed(action, rules=rules))
+        return f"{typed(action, rules=rules)} ({action_meaning('bei')})"
     return typed(action, obs.phase, rules)
 
 
@@ -280,28 +280,24 @@ def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Term
         form(typed_word("gut" if obs.phase == "announce" else "pass"), f"{pass_text(obs.phase)}: {meaning}")
     bids = [a for a in legal if isinstance(a, Bid)]
     if any(b.contract == VORHAND for b in bids):
-        form(typed_word("vorhand"),
-             _("Vorhand!: keep the forehand's games (Rufer ...) unless someone bids a game"))
+        form(typed_word("vorhand"), f"{_('Vorhand!')}: {action_meaning('vorhand')}")
     games = list(dict.fromkeys(b.contract for b in bids if b.contract != VORHAND))
     if games:
         form(p_("typed", "bid {game}").format(game=_("GAME")),
              _("games you may bid now: {games}").format(games=", ".join(game_token(g, rules) for g in games)))
     joins = [typed(a, rules=rules) for a in legal if isinstance(a, Join)]
     if joins:
-        form(_("GAME {bei}").format(bei=typed_word("bei")),
-             _("play that negative game too (values add up in the auction): {games}").format(
-                 games=", ".join(joins)))
+        form(_("GAME {bei}").format(bei=typed_word("bei")), f"{action_meaning('bei')}: {', '.join(joins)}")
     calls = [card_text(a.card) for a in legal if isinstance(a, Call)]
     if calls:
-        form(_("{call} CARD").format(call=typed_word("call")),
-             _("its holder is your secret partner: {cards}").format(cards=" ".join(calls)))
+        form(_("{call} CARD").format(call=typed_word("call")), f"{action_meaning('call')}: {' '.join(calls)}")
     piles = [typed(a) for a in legal if a.type == "talon"]
     if piles:
         shown = f" ({talon_text(obs.talon_shown)})" if any(obs.talon_shown) else ""
         form(_("{talon} N").format(talon=typed_word("talon")),
              _("take talon half N: {halves}").format(halves=", ".join(piles)) + shown)
     if "give-up" in kinds:
-        form(typed_word("give up"), _("give the game up (schleifen): you pay it without playing"))
+        form(typed_word("give up"), action_meaning("give-up"))
     discards = [a for a in legal if isinstance(a, Discard)]
     if discards:
         away = sorted({c for a in discards for c in a.cards}, key=sort_key)

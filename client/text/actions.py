@@ -155,6 +155,18 @@ def _special_words(action: Action, after: Observation | None, phase: str, style:
     return p_("action", action.describe())
 
 
+def action_meaning(kind: str) -> str:
+    """What choosing an action of ``kind`` does, in a few words: ``vorhand``,
+    and the record tags ``call``, ``bei``, ``give-up`` (empty for the others)."""
+    meanings = {
+        "vorhand": _("keep the forehand's games unless someone bids a game"),
+        "call": _("its holder is your partner (secretly, until the card is played)"),
+        "bei": _("play that game too, each for himself"),
+        "give-up": _("pay the game without playing it"),
+    }
+    return meanings.get(kind, "")
+
+
 def action_text(action: Action, names: Sequence[str], after: Observation | None = None,
                 terms: Terms | None = None, phase: str = "", rules: RuleFacts | None = None,
                 style: Style = PLAIN) -> str:

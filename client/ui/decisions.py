@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tarock.client.i18n import _
-from tarock.client.text.actions import kontra_label
+from tarock.client.text.actions import action_meaning, kontra_label
 from tarock.client.text.cards import suit_text
 from tarock.client.text.figures import SYMBOLS, factor_text
 from tarock.client.text.rule_words import (
@@ -182,7 +182,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             Option(
                 "bid",
                 _("Vorhand!"),
-                _("keep the forehand's games unless someone bids a game"),
+                action_meaning("vorhand"),
                 actions=tuple(bids.pop(VORHAND)),
             )
         )
@@ -211,7 +211,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
                 Option(
                     "bei",
                     _("{game} too (bei)").format(game=game_title(spec or action.contract, rules)),
-                    _("play that game too, each for himself"),
+                    action_meaning("bei"),
                     tariff_text(spec, rules, SYMBOLS) if spec else "",
                     actions=(action,),
                 )
@@ -230,7 +230,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             Option(
                 "call",
                 _("Call {card}").format(card=card_text(action.card)),
-                _("its holder is your partner (secretly, until the card is played)"),
+                action_meaning("call"),
                 cards=(action.card,),
                 actions=(action,),
             )
@@ -255,7 +255,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
     for action in obs.legal:
         if action.type == "give-up":
             out.append(
-                Option("give-up", _("Give up"), _("pay the game without playing it"), actions=(action,))
+                Option("give-up", _("Give up"), action_meaning("give-up"), actions=(action,))
             )
     known = (Pass, Bid, Announce, Kontra, Call, Trump, Join, Play, Discard)
     for action in obs.legal:
