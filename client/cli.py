@@ -42,9 +42,8 @@ from tarock.client.paths import default_records_dir
 from tarock.client.players import Player
 from tarock.client.session import Session, SessionListener
 from tarock.client.stats import ContractStats
+from tarock.client.text.rule_words import Terms, reason_text, variant_description
 from tarock.client.ui.rules_page import rules_page
-from tarock.client.ui.texts import reason_text, variant_description
-from tarock.client.words import Terms
 from tarock.core.actions import Play
 from tarock.core.cards import format_card
 from tarock.core.codec import RecordError

@@ -3,9 +3,10 @@ line, and a listener that prints what happens at the table from that seat's
 point of view.
 
 Works with plain ``input``/``print`` (also through pipes).  The text itself
-is made by :mod:`client.render`, the written forms of actions are read by
-:mod:`client.written`, and the words of a ruleset (cents, "Re") come from
-:class:`client.words.Terms`; every word goes through the catalogue
+is the one text layer's (:mod:`client.text`, the pages of :mod:`client.render`),
+the written forms of actions are read by :mod:`client.written`, and the
+words of a ruleset (cents, "Re") come from :class:`client.text.rule_words.Terms`;
+every word goes through the catalogue
 (:mod:`client.i18n`), in the player's language.
 """
 
@@ -14,26 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tarock.client.i18n import _, n_
-from tarock.client.render import (
-    action_text,
-    announcement_text,
-    cards_text,
-    game_text,
-    number_text,
-    phase_text,
-    points_text,
-    result_lines,
-    seating_text,
-    sheet_lines,
-    signed,
-    standings_lines,
-    table_lines,
-    talon_text,
-    trick_text,
-)
+from tarock.client.render import seating_text, sheet_lines, standings_lines, table_lines, talon_text
 from tarock.client.session import HandOutcome, Session, SessionListener, WhyNot
-from tarock.client.ui.texts import reason_text
-from tarock.client.words import Terms, is_you, typed_words
+from tarock.client.text.actions import action_text, announcement_text, game_text, trick_text
+from tarock.client.text.cards import cards_text
+from tarock.client.text.figures import number_text, points_text, signed
+from tarock.client.text.results import result_lines
+from tarock.client.text.rule_words import Terms, is_you, phase_text, reason_text
+from tarock.client.words import typed_words
 from tarock.client.written import (
     HELP_WORDS,
     MAX_LISTED,

@@ -4,7 +4,7 @@ one line per event (or JSON lines) for a bot, public events for a watcher.
 Each is a listener of :mod:`net.effects` events; names come from the roster,
 the ruleset's words from the table's options.  What a person reads goes
 through the catalogue (:mod:`client.i18n`), the host's refusals and reasons
-too (as the engine's reasons, :func:`client.ui.texts.reason_text`); the
+too (as the engine's reasons, :func:`client.text.rule_words.reason_text`); the
 JSON lines of a bot stay as they are.
 """
 
@@ -16,9 +16,11 @@ from collections.abc import Callable, Sequence
 
 from tarock.client.human import TableView, final_line, round_line
 from tarock.client.i18n import _, n_
-from tarock.client.render import action_text, cards_text, contract_words, standings_lines
-from tarock.client.ui.texts import reason_text
-from tarock.client.words import Terms, signed
+from tarock.client.render import contract_words, standings_lines
+from tarock.client.text.actions import action_text
+from tarock.client.text.cards import cards_text
+from tarock.client.text.figures import signed
+from tarock.client.text.rule_words import Terms, reason_text
 from tarock.core.actions import Play
 from tarock.core.state import Reason
 from tarock.core.table import Table

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from tarock.client.players import Player
-from tarock.client.words import Terms
+from tarock.client.text.rule_words import Terms
 from tarock.core.actions import Action
 from tarock.core.deal import active_seats, deal
 from tarock.core.engine import Hand

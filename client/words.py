@@ -1,18 +1,7 @@
-"""The words a table is shown in, and the words a player may type.
+"""The words a player may type, and what they mean at this table.
 
-The client never asks which variant is played.  What differs is read from
-the table's rule facts (:class:`core.facts.RuleFacts`):
-
-- :class:`core.facts.VariantFacts` ``money``: the unit of settlements, the
-  score sheet and the standings, e.g. ``"ct"`` (cents) in Königrufen; empty:
-  game points, shown as bare numbers; ``kontra_words``: the names of the
-  Kontra levels from level 1 up, e.g. ``("Kontra", "Re")``.
-- the contracts and premiums: their titles and descriptions.
-
-Every word goes through the catalogue (:mod:`client.i18n`): the unit and
-the Kontra words with their contexts (``money``, ``kontra``), titles with
-``game`` and ``premium``, the client's sentences as plain messages.
-
+The words the table is shown in (titles, Kontra levels, amounts) are the
+text layer's (:mod:`client.text`); this module reads what a player writes.
 What a player types is read in every language the catalogue has, the
 player's own and English whatever the language shown (scripts write
 English): the command words are messages of context ``typed`` (``pass``
@@ -27,21 +16,17 @@ targets (docs/records.md: ``game@N``, ``re@N``) take the typed word for
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from tarock.client.i18n import LANGUAGES, NP_, Catalogue, _, language, p_
-from tarock.core.actions import Action, Kontra, KontraTarget
-from tarock.core.auction import VORHAND
-from tarock.core.facts import KONTRA_WORDS, RuleFacts, VariantFacts
+from tarock.client.text.actions import pair_target
+from tarock.client.text.rule_words import Terms, premium_title, seat_name
+from tarock.core.actions import KontraTarget
+from tarock.core.facts import RuleFacts
 
-__all__ = ["MONEY_NAMES", "NOISE", "PREMIUMS", "PREMIUM_ALIASES", "TYPED", "VORHAND", "Terms", "game_names",
-           "game_title", "game_token", "is_you", "kontra_choice_text", "kontra_meaning", "pair_levels",
-           "pair_target", "premium_meaning", "premium_names", "premium_title", "premium_token",
-           "premium_words", "signed", "target_text", "target_token", "token", "typed_word", "typed_words"]
-
-MONEY_NAMES: Mapping[str, str] = {"ct": NP_("money-name", "cents")}
-"""Long names of money units, for headings."""
+__all__ = ["NOISE", "PREMIUMS", "PREMIUM_ALIASES", "TYPED", "game_names", "game_token",
+           "kontra_choice_text", "kontra_meaning", "premium_meaning", "premium_names", "premium_token",
+           "premium_words", "target_token", "token", "typed_word", "typed_words"]
 
 PREMIUMS: Mapping[str, str] = {
     "trull": NP_("premium-meaning", "Pagat, Mond and Sküs in the own party's tricks"),
@@ -77,60 +62,6 @@ TYPED: tuple[str, ...] = (
     NP_("typed", "help"), NP_("typed", "quit"),
 )
 """The command words a player types, as messages: each language writes them its own way."""
-
-
-def signed(n: int) -> str:
-    """``+3``, ``-2``, ``0``."""
-    return f"{n:+d}" if n else "0"
-
-
-# -- the table's words ------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Terms:
-    """How one ruleset's amounts and Kontra levels are written (module docstring)."""
-
-    money: str = ""
-    kontra_words: tuple[str, ...] = KONTRA_WORDS
-
-    @classmethod
-    def of(cls, facts: VariantFacts) -> Terms:
-        """The terms a ruleset's facts declare (money unit, names of the Kontra levels)."""
-        return cls(facts.money, facts.kontra_words or KONTRA_WORDS)
-
-    @property
-    def unit(self) -> str:
-        """The unit after an amount (``ct``), in the player's language; empty for game points."""
-        return p_("money", self.money) if self.money else ""
-
-    @property
-    def unit_name(self) -> str:
-        """``cents`` for ``ct``; empty for game points."""
-        if self.money in MONEY_NAMES:
-            return p_("money-name", MONEY_NAMES[self.money])
-        return self.unit
-
-    def amount(self, n: int) -> str:
-        """A signed amount with its unit: ``+30 ct``, ``-2``."""
-        return f"{signed(n)} {self.unit}" if self.money else signed(n)
-
-    def kontra(self, level: int) -> str:
-        """The name of Kontra ``level`` (1 = Kontra); ``x2**level`` beyond the named ones."""
-        if 1 <= level <= len(self.kontra_words):
-            return p_("kontra", self.kontra_words[level - 1])
-        return "" if level <= 0 else f"x{2 ** level}"
-
-
-def game_title(name: str, rules: RuleFacts | None) -> str:
-    """The title of contract ``name`` in the player's language (``Solo mit Pagat``)."""
-    spec = rules.contract(name) if rules is not None else None
-    return p_("game", spec.title) if spec is not None else p_("game", name)
-
-
-def premium_title(name: str, rules: RuleFacts | None) -> str:
-    """The title of premium ``name`` in the player's language (``Vier Könige``)."""
-    spec = rules.premium(name) if rules is not None else None
-    return p_("premium", spec.title) if spec is not None else p_("premium", name)
 
 
 def premium_meaning(name: str, rules: RuleFacts | None) -> str:
@@ -237,46 +168,6 @@ def premium_words(words: Sequence[str], rules: RuleFacts | None = None) -> list[
     return out
 
 
-# -- Kontras ------------------------------------------------------------------------------
-
-def pair_target(target: KontraTarget) -> tuple[str, int] | None:
-    """``("game", 2)`` for a Kontra on declarer 2's game, ``("re", 3)`` for the
-    Re on seat 3's Kontra; None for the game's and the announcements' chains."""
-    if target.declarer is not None:
-        return "game", target.declarer
-    if target.answer is not None:
-        return "re", target.answer
-    return None
-
-
-def pair_levels(history: Sequence[Action]) -> dict[tuple[int, int], int]:
-    """Per-pair Kontras said so far: (declarer, opponent) -> level (1 Kontra, 2 Re).
-
-    ``kontra game@D`` by seat X is X's Kontra on declarer D's game;
-    ``kontra re@X`` by D is D's Re on it (docs/records.md).
-    """
-    out: dict[tuple[int, int], int] = {}
-    for action in history:
-        if not isinstance(action, Kontra):
-            continue
-        target = action.target
-        if target.declarer is not None:
-            out[(target.declarer, action.seat)] = 1
-        elif target.answer is not None:
-            out[(action.seat, target.answer)] = 2
-    return out
-
-
-def is_you(name: str) -> bool:
-    """Whether ``name`` is the catalogue's word for the player reading (``You``,
-    ``Du``): a sentence about that seat is written in the second person."""
-    return name == _("You")
-
-
-def _seat_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat)
-
-
 def target_token(target: KontraTarget, rules: RuleFacts | None) -> str:
     """A Kontra target as typed: ``game@2`` (``spiel@2``), ``re@3``, ``trull``; empty for the game."""
     pair = pair_target(target)
@@ -286,29 +177,13 @@ def target_token(target: KontraTarget, rules: RuleFacts | None) -> str:
     return premium_token(target.name, rules) if target.name else ""
 
 
-def target_text(target: KontraTarget, names: Sequence[str], terms: Terms,
-                rules: RuleFacts | None = None) -> str:
-    """A Kontra's target in words: ``on Hilde's game``, ``on Sepp's Kontra``,
-    ``on Trull``, or nothing for the game's own chain."""
-    pair = pair_target(target)
-    if pair is not None:
-        kind, seat = pair
-        name = _seat_name(names, seat)
-        if kind == "game":
-            return _("on your game") if is_you(name) else _("on {name}'s game").format(name=name)
-        if is_you(name):
-            return _("on your {kontra}").format(kontra=terms.kontra(1))
-        return _("on {name}'s {kontra}").format(name=name, kontra=terms.kontra(1))
-    return _("on {premium}").format(premium=premium_title(target.name, rules)) if target.name else ""
-
-
 def kontra_meaning(target: KontraTarget, names: Sequence[str], terms: Terms, level: int,
                    rules: RuleFacts | None = None) -> str:
     """What a Kontra on ``target`` does (``level``: the level it reaches)."""
     pair = pair_target(target)
     if pair is not None:
         kind, other = pair
-        name = _seat_name(names, other)
+        name = seat_name(names, other)
         if kind == "game":
             return _("{kontra} on {name}'s game: doubles it between {name} and you only").format(
                 kontra=terms.kontra(1), name=name)

@@ -26,12 +26,12 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
-from tarock.client.bots.limits import chain_level
-from tarock.client.i18n import NP_, _, language, p_
-from tarock.client.render import card_text, cards_line, parallel_kontra, phase_text, suit_name, talon_text
+from tarock.client.i18n import _, language, p_
+from tarock.client.render import talon_text
+from tarock.client.text.actions import action_meaning, parallel_kontra
+from tarock.client.text.cards import SUIT_WORDS, card_text, cards_line, suit_name
+from tarock.client.text.rule_words import Terms, pass_meaning, pass_text, phase_text
 from tarock.client.words import (
-    VORHAND,
-    Terms,
     catalogues,
     game_names,
     game_token,
@@ -58,6 +58,7 @@ from tarock.core.actions import (
     Play,
     Trump,
 )
+from tarock.core.auction import VORHAND
 from tarock.core.cards import DECK54, SKUS, SUIT_LETTERS, SUIT_SYMBOLS, Card, CardError, parse_card, sort_key
 from tarock.core.facts import RuleFacts
 from tarock.core.observation import Observation
@@ -92,7 +93,7 @@ def _card_words(current: str) -> dict[str, Card]:
     out: dict[str, Card] = {}
     for catalogue in catalogues():
         for card in DECK54:
-            out.setdefault(card_text(card, catalogue).casefold(), card)
+            out.setdefault(card_text(card, catalogue=catalogue).casefold(), card)
     return out
 
 
@@ -119,13 +120,9 @@ def _suit_of(word: str) -> str | None:
     for catalogue in catalogues():
         for letter in SUIT_LETTERS:
             if folded in (catalogue.get(letter, "suit-letter").casefold(),
-                          catalogue.get(_SUIT_NAMES[letter], "suit").casefold()):
+                          catalogue.get(SUIT_WORDS[letter], "suit").casefold()):
                 return letter
     return None
-
-
-_SUIT_NAMES = {"c": NP_("suit", "clubs"), "s": NP_("suit", "spades"), "h": NP_("suit", "hearts"),
-               "d": NP_("suit", "diamonds")}
 
 
 def suit_letter(letter: str) -> str:
@@ -184,16 +181,15 @@ def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = 
     names = names or [_("seat {n}").format(n=s) for s in range(obs.seats)]
     rules = obs.rules
     if isinstance(action, Kontra):
-        level = chain_level(obs, action.target) + 1
+        level = obs.chain_level(action.target) + 1
         if parallel_kontra(obs, obs.seat, action.target):
             return _("{typed} ({kontra}: doubles it again, x{factor})").format(
                 typed=kontra_text(action.target, rules), kontra=terms.kontra(1), factor=2 ** level)
         return kontra_choice_text(action.target, names, terms, level, rules)
     if isinstance(action, Pass):
-        if obs.phase == "announce":
-            return f"{typed_word('gut')} ({_('Gut!')})"
-        if obs.phase == "birds":
-            return f"{typed_word('pass')} ({_('no higher bird')})"
+        if obs.phase in ("announce", "birds"):
+            word = typed_word("gut" if obs.phase == "announce" else "pass")
+            return f"{word} ({pass_text(obs.phase)})"
         return typed_word("pass")
     if isinstance(action, Bid) and action.contract == VORHAND:
         return f"{typed_word('vorhand')} ({_('Vorhand!')})"
@@ -202,9 +198,9 @@ def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = 
         shown = obs.talon_shown[pile] if pile < len(obs.talon_shown) else ()
         return f"{typed(action)}: {cards_line(shown)}" if shown else typed(action)
     if action.type == "give-up":
-        return _("{typed} (schleifen: pay the game without playing)").format(typed=typed(action))
+        return f"{typed(action)} ({action_meaning('give-up')})"
     if isinstance(action, Join):
-        return _("{typed} (play it too)").format(typed=typed(action, rules=rules))
+        return f"{typed(action, rules=rules)} ({action_meaning('bei')})"
     return typed(action, obs.phase, rules)
 
 
@@ -280,38 +276,28 @@ def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Term
         cards = " ".join(card_text(a.card) for a in legal if isinstance(a, Play))
         form(_("a card"), _("play it: {cards}").format(cards=cards))
     if "pass" in kinds:
-        if obs.phase == "announce":
-            form(typed_word("gut"), _("Gut!: your turn is over (three Gut! in a row end the announcements)"))
-        elif obs.phase == "birds":
-            form(typed_word("pass"), _("name no bird: the other Besserrufer plays"))
-        elif obs.phase == "bidding":
-            form(typed_word("pass"), _("Weiter!: no bid now (final: you cannot bid later)"))
-        else:
-            form(typed_word("pass"), _("let it go"))
+        meaning = pass_meaning(obs.phase, any(isinstance(a, Kontra) for a in legal))
+        form(typed_word("gut" if obs.phase == "announce" else "pass"), f"{pass_text(obs.phase)}: {meaning}")
     bids = [a for a in legal if isinstance(a, Bid)]
     if any(b.contract == VORHAND for b in bids):
-        form(typed_word("vorhand"),
-             _("Vorhand!: keep the forehand's games (Rufer ...) unless someone bids a game"))
+        form(typed_word("vorhand"), f"{_('Vorhand!')}: {action_meaning('vorhand')}")
     games = list(dict.fromkeys(b.contract for b in bids if b.contract != VORHAND))
     if games:
         form(p_("typed", "bid {game}").format(game=_("GAME")),
              _("games you may bid now: {games}").format(games=", ".join(game_token(g, rules) for g in games)))
     joins = [typed(a, rules=rules) for a in legal if isinstance(a, Join)]
     if joins:
-        form(_("GAME {bei}").format(bei=typed_word("bei")),
-             _("play that negative game too (values add up in the auction): {games}").format(
-                 games=", ".join(joins)))
+        form(_("GAME {bei}").format(bei=typed_word("bei")), f"{action_meaning('bei')}: {', '.join(joins)}")
     calls = [card_text(a.card) for a in legal if isinstance(a, Call)]
     if calls:
-        form(_("{call} CARD").format(call=typed_word("call")),
-             _("its holder is your secret partner: {cards}").format(cards=" ".join(calls)))
+        form(_("{call} CARD").format(call=typed_word("call")), f"{action_meaning('call')}: {' '.join(calls)}")
     piles = [typed(a) for a in legal if a.type == "talon"]
     if piles:
         shown = f" ({talon_text(obs.talon_shown)})" if any(obs.talon_shown) else ""
         form(_("{talon} N").format(talon=typed_word("talon")),
              _("take talon half N: {halves}").format(halves=", ".join(piles)) + shown)
     if "give-up" in kinds:
-        form(typed_word("give up"), _("give the game up (schleifen): you pay it without playing"))
+        form(typed_word("give up"), action_meaning("give-up"))
     discards = [a for a in legal if isinstance(a, Discard)]
     if discards:
         away = sorted({c for a in discards for c in a.cards}, key=sort_key)
@@ -323,7 +309,7 @@ def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Term
     for a in legal:
         if isinstance(a, Kontra):
             form(typed(a, rules=rules),
-                 kontra_meaning(a.target, names, terms, chain_level(obs, a.target) + 1, rules))
+                 kontra_meaning(a.target, names, terms, obs.chain_level(a.target) + 1, rules))
     if "trump" in kinds:
         trumps = [a.suit for a in legal if isinstance(a, Trump)]
         suits = ", ".join(f"{suit_letter(s)} ({suit_name(s)})" for s in trumps)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from tarock.core.actions import Action, Discard
+from tarock.core.actions import Action, Discard, KontraTarget
 from tarock.core.cards import Card, sort_key
 from tarock.core.context import TableContext
 from tarock.core.engine import Hand
@@ -65,6 +65,15 @@ class Observation:
     rules: RuleFacts | None = None
     """The table's rules as data (contracts, premiums, trick rules), the same
     value for every observation of a table; None only in hand-made observations."""
+
+    def chain_level(self, target: KontraTarget) -> int:
+        """The Kontra level the chain ``target`` names has reached: the game's
+        for the game, else the announcement's own (the highest, if several
+        share the name); 0 where no Kontra was said on it."""
+        if not target.name:
+            return self.kontra_level
+        levels = [a.kontra for a in self.announcements if a.name == target.name]
+        return max(levels) if levels else self.kontra_level
 
 
 def _view(trick: Trick) -> TrickView:

@@ -1,4 +1,4 @@
-"""The settlement shown as a breakdown (client.render.breakdown_lines): the game, each
+"""The settlement shown as a breakdown (client.text.results.breakdown_lines): the game, each
 premium (announced or silent, made or failed, its Kontra, the single-game scale) and the
 amount per player, from a result's line items and the table's words (issue 7)."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tarock.client.bots import make_bot
-from tarock.client.render import breakdown_lines, item_line, result_lines
-from tarock.client.words import Terms
+from tarock.client.text.results import breakdown_lines, item_line, result_lines
+from tarock.client.text.rule_words import Terms
 from tarock.core.deal import active_seats, deal
 from tarock.core.engine import Hand
 from tarock.core.observation import observe

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from net_procs import CLI
 
 from tarock.client.i18n import set_language
-from tarock.client.render import game_text
+from tarock.client.text.actions import game_text
 from tarock.core.actions import Bid, Pass, Play, Trump
 from tarock.core.cards import SUIT_OF, TAROCK, Card, parse_card, sort_key
 from tarock.core.engine import Hand

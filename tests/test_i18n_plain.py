@@ -102,10 +102,11 @@ def test_no_line_of_the_plain_client_bypasses_the_catalogue(variant: str, seats:
 
 def test_selfplay_and_the_command_line_errors_in_the_pseudo_language() -> None:
     proc = tarock("selfplay", "--lang", PSEUDO, "--variant", "koenigrufen-club", "--hands", "3", "--sheet",
-                  "--no-records")
+                  "--stats", "--no-records")
     assert proc.returncode == 0, proc.stderr
     kinds = {f"heuristic-{s}" for s in range(4)}
     assert_pseudo(proc.stdout, kinds, 8)
+    assert pseudo("Contracts chosen (games, declarers won, lost):") in proc.stdout  # --stats too
     bad = tarock("selfplay", "--lang", PSEUDO, "--bots", "random,random")
     assert bad.returncode == 2 and not plain_words(bad.stderr.partition(":")[2], set())
 
@@ -309,9 +310,9 @@ THIRD_PERSON_YOU = re.compile(r"\bYou(?:'s\b| (?!was\b)[a-z]+s\b)")
 
 
 def test_sentences_about_you_are_in_the_second_person(english: None) -> None:
-    from tarock.client.render import item_line
-    from tarock.client.ui.texts import note_text
-    from tarock.client.words import Terms, target_text
+    from tarock.client.text.actions import target_text
+    from tarock.client.text.results import item_line
+    from tarock.client.text.rule_words import Terms, note_text
     from tarock.core.actions import KontraTarget
     from tarock.core.settlement import Item
 

@@ -21,16 +21,11 @@ from tarock.client.bots import make_bot
 from tarock.client.cli import main
 from tarock.client.human import HumanPlayer, TableView
 from tarock.client.players import Player
-from tarock.client.render import (
-    action_text,
-    game_text,
-    result_lines,
-    sheet_lines,
-    standings_lines,
-    table_lines,
-)
+from tarock.client.render import sheet_lines, standings_lines, table_lines
 from tarock.client.session import Session
-from tarock.client.words import Terms
+from tarock.client.text.actions import action_text, game_text
+from tarock.client.text.results import result_lines
+from tarock.client.text.rule_words import Terms
 from tarock.client.written import choices_lines, help_lines, parse_choice
 from tarock.core.actions import Announce, Bid, Call, Discard, Kontra, Pass
 from tarock.core.engine import Hand
@@ -91,7 +86,7 @@ def test_vorhand_weiter_and_the_forehands_choice() -> None:
     assert shown(hand, 0, "bidding") == "You: Vorhand!"
     assert parse_choice("weiter", observe(hand, 1)) == Pass(1)
     act(hand, Pass(1), Pass(2), Pass(3))
-    assert shown(hand, 3, "bidding") == "Sepp: pass"
+    assert shown(hand, 3, "bidding") == "Sepp: Pass"
     assert parse_choice("bid rufer", observe(hand, 0)) == Bid(0, "rufer")
 
 
@@ -101,7 +96,7 @@ def test_bei_games_are_joined_and_shown_with_each_declarer() -> None:
     hand = rigged(CLUB_NAME, [FH])
     act(hand, Bid(0, "vorhand"), Bid(1, "piccolo"))
     obs = observe(hand, 2)
-    assert "piccolo bei (play it too)" in listed(hand, 2)
+    assert "piccolo bei (play that game too, each for himself)" in listed(hand, 2)
     for text in ("piccolo bei", "bei piccolo", "bei"):
         assert parse_choice(text, obs) == Bei(2, "piccolo")
     assert parse_choice("bei bettler", obs) == Bei(2, "bettler")  # not offered: the engine says why
@@ -146,7 +141,7 @@ def test_giving_up_when_the_called_king_lies_in_the_talon() -> None:
     hand = rigged(CLUB_NAME, [FH], talon=["dK c10 c9", "s10 s9 s8"])
     act(hand, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3), Bid(0, "rufer"), Call(0, cards("dK")[0]))
     obs = observe(hand, 0)
-    assert "give up (schleifen" in listed(hand, 0)
+    assert "give up (pay the game without playing it)" in listed(hand, 0)
     for text in ("give up", "give-up", "aufgeben", "schleifen"):
         assert parse_choice(text, obs) == GiveUp(0)
     act(hand, GiveUp(0))
@@ -381,4 +376,4 @@ def test_the_fahrers_kontras_double_again_and_are_no_re() -> None:
     act(hand, Kontra(2, ""))
     assert shown(hand, 2) == "Hilde: Kontra (x4)"
     act(hand, Pass(3))
-    assert shown(hand, 3, "kontra") == "Sepp: pass (kontra)"
+    assert shown(hand, 3, "kontra") == "Sepp: Pass"

@@ -14,7 +14,7 @@ from line_items import Line, lines
 from test_tarock40_support import act, cards, decode, finished, play, rigged, rules40
 
 from tarock.client.i18n import set_language
-from tarock.client.ui.texts import reason_text
+from tarock.client.text.rule_words import reason_text
 from tarock.core.actions import Bid, Kontra, Pass, Play, Trump
 from tarock.core.cards import DECK40, TAROCK, format_card, parse_card
 from tarock.core.deal import deal

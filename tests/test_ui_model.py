@@ -9,11 +9,11 @@ import pytest
 
 from tarock.client.bots import make_bot
 from tarock.client.i18n import set_language
+from tarock.client.text.rule_words import cards_points
 from tarock.client.ui.cards import hand_order
 from tarock.client.ui.decisions import decision_of
 from tarock.client.ui.layout import card_style, draw_table, places
 from tarock.client.ui.model import TableModel
-from tarock.client.ui.texts import cards_points
 from tarock.core.actions import Announce, Bid, Kontra, Pass
 from tarock.core.cards import DIAMONDS, SUIT_OF, TAROCK, parse_card
 from tarock.core.contracts import TrickRules

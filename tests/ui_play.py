@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from ui_harness import Driver, Terminal
 
 from tarock.client.i18n import _
+from tarock.client.text.results import item_title
+from tarock.client.text.rule_words import game_title
 from tarock.client.ui.cards import card_text
 from tarock.client.ui.decisions import decision_of
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.style import DIMMED
-from tarock.client.ui.texts import item_title
 from tarock.core.cards import rank_of
 from tarock.core.observation import Observation
 
@@ -202,8 +203,6 @@ def check_settlement(d: Driver, model: TableModel, seen: Seen) -> Observation:
     assert _("Settlement") in text
     game = ""
     if obs.contract is not None:
-        from tarock.client.ui.texts import game_title
-
         game = game_title(obs.contract.spec)
     flat = " ".join(text.split())
     for item in obs.result.items:

@@ -40,11 +40,8 @@ VALAT = "valat"
 
 def chain_level(obs: Observation, target: KontraTarget) -> int:
     """The Kontra level of the chain ``target`` names: the game's for the game,
-    else the announcement's own (the highest, if several share the name)."""
-    if not target.name:
-        return obs.kontra_level
-    levels = [a.kontra for a in obs.announcements if a.name == target.name]
-    return max(levels) if levels else obs.kontra_level
+    else the announcement's own (:meth:`core.observation.Observation.chain_level`)."""
+    return obs.chain_level(target)
 
 
 def raises_too_far(obs: Observation, action: Action) -> bool:

@@ -6,7 +6,7 @@ translation for a translator to fill; tests/test_i18n.py fails while one is
 missing or empty.  The messages are:
 
 - the client's own: every ``_("…")``, ``n_("…", "…", n)``, ``p_(ctx, "…")``
-  and ``NP_(ctx, "…")`` with literal strings in ``client/ui``,
+  and ``NP_(ctx, "…")`` with literal strings in ``client/text``, ``client/ui``,
   ``client/i18n`` and the line client's modules (``--plain`` and the
   network commands' terminal; found in the syntax tree, as xgettext would);
 - the rules' data of every variant this installation offers or defines
@@ -33,9 +33,10 @@ import polib
 from tarock.client.i18n import HERE, TEMPLATE_CONTEXT, po_path
 
 ROOT = HERE.parent.parent
-LINE_CLIENT = ("cli.py", "human.py", "netcli.py", "netview.py", "render.py", "words.py", "written.py")
+LINE_CLIENT = ("cli.py", "human.py", "netcli.py", "netview.py", "render.py", "stats.py", "words.py",
+               "written.py")
 """The modules of the line-based client (``--plain``, the network commands' terminal)."""
-CLIENT_SOURCES = (ROOT / "client" / "ui", ROOT / "client" / "i18n",
+CLIENT_SOURCES = (ROOT / "client" / "text", ROOT / "client" / "ui", ROOT / "client" / "i18n",
                   *(ROOT / "client" / module for module in LINE_CLIENT))
 RULE_SOURCES = (ROOT / "core", ROOT / "variants")
 

@@ -1,8 +1,8 @@
 """How a card looks: suit symbols, court cards in their colours, the order of a hand.
 
 docs/rules.md §2.4: "Jede Hofkarte hat ihre eigene Farbe: König lila, Dame rubinrot,
-Cavall grün, Bube blau."  The rank letters come from the catalogue (German
-K D C B, English K Q C J); the tarocks keep their numerals.  A hand is
+Cavall grün, Bube blau."  The words are the text layer's (:mod:`client.text.cards`:
+German K D C B, English K Q C J; the tarocks keep their numerals).  A hand is
 sorted with the game's trumps first: the tarocks, or in a game where a
 named suit trumps (Faberl) that suit, or in a colour game the suits.
 """
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarock.client.i18n import NP_, p_
+from tarock.client.text.cards import card_text as text_card
+from tarock.client.text.cards import rank_text
+from tarock.client.text.figures import SYMBOLS
 from tarock.core.cards import (
     MOND,
     PAGAT,
@@ -22,7 +24,6 @@ from tarock.core.cards import (
     TAROCK,
     Card,
     Suit,
-    format_card,
     rank_of,
     sort_key,
 )
@@ -30,8 +31,6 @@ from tarock.core.contracts import TrickRules
 
 Fragments = list[tuple[str, str]]
 
-RANKS: tuple[str, ...] = (NP_("card", "K"), NP_("card", "Q"), NP_("card", "C"), NP_("card", "J"))
-"""King, Queen, Cavall, Jack: their letters (German K D C B)."""
 COURT_STYLES: tuple[str, ...] = (
     "class:court.king",
     "class:court.queen",
@@ -41,21 +40,9 @@ COURT_STYLES: tuple[str, ...] = (
 """The style classes of King, Queen, Cavall and Jack (colours in :mod:`client.ui.style`)."""
 
 
-def rank_text(card: Card) -> str:
-    """The rank as shown: ``K``/``D``/``C``/``B`` (German) for court cards, the pip's number."""
-    rank = rank_of(card)
-    if rank < 4:
-        return p_("card", RANKS[rank])
-    return format_card(card)[1:]
-
-
 def card_text(card: Card) -> str:
-    """The card as plain text: ``♥K``, ``♣10``, ``XX``, ``Sküs``."""
-    if card == SKUS:
-        return p_("card", "Sküs")
-    if card < 22:
-        return format_card(card)
-    return SUIT_SYMBOLS[SUIT_OF[card]] + rank_text(card)
+    """The card as the full-screen client writes it: ``♥K``, ``♣10``, ``XX``, ``Sküs``."""
+    return text_card(card, SYMBOLS)
 
 
 def cards_text(cards: Sequence[Card]) -> str:

@@ -18,21 +18,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tarock.client.bots.limits import chain_level
 from tarock.client.i18n import _
-from tarock.client.ui.cards import card_text
-from tarock.client.ui.rules_page import summary
-from tarock.client.ui.texts import (
+from tarock.client.text.actions import action_meaning, kontra_label
+from tarock.client.text.cards import suit_text
+from tarock.client.text.figures import SYMBOLS, factor_text
+from tarock.client.text.rule_words import (
+    Terms,
     game_description,
     game_title,
-    kontra_label,
-    pass_word,
+    pass_meaning,
+    pass_text,
     premium_description,
     premium_title,
     premium_values,
-    suit_text,
     tariff_text,
 )
+from tarock.client.ui.cards import card_text
+from tarock.client.ui.rules_page import summary
 from tarock.core.actions import Action, Announce, Bid, Call, Discard, Join, Kontra, Pass, Play, Trump
 from tarock.core.auction import VORHAND
 from tarock.core.cards import Card, sort_key
@@ -173,13 +175,14 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             announces.setdefault(action.against, []).append(action)
     passes = [a for a in obs.legal if isinstance(a, Pass)]
     if passes:
-        out.append(Option("pass", pass_word(obs.phase), _pass_detail(obs), actions=(passes[0],)))
+        meaning = pass_meaning(obs.phase, any(isinstance(a, Kontra) for a in obs.legal))
+        out.append(Option("pass", pass_text(obs.phase), meaning, actions=(passes[0],)))
     if VORHAND in bids:
         out.append(
             Option(
                 "bid",
                 _("Vorhand!"),
-                _("keep the forehand's games unless someone bids a game"),
+                action_meaning("vorhand"),
                 actions=tuple(bids.pop(VORHAND)),
             )
         )
@@ -194,9 +197,9 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
         out.append(
             Option(
                 "bid",
-                game_title(spec, name),
+                game_title(spec or name, rules),
                 detail,
-                tariff_text(spec, rules) if spec else "",
+                tariff_text(spec, rules, SYMBOLS) if spec else "",
                 actions=group,
                 toggles=any(_additions(a) for a in group),
             )
@@ -207,20 +210,19 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             out.append(
                 Option(
                     "bei",
-                    _("{game} too (bei)").format(game=game_title(spec, action.contract)),
-                    _("play that game too, each for himself"),
-                    tariff_text(spec, rules) if spec else "",
+                    _("{game} too (bei)").format(game=game_title(spec or action.contract, rules)),
+                    action_meaning("bei"),
+                    tariff_text(spec, rules, SYMBOLS) if spec else "",
                     actions=(action,),
                 )
             )
     out.extend(_announce_options(obs, announces))
     for action in obs.legal:
         if isinstance(action, Kontra):
-            level = chain_level(obs, action.target) + 1
-            label = kontra_label(obs, action.target, names, level)
-            factor = (
-                f"×{2**level}" if action.target.declarer is None and action.target.answer is None else "×2"
-            )
+            level = obs.chain_level(action.target) + 1
+            label = kontra_label(action.target, names, Terms.of_rules(rules), level, rules, SYMBOLS)
+            chain = action.target.declarer is None and action.target.answer is None
+            factor = factor_text(2**level if chain else 2, SYMBOLS)
             out.append(Option("kontra", label, _kontra_detail(obs, action, names), factor, actions=(action,)))
     calls = sorted((a for a in obs.legal if isinstance(a, Call)), key=lambda a: sort_key(a.card))
     for action in calls:
@@ -228,7 +230,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             Option(
                 "call",
                 _("Call {card}").format(card=card_text(action.card)),
-                _("its holder is your partner (secretly, until the card is played)"),
+                action_meaning("call"),
                 cards=(action.card,),
                 actions=(action,),
             )
@@ -238,7 +240,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             out.append(
                 Option(
                     "trump",
-                    suit_text(action.suit),
+                    suit_text(action.suit, SYMBOLS),
                     _("this suit trumps; the tarocks are a plain suit"),
                     actions=(action,),
                 )
@@ -253,7 +255,7 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
     for action in obs.legal:
         if action.type == "give-up":
             out.append(
-                Option("give-up", _("Give up"), _("pay the game without playing it"), actions=(action,))
+                Option("give-up", _("Give up"), action_meaning("give-up"), actions=(action,))
             )
     known = (Pass, Bid, Announce, Kontra, Call, Trump, Join, Play, Discard)
     for action in obs.legal:
@@ -299,7 +301,7 @@ def _announce_options(obs: Observation, announces: dict[bool, list[Action]]) -> 
                         "announce",
                         label,
                         premium_description(name, rules),
-                        premium_values(name, rules),
+                        premium_values(name, rules, SYMBOLS),
                         actions=(action,),
                     )
                 )
@@ -323,22 +325,14 @@ def _additions_of(obs: Observation, options: Sequence[Option]) -> list[Addition]
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
     return [
         Addition(
-            n, premium_title(n, obs.rules), premium_description(n, obs.rules), premium_values(n, obs.rules)
+            n,
+            premium_title(n, obs.rules),
+            premium_description(n, obs.rules),
+            premium_values(n, obs.rules, SYMBOLS),
         )
         for n in names
     ]
 
-
-def _pass_detail(obs: Observation) -> str:
-    if obs.phase == "announce":
-        return _("nothing more to announce (three Gut! in a row end the announcements)")
-    if obs.phase == "birds":
-        return _("the other Besserrufer plays")
-    if obs.phase == "bidding":
-        return _("no bid now")
-    if any(isinstance(a, Kontra) for a in obs.legal):
-        return _("no Kontra")
-    return ""
 
 
 def _kontra_detail(obs: Observation, action: Kontra, names: Sequence[str]) -> str:

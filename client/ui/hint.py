@@ -23,8 +23,10 @@ from tarock.client.bots import BOT_KINDS, SearchBot, make_bot
 from tarock.client.bots.levels import LEVELS, Decision
 from tarock.client.bots.limits import valat_verdict_for
 from tarock.client.i18n import NP_, _, number, p_
+from tarock.client.text.actions import action_words
+from tarock.client.text.figures import SYMBOLS
+from tarock.client.text.rule_words import Terms
 from tarock.client.ui.cards import card_text
-from tarock.client.ui.texts import action_words, money
 from tarock.core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
 from tarock.core.cards import SUIT_OF, TAROCK, Card
 from tarock.core.observation import Observation
@@ -42,7 +44,7 @@ class Hint:
 
     def text(self, names: Sequence[str], obs: Observation | None = None) -> str:
         """``Hint: ♥K — takes the trick``."""
-        what = action_words(self.action, names, obs, "", obs.rules if obs is not None else None)
+        what = action_words(self.action, names, obs, style=SYMBOLS)
         why = p_("hint", self.reason).format(**self.fields) if self.reason else ""
         return (
             _("Hint: {action} — {reason}").format(action=what, reason=why)
@@ -87,7 +89,7 @@ def search_hint(obs: Observation, strength: str = "heuristic") -> Hint:
 def _mean_text(value: float, obs: Observation) -> str:
     """``+2.5 ct`` (``+2,5 ct`` in German): a mean amount per hand."""
     text = number(f"{value:+.1f}")
-    unit = money(obs.rules)
+    unit = Terms.of_rules(obs.rules).unit
     return f"{text} {unit}" if unit else text
 
 
@@ -122,6 +124,19 @@ def from_pair(fn: Callable[[Observation, str], tuple[Action, str]]) -> HintFn:
     return hint
 
 
+ACTION_HINTS: tuple[tuple[type[Action], str], ...] = (
+    (Bid, NP_("hint", "the hand is strong enough for this game")),
+    (Call, NP_("hint", "its holder becomes your partner")),
+    (Discard, NP_("hint", "keeps the tarocks and high cards, counts for you")),
+    (Kontra, NP_("hint", "the hand is strong against this game")),
+    (Trump, NP_("hint", "the longest and strongest suit of the hand")),
+    (Announce, NP_("hint", "the hand can make it")),
+)
+"""Why a bot takes an action of each kind, where nothing more particular is known."""
+TAG_HINTS = {"talon": NP_("hint", "the half that fits the hand best")}
+"""The same for the actions a variant adds, by their record tag."""
+
+
 def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
     """Why ``action`` in a few words (a msgid of context ``hint`` and its fields)."""
     if isinstance(action, Play):
@@ -135,21 +150,8 @@ def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
     verdict = valat_verdict_for(obs, action)
     if verdict is not None:  # the Valat check's own figures, as the rules read them
         return VALAT_HINT, _valat_figures(verdict)
-    if isinstance(action, Bid):
-        return NP_("hint", "the hand is strong enough for this game"), {}
-    if isinstance(action, Call):
-        return NP_("hint", "its holder becomes your partner"), {}
-    if isinstance(action, Discard):
-        return NP_("hint", "keeps the tarocks and high cards, counts for you"), {}
-    if isinstance(action, Kontra):
-        return NP_("hint", "the hand is strong against this game"), {}
-    if isinstance(action, Trump):
-        return NP_("hint", "the longest and strongest suit of the hand"), {}
-    if isinstance(action, Announce):
-        return NP_("hint", "the hand can make it"), {}
-    if action.type == "talon":
-        return NP_("hint", "the half that fits the hand best"), {}
-    return "", {}
+    by_kind = (text for kind, text in ACTION_HINTS if isinstance(action, kind))
+    return next(by_kind, TAG_HINTS.get(action.type, "")), {}
 
 
 def _explain_play(obs: Observation, card: Card) -> tuple[str, dict[str, str]]:

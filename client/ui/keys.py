@@ -12,12 +12,14 @@ import asyncio
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass
 
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
-from tarock.client.ui.layout import KEYS, menu_items, quit_items
-from tarock.client.ui.model import Overlay, TableModel
+from tarock.client.ui.layout import KEYS
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.overlays import menu_items, quit_items
+from tarock.client.ui.table_state import Overlay
 
 
 @dataclass
@@ -75,6 +77,11 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
 
     def items() -> list[tuple[str, str, str]]:
         return menu_items() if model.overlay == "menu" else quit_items()
+
+    def calls(keys: str, when: Filter, do: Callable[[], object], eager: bool = False) -> None:
+        """Each of the space-separated ``keys``, pressed ``when``, does ``do``."""
+        for key in keys.split():
+            kb.add(key, filter=when, eager=eager)(lambda event: do())
 
     # -- overlays ---------------------------------------------------------------------
     @kb.add("escape", filter=overlay, eager=True)
@@ -159,19 +166,9 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         _spawn(model.ask_hint())
 
     # -- the hand ----------------------------------------------------------------------
-    @kb.add("left", filter=hand)
-    def _left(event: KeyPressEvent) -> None:
-        model.move(-1)
-
-    @kb.add("right", filter=hand)
-    @kb.add("tab", filter=hand)
-    def _right(event: KeyPressEvent) -> None:
-        model.move(1)
-
-    @kb.add("enter", filter=hand)
-    @kb.add("up", filter=hand)
-    def _enter(event: KeyPressEvent) -> None:
-        model.confirm()
+    calls("left", hand, lambda: model.move(-1))
+    calls("right tab", hand, lambda: model.move(1))
+    calls("enter up", hand, model.confirm)
 
     @kb.add("space", filter=hand)
     def _space(event: KeyPressEvent) -> None:
@@ -194,24 +191,11 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         kb.add(key, filter=hand)(press)
 
     # -- dialogs -----------------------------------------------------------------------
-    @kb.add("up", filter=dialog)
-    def _dialog_up(event: KeyPressEvent) -> None:
-        model.dialog_move(-1)
-
-    @kb.add("down", filter=dialog)
-    @kb.add("tab", filter=dialog)
-    def _dialog_down(event: KeyPressEvent) -> None:
-        model.dialog_move(1)
-
-    @kb.add("enter", filter=dialog)
-    @kb.add("space", filter=dialog)
-    def _dialog_enter(event: KeyPressEvent) -> None:
-        model.dialog_enter()
-
-    @kb.add("escape", filter=dialog, eager=True)
-    @kb.add("backspace", filter=dialog)
-    def _dialog_back(event: KeyPressEvent) -> None:
-        model.dialog_back()
+    calls("up", dialog, lambda: model.dialog_move(-1))
+    calls("down tab", dialog, lambda: model.dialog_move(1))
+    calls("enter space", dialog, model.dialog_enter)
+    calls("escape", dialog, model.dialog_back, eager=True)
+    calls("backspace", dialog, model.dialog_back)
 
     for n in range(1, 10):
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Hashable, Sequence
 
-from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -34,26 +33,22 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 
 from tarock.client.i18n import _, n_
+from tarock.client.text.actions import game_text
+from tarock.client.text.cards import count_line
+from tarock.client.text.figures import SYMBOLS, number_text
+from tarock.client.text.rule_words import names_text
 from tarock.client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text_width
 from tarock.client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
-from tarock.client.ui.model import LOG_SIZE, RoundInfo, TableModel
-from tarock.client.ui.texts import (
-    amount_text,
-    count_line,
-    game_line,
-    names_text,
-    number_text,
-    standing_line,
-    trick_line,
-)
+from tarock.client.ui.dialog_view import dialog_size, draw_dialog
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.overlays import draw_overlay, overlay_size
+from tarock.client.ui.screen import draw_too_small, too_small
+from tarock.client.ui.table_state import LOG_SIZE
 from tarock.core.cards import SUIT_OF, TAROCK, Card
+from tarock.core.observation import Observation
 
-MIN_WIDTH = 80
-MIN_HEIGHT = 24
 KEYS = "1234567890"
 """The keys that lift (and play) the first ten cards of the hand."""
-
-Lines = list[list[tuple[str, str]]]
 
 
 # -- who sits where ------------------------------------------------------------------------
@@ -211,6 +206,13 @@ def _draw_middle(model: TableModel, canvas: Canvas, where: dict[int, str]) -> No
         canvas.center(mid + 2, [("", _("Laid away face up: ")), *_cards_line(model, obs.discards)])
 
 
+def game_line(obs: Observation, names: Sequence[str]) -> str:
+    """The game in play (:func:`client.text.actions.game_text`), or the bidding before it."""
+    if obs.contract is None or obs.declarer is None:
+        return _("Bidding") if obs.phase == "bidding" else ""
+    return game_text(obs, names, style=SYMBOLS)
+
+
 def draw_info(model: TableModel, w: int, h: int) -> Canvas:
     """The game in play, and what this seat (and its known partner) has won."""
     canvas = Canvas(w, h)
@@ -227,7 +229,7 @@ def draw_info(model: TableModel, w: int, h: int) -> Canvas:
         theirs = model.partner_tricks()
         parts.append(_("{names}: {n}").format(names=names_text(party, model.names), n=len(theirs)))
     if obs.tricks:
-        parts.append(_("points {points}").format(points=number_text(model.points())))
+        parts.append(_("points {points}").format(points=number_text(model.points(), SYMBOLS)))
     canvas.put(1, 1, clip([("class:info", " · ".join(parts))], w - 2))
     return canvas
 
@@ -378,347 +380,6 @@ def draw_status(model: TableModel, w: int, h: int) -> Canvas:
         if col + text_width(part) > w:
             break
         col = canvas.put(0, col, part)
-    return canvas
-
-
-# -- dialogs -------------------------------------------------------------------------------
-
-
-def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, Hashable | None]]]:
-    """The dialog's title and rows (each with the tag a click maps to)."""
-    d = model.decision
-    assert d is not None
-    rows: list[tuple[Fragments, Hashable | None]] = []
-    st = model.stage
-    if not st.additions:
-        label_w = min(28, max((text_width([("", o.label)]) for o in d.options), default=8) + 1)
-        tariff_w = max((len(o.tariff) for o in d.options), default=0)
-        for i, option in enumerate(d.options):
-            sel = i == st.row
-            base = "class:dialog.selected" if sel else "class:dialog.row"
-            key = str(i + 1) if i < 9 else " "
-            frags: list[tuple[str, str]] = [
-                ("class:key " + base, f" {key} "),
-                (base, option.label.ljust(label_w)),
-            ]
-            if option.cards:
-                frags.append((base, " "))
-                for card in option.cards:
-                    frags.extend(card_fragments(card, base))
-                    frags.append((base, " "))
-            if tariff_w:
-                frags.append(("class:dialog.tariff " + base, option.tariff.rjust(tariff_w) + "  "))
-            if option.detail and not option.cards:
-                frags.append(("class:dialog.detail " + base, option.detail))
-            rows.append((frags, ("row", i)))
-        return d.title, rows
-    option = d.options[st.option]
-    names = model.stage_additions()
-    additions = {a.name: a for a in d.additions}
-    for i, name in enumerate(names):
-        a = additions[name]
-        sel = i == st.row
-        base = "class:dialog.selected" if sel else "class:dialog.row"
-        ticked = name in st.chosen
-        possible = ticked or option.can_add(st.chosen, name)
-        style = base if possible else "class:dialog.disabled"
-        mark = "[x]" if ticked else "[ ]"
-        frags = [
-            ("class:dialog.check " + base, f" {mark} "),
-            (style, a.label.ljust(16)),
-            ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
-            ("class:dialog.detail " + base, a.detail),
-        ]
-        rows.append((frags, ("row", i)))
-    n = len(names)
-    chosen = [additions[x].label for x in names if x in st.chosen]
-    what = option.label + (" + " + ", ".join(chosen) if chosen else "")
-    ok_style = "class:dialog.selected" if st.row == n else "class:dialog.row"
-    back_style = "class:dialog.selected" if st.row == n + 1 else "class:dialog.row"
-    rows.append(([(ok_style, " ▶ " + _("Take: {what}").format(what=what))], ("row", n)))
-    rows.append(([(back_style, " ◀ " + _("Back"))], ("row", n + 1)))
-    return _("Additions to {game}").format(game=option.label), rows
-
-
-def dialog_size(model: TableModel) -> tuple[int, int]:
-    size = _screen()
-    d = model.decision
-    if d is None:
-        return 10, 4
-    title, rows = dialog_lines(model, size[0])
-    content = max([text_width(frags) for frags, _tag in rows] + [len(title) + 6, 44])
-    w = min(size[0] - 4, content + 4)
-    return w, min(size[1] - 10, len(rows) + 6)
-
-
-def draw_dialog(model: TableModel, w: int, h: int) -> Canvas:
-    canvas = Canvas(w, h, "class:dialog")
-    if model.decision is None:
-        return canvas
-    title, rows = dialog_lines(model, w)
-    canvas.box(0, 0, h, w, "class:dialog.frame", [("class:dialog.title", title)])
-    inner = h - 5
-    st = model.stage
-    first = max(0, min(st.row - inner + 1, len(rows) - inner)) if len(rows) > inner else 0
-    for i, (frags, tag) in enumerate(rows[first : first + inner]):
-        canvas.put(1 + i, 1, clip(frags, w - 2), tag)
-    detail = _selected_detail(model)
-    for i, line in enumerate(textwrap.wrap(detail, w - 4)[:2]):
-        canvas.put(h - 3 + i, 2, [("class:dialog.detail", line)])
-    return canvas
-
-
-def _selected_detail(model: TableModel) -> str:
-    d = model.decision
-    if d is None:
-        return ""
-    st = model.stage
-    if st.additions:
-        names = model.stage_additions()
-        if st.row < len(names):
-            a = next(x for x in d.additions if x.name == names[st.row])
-            return f"{a.label}: {a.detail}" if a.detail else a.label
-        return ""
-    if 0 <= st.row < len(d.options):
-        o = d.options[st.row]
-        return f"{o.label}: {o.detail}" if o.detail else ""
-    return ""
-
-
-# -- overlays ------------------------------------------------------------------------------
-
-
-def sheet_lines(model: TableModel, w: int) -> Lines:
-    """The score sheet: per round the game, who declared and who was the partner, each seat's amount."""
-    names = model.names
-    col = max(9, *(len(n) + 1 for n in names))
-    game_w = max([14] + [min(24, len(r.game)) for r in model.sheet])
-    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)'):<20}" + "".join(
-        f"{n:>{col}}" for n in names
-    )
-    out: Lines = [[("class:overlay.head", head)]]
-    for row in model.sheet:
-        out.append([("class:overlay", _sheet_row(model, row, col, game_w))])
-    if not model.sheet:
-        out.append([("class:overlay", "  " + _("(no rounds played yet)"))])
-    unit = model.rules.facts.money if model.rules is not None else ""
-    if unit:
-        out.append(
-            [
-                (
-                    "class:overlay",
-                    "  "
-                    + _("(amounts in {unit}; the running total in brackets)").format(
-                        unit=amount_text(0, model.rules).split()[-1]
-                    ),
-                )
-            ]
-        )
-    else:
-        out.append([("class:overlay", "  " + _("(the running total in brackets)"))])
-    return out
-
-
-def _sheet_row(model: TableModel, row: RoundInfo, col: int, game_w: int) -> str:
-    names = model.names
-    who = names[row.declarer] if row.declarer is not None else "–"
-    if row.partners:
-        who += f" ({names_text(row.partners, names)})"
-    cells = "".join(
-        f"{amount_text(a, None)}({amount_text(t, None)})".rjust(col)
-        for a, t in zip(row.settlement, row.totals, strict=True)
-    )
-    factor = f"  ×{row.factor}" if row.factor != 1 else ""
-    return f"{row.number:>3} {row.game[:game_w]:<{game_w}} {who[:20]:<20}{cells}{factor}"
-
-
-def standings_lines(model: TableModel) -> Lines:
-    out: Lines = []
-    played = len(model.sheet)
-    if model.left_early:
-        out.append(
-            [
-                (
-                    "class:overlay",
-                    _("The table ended after {n} of {rounds} rounds.").format(n=played, rounds=model.rounds),
-                )
-            ]
-        )
-    else:
-        out.append([("class:overlay", n_("After {n} round:", "After {n} rounds:", played).format(n=played))])
-    width_ = max((len(n) for n in model.names), default=5)
-    for s in model.standings:
-        out.append(
-            [
-                (
-                    "class:overlay.head",
-                    "  " + standing_line(s.place, model.names[s.seat], s.main, s.sub, model.rules, width_),
-                )
-            ]
-        )
-    out.append([("class:overlay", "")])
-    out.append(
-        [("class:overlay", _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total."))]
-    )
-    return out
-
-
-def trick_view_lines(model: TableModel, title: str, tricks: Sequence[object]) -> Lines:
-    out: Lines = []
-    for k, trick in enumerate(tricks, start=1):
-        from tarock.core.observation import TrickView
-
-        assert isinstance(trick, TrickView)
-        out.append([("class:overlay", f"{k:>2}. " + trick_line(trick, model.names))])
-    if not tricks:
-        out.append([("class:overlay", "  " + _("(none)"))])
-    return out
-
-
-def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
-    """The title and lines of the overlay shown."""
-    kind = model.overlay
-    wrap = max(20, w - 4)
-    if kind == "menu":
-        return "≡ " + _("Menu"), [
-            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
-            for i, (key, label, _tag) in enumerate(menu_items())
-        ]
-    if kind == "sheet":
-        return _("Score sheet"), sheet_lines(model, w)
-    if kind == "settlement":
-        lines: Lines = []
-        for line in model.settlement:
-            for part in textwrap.wrap(line, wrap, subsequent_indent="    ") or [""]:
-                lines.append([("class:overlay", part)])
-        lines.append([("class:overlay", "")])
-        lines.append([("class:key", _("Enter: go on"))])
-        return _("Settlement"), lines
-    if kind == "standings":
-        return _("Final standings"), standings_lines(model)
-    if kind == "last":
-        last = model.last_trick()
-        return _("Last trick"), trick_view_lines(model, "", [last] if last is not None else [])
-    if kind == "tricks":
-        lines = [[("class:overlay.head", _("Your tricks"))], *trick_view_lines(model, "", model.own_tricks())]
-        party = model.party()
-        if party:
-            lines.append(
-                [("class:overlay.head", _("Tricks of {names}").format(names=names_text(party, model.names)))]
-            )
-            lines.extend(trick_view_lines(model, "", model.partner_tricks()))
-        lines.append(
-            [("class:overlay", _("Points so far: {points}").format(points=number_text(model.points())))]
-        )
-        return _("Tricks"), lines
-    if kind == "rules":
-        return _("Rules"), [[("class:overlay", line)] for line in model_rules_lines(model, wrap)]
-    if kind == "help":
-        return _("Help"), [[("class:overlay", line)] for line in help_lines()]
-    if kind == "quit":
-        return _("Leave the table?"), [
-            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
-            for i, (key, label, _tag) in enumerate(quit_items())
-        ]
-    return "", []
-
-
-def model_rules_lines(model: TableModel, w: int) -> list[str]:
-    from tarock.client.ui.rules_page import rules_lines
-
-    return rules_lines(model.rules, w, model.option_specs) if model.rules is not None else []
-
-
-def menu_items() -> list[tuple[str, str, str]]:
-    return [
-        ("S", _("Score sheet"), "sheet"),
-        ("L", _("Last trick"), "last"),
-        ("T", _("Tricks"), "tricks"),
-        ("R", _("Rules"), "rules"),
-        ("?", _("Help"), "help"),
-        ("Q", _("Leave the table"), "quit"),
-        ("Esc", _("Back to the table"), "close"),
-    ]
-
-
-def quit_items() -> list[tuple[str, str, str]]:
-    return [
-        ("1", _("Close and go on later (nothing is lost)"), "save"),
-        ("2", _("End the table now (final standings)"), "end"),
-        ("Esc", _("Back to the table"), "close"),
-    ]
-
-
-def help_lines() -> list[str]:
-    return [
-        _("Playing a card: the first press of its key (1-9, 0) or a click lifts it,"),
-        _("the second press (or Enter, or a second click) plays it. ←→ lift the next card."),
-        _("Cards you may not play are dimmed; a dimmed card's key says why."),
-        _("Laying away: Space or the card's key ticks a card, Enter lays the ticked cards away."),
-        _("Dialogs: ↑↓ or the row's number, Enter takes it; additions are ticked with Enter."),
-        "",
-        _("L  the last trick          T  your tricks (and your partner's, once known)"),
-        _("S  the score sheet         H  a hint: what the bot would do, and why"),
-        _("R  the rules of this table F2 the menu (≡)"),
-        _("Q  leave: close and go on later, or end the table"),
-    ]
-
-
-def overlay_size(model: TableModel) -> tuple[int, int]:
-    size = _screen()
-    w = min(size[0] - 2, 110)
-    _title, lines = overlay_content(model, w)
-    return w, min(size[1] - 2, len(lines) + 2)
-
-
-def draw_overlay(model: TableModel, w: int, h: int) -> Canvas:
-    canvas = Canvas(w, h, "class:overlay")
-    title, lines = overlay_content(model, w)
-    canvas.box(0, 0, h, w, "class:overlay.frame", [("class:overlay.title", title)])
-    inner = h - 2
-    top = max(0, min(model.scroll, len(lines) - inner))
-    model.scroll = top
-    items = menu_items() if model.overlay == "menu" else quit_items() if model.overlay == "quit" else []
-    for i, line in enumerate(lines[top : top + inner]):
-        tag = ("item", items[top + i][2]) if items else None
-        canvas.put(1 + i, 1, clip(line, w - 2), tag)
-    if len(lines) > inner:
-        canvas.put(
-            h - 1,
-            w - 12,
-            [("class:overlay.frame", f" {top + 1}-{min(len(lines), top + inner)}/{len(lines)} ")],
-        )
-    return canvas
-
-
-# -- too small ------------------------------------------------------------------------------
-
-
-def _screen() -> tuple[int, int]:
-    try:
-        size = get_app().output.get_size()
-    except Exception:  # no app (tests drawing parts alone)
-        return MIN_WIDTH, MIN_HEIGHT
-    return size.columns, size.rows
-
-
-def too_small() -> bool:
-    w, h = _screen()
-    return w < MIN_WIDTH or h < MIN_HEIGHT
-
-
-def draw_too_small(w: int, h: int) -> Canvas:
-    canvas = Canvas(w, h)
-    cols, rows = _screen()
-    lines = textwrap.wrap(
-        _(
-            "The window is too small for the table: it needs at least {w}×{h}, "
-            "it has {cols}×{rows}. Please make it larger."
-        ).format(w=MIN_WIDTH, h=MIN_HEIGHT, cols=cols, rows=rows),
-        max(10, w - 2),
-    )
-    for i, line in enumerate(lines):
-        canvas.center(max(0, h // 2 - len(lines) // 2) + i, [("class:small", line)])
     return canvas
 
 

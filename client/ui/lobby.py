@@ -8,10 +8,10 @@ changed with ←→, text typed), a variant's rules page.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -186,25 +186,20 @@ def load_lobby_bindings(model: LobbyModel) -> KeyBindings:
     def _right(event: KeyPressEvent) -> None:
         model.form_step(1)
 
-    @kb.add("backspace", filter=typing)
-    def _erase(event: KeyPressEvent) -> None:
-        model.form_type("\b")
+    def typed_into(when: Filter, put: Callable[[str], None]) -> None:
+        """While ``when``, printable keys go to ``put``, Backspace as ``\\b``."""
 
-    @kb.add(Keys.Any, filter=typing)
-    def _type(event: KeyPressEvent) -> None:
-        text = event.data
-        if text.isprintable():
-            model.form_type(text)
+        @kb.add("backspace", filter=when)
+        def _erase(event: KeyPressEvent) -> None:
+            put("\b")
 
-    @kb.add("backspace", filter=pin)
-    def _pin_erase(event: KeyPressEvent) -> None:
-        model.pin_type("\b")
+        @kb.add(Keys.Any, filter=when)
+        def _type(event: KeyPressEvent) -> None:
+            if event.data.isprintable():
+                put(event.data)
 
-    @kb.add(Keys.Any, filter=pin)
-    def _pin_type(event: KeyPressEvent) -> None:
-        text = event.data
-        if text.isprintable():
-            model.pin_type(text)
+    typed_into(typing, model.form_type)
+    typed_into(pin, model.pin_type)
 
     @kb.add("q", filter=main)
     @kb.add("c-c")

@@ -25,7 +25,9 @@ from typing import Any
 import platformdirs
 
 from tarock.client.bots import make_bot
+from tarock.client.i18n import _
 from tarock.client.players import Player
+from tarock.client.text.rule_words import reason_text
 from tarock.client.ui.model import TableModel
 from tarock.core.actions import Action
 from tarock.core.codec import RecordError
@@ -96,9 +98,9 @@ class TableSetup:
                 str(raw["stamp"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise SaveError(f"the saved table is incomplete ({exc})") from None
+            raise SaveError(_("the saved table is incomplete ({error})").format(error=exc)) from None
         if len(setup.bots) != setup.seats or not 0 <= setup.human < setup.seats:
-            raise SaveError("the saved table's seats do not add up")
+            raise SaveError(_("the saved table's seats do not add up"))
         return setup
 
 
@@ -121,15 +123,16 @@ class SavedTable:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise SaveError(f"cannot read {self.path}: {exc.strerror}") from None
+            message = _("cannot read {path}: {error}").format(path=self.path, error=exc.strerror)
+            raise SaveError(message) from None
         except json.JSONDecodeError as exc:
-            raise SaveError(f"{self.path} is not JSON: {exc}") from None
+            raise SaveError(_("{path} is not JSON: {error}").format(path=self.path, error=exc)) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise SaveError(f"{self.path} is not a saved table ({FORMAT})")
+            raise SaveError(_("{path} is not a saved table ({format})").format(path=self.path, format=FORMAT))
         finished = data.get("finished")
         current = data.get("current")
         if not isinstance(finished, list) or not (current is None or isinstance(current, dict)):
-            raise SaveError(f"{self.path}: the hands are malformed")
+            raise SaveError(_("{path}: the hands are malformed").format(path=self.path))
         return TableSetup.from_json(data.get("setup") or {}), finished, current
 
     def remove(self) -> None:
@@ -191,7 +194,7 @@ class LocalTable:
             hand = self._replayed(raw)
             result = hand.state.result
             if not hand.done or result is None:
-                raise SaveError("a finished hand of the saved table does not replay to its end")
+                raise SaveError(_("a finished hand of the saved table does not replay to its end"))
             row = self.table.add(
                 result, contract_text(hand.state), self.rules.next_context(hand.state, result)
             )
@@ -201,7 +204,7 @@ class LocalTable:
         if current is not None:
             hand = self._replayed(current)
             if hand.context != self.table.context:
-                raise SaveError("the saved hand in play does not follow the finished ones")
+                raise SaveError(_("the saved hand in play does not follow the finished ones"))
             self.hand = None if hand.done else hand
         self.resumed = True
 
@@ -214,10 +217,11 @@ class LocalTable:
         try:
             rep = replay(record, rules=self.rules)
         except RecordError as exc:
-            raise SaveError(f"a saved hand cannot be replayed: {exc}") from None
+            raise SaveError(_("a saved hand cannot be replayed: {error}").format(error=exc)) from None
         if rep.hand is None or rep.error_index is not None:
-            why = rep.reason.message if rep.reason is not None else "unknown"
-            raise SaveError(f"a saved hand stops at action {rep.error_index}: {why}")
+            why = reason_text(rep.reason) or _("unknown")
+            message = _("a saved hand stops at action {n}: {reason}").format(n=rep.error_index, reason=why)
+            raise SaveError(message)
         return rep.hand
 
     # -- playing -------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from tarock.client.ui.app import Outcome, play_local, run_table
 from tarock.client.ui.bridge import Portal, trio_guest
 from tarock.client.ui.hint import HINT
 from tarock.client.ui.lobby import run_lobby
-from tarock.client.ui.lobby_model import BOT_NAMES, LobbyChoice, LobbyModel, describe_saved
+from tarock.client.ui.lobby_forms import BOT_NAMES
+from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel, describe_saved
 from tarock.client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup, state_dir
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.network import NetError, NetSettings, Network

@@ -14,15 +14,9 @@ import textwrap
 from collections.abc import Iterator, Mapping
 
 from tarock.client.i18n import _, n_, p_
+from tarock.client.text.figures import points_text
+from tarock.client.text.rule_words import Terms, game_description, game_title, premium_title, tariff_text
 from tarock.client.ui.cards import cards_text
-from tarock.client.ui.texts import (
-    amount_text,
-    game_description,
-    game_title,
-    kontra_word,
-    points_text,
-    premium_title,
-)
 from tarock.core.contracts import ContractSpec, PremiumSpec, TrickRules
 from tarock.core.facts import RuleFacts
 from tarock.core.options import Declared, show_value
@@ -99,9 +93,7 @@ def summary(spec: ContractSpec, facts: RuleFacts) -> str:
 def contract_lines(spec: ContractSpec, facts: RuleFacts, names: bool = False) -> Iterator[str]:
     """One game: its title and value, then its rules indented (``names``: with
     its name in the records, ``[solo-pagat]``)."""
-    value = amount_text(spec.value, facts, sign=False)
-    if spec.lost is not None and spec.lost != spec.value:
-        value = _("{value} / lost {lost}").format(value=value, lost=amount_text(spec.lost, facts, sign=False))
+    value = tariff_text(spec, facts)
     name = f" [{spec.name}]" if names else ""
     yield f"{spec.rank:>3}. {game_title(spec)}{name}: {value}"
     if spec.description:
@@ -123,7 +115,7 @@ def contract_lines(spec: ContractSpec, facts: RuleFacts, names: bool = False) ->
     kontra = (
         _("no Kontra")
         if spec.kontra == 0
-        else _("Kontra up to {word}").format(word=kontra_word(spec.kontra, facts))
+        else _("Kontra up to {word}").format(word=Terms.of_rules(facts).kontra(spec.kontra))
     )
     yield "     " + _("goal: {goal}; {kontra}").format(goal=_goal(spec, facts), kontra=kontra)
     if spec.premiums:
@@ -142,17 +134,18 @@ def contract_lines(spec: ContractSpec, facts: RuleFacts, names: bool = False) ->
 
 def premium_line(premium: PremiumSpec, facts: RuleFacts, names: bool = False) -> str:
     """One premium and its values (``names``: with its name in the records)."""
+    terms = Terms.of_rules(facts)
     parts = [
-        _("silent {value}").format(value=amount_text(premium.silent, facts, sign=False))
+        _("silent {value}").format(value=terms.amount(premium.silent, sign=False))
         if premium.silent
         else _("only announced")
     ]
     if premium.announced:
-        parts.append(_("announced {value}").format(value=amount_text(premium.announced, facts, sign=False)))
+        parts.append(_("announced {value}").format(value=terms.amount(premium.announced, sign=False)))
     if premium.silent_lost is not None and premium.silent_lost != premium.silent:
         parts.append(
             _("a silent attempt that fails {value}").format(
-                value=amount_text(premium.silent_lost, facts, sign=False)
+                value=terms.amount(premium.silent_lost, sign=False)
             )
         )
     name = f" [{premium.name}]" if names else ""

@@ -1,0 +1,114 @@
+"""The dialog drawn over the table for a decision other than playing a card:
+its options (key, label, cards, tariff, detail) or the additions to tick."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Hashable
+
+from tarock.client.i18n import _
+from tarock.client.ui.canvas import Canvas, Fragments, clip, text_width
+from tarock.client.ui.cards import card_fragments
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.screen import screen
+
+
+def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, Hashable | None]]]:
+    """The dialog's title and rows (each with the tag a click maps to)."""
+    d = model.decision
+    assert d is not None
+    rows: list[tuple[Fragments, Hashable | None]] = []
+    st = model.stage
+    if not st.additions:
+        label_w = min(28, max((text_width([("", o.label)]) for o in d.options), default=8) + 1)
+        tariff_w = max((len(o.tariff) for o in d.options), default=0)
+        for i, option in enumerate(d.options):
+            sel = i == st.row
+            base = "class:dialog.selected" if sel else "class:dialog.row"
+            key = str(i + 1) if i < 9 else " "
+            frags: list[tuple[str, str]] = [
+                ("class:key " + base, f" {key} "),
+                (base, option.label.ljust(label_w)),
+            ]
+            if option.cards:
+                frags.append((base, " "))
+                for card in option.cards:
+                    frags.extend(card_fragments(card, base))
+                    frags.append((base, " "))
+            if tariff_w:
+                frags.append(("class:dialog.tariff " + base, option.tariff.rjust(tariff_w) + "  "))
+            if option.detail and not option.cards:
+                frags.append(("class:dialog.detail " + base, option.detail))
+            rows.append((frags, ("row", i)))
+        return d.title, rows
+    option = d.options[st.option]
+    names = model.stage_additions()
+    additions = {a.name: a for a in d.additions}
+    for i, name in enumerate(names):
+        a = additions[name]
+        sel = i == st.row
+        base = "class:dialog.selected" if sel else "class:dialog.row"
+        ticked = name in st.chosen
+        possible = ticked or option.can_add(st.chosen, name)
+        style = base if possible else "class:dialog.disabled"
+        mark = "[x]" if ticked else "[ ]"
+        frags = [
+            ("class:dialog.check " + base, f" {mark} "),
+            (style, a.label.ljust(16)),
+            ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
+            ("class:dialog.detail " + base, a.detail),
+        ]
+        rows.append((frags, ("row", i)))
+    n = len(names)
+    chosen = [additions[x].label for x in names if x in st.chosen]
+    what = option.label + (" + " + ", ".join(chosen) if chosen else "")
+    ok_style = "class:dialog.selected" if st.row == n else "class:dialog.row"
+    back_style = "class:dialog.selected" if st.row == n + 1 else "class:dialog.row"
+    rows.append(([(ok_style, " ▶ " + _("Take: {what}").format(what=what))], ("row", n)))
+    rows.append(([(back_style, " ◀ " + _("Back"))], ("row", n + 1)))
+    return _("Additions to {game}").format(game=option.label), rows
+
+
+def dialog_size(model: TableModel) -> tuple[int, int]:
+    size = screen()
+    d = model.decision
+    if d is None:
+        return 10, 4
+    title, rows = dialog_lines(model, size[0])
+    content = max([text_width(frags) for frags, _tag in rows] + [len(title) + 6, 44])
+    w = min(size[0] - 4, content + 4)
+    return w, min(size[1] - 10, len(rows) + 6)
+
+
+def draw_dialog(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h, "class:dialog")
+    if model.decision is None:
+        return canvas
+    title, rows = dialog_lines(model, w)
+    canvas.box(0, 0, h, w, "class:dialog.frame", [("class:dialog.title", title)])
+    inner = h - 5
+    st = model.stage
+    first = max(0, min(st.row - inner + 1, len(rows) - inner)) if len(rows) > inner else 0
+    for i, (frags, tag) in enumerate(rows[first : first + inner]):
+        canvas.put(1 + i, 1, clip(frags, w - 2), tag)
+    detail = _selected_detail(model)
+    for i, line in enumerate(textwrap.wrap(detail, w - 4)[:2]):
+        canvas.put(h - 3 + i, 2, [("class:dialog.detail", line)])
+    return canvas
+
+
+def _selected_detail(model: TableModel) -> str:
+    d = model.decision
+    if d is None:
+        return ""
+    st = model.stage
+    if st.additions:
+        names = model.stage_additions()
+        if st.row < len(names):
+            a = next(x for x in d.additions if x.name == names[st.row])
+            return f"{a.label}: {a.detail}" if a.detail else a.label
+        return ""
+    if 0 <= st.row < len(d.options):
+        o = d.options[st.row]
+        return f"{o.label}: {o.detail}" if o.detail else ""
+    return ""

@@ -1,0 +1,216 @@
+"""The overlays of the table: the menu, score sheet, settlement, final
+standings, tricks, rules, help and the question on leaving."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+from tarock.client.i18n import _, n_
+from tarock.client.text.actions import trick_text
+from tarock.client.text.figures import SYMBOLS, number_text
+from tarock.client.text.results import standing_line
+from tarock.client.text.rule_words import Terms, names_text
+from tarock.client.ui.canvas import Canvas, clip
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.screen import screen
+from tarock.client.ui.table_state import RoundInfo
+
+Lines = list[list[tuple[str, str]]]
+
+
+def sheet_lines(model: TableModel, w: int) -> Lines:
+    """The score sheet: per round the game, who declared and who was the partner, each seat's amount."""
+    names = model.names
+    col = max(9, *(len(n) + 1 for n in names))
+    game_w = max([14] + [min(24, len(r.game)) for r in model.sheet])
+    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)'):<20}" + "".join(
+        f"{n:>{col}}" for n in names
+    )
+    out: Lines = [[("class:overlay.head", head)]]
+    for row in model.sheet:
+        out.append([("class:overlay", _sheet_row(model, row, col, game_w))])
+    if not model.sheet:
+        out.append([("class:overlay", "  " + _("(no rounds played yet)"))])
+    unit = model.rules.facts.money if model.rules is not None else ""
+    if unit:
+        out.append(
+            [
+                (
+                    "class:overlay",
+                    "  "
+                    + _("(amounts in {unit}; the running total in brackets)").format(
+                        unit=Terms.of_rules(model.rules).unit_name
+                    ),
+                )
+            ]
+        )
+    else:
+        out.append([("class:overlay", "  " + _("(the running total in brackets)"))])
+    return out
+
+
+def _sheet_row(model: TableModel, row: RoundInfo, col: int, game_w: int) -> str:
+    names = model.names
+    who = names[row.declarer] if row.declarer is not None else "–"
+    if row.partners:
+        who += f" ({names_text(row.partners, names)})"
+    cells = "".join(
+        f"{Terms().amount(a, SYMBOLS)}({Terms().amount(t, SYMBOLS)})".rjust(col)
+        for a, t in zip(row.settlement, row.totals, strict=True)
+    )
+    factor = f"  ×{row.factor}" if row.factor != 1 else ""
+    return f"{row.number:>3} {row.game[:game_w]:<{game_w}} {who[:20]:<20}{cells}{factor}"
+
+
+def standings_lines(model: TableModel) -> Lines:
+    out: Lines = []
+    played = len(model.sheet)
+    if model.left_early:
+        out.append(
+            [
+                (
+                    "class:overlay",
+                    _("The table ended after {n} of {rounds} rounds.").format(n=played, rounds=model.rounds),
+                )
+            ]
+        )
+    else:
+        out.append([("class:overlay", n_("After {n} round:", "After {n} rounds:", played).format(n=played))])
+    width_ = max((len(n) for n in model.names), default=5)
+    terms = Terms.of_rules(model.rules)
+    for s in model.standings:
+        line = standing_line(s.place, model.names[s.seat], s.main, s.sub, terms, width_, SYMBOLS)
+        out.append([("class:overlay.head", "  " + line)])
+    out.append([("class:overlay", "")])
+    out.append(
+        [("class:overlay", _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total."))]
+    )
+    return out
+
+
+def trick_view_lines(model: TableModel, title: str, tricks: Sequence[object]) -> Lines:
+    out: Lines = []
+    for k, trick in enumerate(tricks, start=1):
+        from tarock.core.observation import TrickView
+
+        assert isinstance(trick, TrickView)
+        out.append([("class:overlay", f"{k:>2}. " + trick_text(trick, model.names, SYMBOLS))])
+    if not tricks:
+        out.append([("class:overlay", "  " + _("(none)"))])
+    return out
+
+
+def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
+    """The title and lines of the overlay shown."""
+    kind = model.overlay
+    wrap = max(20, w - 4)
+    if kind == "menu":
+        return "≡ " + _("Menu"), [
+            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
+            for i, (key, label, _tag) in enumerate(menu_items())
+        ]
+    if kind == "sheet":
+        return _("Score sheet"), sheet_lines(model, w)
+    if kind == "settlement":
+        lines: Lines = []
+        for line in model.settlement:
+            for part in textwrap.wrap(line, wrap, subsequent_indent="    ") or [""]:
+                lines.append([("class:overlay", part)])
+        lines.append([("class:overlay", "")])
+        lines.append([("class:key", _("Enter: go on"))])
+        return _("Settlement"), lines
+    if kind == "standings":
+        return _("Final standings"), standings_lines(model)
+    if kind == "last":
+        last = model.last_trick()
+        return _("Last trick"), trick_view_lines(model, "", [last] if last is not None else [])
+    if kind == "tricks":
+        lines = [[("class:overlay.head", _("Your tricks"))], *trick_view_lines(model, "", model.own_tricks())]
+        party = model.party()
+        if party:
+            lines.append(
+                [("class:overlay.head", _("Tricks of {names}").format(names=names_text(party, model.names)))]
+            )
+            lines.extend(trick_view_lines(model, "", model.partner_tricks()))
+        points = number_text(model.points(), SYMBOLS)
+        lines.append([("class:overlay", _("Points so far: {points}").format(points=points))])
+        return _("Tricks"), lines
+    if kind == "rules":
+        return _("Rules"), [[("class:overlay", line)] for line in model_rules_lines(model, wrap)]
+    if kind == "help":
+        return _("Help"), [[("class:overlay", line)] for line in help_lines()]
+    if kind == "quit":
+        return _("Leave the table?"), [
+            [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
+            for i, (key, label, _tag) in enumerate(quit_items())
+        ]
+    return "", []
+
+
+def model_rules_lines(model: TableModel, w: int) -> list[str]:
+    from tarock.client.ui.rules_page import rules_lines
+
+    return rules_lines(model.rules, w, model.option_specs) if model.rules is not None else []
+
+
+def menu_items() -> list[tuple[str, str, str]]:
+    return [
+        ("S", _("Score sheet"), "sheet"),
+        ("L", _("Last trick"), "last"),
+        ("T", _("Tricks"), "tricks"),
+        ("R", _("Rules"), "rules"),
+        ("?", _("Help"), "help"),
+        ("Q", _("Leave the table"), "quit"),
+        ("Esc", _("Back to the table"), "close"),
+    ]
+
+
+def quit_items() -> list[tuple[str, str, str]]:
+    return [
+        ("1", _("Close and go on later (nothing is lost)"), "save"),
+        ("2", _("End the table now (final standings)"), "end"),
+        ("Esc", _("Back to the table"), "close"),
+    ]
+
+
+def help_lines() -> list[str]:
+    return [
+        _("Playing a card: the first press of its key (1-9, 0) or a click lifts it,"),
+        _("the second press (or Enter, or a second click) plays it. ←→ lift the next card."),
+        _("Cards you may not play are dimmed; a dimmed card's key says why."),
+        _("Laying away: Space or the card's key ticks a card, Enter lays the ticked cards away."),
+        _("Dialogs: ↑↓ or the row's number, Enter takes it; additions are ticked with Enter."),
+        "",
+        _("L  the last trick          T  your tricks (and your partner's, once known)"),
+        _("S  the score sheet         H  a hint: what the bot would do, and why"),
+        _("R  the rules of this table F2 the menu (≡)"),
+        _("Q  leave: close and go on later, or end the table"),
+    ]
+
+
+def overlay_size(model: TableModel) -> tuple[int, int]:
+    size = screen()
+    w = min(size[0] - 2, 110)
+    _title, lines = overlay_content(model, w)
+    return w, min(size[1] - 2, len(lines) + 2)
+
+
+def draw_overlay(model: TableModel, w: int, h: int) -> Canvas:
+    canvas = Canvas(w, h, "class:overlay")
+    title, lines = overlay_content(model, w)
+    canvas.box(0, 0, h, w, "class:overlay.frame", [("class:overlay.title", title)])
+    inner = h - 2
+    top = max(0, min(model.scroll, len(lines) - inner))
+    model.scroll = top
+    items = menu_items() if model.overlay == "menu" else quit_items() if model.overlay == "quit" else []
+    for i, line in enumerate(lines[top : top + inner]):
+        tag = ("item", items[top + i][2]) if items else None
+        canvas.put(1 + i, 1, clip(line, w - 2), tag)
+    if len(lines) > inner:
+        canvas.put(
+            h - 1,
+            w - 12,
+            [("class:overlay.frame", f" {top + 1}-{min(len(lines), top + inner)}/{len(lines)} ")],
+        )
+    return canvas
