@@ -265,7 +265,7 @@ class Node:
     def info(self) -> Info:
         host = self.host
         if host is not None and host.stepped_down is None:
-            return host.core.info_message(self.name, self.port, self.boot)
+            return host.core.seating.info_message(self.name, self.port, self.boot)
         seat = self.seats[0].core if self.seats else None
         if seat is not None and seat.info is not None:
             i = seat.info

@@ -33,7 +33,7 @@ def state_of(rig: Rig) -> tuple[object, ...]:
     core = rig.core
     run = core.run
     log = tuple(e.sig for e in run.log) if run is not None else ()
-    return (core.phase, tuple(c.info for c in core.chairs), run.ctx if run else None, log,
+    return (core.phase, tuple(c.info for c in core.seating.chairs), run.ctx if run else None, log,
             len(core.sheet.table.rows), core.sheet.done, frozenset(core.sheet.void))
 
 
@@ -87,7 +87,7 @@ async def test_version_mismatch_is_refused_with_a_reason(tmp_path: Path) -> None
             refused = client.refused()
             assert refused is not None and refused.refuse.code == "version"
             assert f"protocol {PROTOCOL_MAX}..{PROTOCOL_MAX}" in refused.refuse.message
-            assert all(c.info is None or c.info.node != client.core.me for c in rig.core.chairs)
+            assert all(c.info is None or c.info.node != client.core.me for c in rig.core.seating.chairs)
             nursery.cancel_scope.cancel()
 
 
@@ -329,7 +329,7 @@ async def test_a_silent_peer_is_dropped_after_the_heartbeat_timeout(tmp_path: Pa
             assert isinstance(closed, Closed) and closed.code == "timeout", closed
             assert 0.8 <= elapsed < 5.0 and pings >= 2
             with trio.fail_after(5):
-                while rig.core.chairs[3].connected:
+                while rig.core.seating.chairs[3].connected:
                     await trio.sleep(0.01)
             nursery.cancel_scope.cancel()
 

@@ -172,7 +172,7 @@ def test_a_host_that_lies_in_the_record_is_caught_and_named(tmp_path: Path, deal
             assert isinstance(msg, HandEnd)
             record = copy.deepcopy(msg.record)
             record["actions"] = record["actions"][:-1]
-            return pump.host.signed(HandEnd(record), to, body.deal)
+            return pump.host.seating.signed(HandEnd(record), to, body.deal)
         return body
     pump = make_table(tmp_path, rounds=1, dealing=dealing)
     pump.tamper = tamper
@@ -289,7 +289,7 @@ def _frozen(pump: Pump) -> str:
     run = host.run
     log = [dump(e)["sig"] for e in run.log] if run else []
     return json.dumps([host.phase, host.sheet.done, sorted(host.sheet.void), log,
-                       [c.info.node if c.info else None for c in host.chairs]])
+                       [c.info.node if c.info else None for c in host.seating.chairs]])
 
 
 plain = st.recursive(
@@ -365,14 +365,14 @@ def test_a_host_cut_off_from_most_of_the_table_plays_nothing_alone(tmp_path: Pat
     for node in gone:
         pump.run(pump.host.disconnected(node, pump.now))
     before = _frozen(pump)
-    assert not pump.host.quorum()
+    assert not pump.host.seating.quorum()
     pump.tick(5.0)
     pump.tick(50.0)
     assert _frozen(pump) == before and not pump.done
     gone.remove(node_id(1))
     pump.tamper = vanish
     pump.join(node_id(1))
-    assert pump.host.quorum()
+    assert pump.host.seating.quorum()
     for _ in range(6):
         pump.tick(2.0)
     assert pump.done, pump.log[-4:]
@@ -491,7 +491,7 @@ def test_a_host_named_for_its_own_entries_deal_after_deal_stops_and_the_successo
             pump.join(node_id(i))
     host = pump.host
     assert host.phase == "resigned" and host.stale and not pump.done
-    assert host.own_voids == OWN_VOIDS and sorted(host.sheet.void) == list(range(1, OWN_VOIDS + 1))
+    assert host.ledger.own_voids == OWN_VOIDS and sorted(host.sheet.void) == list(range(1, OWN_VOIDS + 1))
     assert not pump.connected, "the host closes every connection"
     assert any("stops hosting" in line for line in pump.log), pump.log[-4:]
     for i in range(4):
