@@ -159,14 +159,14 @@ async def _closes(rig: Rig, client: Client, data: bytes, reason: str) -> None:
 
 def _my_turn(client: Client) -> bool:
     run = client.core.run
-    return run is not None and run.play.to_move == client.core.seat and run.play.ask() is not None
+    return run is not None and run.play.to_move == client.core.table.seat and run.play.ask() is not None
 
 
 def _signed(client: Client, body: dict[str, object], **fields: object) -> Signed:
     core = client.core
     run = core.run
     env: dict[str, object] = {"t": "signed", "table": core.table_id, "epoch": core.epoch,
-                              "deal": run.ctx.deal if run else 0, "author": core.me, "seat": core.seat,
+                              "deal": run.ctx.deal if run else 0, "author": core.me, "seat": core.table.seat,
                               "seq": 1, "prev": "", "head": "", "to": "", "body": body, "sig": "0" * 128}
     env.update(fields)
     env["sig"] = core.identity.sign(signed_bytes(env))
@@ -227,12 +227,12 @@ async def test_an_out_of_turn_action_voids_the_deal_and_names_the_seat(tmp_path:
             client.bot = None
             await join(client)
             await client.pump(lambda c: c.core.run is not None and c.core.run.play.ready
-                              and c.core.run.play.to_move not in (None, c.core.seat))
+                              and c.core.run.play.to_move not in (None, c.core.table.seat))
             run = client.core.run
             assert run is not None
             play = run.play
-            body = {"t": "act", "index": len(play.acts), "action": {"type": "pass", "seat": client.core.seat},
-                    "share": None, "facts": {}}
+            body = {"t": "act", "index": len(play.acts),
+                    "action": {"type": "pass", "seat": client.core.table.seat}, "share": None, "facts": {}}
             seq, prev = play._mine
             client.send_signed(_signed(client, body, seq=seq + 1, prev=prev, head=play.head))
             await client.flush()
@@ -341,9 +341,9 @@ async def test_a_watcher_reads_only_what_every_seat_sees(tmp_path: Path) -> None
         async with trio.open_nursery() as nursery:
             rig = await open_host(nursery, tmp_path, bots=4)
             client = await connect(rig, nursery, identity=OTHER, name="watcher")
-            client.core.watch = True
+            client.core.table.watch = True
             seen: list[tuple[int, set[int]]] = []
-            original = client.core._after
+            original = client.core.hand.after
 
             def spy() -> list:  # type: ignore[type-arg]
                 run = client.core.run
@@ -354,7 +354,7 @@ async def test_a_watcher_reads_only_what_every_seat_sees(tmp_path: Path) -> None
                     obs = run.play.observation()
                     assert obs is not None and not obs.hand and not obs.legal
                 return original()
-            client.core._after = spy  # type: ignore[method-assign]
+            client.core.hand.after = spy  # type: ignore[method-assign]
             await join(client, role="watch")
             await client.pump(lambda c: c.core.over, timeout=80)
             assert seen and all(not extra for _, extra in seen), [s for s in seen if s[1]][:3]

@@ -212,14 +212,14 @@ def test_a_host_that_changes_an_entry_it_relays_is_named(tmp_path: Path) -> None
 def _take_over(pump: Pump, successor: int, tmp: Path) -> Pump:
     """What net.node.Node.take_over does: the successor hosts at epoch + 1."""
     seat = pump.seats[node_id(successor)]
-    assert seat.info is not None and seat.game is not None and seat.sheet is not None
-    sheet = Sheet(seat.game.new_table())
+    assert seat.info is not None and seat.table.game is not None and seat.sheet is not None
+    sheet = Sheet(seat.table.game.new_table())
     store = Store(tmp / "new-host.sqlite")
     for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
         store.save_outcome(seat.info.id, deal, record, reason, culprit)
         if deal in seat.sheet.counted:
-            sheet.count(seat.game.check(record))
-    host = HostCore(seat.game, seat.info, node_id(successor), store, now=pump.now,
+            sheet.count(seat.table.game.check(record))
+    host = HostCore(seat.table.game, seat.info, node_id(successor), store, now=pump.now,
                     identity=identity(successor), epoch=seat.epoch + 1, roster=seat.roster, sheet=sheet,
                     takeover=True, last_deal=seat.deal, timing=pump.host.timing,
                     bot_for=lambda s: make_bot("heuristic", 77 + s, f"sub{s}"))
@@ -271,7 +271,7 @@ def test_a_hand_the_log_never_committed_counts_nowhere(tmp_path: Path) -> None:
     pump.tamper = only_to_seat_2
     for i in range(4):
         pump.join(node_id(i))
-    assert 1 in pump.seats[node_id(2)].checked and not pump.committed
+    assert 1 in pump.seats[node_id(2)].score.checked and not pump.committed
     assert all(seat.done == 0 for seat in pump.seats.values())
     new = _take_over(pump, 1, tmp_path)
     for i in (1, 2, 3):
@@ -408,7 +408,7 @@ def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealin
     old = pump.seats[away]
     again = SeatCore(away, old.name, CATALOGUE, Store(tmp_path / "seat2.sqlite"), identity=identity(2),
                      records_dir=tmp_path / "records2")
-    assert again.restore() and again.pending_secret is not None
+    assert again.restore() and again.hand.pending_secret is not None
     pump.seats[away] = again
     pump.tamper = None
     pump.join(away)
