@@ -13,13 +13,14 @@ import trio
 from tarock.net.admission import FAULTS, Failures, drop
 from tarock.net.agreement.outcome import Outcome
 from tarock.net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
-from tarock.net.host import HostCore, Reject
+from tarock.net.host import HostCore
+from tarock.net.host_seating import Reject
 from tarock.net.identity import Identity
 from tarock.net.link import Link
 from tarock.net.pake import Pake
 from tarock.net.protocol.channel import Channel, QueueFull
 from tarock.net.protocol.connection import Authenticated, BodyReceived, Closed, Event, choose_version
-from tarock.net.protocol.messages import Hello, MessageError, Signed, Welcome, dump, parse
+from tarock.net.protocol.messages import Hello, MessageError, Welcome, dump, parse
 
 log = logging.getLogger("tarock.net")
 
@@ -54,7 +55,16 @@ class HostDriver:
         proposed: list[Outcome] = []
         for effect in effects:
             if isinstance(effect, Send):
-                self._send(effect.to, effect.body)
+                link = self.links.get(effect.to)
+                if link is None or link.conn.closed:
+                    continue
+                try:
+                    link.conn.send_body(dump(effect.body), trio.current_time())
+                except QueueFull:
+                    log.warning("%s does not acknowledge: its session is dropped", effect.to[:8])
+                    self.sessions.pop(effect.to, None)
+                    link.close("protocol", "too many unacknowledged messages")
+                link.push()
             elif isinstance(effect, Drop):
                 link = self.links.get(effect.to)
                 log.warning("closing the connection of %s: %s", effect.to[:8], effect.reason)
@@ -84,18 +94,6 @@ class HostDriver:
             elif not self.propose(outcome):
                 self.unproposed.insert(0, outcome)
                 return
-
-    def _send(self, to: str, body: Signed) -> None:
-        link = self.links.get(to)
-        if link is None or link.conn.closed:
-            return
-        try:
-            link.conn.send_body(dump(body), trio.current_time())
-        except QueueFull:
-            log.warning("%s does not acknowledge: its session is dropped", to[:8])
-            self.sessions.pop(to, None)
-            link.close("protocol", "too many unacknowledged messages")
-        link.push()
 
     # -- timers ----------------------------------------------------------------------------
     async def timers(self) -> None:

@@ -10,6 +10,8 @@ import math
 
 import trio
 
+from tarock.net.transport import PeerAddress
+
 
 class LocalStream(trio.abc.Stream):
     """One end of a :func:`local_pair`."""
@@ -52,3 +54,7 @@ def local_pair() -> tuple[LocalStream, LocalStream]:
     a_send, b_receive = trio.open_memory_channel[bytes](math.inf)
     b_send, a_receive = trio.open_memory_channel[bytes](math.inf)
     return LocalStream(a_send, a_receive), LocalStream(b_send, b_receive)
+
+
+LOCAL = PeerAddress("127.0.0.1", 0)
+"""The node itself, reached through an in-process stream (never through the network)."""

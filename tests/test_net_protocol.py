@@ -33,7 +33,7 @@ def state_of(rig: Rig) -> tuple[object, ...]:
     core = rig.core
     run = core.run
     log = tuple(e.sig for e in run.log) if run is not None else ()
-    return (core.phase, tuple(c.info for c in core.chairs), run.ctx if run else None, log,
+    return (core.phase, tuple(c.info for c in core.seating.chairs), run.ctx if run else None, log,
             len(core.sheet.table.rows), core.sheet.done, frozenset(core.sheet.void))
 
 
@@ -87,7 +87,7 @@ async def test_version_mismatch_is_refused_with_a_reason(tmp_path: Path) -> None
             refused = client.refused()
             assert refused is not None and refused.refuse.code == "version"
             assert f"protocol {PROTOCOL_MAX}..{PROTOCOL_MAX}" in refused.refuse.message
-            assert all(c.info is None or c.info.node != client.core.me for c in rig.core.chairs)
+            assert all(c.info is None or c.info.node != client.core.me for c in rig.core.seating.chairs)
             nursery.cancel_scope.cancel()
 
 
@@ -159,14 +159,14 @@ async def _closes(rig: Rig, client: Client, data: bytes, reason: str) -> None:
 
 def _my_turn(client: Client) -> bool:
     run = client.core.run
-    return run is not None and run.play.to_move == client.core.seat and run.play.ask() is not None
+    return run is not None and run.play.to_move == client.core.table.seat and run.play.ask() is not None
 
 
 def _signed(client: Client, body: dict[str, object], **fields: object) -> Signed:
     core = client.core
     run = core.run
     env: dict[str, object] = {"t": "signed", "table": core.table_id, "epoch": core.epoch,
-                              "deal": run.ctx.deal if run else 0, "author": core.me, "seat": core.seat,
+                              "deal": run.ctx.deal if run else 0, "author": core.me, "seat": core.table.seat,
                               "seq": 1, "prev": "", "head": "", "to": "", "body": body, "sig": "0" * 128}
     env.update(fields)
     env["sig"] = core.identity.sign(signed_bytes(env))
@@ -227,12 +227,12 @@ async def test_an_out_of_turn_action_voids_the_deal_and_names_the_seat(tmp_path:
             client.bot = None
             await join(client)
             await client.pump(lambda c: c.core.run is not None and c.core.run.play.ready
-                              and c.core.run.play.to_move not in (None, c.core.seat))
+                              and c.core.run.play.to_move not in (None, c.core.table.seat))
             run = client.core.run
             assert run is not None
             play = run.play
-            body = {"t": "act", "index": len(play.acts), "action": {"type": "pass", "seat": client.core.seat},
-                    "share": None, "facts": {}}
+            body = {"t": "act", "index": len(play.acts),
+                    "action": {"type": "pass", "seat": client.core.table.seat}, "share": None, "facts": {}}
             seq, prev = play._mine
             client.send_signed(_signed(client, body, seq=seq + 1, prev=prev, head=play.head))
             await client.flush()
@@ -329,7 +329,7 @@ async def test_a_silent_peer_is_dropped_after_the_heartbeat_timeout(tmp_path: Pa
             assert isinstance(closed, Closed) and closed.code == "timeout", closed
             assert 0.8 <= elapsed < 5.0 and pings >= 2
             with trio.fail_after(5):
-                while rig.core.chairs[3].connected:
+                while rig.core.seating.chairs[3].connected:
                     await trio.sleep(0.01)
             nursery.cancel_scope.cancel()
 
@@ -341,9 +341,9 @@ async def test_a_watcher_reads_only_what_every_seat_sees(tmp_path: Path) -> None
         async with trio.open_nursery() as nursery:
             rig = await open_host(nursery, tmp_path, bots=4)
             client = await connect(rig, nursery, identity=OTHER, name="watcher")
-            client.core.watch = True
+            client.core.table.watch = True
             seen: list[tuple[int, set[int]]] = []
-            original = client.core._after
+            original = client.core.hand.after
 
             def spy() -> list:  # type: ignore[type-arg]
                 run = client.core.run
@@ -354,7 +354,7 @@ async def test_a_watcher_reads_only_what_every_seat_sees(tmp_path: Path) -> None
                     obs = run.play.observation()
                     assert obs is not None and not obs.hand and not obs.legal
                 return original()
-            client.core._after = spy  # type: ignore[method-assign]
+            client.core.hand.after = spy  # type: ignore[method-assign]
             await join(client, role="watch")
             await client.pump(lambda c: c.core.over, timeout=80)
             assert seen and all(not extra for _, extra in seen), [s for s in seen if s[1]][:3]

@@ -172,7 +172,7 @@ def test_a_host_that_lies_in_the_record_is_caught_and_named(tmp_path: Path, deal
             assert isinstance(msg, HandEnd)
             record = copy.deepcopy(msg.record)
             record["actions"] = record["actions"][:-1]
-            return pump.host.signed(HandEnd(record), to, body.deal)
+            return pump.host.seating.signed(HandEnd(record), to, body.deal)
         return body
     pump = make_table(tmp_path, rounds=1, dealing=dealing)
     pump.tamper = tamper
@@ -212,14 +212,14 @@ def test_a_host_that_changes_an_entry_it_relays_is_named(tmp_path: Path) -> None
 def _take_over(pump: Pump, successor: int, tmp: Path) -> Pump:
     """What net.node.Node.take_over does: the successor hosts at epoch + 1."""
     seat = pump.seats[node_id(successor)]
-    assert seat.info is not None and seat.game is not None and seat.sheet is not None
-    sheet = Sheet(seat.game.new_table())
+    assert seat.info is not None and seat.table.game is not None and seat.sheet is not None
+    sheet = Sheet(seat.table.game.new_table())
     store = Store(tmp / "new-host.sqlite")
     for deal, record, reason, culprit in seat.store.outcomes(seat.info.id):
         store.save_outcome(seat.info.id, deal, record, reason, culprit)
         if deal in seat.sheet.counted:
-            sheet.count(seat.game.check(record))
-    host = HostCore(seat.game, seat.info, node_id(successor), store, now=pump.now,
+            sheet.count(seat.table.game.check(record))
+    host = HostCore(seat.table.game, seat.info, node_id(successor), store, now=pump.now,
                     identity=identity(successor), epoch=seat.epoch + 1, roster=seat.roster, sheet=sheet,
                     takeover=True, last_deal=seat.deal, timing=pump.host.timing,
                     bot_for=lambda s: make_bot("heuristic", 77 + s, f"sub{s}"))
@@ -271,7 +271,7 @@ def test_a_hand_the_log_never_committed_counts_nowhere(tmp_path: Path) -> None:
     pump.tamper = only_to_seat_2
     for i in range(4):
         pump.join(node_id(i))
-    assert 1 in pump.seats[node_id(2)].checked and not pump.committed
+    assert 1 in pump.seats[node_id(2)].score.checked and not pump.committed
     assert all(seat.done == 0 for seat in pump.seats.values())
     new = _take_over(pump, 1, tmp_path)
     for i in (1, 2, 3):
@@ -289,7 +289,7 @@ def _frozen(pump: Pump) -> str:
     run = host.run
     log = [dump(e)["sig"] for e in run.log] if run else []
     return json.dumps([host.phase, host.sheet.done, sorted(host.sheet.void), log,
-                       [c.info.node if c.info else None for c in host.chairs]])
+                       [c.info.node if c.info else None for c in host.seating.chairs]])
 
 
 plain = st.recursive(
@@ -365,14 +365,14 @@ def test_a_host_cut_off_from_most_of_the_table_plays_nothing_alone(tmp_path: Pat
     for node in gone:
         pump.run(pump.host.disconnected(node, pump.now))
     before = _frozen(pump)
-    assert not pump.host.quorum()
+    assert not pump.host.seating.quorum()
     pump.tick(5.0)
     pump.tick(50.0)
     assert _frozen(pump) == before and not pump.done
     gone.remove(node_id(1))
     pump.tamper = vanish
     pump.join(node_id(1))
-    assert pump.host.quorum()
+    assert pump.host.seating.quorum()
     for _ in range(6):
         pump.tick(2.0)
     assert pump.done, pump.log[-4:]
@@ -408,7 +408,7 @@ def test_a_seat_restarted_mid_hand_resumes_from_its_store(tmp_path: Path, dealin
     old = pump.seats[away]
     again = SeatCore(away, old.name, CATALOGUE, Store(tmp_path / "seat2.sqlite"), identity=identity(2),
                      records_dir=tmp_path / "records2")
-    assert again.restore() and again.pending_secret is not None
+    assert again.restore() and again.hand.pending_secret is not None
     pump.seats[away] = again
     pump.tamper = None
     pump.join(away)
@@ -491,7 +491,7 @@ def test_a_host_named_for_its_own_entries_deal_after_deal_stops_and_the_successo
             pump.join(node_id(i))
     host = pump.host
     assert host.phase == "resigned" and host.stale and not pump.done
-    assert host.own_voids == OWN_VOIDS and sorted(host.sheet.void) == list(range(1, OWN_VOIDS + 1))
+    assert host.ledger.own_voids == OWN_VOIDS and sorted(host.sheet.void) == list(range(1, OWN_VOIDS + 1))
     assert not pump.connected, "the host closes every connection"
     assert any("stops hosting" in line for line in pump.log), pump.log[-4:]
     for i in range(4):
