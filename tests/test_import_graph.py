@@ -66,8 +66,8 @@ def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool,
 
 def import_graph(root: Path = ROOT, folders: Iterable[str] = FOLDERS) -> dict[str, set[str]]:
     """Each module of the tree and the modules of the tree it imports."""
-    files = {_module_of(path, root): path for folder in folders for path in sorted((root / folder).rglob("*.py"))
-             if "__pycache__" not in path.parts}
+    files = {_module_of(path, root): path for folder in folders
+             for path in sorted((root / folder).rglob("*.py")) if "__pycache__" not in path.parts}
     modules = set(files)
     graph: dict[str, set[str]] = {}
     for module, path in files.items():

@@ -1,7 +1,7 @@
 """The distribution installs one package, ``tarock``, and nothing else at the top of site-packages.
 
-The folders at the top of the repository (core/, variants/, net/, client/) install as
-``tarock.core``, ``tarock.variants``, ``tarock.net`` and ``tarock.client`` (pyproject.toml,
+The folders at the top of the repository (core/, variants/, net/, client/, tools/) install as
+``tarock.core``, ``tarock.variants``, ``tarock.net``, ``tarock.client`` and ``tarock.tools`` (pyproject.toml,
 setuptools' package-dir). A wheel is built from this checkout and its file list read: a
 generic top-level name such as ``core`` or ``client`` would break any other distribution
 that has one, or be broken by it.
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("core", "variants", "net", "client")
+FOLDERS = ("core", "variants", "net", "client", "tools")
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def test_every_module_of_the_folders_is_in_the_package(wheel_names: list[str]) -
 
 def test_the_source_imports_the_package_by_its_name() -> None:
     """No module imports a folder by its bare name: it would work in a checkout only."""
-    bare = re.compile(r"^\s*(from|import) (core|variants|net|client)[.\s]", re.M)
-    found = [str(path.relative_to(ROOT)) for top in (*FOLDERS, "tests", "examples", "tools", "fuzz")
+    bare = re.compile(r"^\s*(from|import) (core|variants|net|client|tools)[.\s]", re.M)
+    found = [str(path.relative_to(ROOT)) for top in (*FOLDERS, "tests", "examples", "fuzz")
              for path in (ROOT / top).rglob("*.py") if bare.search(path.read_text(encoding="utf-8"))]
     assert not found, found
