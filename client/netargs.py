@@ -65,16 +65,20 @@ def host_args(p: argparse.ArgumentParser) -> None:
     _net_args(p)
 
 
-def join_args(p: argparse.ArgumentParser) -> None:
-    """``tarock join``'s arguments."""
-    p.add_argument("table", nargs="?", type=argtypes.name,
-                   help="the table's name (default: list what is found)")
-    p.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
-                   help="join the table at this address (no discovery)")
-    p.add_argument("--player", type=argtypes.name, help="your name at the table (default: Player)")
-    p.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
+def _table_found(p: argparse.ArgumentParser, table: str, to: str) -> None:
+    """Which table to go to (``join``, ``watch``): its name, or ``--to`` its address."""
+    p.add_argument("table", nargs="?", type=argtypes.name, help=table)
+    p.add_argument("--to", type=argtypes.address, metavar="HOST:PORT", help=to)
     p.add_argument("--wait", type=argtypes.seconds(0), default=4.0,
                    help="seconds to look for tables (default: 4)")
+
+
+def join_args(p: argparse.ArgumentParser) -> None:
+    """``tarock join``'s arguments."""
+    _table_found(p, "the table's name (default: list what is found)",
+                 "join the table at this address (no discovery)")
+    p.add_argument("--player", type=argtypes.name, help="your name at the table (default: Player)")
+    p.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
     _net_args(p)
 
 
@@ -89,13 +93,9 @@ def tables_args(p: argparse.ArgumentParser) -> None:
 
 def watch_args(p: argparse.ArgumentParser) -> None:
     """``tarock watch``'s arguments."""
-    p.add_argument("table", nargs="?", type=argtypes.name,
-                   help="the table's name (default: the first found)")
-    p.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
-                   help="watch the table at this address")
-    p.add_argument("--wait", type=argtypes.seconds(0), default=4.0,
-                   help="seconds to look for tables (default: 4)")
+    _table_found(p, "the table's name (default: the first found)", "watch the table at this address")
     _net_args(p)
+
 
 
 def bot_args(p: argparse.ArgumentParser) -> None:
