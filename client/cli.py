@@ -28,8 +28,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tarock.client.i18n import _, choose_language, set_language
-
 Runner = Callable[[argparse.Namespace], int]
 Builder = Callable[[str, argparse.ArgumentParser], None]
 
@@ -187,14 +185,13 @@ def _tolerant_streams() -> None:
             stream.reconfigure(errors="replace")
 
 
-def _plugins_flag(args: argparse.Namespace) -> str | None:
+def _plugins_flag(args: argparse.Namespace) -> tuple[str, str] | None:
     """``tarock --plugins F CMD`` means ``tarock CMD --plugins F``; two different files are refused
-    (the refusal is returned)."""
+    (they are returned)."""
     before = vars(args).pop("plugins_before", None)
     after = getattr(args, "plugins", None)
     if before is not None and after is not None and Path(before) != Path(after):
-        return _("--plugins is given twice ({before} before the command, {after} after it): "
-                 "give it once").format(before=before, after=after)
+        return before, after
     args.plugins = after if after is not None else before
     return None
 
@@ -212,14 +209,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
+    from tarock.client.i18n import _, choose_language, set_language  # not for --help: it reads a catalogue
+
     try:
         set_language(choose_language(getattr(args, "lang", None)))
     except ValueError as exc:
         print(f"tarock: {exc}", file=sys.stderr, flush=True)
         return 2
-    refused = _plugins_flag(args)
-    if refused is not None:
-        print(f"tarock: {refused}", file=sys.stderr, flush=True)
+    twice = _plugins_flag(args)
+    if twice is not None:
+        refusal = _("--plugins is given twice ({before} before the command, {after} after it): "
+                    "give it once").format(before=twice[0], after=twice[1])
+        print(f"tarock: {refusal}", file=sys.stderr, flush=True)
         return 2
     args.full_screen = _full_screen(args)
     if args.command is None and not args.full_screen:
