@@ -1,6 +1,7 @@
-"""The network commands: ``tarock host | join | tables | watch | bot`` and ``bench --net``.
+"""The network commands: ``tarock host | join | tables | watch | bot``.
 
-They are registered into :mod:`client.cli` by :func:`register`.  A human at
+Their arguments are in :mod:`client.netargs`; :mod:`client.cli` imports this module
+only when one of them runs (:func:`main`).  A human at
 ``host``/``join`` plays through the terminal of ``tarock play``; bots print a
 line per hand (``--json``: one JSON object per event).  Exit status: 0 when
 the table was played to its end (or the command did what it says), 1 when a
@@ -23,17 +24,19 @@ from typing import Any
 
 import trio
 
-from tarock.client import argtypes
-from tarock.client.bots import BOT_KINDS, make_bot
+from tarock.client import argtypes, command
+from tarock.client.bots import make_bot
+from tarock.client.command import UsageError, err, out
 from tarock.client.human import HumanPlayer
 from tarock.client.i18n import NP_, _, n_, p_
+from tarock.client.netargs import DEFAULT, SEATS
 from tarock.client.netview import BotView, HumanView, Roster, quiet
 from tarock.client.players import Player
 from tarock.client.render import sheet_lines
 from tarock.core.plugins import Catalogue, load_plugins
 from tarock.core.rules import RuleError
 from tarock.net.advert import Seen
-from tarock.net.dealing import COMMIT_REVEAL, DEFAULT_DEALING, SCHEMES
+from tarock.net.dealing import COMMIT_REVEAL, DEFAULT_DEALING
 from tarock.net.discovery import Discovery, DiscoveryError, open_zeroconf_discovery
 from tarock.net.effects import Leave
 from tarock.net.game import Game
@@ -57,12 +60,6 @@ from tarock.net.store import StoreError, check_folder
 from tarock.net.transport import ConnectError, PeerAddress, TcpTransport
 
 log = logging.getLogger("tarock.net")
-SEATS = 4
-DEFAULT = Timing()
-
-
-class NetUsageError(Exception):
-    """A command line or a table that cannot be used; exit status 2."""
 
 
 LEAVE_REASONS = {
@@ -83,51 +80,6 @@ LEAVE_REASONS = {
 the network's own sentence, is shown after it)."""
 
 
-def _out(line: str = "") -> None:
-    print(line, flush=True)
-
-
-def _err(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-# -- shared options -------------------------------------------------------------------------
-def _net_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read")
-    p.add_argument("--state", metavar="DIR", help="where the node keeps its crash-safe store "
-                   "(default: $TAROCK_STATE or the user's state folder)")
-    p.add_argument("--port", type=argtypes.port, default=0,
-                   help="TCP port to listen on, 0..65535 (default: 0, any free one)")
-    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
-    p.add_argument("--interface", action="append", metavar="NAME|IP",
-                   help="network interface for discovery (default: every multicast-capable one)")
-    p.add_argument("--seat-timeout", type=argtypes.seconds(0), default=DEFAULT.seat_timeout, metavar="S",
-                   help="seconds a seat may be away before a bot plays it "
-                        f"(default: {DEFAULT.seat_timeout:g})")
-    p.add_argument("--step-timeout", type=argtypes.seconds(0.5, 3600), default=DEFAULT.step, metavar="S",
-                   help="seconds a connected seat may take for a step of the deal or of a reveal "
-                        "(no person decides there) before it is named for stalling "
-                        f"(default: {DEFAULT.step:g})")
-    p.add_argument("--heartbeat", type=argtypes.seconds(0.05, 60), default=DEFAULT.heartbeat, metavar="S",
-                   help=f"seconds between heartbeats; a peer silent for 4 of them is gone "
-                        f"(default: {DEFAULT.heartbeat:g})")
-    p.add_argument("--pin", type=argtypes.pin, metavar="PIN",
-                   help="the PIN of a private table: a host opens its table with it, "
-                   "a player needs it to join or watch (nobody without it learns anything of the game)")
-    p.add_argument("-v", "--verbose", action="count", default=0, help="log what the node does (-vv: more)")
-
-
-def _table_args(p: argparse.ArgumentParser, rounds_default: int = 12) -> None:
-    p.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
-    p.add_argument("--rounds", type=argtypes.rounds, default=rounds_default,
-                   help=f"rounds, 1..{argtypes.MAX_ROUNDS} (default: {rounds_default})")
-    p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
-                   help="a variant option (JSON value)")
-    p.add_argument("--dealing", default=DEFAULT_DEALING, choices=SCHEMES,
-                   help=f"how a new table deals (default: {DEFAULT_DEALING}: no node, the host included, "
-                        f"sees another's cards; {COMMIT_REVEAL}: cheaper, the host sees every hand)")
-
-
 def _timing(args: argparse.Namespace) -> Timing:
     beat = max(0.05, float(args.heartbeat))
     step = max(0.5, float(getattr(args, "step_timeout", DEFAULT.step)))
@@ -140,25 +92,12 @@ def _logging(args: argparse.Namespace) -> None:
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for item in getattr(args, "option", None) or []:
-        key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise NetUsageError(_("--option wants KEY=VALUE, not {item}").format(item=repr(item)))
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
-    return options
-
-
 def _game(args: argparse.Namespace, catalogue: Catalogue) -> Game:
     name = args.variant or (catalogue.enabled[0] if catalogue.enabled else None)
     if name is None:
-        raise NetUsageError(_("plugins.toml enables no variant"))
+        raise UsageError(_("plugins.toml enables no variant"))
     dealing = getattr(args, "dealing", DEFAULT_DEALING)
-    return Game.make(catalogue, name, _options(args), SEATS, args.rounds, dealing)
+    return Game.make(catalogue, name, command.options(args), SEATS, args.rounds, dealing)
 
 
 def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Path | None) -> Node:
@@ -168,17 +107,17 @@ def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Pa
     try:
         transport = TcpTransport(args.bind, args.port)
     except ValueError as exc:
-        raise NetUsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     pin = getattr(args, "pin", None)
     try:
         if records is not None:
             check_folder(records, "records folder")
         node = Node(name, catalogue, transport, state, timing=_timing(args), records_dir=records, pin=pin)
     except StoreError as exc:
-        raise NetUsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     for line in [*node.store.warnings, node.lost]:  # the store's checks at the open, one line each
         if line:
-            _err(f"tarock: {line}")
+            err(f"tarock: {line}")
     return node
 
 
@@ -213,7 +152,7 @@ async def _discovery(args: argparse.Namespace, node: Node) -> AsyncIterator[Disc
                                            for a in seen.endpoints]
             yield disc
     except DiscoveryError as exc:
-        raise NetUsageError(_("discovery failed: {reason} (use --to HOST:PORT where multicast is blocked)")
+        raise UsageError(_("discovery failed: {reason} (use --to HOST:PORT where multicast is blocked)")
                             .format(reason=exc)) from exc
 
 
@@ -221,7 +160,7 @@ def _address(text: str) -> PeerAddress:
     try:
         return PeerAddress.parse(text)
     except ValueError as exc:
-        raise NetUsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
 
 
 async def _serve(node: Node, nursery: trio.Nursery) -> PeerAddress:
@@ -229,7 +168,7 @@ async def _serve(node: Node, nursery: trio.Nursery) -> PeerAddress:
     try:
         bound: PeerAddress = await nursery.start(node.serve)
     except OSError as exc:
-        raise NetUsageError(_("cannot listen on {address}: {reason}").format(
+        raise UsageError(_("cannot listen on {address}: {reason}").format(
             address=node.transport, reason=exc)) from None
     return bound
 
@@ -253,18 +192,18 @@ def _run(main: Callable[[], Any]) -> int:
     except BaseException as exc:
         leaves = _leaves(exc)
         if any(isinstance(e, KeyboardInterrupt) for e in leaves):
-            _err(_("interrupted"))
+            err(_("interrupted"))
             return 130
         failures = [str(e) for e in leaves if isinstance(e, StoreError)]
         if failures and len(failures) == len(leaves):
             for line in dict.fromkeys(failures):
-                _err("tarock: " + _("{failure}; leaving the table").format(failure=line))
+                err("tarock: " + _("{failure}; leaving the table").format(failure=line))
             return 1
-        known = [e for e in leaves if isinstance(e, NetUsageError | RuleError)]
+        known = [e for e in leaves if isinstance(e, UsageError | RuleError)]
         if not known or len(known) != len(leaves):
             raise
         for e in known:
-            _err(f"tarock: {e}")
+            err(f"tarock: {e}")
         return 2
     return status
 
@@ -279,15 +218,15 @@ def _human(name: str, roster: Roster) -> tuple[HumanPlayer, HumanView]:
             return [_("(no rounds played yet)")]
         return sheet_lines(table, roster.names, roster.terms)
 
-    human = HumanPlayer(name, names=names, sheet=sheet, write=_out, terms=lambda: roster.terms)
-    view = HumanView(_out, roster)
+    human = HumanPlayer(name, names=names, sheet=sheet, write=out, terms=lambda: roster.terms)
+    view = HumanView(out, roster)
     return human, view
 
 
 def _ended(leave: Leave) -> int:
     if leave.code == "done":
         return 0
-    _out(_("Left the table: {reason}").format(reason=leave_text(leave)))
+    out(_("Left the table: {reason}").format(reason=leave_text(leave)))
     return 2 if leave.code in ("rules", "variant", "table", "full", "version", "role") else 1
 
 
@@ -314,7 +253,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 where = ", ".join(f"{a}:{bound.port}" for a in node.addresses) or \
                     _("port {port}").format(port=bound.port)
                 free = SEATS - 1 - args.bots
-                _out(n_("Table {name} is open ({variant}, {rounds} round) at {where};",
+                out(n_("Table {name} is open ({variant}, {rounds} round) at {where};",
                         "Table {name} is open ({variant}, {rounds} rounds) at {where};", game.rounds).format(
                             name=repr(info.name), variant=game.variant, rounds=game.rounds, where=where)
                      + " " + n_("{n} seat free.", "{n} seats free.", free).format(n=free) + " "
@@ -348,36 +287,36 @@ async def _pick(args: argparse.Namespace, node: Node, disc: Discovery, wanted: s
         try:
             info = await node.ask_info(address)
         except ConnectError as exc:
-            raise NetUsageError(str(exc)) from None
+            raise UsageError(str(exc)) from None
         if info.kind != "table":
-            raise NetUsageError(_("{address} ({name}) has no table").format(address=address, name=info.name))
+            raise UsageError(_("{address} ({name}) has no table").format(address=address, name=info.name))
         return address, info
     found = await _tables(disc, args.wait, wanted)
     if wanted is not None:
         found = [s for s in found if s.advert.name == wanted]
         if not found:
-            raise NetUsageError(_("no table named {name} found within {wait} s").format(
+            raise UsageError(_("no table named {name} found within {wait} s").format(
                 name=repr(wanted), wait=f"{args.wait:g}"))
     if not found:
-        raise NetUsageError(_("no table found within {wait} s (tarock host opens one)").format(
+        raise UsageError(_("no table found within {wait} s (tarock host opens one)").format(
             wait=f"{args.wait:g}"))
     chosen = found[0]
     if len(found) > 1 and interactive:
         for i, s in enumerate(found, start=1):
-            _out(f"  {i}. {_table_line(s)}")
+            out(f"  {i}. {_table_line(s)}")
         while True:
             prompt = _("Table [1-{n}]> ").format(n=len(found))
             line = (await trio.to_thread.run_sync(input, prompt)).strip()
             if line.isdigit() and 1 <= int(line) <= len(found):
                 chosen = found[int(line) - 1]
                 break
-            _out(_("Sorry: {message}").format(message=_("type a number 1..{n}").format(n=len(found))))
+            out(_("Sorry: {message}").format(message=_("type a number 1..{n}").format(n=len(found))))
     for address in chosen.endpoints:
         try:
             return address, await node.ask_info(address)
         except ConnectError as exc:
             log.info("%s", exc)
-    raise NetUsageError(_("table {name} does not answer").format(name=repr(chosen.advert.name)))
+    raise UsageError(_("table {name} does not answer").format(name=repr(chosen.advert.name)))
 
 
 def _table_line(s: Seen) -> str:
@@ -400,11 +339,11 @@ def _check_rules(catalogue: Catalogue, info: Info) -> None:
     try:
         game = Game.make(catalogue, info.variant, info.options, SEATS, max(1, info.rounds), COMMIT_REVEAL)
     except RuleError as exc:
-        raise NetUsageError(_("cannot join table {name}: it plays {variant}, which this installation cannot "
+        raise UsageError(_("cannot join table {name}: it plays {variant}, which this installation cannot "
                               "({reason})").format(name=repr(info.table_name), variant=repr(info.variant),
                                                    reason=exc)) from None
     if game.hash != info.rules:
-        raise NetUsageError(_("cannot join table {name}: it plays {variant} with rules {theirs}, here the "
+        raise UsageError(_("cannot join table {name}: it plays {variant} with rules {theirs}, here the "
                               "same variant and options give {ours} (different plugins or plugin versions)")
                             .format(name=repr(info.table_name), variant=info.variant, theirs=info.rules[:12],
                                     ours=game.hash[:12]))
@@ -428,7 +367,7 @@ def cmd_join(args: argparse.Namespace, watch: bool = False) -> int:
                 human, view = _human(name, roster)
                 doing = _("Watching table {name} at {address} ...") if watch else \
                     _("Joining table {name} at {address} ...")
-                _out(doing.format(name=repr(info.table_name), address=address))
+                out(doing.format(name=repr(info.table_name), address=address))
                 driver = await join_table(node, address, info.table, info.rules, Seated(human, view, True),
                                           _bot_for(0), watch=watch)
                 leave = await driver.run(address)
@@ -456,19 +395,19 @@ def cmd_tables(args: argparse.Namespace) -> int:
             nursery.cancel_scope.cancel()
         tables = [s for s in seen if s.advert.kind == "table"]
         if args.json:
-            _out(json.dumps([{"name": s.advert.name, "table": s.advert.table_id, "variant": s.advert.variant,
+            out(json.dumps([{"name": s.advert.name, "table": s.advert.table_id, "variant": s.advert.variant,
                               "rules": s.advert.rules_hash, "rounds": s.advert.rounds,
                               "free": s.advert.free_seats, "node": s.advert.node_id,
                               "addresses": [str(e) for e in s.endpoints], "kind": s.advert.kind}
                              for s in seen], ensure_ascii=False))
             return 0
         if not tables:
-            _out(_("No table found within {wait} s.").format(wait=f"{args.wait:g}"))
+            out(_("No table found within {wait} s.").format(wait=f"{args.wait:g}"))
         for s in tables:
-            _out(_table_line(s))
+            out(_table_line(s))
         waiting = [s for s in seen if s.advert.kind == "waiting"]
         if waiting:
-            _out(_("Waiting for a table: {names}").format(names=", ".join(s.advert.name for s in waiting)))
+            out(_("Waiting for a table: {names}").format(names=", ".join(s.advert.name for s in waiting)))
         return 0
     return _run(main)
 
@@ -491,7 +430,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         node = _node(args, catalogue, args.name, records)
-        view = BotView(_out, args.name, args.json)
+        view = BotView(out, args.name, args.json)
         bot = make_bot(args.strength, seed, args.name)
         me = Seated(bot, view)
         bot_for = _bot_for(seed)
@@ -519,9 +458,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
                                                    skip=skip, notice=_waits(view, args),
                                                    variant=game.variant if args.variant else None)
                     except OtherVariant as exc:
-                        raise NetUsageError(_other_variant(exc)) from None
+                        raise UsageError(_other_variant(exc)) from None
                     except NoTable as exc:
-                        _err(f"tarock bot: {exc}")  # the network's sentence
+                        err(f"tarock bot: {exc}")  # the network's sentence
                         leave = Leave("no-table", str(exc))
                         break
                     if found.form:
@@ -536,7 +475,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                         address = found.join.endpoints[0]
                         try:
                             _check_rules(catalogue, await node.ask_info(address))
-                        except (NetUsageError, ConnectError) as exc:
+                        except (UsageError, ConnectError) as exc:
                             log.info("%s", exc)
                             skip.add(found.table)
                             continue
@@ -585,80 +524,10 @@ def _waits(view: BotView, args: argparse.Namespace) -> Callable[[Notice], None]:
     return tell
 
 
-# -- registration ------------------------------------------------------------------------------
-def register(sub: Any) -> None:
-    """Add the network commands to ``tarock``'s subparsers (and ``--net`` to ``bench``)."""
-    host = sub.add_parser("host", help="open a table on the home network (--bots K fills K seats)")
-    _table_args(host)
-    host.add_argument("--name", type=argtypes.name, help="the table's name (default: <player>'s table)")
-    host.add_argument("--bots", type=argtypes.count(0, SEATS - 1), default=0,
-                      help=f"seats filled by bots at once, 0..{SEATS - 1} (default: 0)")
-    host.add_argument("--player", type=argtypes.name, help="your name at the table (default: Host)")
-    host.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
-    _net_args(host)
-    host.set_defaults(func=_guard(cmd_host))
-
-    join = sub.add_parser("join", help="join a table found on the network (or --to HOST:PORT)")
-    join.add_argument("table", nargs="?", type=argtypes.name,
-                      help="the table's name (default: list what is found)")
-    join.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
-                      help="join the table at this address (no discovery)")
-    join.add_argument("--player", type=argtypes.name, help="your name at the table (default: Player)")
-    join.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
-    join.add_argument("--wait", type=argtypes.seconds(0), default=4.0,
-                      help="seconds to look for tables (default: 4)")
-    _net_args(join)
-    join.set_defaults(func=_guard(cmd_join))
-
-    tables = sub.add_parser("tables", help="list the tables found on the network")
-    tables.add_argument("--json", action="store_true", help="one JSON list of every node found")
-    tables.add_argument("--wait", type=argtypes.seconds(0), default=3.0, help="seconds to look (default: 3)")
-    tables.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
-                        help="ask this address instead of browsing")
-    _net_args(tables)
-    tables.set_defaults(func=_guard(cmd_tables))
-
-    watch = sub.add_parser("watch", help="follow a table with public information only")
-    watch.add_argument("table", nargs="?", type=argtypes.name,
-                       help="the table's name (default: the first found)")
-    watch.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
-                       help="watch the table at this address")
-    watch.add_argument("--wait", type=argtypes.seconds(0), default=4.0,
-                       help="seconds to look for tables (default: 4)")
-    _net_args(watch)
-    watch.set_defaults(func=_guard(cmd_watch))
-
-    bot = sub.add_parser("bot", help="a headless player: joins a table with a free seat or forms one")
-    bot.add_argument("--name", type=argtypes.name, required=True,
-                     help="the bot's name (also names its store)")
-    bot.add_argument("--strength", default="heuristic", choices=BOT_KINDS,
-                     help=f"how it plays ({', '.join(BOT_KINDS)})")
-    bot.add_argument("--table", type=argtypes.name, help="join only the table of this name")
-    bot.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
-    bot.add_argument("--seed", type=argtypes.seed, help="seed of the bot's choices (default: random)")
-    bot.add_argument("--json", action="store_true", help="print one JSON object per event")
-    bot.add_argument("--to", type=argtypes.address, metavar="HOST:PORT",
-                     help="look for tables at this address only (no mDNS)")
-    bot.add_argument("--wait", type=argtypes.seconds(0), default=600.0,
-                     help="seconds to wait for a table (default: 600)")
-    bot.add_argument("--host", action="store_true",
-                     help="open a table (named --table) and wait for players, instead of forming one")
-    _table_args(bot)
-    _net_args(bot)
-    bot.set_defaults(func=_guard(cmd_bot))
-
-    bench = sub.choices.get("bench")
-    if bench is not None:
-        from tarock.client import netbench
-
-        netbench.extend(bench)
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "host": cmd_host, "join": cmd_join, "tables": cmd_tables, "watch": cmd_watch, "bot": cmd_bot}
 
 
-def _guard(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return command(args)
-        except NetUsageError as exc:
-            _err(f"tarock {args.command}: {exc}")
-            return 2
-    return run
+def main(args: argparse.Namespace) -> int:
+    """Run the network command ``args.command`` as :mod:`client.netargs` parsed it."""
+    return command.guarded(COMMANDS[args.command], args)

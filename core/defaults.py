@@ -17,7 +17,7 @@ from tarock.core.cards import TAROCK, Card, Suit
 from tarock.core.context import TableContext, following
 from tarock.core.contracts import ContractSpec
 from tarock.core.facts import VariantFacts
-from tarock.core.hookspecs import hookimpl
+from tarock.core.hookmarks import hookimpl
 from tarock.core.state import HandResult, HandState, Reason, Trick
 from tarock.core.tricks import legal, refusal, winner
 

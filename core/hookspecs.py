@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
+from tarock.core.hookmarks import PROJECT as PROJECT
+from tarock.core.hookmarks import hookimpl as hookimpl  # where plugins have always found it
+
 if TYPE_CHECKING:
     from tarock.core.actions import Action, KontraTarget
     from tarock.core.cards import Card
@@ -34,9 +37,7 @@ if TYPE_CHECKING:
     from tarock.core.rules import Rules
     from tarock.core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
 
-PROJECT = "tarock"
 hookspec = pluggy.HookspecMarker(PROJECT)
-hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 # -- setup: the rules as data ------------------------------------------------

@@ -34,9 +34,9 @@ import pluggy
 from tarock.core import hookspecs
 from tarock.core.context import TableContext
 from tarock.core.options import OptionError
-from tarock.core.registry import ENTRY_POINT_GROUP as VARIANT_GROUP
-from tarock.core.registry import Origin, Variant
 from tarock.core.rules import SOURCE_DIGEST, RuleError, Rules, blame, plugin_version
+from tarock.core.variant import ENTRY_POINT_GROUP as VARIANT_GROUP
+from tarock.core.variant import Origin, Variant
 
 PLUGIN_GROUP = "tarock.plugins"
 """Entry-point group of house-rule plugins (each names a plugin class or object)."""

@@ -1,13 +1,15 @@
-"""A table's ruleset: its own plugin manager and a typed facade over it."""
+"""A table's ruleset: its own plugin manager and a typed facade over it.
+
+The errors it raises are in :mod:`core.rule_errors`, who a plugin is in
+:mod:`core.plugin_ids`, how its hooks are called in :mod:`core.hookcall` and the
+checks of what the plugins declare in :mod:`core.rulecheck`; the names used with
+the rules are importable from here too.
+"""
 
 from __future__ import annotations
 
-import re
-import sys
-from collections.abc import Callable, Generator, Mapping, Sequence
-from functools import cache
-from importlib.metadata import PackageNotFoundError, packages_distributions, version
-from types import MappingProxyType, ModuleType
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import pluggy
@@ -17,241 +19,26 @@ from tarock.core.actions import CORE_ACTIONS, Action, KontraTarget
 from tarock.core.cards import Card
 from tarock.core.codec import Codec
 from tarock.core.context import TableContext
-from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec, unplayable
+from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec
 from tarock.core.defaults import DataRules
 from tarock.core.facts import RuleFacts, VariantFacts
-from tarock.core.options import Declared, OptionError, OptionSpec, OptionValue, collect, resolve
+from tarock.core.hookcall import first_result_caller, other_than
+from tarock.core.options import OptionError, OptionValue, resolve
 from tarock.core.phases import Phase
+from tarock.core.plugin_ids import (
+    SOURCE_DIGEST,
+    blame,
+    plugin_name,
+    plugin_source,
+    plugin_version,
+    registration_error,
+)
+from tarock.core.rule_errors import PluginFailure, RuleError
+from tarock.core.rulecheck import check_playable, checked_specs, culprit, declared_options
 from tarock.core.settlement import Item, SettlementError, premium_items, settle
 from tarock.core.state import HandResult, HandState, PhaseId, Reason, Score, Trick, Verdict
 
-
-class RuleError(RuntimeError):
-    """A plugin did not answer a hook it must answer, or answered wrongly."""
-
-
-class PluginFailure(RuleError):
-    """A plugin's hook implementation raised: the one error a client, bot or node catches for it.
-
-    Every hook the rules ask goes through one guard (:func:`_guarded`), which
-    turns the plugin's exception (kept as ``__cause__``) into this error naming
-    the plugin, the hook and the hand (round and deal, as the hook's state
-    tells); the engine adds the action, which it did not take, and a session
-    its seed.  ``str()`` is one line.
-    """
-
-    def __init__(self, plugin: str, hook: str, error: BaseException,
-                 context: TableContext | None = None) -> None:
-        super().__init__()
-        self.plugin = plugin
-        self.hook = hook
-        self.error = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-        self.round: int | None = context.round if context is not None else None
-        self.deal: int | None = context.deal if context is not None else None
-        self.seed: int | str | None = None
-        self.action: str | None = None
-
-    def at(self, round_no: int, deal_no: int, seed: int | str | None = None) -> PluginFailure:
-        """Fill in the hand where the hook did not see it, and the seed of the deals."""
-        if self.round is None:
-            self.round, self.deal = round_no, deal_no
-        if self.seed is None:
-            self.seed = seed
-        return self
-
-    def __str__(self) -> str:
-        where = [f"round {self.round}, deal {self.deal}"] if self.round is not None else []
-        if self.seed is not None:
-            where.append(f"seed {self.seed}")
-        if self.action is not None:
-            where.append(f"on {self.action}, which was not taken")
-        hand = f" ({'; '.join(where)})" if where else ""
-        return f"plugin {self.plugin!r} failed in hook {self.hook}{hand}: {self.error}"
-
-
-def _plugin_name(plugin: object) -> str:
-    return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
-
-
-@cache
-def _distributions() -> Mapping[str, list[str]]:
-    return packages_distributions()
-
-
-def plugin_version(plugin: object) -> str:
-    """The plugin's ``version``; else that of the package providing its module."""
-    ver = getattr(plugin, "version", None)
-    if isinstance(ver, str) and ver:
-        return ver
-    module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
-    for dist in _distributions().get(module.partition(".")[0], []):
-        try:
-            return f"{dist}=={version(dist)}"
-        except PackageNotFoundError:
-            continue
-    return "unversioned"
-
-
-SOURCE_DIGEST = "__tarock_source_sha256__"
-"""The attribute :func:`core.plugins.load_plugin_file` sets on a plugin file's
-module: the sha256 of the file's bytes as imported."""
-
-
-def plugin_source(plugin: object) -> tuple[str, str] | None:
-    """``(sha256 of its file, the file)`` for a plugin loaded from a file by path, else None.
-
-    Installed plugins are identified by their version; a club's own file by
-    its content too, so that a file changed without a new version is noticed.
-    """
-    module_name = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
-    module = sys.modules.get(module_name)
-    digest = getattr(module, SOURCE_DIGEST, None)
-    if not isinstance(digest, str):
-        return None
-    return digest, str(getattr(module, "__file__", "") or module_name)
-
-
-def blame(pm: pluggy.PluginManager, exc: BaseException) -> str | None:
-    """``plugin 'x', hook 'tarock_y'`` for the hook implementation that raised ``exc``.
-
-    The innermost frame of the traceback that runs an implementation
-    registered with ``pm`` decides; None when no plugin code is in it.
-    """
-    culprits: dict[object, str] = {}
-    for caller in vars(pm.hook).values():
-        if isinstance(caller, pluggy.HookCaller):
-            for impl in caller.get_hookimpls():
-                function = getattr(impl.function, "__func__", impl.function)
-                code = getattr(function, "__code__", None)
-                if code is not None:
-                    culprits[code] = f"plugin {_plugin_name(impl.plugin)!r}, hook {caller.name!r}"
-    found: str | None = None
-    tb = exc.__traceback__
-    while tb is not None:
-        found = culprits.get(tb.tb_frame.f_code, found)
-        tb = tb.tb_next
-    return found
-
-
-def _registration_error(pm: pluggy.PluginManager, name: str, exc: Exception) -> str:
-    """A message naming the plugin and the hook pluggy refused to register."""
-    text = str(exc)
-    match = re.search(r"for hook '(\w+)'", text)
-    if match is None:
-        return f"plugin {name!r} cannot be loaded: {text}"
-    hook = match.group(1)
-    caller = getattr(pm.hook, hook, None)
-    spec = caller.spec if isinstance(caller, pluggy.HookCaller) else None
-    takes = f"; the hook takes ({', '.join(spec.argnames)})" if spec is not None else ""
-    return (f"plugin {name!r}, hook {hook!r}: {text.strip().splitlines()[-1]}{takes}"
-            " (see docs/hooks.md)")
-
-
-def _guarded(caller: pluggy.HookCaller, call: Callable[..., Any]) -> Callable[..., Any]:
-    """``call`` (a caller of the hook ``caller``), an exception of a plugin's code
-    turned into a :class:`PluginFailure` naming the plugin, the hook and the hand.
-
-    The one place where plugin code is called at play: every hook the facade
-    asks comes through here.  A :class:`PluginFailure` of a hook asked inside
-    (a scorer asking ``rules.count``) names the innermost plugin and passes.
-    """
-    culprits: dict[object, str] = {}
-    for impl in caller.get_hookimpls():
-        function = getattr(impl.function, "__func__", impl.function)
-        code = getattr(function, "__code__", None)
-        if code is not None:
-            culprits[code] = _plugin_name(impl.plugin)
-    hook = caller.name
-
-    def guarded(*args: Any) -> Any:
-        try:
-            return call(*args)
-        except PluginFailure:
-            raise
-        except Exception as exc:
-            plugin: str | None = None
-            tb = exc.__traceback__
-            while tb is not None:
-                plugin = culprits.get(tb.tb_frame.f_code, plugin)
-                tb = tb.tb_next
-            if plugin is None:  # raised by core around the plugins, not in them
-                raise
-            context = next((a.context if isinstance(a, HandState) else a for a in args
-                            if isinstance(a, HandState | TableContext)), None)
-            raise PluginFailure(plugin, hook, exc, context) from exc
-    return guarded
-
-
-def _first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
-    """A positional caller for a first-result hook, same answers as ``caller``,
-    an exception of a plugin a :class:`PluginFailure` (:func:`_guarded`).
-
-    The implementations are called directly in pluggy's order (wrappers
-    first, then the last registered and ``tryfirst`` first), skipping
-    pluggy's per-call bookkeeping on the hot path.  New-style wrappers
-    (``wrapper=True``) are run as pluggy runs them: up to their ``yield``,
-    then sent the result (or thrown the exception) in reverse order; a
-    wrapper's return value replaces the result.  Old-style hookwrappers go
-    through pluggy itself.
-    """
-    impls = list(reversed(caller.get_hookimpls()))
-    if any(i.hookwrapper for i in impls):
-        def through_pluggy(*args: Any) -> Any:
-            return caller(**dict(zip(argnames, args, strict=True)))
-        return _guarded(caller, through_pluggy)
-    Plan = list[tuple[Callable[..., Any], tuple[int, ...] | None]]
-    everything = tuple(range(len(argnames)))
-
-    def positions(impl: pluggy.HookImpl) -> tuple[int, ...] | None:
-        """Which arguments ``impl`` takes (None: all, in order)."""
-        taken = tuple(argnames.index(a) for a in impl.argnames)
-        return None if taken == everything else taken
-    wrappers: Plan = [(i.function, positions(i)) for i in impls if i.wrapper]
-    plan: Plan = [(i.function, positions(i)) for i in impls if not i.wrapper]
-    if not wrappers and len(plan) == 1 and plan[0][1] is None:
-        return _guarded(caller, plan[0][0])
-
-    def direct(*args: Any) -> Any:
-        for function, taken in plan:
-            result = function(*args) if taken is None else function(*[args[p] for p in taken])
-            if result is not None:
-                return result
-        return None
-    if not wrappers:
-        return _guarded(caller, direct)
-
-    def wrapped(*args: Any) -> Any:
-        running: list[Generator[Any, Any, Any]] = []
-        for function, taken in wrappers:
-            gen = function(*args) if taken is None else function(*[args[p] for p in taken])
-            next(gen)
-            running.append(gen)
-        error: BaseException | None = None
-        result: Any = None
-        try:
-            result = direct(*args)
-        except BaseException as exc:
-            error = exc
-        for gen in reversed(running):
-            try:
-                if error is not None:
-                    gen.throw(error)
-                else:
-                    gen.send(result)
-                raise RuntimeError("a hook wrapper yielded twice")
-            except StopIteration as stop:
-                result, error = stop.value, None
-            except BaseException as exc:
-                error = exc
-        if error is not None:
-            raise error
-        return result
-    return _guarded(caller, wrapped)
-
-
-def _other_than(kind: type[Any]) -> Callable[[Any], bool]:
-    """Whether a hook's answer is something, but not a ``kind``."""
-    return lambda answer: answer is not None and not isinstance(answer, kind)
+__all__ = ["SOURCE_DIGEST", "PluginFailure", "RuleError", "Rules", "blame", "plugin_source", "plugin_version"]
 
 
 class Rules:
@@ -274,11 +61,11 @@ class Rules:
         """Per plugin loaded from a file by path: the sha256 of the file and the file
         (:func:`plugin_source`); the rules hash covers the digests."""
         for plugin in [DataRules(), *plugins]:
-            name = _plugin_name(plugin)
+            name = plugin_name(plugin)
             try:
                 self.pm.register(plugin, name=f"{len(self.plugin_names)}:{name}")
             except (ValueError, pluggy.PluginValidationError) as exc:
-                raise RuleError(_registration_error(self.pm, name, exc)) from exc
+                raise RuleError(registration_error(self.pm, name, exc)) from exc
             self.plugin_names.append(name)
             self.plugin_versions.append(plugin_version(plugin))
             if (source := plugin_source(plugin)) is not None:
@@ -286,14 +73,14 @@ class Rules:
         for hook_name, caller in vars(self.pm.hook).items():
             if isinstance(caller, pluggy.HookCaller) and caller.spec is None:
                 for impl in caller.get_hookimpls():
-                    raise RuleError(f"plugin {_plugin_name(impl.plugin)!r} implements the hook "
+                    raise RuleError(f"plugin {plugin_name(impl.plugin)!r} implements the hook "
                                     f"{hook_name!r}, which does not exist (a typo, or a plugin "
                                     "written for another version of tarock?)")
         self.hook = self.pm.hook
         self._callers: dict[str, Callable[..., Any]] = {}
         self._sole: dict[str, Callable[..., Any] | None] = {}
         try:
-            self.option_specs = self._declared_options()
+            self.option_specs = declared_options(self.pm, self.plugin_names)
             self.options: Mapping[str, OptionValue] = MappingProxyType(
                 resolve(self.option_specs, options or {}, variant))
         except OptionError as exc:
@@ -313,16 +100,19 @@ class Rules:
                             f"{self.hand_size} and a talon of {list(self.talon_piles)}")
         self.players_per_hand = dealt // self.hand_size
         """How many seats play one hand (4 in every tarock game)."""
-        self.contracts: tuple[ContractSpec, ...] = self._contracts()
+        self.contracts: tuple[ContractSpec, ...] = tuple(sorted(
+            self._specs("tarock_contracts", ContractSpec, "contracts"), key=lambda c: c.rank))
         self._by_name = {c.name: c for c in self.contracts}
-        self.premium_specs: dict[str, PremiumSpec] = self._premium_specs()
+        self.premium_specs: dict[str, PremiumSpec] = {
+            spec.name: spec for spec in self._specs("tarock_premium_specs", PremiumSpec, "premiums")}
         facts = self._need("tarock_variant_facts", self.options)
         if not isinstance(facts, VariantFacts):
-            who = self._culprit("tarock_variant_facts", (self.options,), _other_than(VariantFacts))
+            who = self._culprit("tarock_variant_facts", (self.options,), other_than(VariantFacts))
             raise RuleError(f"{variant}: {who}, hook 'tarock_variant_facts': must answer a VariantFacts, "
                             f"not {facts!r}")
         self.variant_facts: VariantFacts = facts
-        self._check_playable(facts)
+        check_playable(variant, facts, self.contracts, self.premium_specs,
+                       (self.deck, self.hand_size, tuple(self.talon_piles)), self.options, self._culprit)
         self.facts = RuleFacts(
             variant=variant, title=title or variant, deck=self.deck, hand_size=self.hand_size,
             talon_piles=tuple(self.talon_piles), players=self.players_per_hand, contracts=self.contracts,
@@ -330,121 +120,37 @@ class Rules:
             plugins=tuple(zip(self.plugin_names, self.plugin_versions, strict=True)))
         self._phases: dict[str, Phase] = {}
         # Hot-path hooks are resolved once: the plugin set of a table is fixed.
-        self._legal_plays = _first_result_caller(self.hook.tarock_legal_plays, ("state", "seat"))
+        self._legal_plays = first_result_caller(self.hook.tarock_legal_plays, ("state", "seat"))
         self.legal_plays_direct: Callable[[HandState, int], Sequence[Card] | None] = self._legal_plays
         """``tarock_legal_plays`` resolved for this table (None when nobody answers)."""
-        self._trick_winner = _first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))
-        self._partner_revealed = _first_result_caller(
+        self._trick_winner = first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))
+        self._partner_revealed = first_result_caller(
             self.hook.tarock_partner_revealed, ("state", "seat", "card"))
-        self._legal_discards = _first_result_caller(
+        self._legal_discards = first_result_caller(
             self.hook.tarock_legal_discards, ("state", "seat", "count"))
 
     # -- building ------------------------------------------------------------
-    def _declared_options(self) -> dict[str, Declared]:
-        declared: list[tuple[str, Sequence[OptionSpec]]] = []
-        for impl in self.hook.tarock_options.get_hookimpls():
-            answer = impl.function()
-            name = self._impl_plugin(impl)
-            if not isinstance(answer, Sequence) or isinstance(answer, str | Mapping):
-                raise OptionError(f"plugin {name!r}: tarock_options must answer a list of OptionSpec, "
-                                  f"not {answer!r}")
-            declared.append((name, answer))
-        defaults: list[tuple[str, Mapping[str, Any]]] = []
-        for impl in self.hook.tarock_option_defaults.get_hookimpls():
-            answer = impl.function()
-            name = self._impl_plugin(impl)
-            if not isinstance(answer, Mapping):
-                raise OptionError(f"plugin {name!r}: tarock_option_defaults must answer a mapping, "
-                                  f"not {answer!r}")
-            defaults.append((name, answer))
-        return collect(declared, defaults)
-
-    def _impl_plugin(self, impl: Any) -> str:
-        return self.plugin_names[int(str(impl.plugin_name).partition(":")[0])]
-
     def _culprit(self, hook: str, args: tuple[Any, ...], bad: Callable[[Any], object]) -> str:
-        """``plugin 'x'``: the plugin whose joining the ruleset makes ``hook``'s answer ``bad``.
+        """``plugin 'x'``: the plugin whose joining the ruleset makes ``hook``'s answer ``bad``
+        (:func:`core.rulecheck.culprit`)."""
+        return culprit(self.pm, self.plugin_names, hook, args, bad)
 
-        Asked only for a refusal: the hook is asked again of core's data rules
-        alone, then with each plugin added in registration order.
-        """
-        caller = getattr(self.hook, hook)
-        plugins = [self.pm.get_plugin(f"{i}:{name}") for i, name in enumerate(self.plugin_names)]
-        for k, name in enumerate(self.plugin_names):
-            subset = self.pm.subset_hook_caller(hook, remove_plugins=plugins[k + 1:])
-            try:
-                answer = subset(**dict(zip(caller.spec.argnames, args, strict=True)))
-            except Exception:
-                return f"plugin {name!r}"
-            if bad(answer):
-                return f"plugin {name!r}"
-        return "a plugin"
-
-    def _checked_specs(self, hook: str, kind: type[Any], what: str) -> list[Any]:
-        """The answer of a data hook (contracts, premiums): specs of ``kind``,
-        no two of one name; a refusal names the plugin that broke it."""
-        answer = self._ask(hook, self.options)
-        if answer is None:
-            return []
-        for spec in answer:
-            if not isinstance(spec, kind):
-                who = self._culprit(hook, (self.options,), lambda a: a and any(
-                    not isinstance(x, kind) for x in a))
-                raise RuleError(f"{self.variant}: {who}, hook {hook!r}: answered something that is not "
-                                f"a {kind.__name__}: {spec!r}")
-        names = [spec.name for spec in answer]
-        twice = next((n for n in names if names.count(n) > 1), None)
-        if twice is not None:
-            who = self._culprit(hook, (self.options,),
-                                lambda a: a and [s.name for s in a].count(twice) > 1)
-            raise RuleError(f"{self.variant}: {who}, hook {hook!r}: two {what} are called {twice!r}")
-        return list(answer)
-
-    def _contracts(self) -> tuple[ContractSpec, ...]:
-        specs: list[ContractSpec] = self._checked_specs("tarock_contracts", ContractSpec, "contracts")
-        return tuple(sorted(specs, key=lambda c: c.rank))
-
-    def _check_playable(self, facts: VariantFacts) -> None:
-        """Refuse a contract asking for data the variant cannot play (``VariantFacts.playable``),
-        naming the plugin whose answer made it so, the contract and the field."""
-        premiums = frozenset(self.premium_specs)
-
-        def found(spec: ContractSpec, answer: Sequence[ContractSpec]) -> tuple[str, str] | None:
-            refused = unplayable(spec, facts.playable, self.deck, self.hand_size, tuple(self.talon_piles),
-                                 premiums)
-            by_call = [c.name for c in answer if c.call is not None and c.call.when == "bid"]
-            if refused is None and spec.name in by_call[1:]:
-                return "call.when", (f"{by_call[0]!r} is bid by calling a card already, "
-                                     "and a call names no contract")
-            return refused
-        for spec in self.contracts:
-            refused = found(spec, self.contracts)
-            if refused is None:
-                continue
-            field, why = refused
-
-            def bad(answer: Any, name: str = spec.name, field: str = field) -> bool:
-                specs = [c for c in answer or () if isinstance(c, ContractSpec)]
-                mine = next((c for c in specs if c.name == name), None)
-                return mine is not None and (found(mine, specs) or ("",))[0] == field
-            who = self._culprit("tarock_contracts", (self.options,), bad)
-            raise RuleError(f"{self.variant}: {who}, contract {spec.name!r}, field {field!r}: {why}")
-
-    def _premium_specs(self) -> dict[str, PremiumSpec]:
-        specs: list[PremiumSpec] = self._checked_specs("tarock_premium_specs", PremiumSpec, "premiums")
-        return {spec.name: spec for spec in specs}
+    def _specs(self, hook: str, kind: type[Any], what: str) -> list[Any]:
+        """A data hook's specs, checked (:func:`core.rulecheck.checked_specs`)."""
+        return checked_specs(self.variant, hook, self._ask(hook, self.options), self.options, kind, what,
+                             self._culprit)
 
     def _ask(self, hook: str, *args: Any) -> Any:
         """A first-result hook's answer, the arguments in the hookspec's order.
 
         The callers are resolved once per hook: the plugin set of a table is
         fixed, so pluggy's per-call bookkeeping is skipped where no wrapper
-        needs it (:func:`_first_result_caller`).
+        needs it (:func:`core.hookcall.first_result_caller`).
         """
         call = self._callers.get(hook)
         if call is None:
             caller = getattr(self.hook, hook)
-            call = _first_result_caller(caller, tuple(caller.spec.argnames))
+            call = first_result_caller(caller, tuple(caller.spec.argnames))
             self._callers[hook] = call
         return call(*args)
 
@@ -490,7 +196,7 @@ class Rules:
         if handler is None:
             handler = self._need("tarock_phase", name)
             if not isinstance(handler, Phase):
-                who = self._culprit("tarock_phase", (name,), _other_than(Phase))
+                who = self._culprit("tarock_phase", (name,), other_than(Phase))
                 raise RuleError(f"{who}, hook 'tarock_phase': the handler for phase {name!r} is not a Phase: "
                                 f"{handler!r}")
             self._phases[name] = handler
@@ -597,7 +303,7 @@ class Rules:
     def score(self, state: HandState) -> HandResult:
         score = self._need("tarock_score", state, self)
         if not isinstance(score, Score):
-            who = self._culprit("tarock_score", (state, self), _other_than(Score))
+            who = self._culprit("tarock_score", (state, self), other_than(Score))
             raise RuleError(f"{self.variant}: {who}, hook 'tarock_score': must answer a Score, not {score!r}")
         try:
             settlement = settle(score.items, state.seats)
@@ -610,7 +316,7 @@ class Rules:
         context = self._need("tarock_next_context", state.context, state, result)
         if not isinstance(context, TableContext):
             who = self._culprit("tarock_next_context", (state.context, state, result),
-                                _other_than(TableContext))
+                                other_than(TableContext))
             raise RuleError(f"{self.variant}: {who}, hook 'tarock_next_context': must answer a "
                             f"TableContext, not {context!r}")
         return context

@@ -24,12 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from tarock.core.announcement import Announcement
 from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec
-
-if TYPE_CHECKING:
-    from tarock.core.state import Announcement
 
 
 class SettlementError(ValueError):

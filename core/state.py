@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, NewType
 
 from tarock.core.actions import Action
+from tarock.core.announcement import Announcement as Announcement  # named here too, with the hand
 from tarock.core.cards import SUIT_LETTERS, TAROCK, Card
 from tarock.core.context import TableContext
 from tarock.core.contracts import ContractSpec
@@ -115,23 +116,6 @@ class Trick:
     """The cards played, in play order (``cards[i]`` by ``seats[i]``)."""
     winner: int | None = None
     """The seat that took the trick; None while it is played."""
-
-
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """A premium or goal announced (angesagt) by ``seat``.
-
-    ``name`` is the variant's word for it (``pagat``, ``trull``, ``valat``,
-    ``absolut`` ...).  ``against`` marks an announcement made for the
-    declarer's opponents ("Gegen das Spiel"); otherwise it is for the
-    declarer's party.  ``kontra`` is the level of its own Kontra chain where
-    a variant keeps one per announcement (0 otherwise).
-    """
-
-    name: str
-    seat: int
-    against: bool = False
-    kontra: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,18 +226,6 @@ class DealingScheme(Protocol):
         ...
 
 
-def find_scheme(name: str) -> DealingScheme:
-    from tarock.net.commit_reveal import COMMIT_REVEAL, CommitReveal
-    from tarock.net.mental_poker import GROUPS, MentalPoker
-
-    schemes: dict[str, DealingScheme] = {name: MentalPoker(name) for name in GROUPS}
-    schemes[COMMIT_REVEAL] = CommitReveal()
-    scheme = schemes.get(name)
-    if scheme is None:
-        raise ValueError(f"unknown dealing scheme {name!r} (known: {', '.join(schemes)})")
-    return scheme
-
-
 # Names the table and the commands use (net.mental_poker takes its own from here; net.commit_reveal
 # defines its name too).
 COMMIT_REVEAL = "commit-reveal/1"

@@ -23,7 +23,8 @@ from tarock.core.record import replay
 from tarock.core.rules import RuleError, Rules
 from tarock.core.state import HandResult
 from tarock.core.table import SheetRow, Table, contract_text
-from tarock.net.dealing import DealContext, DealingFault, Layout, find_scheme
+from tarock.net.dealing import DealContext, DealingFault, Layout
+from tarock.net.schemes import find_scheme
 
 NET_KEY = "net"
 """The key of the network section in a record (``tarock-record/1`` readers ignore it)."""

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from tarock.client.arena import bootstrap_ci, run_pairing
 from tarock.core.registry import find_variant
+from tarock.tools.arena import bootstrap_ci, run_pairing
 
 
 @pytest.mark.parametrize("kind", ["heuristic", "medium"])

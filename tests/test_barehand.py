@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from tarock.client import barehand
 from tarock.core.deal import deal
 from tarock.core.engine import Hand
 from tarock.core.registry import find_variant
+from tarock.tools import barehand
 
 
 @pytest.mark.parametrize("name", ["tarock54", "tarock40", "tarock40-online", "koenigrufen-club"])

@@ -12,7 +12,7 @@ import pytest
 from net_pump import make_table, node_id
 from time_bound import bounded
 
-from tarock.client.bench_probe import MEASURES, Probe
+from tarock.tools.bench_probe import MEASURES, Probe
 
 
 @pytest.fixture(autouse=True)

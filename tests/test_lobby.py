@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from net_procs import CLI
 
-from tarock.client.cli import _offer
 from tarock.client.human import Quit
+from tarock.client.localcli import _offer
 from tarock.core.plugins import load_plugins
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,7 @@
 """The distribution installs one package, ``tarock``, and nothing else at the top of site-packages.
 
-The folders at the top of the repository (core/, variants/, net/, client/) install as
-``tarock.core``, ``tarock.variants``, ``tarock.net`` and ``tarock.client`` (pyproject.toml,
+The folders at the top of the repository (core/, variants/, net/, client/, tools/) install as
+``tarock.core``, ``tarock.variants``, ``tarock.net``, ``tarock.client`` and ``tarock.tools`` (pyproject.toml,
 setuptools' package-dir). A wheel is built from this checkout and its file list read: a
 generic top-level name such as ``core`` or ``client`` would break any other distribution
 that has one, or be broken by it.
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("core", "variants", "net", "client")
+FOLDERS = ("core", "variants", "net", "client", "tools")
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +49,14 @@ def test_every_module_of_the_folders_is_in_the_package(wheel_names: list[str]) -
     assert catalogues, "the message catalogues are not in the package"
 
 
-BARE = re.compile(r"(^\s*|\\n|\")(from|import) (core|variants|net|client)[.\s]", re.M)
+BARE = re.compile(r"(^\s*|\\n|\")(from|import) (core|variants|net|client|tools)[.\s]", re.M)
 """An import of a folder by its bare name: at the start of a line, or in a string of code."""
 
 
 def test_the_source_imports_the_package_by_its_name() -> None:
     """No module, test, example or document imports a folder by its bare name: it would
     work in a checkout only (the checkout's folder on sys.path), and load a second copy."""
-    paths = [path for top in (*FOLDERS, "tests", "examples", "tools", "fuzz")
+    paths = [path for top in (*FOLDERS, "tests", "examples", "fuzz")
              for path in (ROOT / top).rglob("*.py")]
     paths = [p for p in paths if p.name != "test_wheel.py"]  # its own examples of bare imports
     paths += [*(ROOT / "docs").glob("*.md"), ROOT / "README.md"]

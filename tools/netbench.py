@@ -10,7 +10,7 @@ the first figure includes discovery, host agreement and the first deal.
 Then the cost of dealing, for 54 cards (tarock54) and 40 (tarock40): the same
 table of four bot processes with mental-poker dealing and with commit-reveal
 (the baseline, in the same run), every node timing its dealing work
-(client/bench_probe.py: CPU time, averaged over the four nodes and the hands).
+(tools/bench_probe.py: CPU time, averaged over the four nodes and the hands).
 One line per measure, each as a ratio to commit-reveal's figure for the same
 measure or, where commit-reveal has none, to its whole deal; and the time per
 hand end to end on loopback (from one hand's end to the next, at the host's
@@ -27,17 +27,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tarock.client import argtypes
-from tarock.client.bench_probe import MEASURES
+from tarock.client import command
 from tarock.core.plugins import Catalogue, load_plugins
 from tarock.core.rules import RuleError
 from tarock.net.dealing import COMMIT_REVEAL, MENTAL_POKER, MENTAL_POKER_ED25519
 from tarock.net.node import percentile
+from tarock.tools.bench_probe import MEASURES
 
 BOTS = 4
 DECK_SIZES = (54, 40)
@@ -56,20 +55,9 @@ def dealing_variants(catalogue: Catalogue) -> list[tuple[str, int]]:
     return [(found[n], n) for n in DECK_SIZES if n in found]
 
 
-def extend(bench: argparse.ArgumentParser) -> None:
-    """Add ``--net`` (and its knobs) to the ``bench`` command."""
-    bench.add_argument("--net", action="store_true", help="measure a table of four bot processes on loopback")
-    bench.add_argument("--rounds", type=argtypes.rounds, default=4,
-                       help="rounds of the --net table (default: 4)")
-    bench.add_argument("--timeout", type=argtypes.seconds(1), default=300.0,
-                       help="give up after this many seconds (--net)")
-    engine: Callable[[argparse.Namespace], int] = bench.get_default("func")
-
-    def run(args: argparse.Namespace) -> int:
-        if getattr(args, "net", False):
-            return run_net(args)
-        return engine(args)
-    bench.set_defaults(func=run)
+def main(args: argparse.Namespace) -> int:
+    """``tarock bench --net`` as :mod:`client.cli` parsed it."""
+    return command.guarded(run_net, args)
 
 
 def _command(*args: str) -> list[str]:
@@ -113,7 +101,7 @@ def _table(base: Path, args: argparse.Namespace, variant: list[str], dealing: st
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAROCK_STATE": str(base / "state")}
     start = time.time()
     procs = [subprocess.Popen(
-        [sys.executable, "-m", "tarock.client.bench_probe", str(base / f"probe{i}.json"),
+        [sys.executable, "-m", "tarock.tools.bench_probe", str(base / f"probe{i}.json"),
          "bot", "--name", f"bench{i}", "--rounds", str(rounds), "--json", "--seed", str(args.seed + i),
          "--records", str(base / f"records{i}"), "--interface", "127.0.0.1", "--state", str(base / "state"),
          "--dealing", dealing, *variant],

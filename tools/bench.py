@@ -4,23 +4,26 @@ A random hand is a full deal played to its end with uniformly random legal
 choices (``Hand.legal``).  Two baselines are measured in the same run, so
 the figures can be compared across machines: the shuffle and deal alone,
 and a bare Python loop playing random hands through the same phases with no
-engine and no hooks (:mod:`client.barehand`, which says what it leaves out).
+engine and no hooks (:mod:`tools.barehand`, which says what it leaves out).
 The engine and the bare loop are timed in CPU seconds, in alternating
 rounds, so a loaded machine slows both alike.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from dataclasses import dataclass
 
-from tarock.client import barehand
+from tarock.client import command
+from tarock.client.command import out
 from tarock.core.deal import deal
 from tarock.core.engine import Hand
 from tarock.core.registry import Variant, find_variant
 from tarock.core.rules import Rules
 from tarock.core.state import HandState
+from tarock.tools import barehand
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,3 +144,27 @@ def summary(results: list[BenchResult]) -> list[str]:
         out.append(f"{r.variant} | {r.engine_cpu / r.hands * 1e3:.3f} | {r.bare_cpu / r.hands * 1e3:.3f}"
                    f" | {r.bare_ratio:.1f}x")
     return out
+
+
+# -- the command -------------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    catalogue = command.catalogue(args)
+    if not args.all:
+        for line in run(command.variant(args, catalogue), args.hands, args.seed).lines():
+            out(line)
+        return 0
+    results = []
+    for name in catalogue.enabled:
+        result = run(catalogue.find(name), args.hands, args.seed)
+        results.append(result)
+        for line in result.lines():
+            out(line)
+        out("")
+    for line in summary(results):
+        out(line)
+    return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    """``tarock bench`` (without ``--net``) as :mod:`client.cli` parsed it."""
+    return command.guarded(cmd_bench, args)

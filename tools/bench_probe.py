@@ -1,6 +1,6 @@
 """Timers around the dealing's work inside a real node, for ``tarock bench --net``.
 
-``python -m tarock.client.bench_probe OUT ARGS...`` runs ``tarock ARGS...`` (a bot, as
+``python -m tarock.tools.bench_probe OUT bot ARGS...`` runs ``tarock bot ARGS...`` (as
 the benchmark starts them) with the functions of both dealing schemes wrapped,
 and at its exit writes to the file OUT, as JSON, the CPU seconds each measure
 took and how often it ran.  Nothing changes in the node but the clock reads
@@ -23,6 +23,7 @@ calls it makes):
 
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import sys
@@ -30,6 +31,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from tarock.client import netargs, netcli
+from tarock.net import barnett_smart, commit_reveal, group, host, mental_poker, seat, secp256k1
 
 MEASURES = ("deal", "shuffle", "proofs made", "proofs checked", "points validated", "reveal tokens", "audit",
             "host audit")
@@ -68,8 +72,6 @@ class Probe:
     def install(self, put: Callable[[Any, str, Any], None] = setattr) -> None:
         """Wrap every measured function (``put``: how to set an attribute, e.g. a test's
         monkeypatch.setattr, so that it is undone)."""
-        from tarock.net import barnett_smart, commit_reveal, group, host, mental_poker, seat, secp256k1
-
         for cls in (mental_poker.MentalDealer, commit_reveal.CommitRevealDealer):
             for step in DEALER_STEPS:
                 self.wrap(cls, step, "deal", put=put)
@@ -92,16 +94,17 @@ class Probe:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args:
-        print("usage: python -m tarock.client.bench_probe OUT TAROCK-ARGS...", file=sys.stderr)
+    if len(args) < 2 or args[1] != "bot":
+        print("usage: python -m tarock.tools.bench_probe OUT bot BOT-ARGS...", file=sys.stderr)
         return 2
     out = Path(args[0])
+    parser = argparse.ArgumentParser(prog="tarock bot")
+    netargs.bot_args(parser)
+    bot = parser.parse_args(args[2:], argparse.Namespace(command="bot"))
     probe = Probe()
     probe.install()
-    from tarock.client.cli import main as tarock
-
     try:
-        return tarock(args[1:])
+        return netcli.main(bot)
     finally:
         out.write_text(json.dumps(probe.dump()))
 

@@ -25,21 +25,25 @@ variant's redeal rules.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarock.client.bots import make_bot
+from tarock.client import command
+from tarock.client.bots import BOT_KINDS, make_bot
 from tarock.client.bots.rulebook import register
 from tarock.client.players import Player
 from tarock.core.context import TableContext
 from tarock.core.deal import deal
 from tarock.core.engine import Hand
 from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 
@@ -210,27 +214,8 @@ class ArenaError(ValueError):
     """A command line ``tarock arena`` cannot carry out."""
 
 
-def add_parser(sub: Any, plugins_arg: Callable[[Any], None]) -> None:
-    """Register ``tarock arena`` on the subcommands ``sub`` of the main parser."""
-    parser = sub.add_parser("arena", help="duplicate matches between bot kinds, with confidence intervals")
-    parser.add_argument("--variant", required=True, help="the ruleset to play")
-    plugins_arg(parser)
-    parser.add_argument("--bots", required=True, metavar="A,B[,C...]",
-                        help="bot kinds; each is matched against the next one in the list")
-    parser.add_argument("--boards", type=int, required=True, help="deals per pairing (each played twice)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots' sampling")
-    parser.add_argument("--json", action="store_true", help="one JSON object per pairing and line")
-    parser.add_argument("--progress", action="store_true", help="a line on stderr every 10 boards")
-    parser.set_defaults(func=cmd_arena)
-
-
-def cmd_arena(args: Any) -> int:
+def cmd_arena(args: argparse.Namespace) -> int:
     """Run the pairings of ``--bots`` on ``--variant``; print each result."""
-    import sys
-
-    from tarock.client.bots import BOT_KINDS
-    from tarock.core.plugins import load_plugins
-
     try:
         kinds = [k.strip() for k in str(args.bots).split(",") if k.strip()]
         if len(kinds) < 2:
@@ -258,3 +243,8 @@ def cmd_arena(args: Any) -> int:
             for line in result.lines():
                 print(line, flush=True)
     return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    """``tarock arena`` as :mod:`client.cli` parsed it."""
+    return command.guarded(cmd_arena, args)

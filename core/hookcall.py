@@ -1,0 +1,122 @@
+"""Calling a hook: a first-result hook's implementations called directly, in pluggy's
+order, and an exception of a plugin's code turned into a :class:`PluginFailure` naming
+the plugin, the hook and the hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+import pluggy
+
+from tarock.core.context import TableContext
+from tarock.core.plugin_ids import plugin_name
+from tarock.core.rule_errors import PluginFailure
+from tarock.core.state import HandState
+
+
+def guarded(caller: pluggy.HookCaller, call: Callable[..., Any]) -> Callable[..., Any]:
+    """``call`` (a caller of the hook ``caller``), an exception of a plugin's code
+    turned into a :class:`PluginFailure` naming the plugin, the hook and the hand.
+
+    The one place where plugin code is called at play: every hook the facade
+    asks comes through here.  A :class:`PluginFailure` of a hook asked inside
+    (a scorer asking ``rules.count``) names the innermost plugin and passes.
+    """
+    culprits: dict[object, str] = {}
+    for impl in caller.get_hookimpls():
+        function = getattr(impl.function, "__func__", impl.function)
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            culprits[code] = plugin_name(impl.plugin)
+    hook = caller.name
+
+    def guarded(*args: Any) -> Any:
+        try:
+            return call(*args)
+        except PluginFailure:
+            raise
+        except Exception as exc:
+            plugin: str | None = None
+            tb = exc.__traceback__
+            while tb is not None:
+                plugin = culprits.get(tb.tb_frame.f_code, plugin)
+                tb = tb.tb_next
+            if plugin is None:  # raised by core around the plugins, not in them
+                raise
+            context = next((a.context if isinstance(a, HandState) else a for a in args
+                            if isinstance(a, HandState | TableContext)), None)
+            raise PluginFailure(plugin, hook, exc, context) from exc
+    return guarded
+
+
+def first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) -> Callable[..., Any]:
+    """A positional caller for a first-result hook, same answers as ``caller``,
+    an exception of a plugin a :class:`PluginFailure` (:func:`guarded`).
+
+    The implementations are called directly in pluggy's order (wrappers
+    first, then the last registered and ``tryfirst`` first), skipping
+    pluggy's per-call bookkeeping on the hot path.  New-style wrappers
+    (``wrapper=True``) are run as pluggy runs them: up to their ``yield``,
+    then sent the result (or thrown the exception) in reverse order; a
+    wrapper's return value replaces the result.  Old-style hookwrappers go
+    through pluggy itself.
+    """
+    impls = list(reversed(caller.get_hookimpls()))
+    if any(i.hookwrapper for i in impls):
+        def through_pluggy(*args: Any) -> Any:
+            return caller(**dict(zip(argnames, args, strict=True)))
+        return guarded(caller, through_pluggy)
+    Plan = list[tuple[Callable[..., Any], tuple[int, ...] | None]]
+    everything = tuple(range(len(argnames)))
+
+    def positions(impl: pluggy.HookImpl) -> tuple[int, ...] | None:
+        """Which arguments ``impl`` takes (None: all, in order)."""
+        taken = tuple(argnames.index(a) for a in impl.argnames)
+        return None if taken == everything else taken
+    wrappers: Plan = [(i.function, positions(i)) for i in impls if i.wrapper]
+    plan: Plan = [(i.function, positions(i)) for i in impls if not i.wrapper]
+    if not wrappers and len(plan) == 1 and plan[0][1] is None:
+        return guarded(caller, plan[0][0])
+
+    def direct(*args: Any) -> Any:
+        for function, taken in plan:
+            result = function(*args) if taken is None else function(*[args[p] for p in taken])
+            if result is not None:
+                return result
+        return None
+    if not wrappers:
+        return guarded(caller, direct)
+
+    def wrapped(*args: Any) -> Any:
+        running: list[Generator[Any, Any, Any]] = []
+        for function, taken in wrappers:
+            gen = function(*args) if taken is None else function(*[args[p] for p in taken])
+            next(gen)
+            running.append(gen)
+        error: BaseException | None = None
+        result: Any = None
+        try:
+            result = direct(*args)
+        except BaseException as exc:
+            error = exc
+        for gen in reversed(running):
+            try:
+                if error is not None:
+                    gen.throw(error)
+                else:
+                    gen.send(result)
+                raise RuntimeError("a hook wrapper yielded twice")
+            except StopIteration as stop:
+                result, error = stop.value, None
+            except BaseException as exc:
+                error = exc
+        if error is not None:
+            raise error
+        return result
+    return guarded(caller, wrapped)
+
+
+def other_than(kind: type[Any]) -> Callable[[Any], bool]:
+    """Whether a hook's answer is something, but not a ``kind``."""
+    return lambda answer: answer is not None and not isinstance(answer, kind)
