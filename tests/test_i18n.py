@@ -24,7 +24,7 @@ from ui_harness import Driver, run
 from ui_play import Seen, play_hand, until
 
 from tarock.client.i18n import PSEUDO, Catalogue, _, choose_language, po_path, pseudo, set_language
-from tarock.client.i18n.extract import GERMAN_SOURCES, key, wanted
+from tarock.tools.i18n_extract import GERMAN_SOURCES, key, wanted
 from tarock.client.ui.app import play_local
 from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
 from tarock.client.ui.model import TableModel
@@ -50,7 +50,7 @@ def test_every_message_has_a_german_translation() -> None:
         for m in wanted()
         if key(m) not in de or not _translated(de[key(m)])
     )
-    assert not missing, "run python -m tarock.client.i18n.extract and translate:\n" + "\n".join(missing)
+    assert not missing, "run python -m tarock.tools.i18n_extract and translate:\n" + "\n".join(missing)
 
 
 def test_the_german_names_have_an_english_translation() -> None:

@@ -157,3 +157,52 @@ def test_the_graph_reads_every_kind_of_import(tmp_path: Path) -> None:
 def test_the_tree_has_no_import_circle() -> None:
     found = cycles(import_graph())
     assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+# -- the rooms and what each may import (docs/architecture.md, "The house") ---------------------
+
+ROOMS: dict[str, tuple[str, ...]] = {
+    "tarock.core": (),
+    "tarock.variants": ("tarock.core",),
+    "tarock.net": ("tarock.core",),
+    "tarock.client.i18n": (),
+    "tarock.client.text": ("tarock.core", "tarock.client.i18n"),
+    "tarock.client.bots": ("tarock.core",),
+    "tarock.client.ui": ("tarock.core", "tarock.net", "tarock.client"),
+    "tarock.client": ("tarock.core", "tarock.net", "tarock.client"),
+    "tarock.client.cli": ("tarock.core", "tarock.net", "tarock.client", "tarock.tools"),
+    "tarock.tools": ("tarock.core", "tarock.variants", "tarock.net", "tarock.client"),
+}
+"""Each room (the longest prefix that names a module) and the rooms it may import besides
+itself. Nothing imports a variant by name but the developer tools: rules are found through
+the plugin catalogue. Bots are a library over core (they know no UI); the command line
+(``client.cli``) reaches the tools only to run their commands, which keep their names."""
+
+
+def room_of(module: str) -> str:
+    return max((room for room in ROOMS if module == room or module.startswith(room + ".")), key=len)
+
+
+def trespasses(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """Every import of a module from a room its own room may not import."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        mine = room_of(module)
+        for target in sorted(targets):
+            theirs = room_of(target)
+            allowed = (mine, *ROOMS[mine])
+            if not any(theirs == room or theirs.startswith(room + ".") for room in allowed):
+                found.append(f"{module} -> {target}")
+    return found
+
+
+def test_the_rule_finds_a_trespass() -> None:
+    graph = {"tarock.core.engine": {"tarock.net.node"}, "tarock.client.bots.x": {"tarock.client.ui.y"},
+             "tarock.client.ui.z": {"tarock.client.bots.x", "tarock.core.cards"}}
+    assert trespasses(graph) == ["tarock.client.bots.x -> tarock.client.ui.y",
+                                 "tarock.core.engine -> tarock.net.node"]
+
+
+def test_each_room_imports_only_what_it_may() -> None:
+    found = trespasses(import_graph())
+    assert not found, "imports across the rooms' walls:\n" + "\n".join(found)

@@ -1,6 +1,6 @@
 """Which messages the catalogue must hold, and keeping the ``.po`` files up to date.
 
-``python -m tarock.client.i18n.extract`` adds every message that is missing to
+``python -m tarock.tools.i18n_extract`` adds every message that is missing to
 ``de.po`` (and to ``en.po`` where the source is not English), with an empty
 translation for a translator to fill; tests/test_i18n.py fails while one is
 missing or empty.  The messages are:
