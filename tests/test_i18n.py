@@ -24,11 +24,11 @@ from ui_harness import Driver, run
 from ui_play import Seen, play_hand, until
 
 from tarock.client.i18n import PSEUDO, Catalogue, _, choose_language, po_path, pseudo, set_language
-from tarock.tools.i18n_extract import GERMAN_SOURCES, key, wanted
 from tarock.client.ui.app import play_local
 from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.core.plugins import load_plugins
+from tarock.tools.i18n_extract import GERMAN_SOURCES, key, wanted
 
 FIELD = re.compile(r"\{[^{}]*\}")
 
