@@ -79,7 +79,7 @@ from tarock.core.phases import (
 )
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
-from tarock.core.settlement import game_item
+from tarock.core.settlement import Item, game_item
 from tarock.core.state import ALLOW, HandState, PhaseId, Score, Verdict
 from tarock.core.valat import STOPPED_TOP_TRUMP, ValatVerdict, valat_verdict, valat_verdict_any_suit
 from tarock.variants.cards40 import VALUE40, count40, redeal_reason
@@ -312,6 +312,20 @@ def passed_out_score() -> Score:
     return Score((), (0, 0), 1, None, passed_out=True, note="passed out")
 
 
+def game_score(state: HandState, rules: Rules, premiums: Sequence[Item]) -> Score:
+    """The game's item at its Kontra level and the premiums, the declaring party's points
+    and whether it won (docs/rules.md §13.5, §13.8); a game is declared."""
+    assert state.declarer is not None and state.contract is not None
+    spec = state.contract.spec
+    ours, theirs = party_cards(state)
+    points = (rules.count(state, ours), rules.count(state, theirs))
+    won = spec.goal.won(points[0], tricks_of(state))
+    declarers = tuple(sorted(state.declarer_party()))
+    opponents = tuple(s for s in state.players if s not in declarers)
+    items = [game_item(declarers, opponents, spec, won, state.kontra_level), *premiums]
+    return Score(declarers, points, 1, won, tuple(items))
+
+
 class Tarock40:
     """The hook implementations of ``tarock40``."""
 
@@ -411,14 +425,7 @@ class Tarock40:
     def tarock_score(self, state: HandState, rules: Rules) -> Score:
         if state.declarer is None or state.contract is None:
             return passed_out_score()
-        spec = state.contract.spec
-        ours, theirs = party_cards(state)
-        points = (rules.count(state, ours), rules.count(state, theirs))
-        won = spec.goal.won(points[0], tricks_of(state))
-        declarers = tuple(sorted(state.declarer_party()))
-        opponents = tuple(s for s in state.players if s not in declarers)
-        items = [game_item(declarers, opponents, spec, won, state.kontra_level), *rules.premium_items(state)]
-        return Score(declarers, points, 1, won, tuple(items))
+        return game_score(state, rules, rules.premium_items(state))
 
 
 VARIANT = Variant(

@@ -72,7 +72,6 @@ from tarock.core.open_auction import OpenAuction
 from tarock.core.phases import BIDDING, contract_phases
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
-from tarock.core.settlement import game_item
 from tarock.core.state import ALLOW, Announcement, HandState, PhaseId, Reason, Score, Verdict
 from tarock.core.tricks import legal
 from tarock.variants.cards40 import VALUE40, count40
@@ -88,10 +87,10 @@ from tarock.variants.tarock40 import (
     TRULL_ANN,
     VALAT_ANN,
     Tarock40,
+    game_score,
     own_valat,
     party_cards,
     passed_out_score,
-    tricks_of,
     valat_kontra_verdict,
 )
 
@@ -218,21 +217,14 @@ class Tarock40Online:
     def tarock_score(self, state: HandState, rules: Rules) -> Score:
         if state.declarer is None or state.contract is None:
             return passed_out_score()
-        spec = state.contract.spec
-        ours, theirs = party_cards(state)
-        points = (rules.count(state, ours), rules.count(state, theirs))
-        won = spec.goal.won(points[0], tricks_of(state))
+        score = game_score(state, rules, rules.premium_items(state))
         party = state.declarer_party()
-        declarers = tuple(sorted(party))
-        opponents = tuple(s for s in state.players if s not in party)
-        premiums = rules.premium_items(state)
         valat = valat_announced(state) or len({t.winner in party for t in state.tricks}) == 1
-        if valat and VALAT_ANN in spec.premiums:  # not in a game whose goal is tricks without the Valat
+        if valat and VALAT_ANN in state.contract.spec.premiums:  # not in a game of tricks without it
             # "Valat ... ersetzt das Spiel und alle anderen Prämien"
-            items = [p for p in premiums if p.name == VALAT_ANN]
-            return Score(declarers, points, 1, won, tuple(items), note="the Valat replaces the game")
-        items = [game_item(declarers, opponents, spec, won, state.kontra_level), *premiums]
-        return Score(declarers, points, 1, won, tuple(items))
+            items = tuple(item for item in score.items[1:] if item.name == VALAT_ANN)
+            return replace(score, items=items, note="the Valat replaces the game")
+        return score
 
 
 VARIANT = Variant(
