@@ -24,6 +24,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import trio
+
 from tarock.client import arena, argtypes, bench
 from tarock.client.bots import BOT_KINDS, make_bot
 from tarock.client.human import (
@@ -39,7 +41,7 @@ from tarock.client.human import (
 )
 from tarock.client.i18n import _, choose_language, n_, p_, set_language
 from tarock.client.paths import default_records_dir
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Player
 from tarock.client.session import Session, SessionListener
 from tarock.client.stats import ContractStats
 from tarock.client.ui.rules_page import rules_page
@@ -201,7 +203,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                         terms=terms)
     players: list[Player] = [human]
     bots = BOT_NAMES[:args.seats - 1]
-    players += [make_bot("heuristic", seed * 4 + i, name) for i, name in enumerate(bots, start=1)]
+    players += [BotSeat(make_bot("heuristic", seed * 4 + i, name)) for i, name in enumerate(bots, start=1)]
     session = Session(variant, players, seed=seed, records_dir=_records_dir(args),
                       rounds=args.rounds, options=_options(args), listener=TableView(0, _out))
     holder.append(session)
@@ -214,7 +216,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             bots=", ".join(bots))
     _out(f"{table} {against} {_('Type ? for help.')}")
     try:
-        session.run()
+        trio.run(session.run)
     except Quit as stop:
         _out("")
         _out(_("End of input: leaving the table.") if stop.eof else _("You left the table."))
@@ -240,12 +242,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(_("unknown bot kind(s) {kinds} (known: {known})").format(
             kinds=", ".join(unknown), known=", ".join(BOT_KINDS)))
-    players = [make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}") for seat, kind in enumerate(kinds)]
+    players = [BotSeat(make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}"))
+               for seat, kind in enumerate(kinds)]
     variant = _variant(args, _catalogue(args))
     stats = ContractStats() if args.stats else None
     session = Session(variant, players, seed=args.seed, records_dir=_records_dir(args),
                       rounds=args.hands, options=_options(args), listener=stats or _Quiet())
-    table = session.run()
+    table = trio.run(session.run)
     void = table.deals - len(table.rows)
     _out(_("Selfplay {variant}: {rounds} ({deals}, {void} passed out), seed {seed}").format(
         variant=variant.name, rounds=n_("{n} round", "{n} rounds", table.rounds).format(n=table.rounds),

@@ -48,6 +48,7 @@ from tarock.client.written import (
 from tarock.core.actions import Action, Discard, Play
 from tarock.core.engine import Hand
 from tarock.core.observation import Observation, TrickView, observe
+from tarock.core.players import off_loop
 from tarock.core.state import Reason
 from tarock.core.table import Table
 
@@ -126,15 +127,15 @@ class HumanPlayer:
         for line in choices_lines(obs, names, terms):
             w(line)
 
-    def decide(self, obs: Observation) -> Action:
-        """Ask until the line names a legal action."""
+    async def decide(self, obs: Observation) -> Action:
+        """Ask until the line names a legal action (each line is read in a worker thread)."""
         if not obs.legal:
             # the session asks only a seat that moves: this is a bug, not a player's doing
             raise ValueError(f"seat {obs.seat} has nothing to do in phase {obs.phase!r}")
         self.show(obs)
         while True:
             try:
-                line = self._read("> ")
+                line = await off_loop(self._read, "> ")
             except EOFError:
                 raise Quit(eof=True) from None
             text = line.strip()

@@ -28,11 +28,12 @@ from typing import Any, Final, Literal
 
 import msgpack
 
-from tarock.core.players import Player
+from tarock.core.actions import Action
+from tarock.core.players import Policy
 from tarock.net.agreement.outcome import Outcome
 from tarock.net.audit import Verdict, audit
 from tarock.net.dealing import HOST, DealContext, RandomBytes
-from tarock.net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
+from tarock.net.effects import Decide, Drop, Effect, Note, Propose, Send, StepDown, TableDone
 from tarock.net.game import CheckFailed, Game, Sheet
 from tarock.net.handplay import Ask, HandFault, HandPlay, Out, roster_of
 from tarock.net.identity import Identity, envelope_hash, fingerprint, signed_bytes, verify
@@ -93,7 +94,7 @@ class Chair:
     """When its node last connected: a seat can stall only while it is connected, so the step
     timeout runs from here at the earliest (a seat cut off, then back, is not a staller)."""
     substituted: bool = False
-    bot: Player | None = None
+    bot: Policy | None = None
 
 
 @dataclass
@@ -101,7 +102,7 @@ class Sub:
     """A seat the host's node plays with a bot in this deal (its node is away)."""
 
     play: HandPlay
-    bot: Player
+    bot: Policy
     asked: int = -1
 
 
@@ -149,7 +150,7 @@ class HostCore:
                  epoch: int = 1, roster: Sequence[SeatInfo | None] = (), sheet: Sheet | None = None,
                  takeover: bool = False, last_deal: int = 0, timing: Timing | None = None,
                  rand: RandomBytes = os.urandom,
-                 bot_for: Callable[[int], Player] | None = None,
+                 bot_for: Callable[[int], Policy] | None = None,
                  reachable: Callable[[], frozenset[str]] | None = None) -> None:
         self.game = game
         self.reachable = reachable
@@ -576,7 +577,7 @@ class HostCore:
                 out += self._privates(run, [o for o in answers if o.to is not None], now, seat)
                 if self.run is not run:
                     return out
-                queue += [(o.env, None) for o in self._sub_decide(seat, sub)]
+                out += self._sub_decide(run, sub)
         run.waiting = (tuple(run.play.waiting()[0]), run.play.waiting()[1])
         self.phase = "playing" if run.play.dealer.fixed else "dealing"
         if run.play.opened:
@@ -609,18 +610,36 @@ class HostCore:
                 effects.append(Send(chair.info.node, o.env))
         return effects
 
-    def _sub_decide(self, seat: int, sub: Sub) -> list[Out]:
+    def _sub_decide(self, run: Run, sub: Sub) -> list[Effect]:
+        """Ask the bot of a seat the host plays (the driver answers with :meth:`stand_in_decided`)."""
         ask: Ask | None = sub.play.ask()
         if ask is None or ask.index == sub.asked:
             return []
         sub.asked = ask.index
-        action = sub.bot.decide(ask.obs)
-        outs, refusal = sub.play.decide(ask.index, action)
-        if refusal is not None:
-            raise RuntimeError(f"the substitute bot of seat {seat} chose an illegal action: {refusal}")
-        return outs
+        return [Decide(ask.obs, run.ctx.deal, ask.index)]
 
-    def _bot(self, seat: int) -> Player:
+    def stand_in(self, seat: int) -> Policy:
+        """The bot that plays ``seat`` for the host's node (the one a :class:`Decide` asks)."""
+        return self._bot(seat)
+
+    def stand_in_decided(self, deal: int, index: int, action: Action, now: float) -> list[Effect]:
+        """The bot of ``action.seat`` chose ``action`` for the question ``index`` of ``deal``;
+        an answer to a deal or question that is over is dropped."""
+        run = self.run
+        sub = run.subs.get(action.seat) if run is not None and run.ctx.deal == deal else None
+        ask = sub.play.ask() if sub is not None and sub.asked == index else None
+        if run is None or sub is None or ask is None or ask.index != index or action not in ask.obs.legal:
+            return []
+        outs, refusal = sub.play.decide(index, action)
+        if refusal is not None:
+            raise RuntimeError(f"the substitute bot of seat {action.seat} chose an illegal action: {refusal}")
+        out: list[Effect] = []
+        for o in outs:
+            if self.run is run:
+                out += self._log(run, o.env, None, now)
+        return out
+
+    def _bot(self, seat: int) -> Policy:
         chair = self.chairs[seat]
         if chair.bot is None:
             if self.bot_for is None:

@@ -25,9 +25,7 @@ from typing import Any
 
 import trio
 
-from tarock.core.actions import Action
-from tarock.core.observation import Observation
-from tarock.core.players import Player
+from tarock.core.players import Player, Policy
 from tarock.core.plugins import Catalogue
 from tarock.net.admission import FAULTS, Gate, Limits, drop
 from tarock.net.agreement.driver import Agreement, seat_addresses
@@ -134,7 +132,7 @@ class Node:
         """The host agreement of each table this node sits at (from the moment the table is full)."""
         self.lookup: Callable[[str], list[PeerAddress]] | None = None
         """Where discovery last saw a node (by its node id), for a peer that moved."""
-        self.bot_for: Callable[[int], Player] | None = None
+        self.bot_for: Callable[[int], Policy] | None = None
         self.gate = Gate(Limits.for_this_process())
         """Which incoming connections this node holds (net/admission.py)."""
         self._scopes: dict[int, tuple[trio.CancelScope, str]] = {}
@@ -509,7 +507,7 @@ class SeatDriver:
     """Plays one seat: connects to the host, resumes after a drop, follows the succession."""
 
     def __init__(self, node: Node, core: SeatCore, player: Player | None, listener: Listener, *,
-                 threaded: bool = False, bot_for: Callable[[int], Player] | None = None,
+                 threaded: bool = False, bot_for: Callable[[int], Policy] | None = None,
                  me: str | None = None, name: str | None = None) -> None:
         self.node = node
         self.core = core
@@ -532,7 +530,7 @@ class SeatDriver:
         self._asked: dict[tuple[int, int], float] = {}
         self._nursery: trio.Nursery | None = None
         self._decisions: trio.Nursery | None = None
-        """Where a person's decisions run: the whole seat, so a dropped connection does not lose
+        """Where the player's decisions run: the whole seat, so a dropped connection does not lose
         a question on the screen (the answer is sent, or queued for the resumed session)."""
         if bot_for is not None and node.bot_for is None:
             node.bot_for = bot_for
@@ -615,21 +613,13 @@ class SeatDriver:
         if effect.deal > self._deal:
             self._new_deal(effect.deal)
         self.decided.add(key)
-        if not self.threaded:
-            action = self.player.decide(effect.obs)
-            self.apply(self.core.decided(effect.deal, effect.index, action))
-            return
-        (self._decisions or self._nursery).start_soon(self._decide_in_thread, effect)
+        (self._decisions or self._nursery).start_soon(self._await_decision, effect)
 
-    async def _decide_in_thread(self, effect: Decide) -> None:
+    async def _await_decision(self, effect: Decide) -> None:
         player = self.player
         assert player is not None
-
-        def ask(obs: Observation) -> Action:
-            return player.decide(obs)
-
         try:
-            action = await trio.to_thread.run_sync(ask, effect.obs, abandon_on_cancel=True)
+            action = await player.decide(effect.obs)
         except Exception as exc:
             self.left = Leave("leaving", f"the player left: {exc}")
             if self.link is not None:

@@ -35,6 +35,7 @@ from tarock.core.cards import Card
 from tarock.core.facts import RuleFacts
 from tarock.core.observation import Observation, TrickView
 from tarock.core.options import Declared
+from tarock.core.players import off_loop
 from tarock.core.state import Reason
 from tarock.core.table import SheetRow, Standing, Table
 from tarock.core.tricks import refusal
@@ -517,7 +518,7 @@ class TableModel:
         fn, strength = self.hint_fn, self.hint_strength
         self.message = _("Thinking …")
         self.changed()
-        hint = await asyncio.to_thread(fn, obs, strength)
+        hint = await off_loop(fn, obs, strength)
         if self.obs is not obs or not self.waiting:
             return
         self.hint = hint
