@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import anyio.to_thread
+
 from tarock.client.i18n import _, n_
 from tarock.client.render import (
     action_text,
@@ -48,7 +50,6 @@ from tarock.client.written import (
 from tarock.core.actions import Action, Discard, Play
 from tarock.core.engine import Hand
 from tarock.core.observation import Observation, TrickView, observe
-from tarock.core.players import off_loop
 from tarock.core.state import Reason
 from tarock.core.table import Table
 
@@ -128,14 +129,15 @@ class HumanPlayer:
             w(line)
 
     async def decide(self, obs: Observation) -> Action:
-        """Ask until the line names a legal action (each line is read in a worker thread)."""
+        """Ask until the line names a legal action (each line is read in a worker thread, so the
+        event loop goes on; a cancelled wait leaves the read behind)."""
         if not obs.legal:
             # the session asks only a seat that moves: this is a bug, not a player's doing
             raise ValueError(f"seat {obs.seat} has nothing to do in phase {obs.phase!r}")
         self.show(obs)
         while True:
             try:
-                line = await off_loop(self._read, "> ")
+                line = await anyio.to_thread.run_sync(self._read, "> ", abandon_on_cancel=True)
             except EOFError:
                 raise Quit(eof=True) from None
             text = line.strip()
