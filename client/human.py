@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import anyio.to_thread
+
 from tarock.client.i18n import _, n_
 from tarock.client.render import seating_text, sheet_lines, standings_lines, table_lines, talon_text
 from tarock.client.session import HandOutcome, Session, SessionListener, WhyNot
@@ -115,15 +117,16 @@ class HumanPlayer:
         for line in choices_lines(obs, names, terms):
             w(line)
 
-    def decide(self, obs: Observation) -> Action:
-        """Ask until the line names a legal action."""
+    async def decide(self, obs: Observation) -> Action:
+        """Ask until the line names a legal action (each line is read in a worker thread, so the
+        event loop goes on; a cancelled wait leaves the read behind)."""
         if not obs.legal:
             # the session asks only a seat that moves: this is a bug, not a player's doing
             raise ValueError(f"seat {obs.seat} has nothing to do in phase {obs.phase!r}")
         self.show(obs)
         while True:
             try:
-                line = self._read("> ")
+                line = await anyio.to_thread.run_sync(self._read, "> ", abandon_on_cancel=True)
             except EOFError:
                 raise Quit(eof=True) from None
             text = line.strip()

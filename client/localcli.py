@@ -17,13 +17,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import trio
+
 from tarock.client import command
 from tarock.client.bots import BOT_KINDS, make_bot
 from tarock.client.command import UsageError, out
 from tarock.client.human import HumanPlayer, Quit, TableView, final_line, sheet_lines, standings_lines
 from tarock.client.i18n import _, n_, p_
 from tarock.client.paths import default_records_dir
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Player
 from tarock.client.session import Session, SessionListener
 from tarock.client.stats import ContractStats
 from tarock.client.text.rule_words import Terms, variant_description
@@ -125,7 +127,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                         terms=terms)
     players: list[Player] = [human]
     bots = BOT_NAMES[:args.seats - 1]
-    players += [make_bot("heuristic", seed * 4 + i, name) for i, name in enumerate(bots, start=1)]
+    players += [BotSeat(make_bot("heuristic", seed * 4 + i, name)) for i, name in enumerate(bots, start=1)]
     session = Session(variant, players, seed=seed, records_dir=_records_dir(args),
                       rounds=args.rounds, options=command.options(args), listener=TableView(0, out))
     holder.append(session)
@@ -138,7 +140,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             bots=", ".join(bots))
     out(f"{table} {against} {_('Type ? for help.')}")
     try:
-        session.run()
+        trio.run(session.run)
     except Quit as stop:
         out("")
         out(_("End of input: leaving the table.") if stop.eof else _("You left the table."))
@@ -164,12 +166,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(_("unknown bot kind(s) {kinds} (known: {known})").format(
             kinds=", ".join(unknown), known=", ".join(BOT_KINDS)))
-    players = [make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}") for seat, kind in enumerate(kinds)]
+    players = [BotSeat(make_bot(kind, args.seed * 4 + seat, f"{kind}-{seat}"))
+               for seat, kind in enumerate(kinds)]
     variant = command.variant(args, command.catalogue(args))
     stats = ContractStats() if args.stats else None
     session = Session(variant, players, seed=args.seed, records_dir=_records_dir(args),
                       rounds=args.hands, options=command.options(args), listener=stats or _Quiet())
-    table = session.run()
+    table = trio.run(session.run)
     void = table.deals - len(table.rows)
     out(_("Selfplay {variant}: {rounds} ({deals}, {void} passed out), seed {seed}").format(
         variant=variant.name, rounds=n_("{n} round", "{n} rounds", table.rounds).format(n=table.rounds),

@@ -31,7 +31,7 @@ from tarock.client.human import HumanPlayer
 from tarock.client.i18n import NP_, _, n_, p_
 from tarock.client.netargs import DEFAULT, SEATS
 from tarock.client.netview import BotView, HumanView, Roster, quiet
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Policy
 from tarock.client.render import sheet_lines
 from tarock.core.plugins import Catalogue, load_plugins
 from tarock.core.rules import RuleError
@@ -126,8 +126,8 @@ def _own_table(player: str) -> str:
     return _("{name}'s table").format(name=player)[:argtypes.MAX_NAME].strip()
 
 
-def _bot_for(seed: int) -> Callable[[int], Player]:
-    def make(seat: int) -> Player:
+def _bot_for(seed: int) -> Callable[[int], Policy]:
+    def make(seat: int) -> Policy:
         return make_bot("heuristic", seed * 10 + seat, f"bot for seat {seat}")
     return make
 
@@ -248,7 +248,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 roster = Roster()
                 human, view = _human(name, roster)
                 seed = random.SystemRandom().randrange(1_000_000)
-                bots = [Seated(make_bot("heuristic", seed + k, _("Bot {n}").format(n=k + 1)), quiet)
+                bots = [Seated(BotSeat(make_bot("heuristic", seed + k, _("Bot {n}").format(n=k + 1))), quiet)
                         for k in range(args.bots)]
                 where = ", ".join(f"{a}:{bound.port}" for a in node.addresses) or \
                     _("port {port}").format(port=bound.port)
@@ -432,7 +432,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         node = _node(args, catalogue, args.name, records)
         view = BotView(out, args.name, args.json)
         bot = make_bot(args.strength, seed, args.name)
-        me = Seated(bot, view)
+        me = Seated(BotSeat(bot), view)
         bot_for = _bot_for(seed)
         leave: Leave | None = None
         async with trio.open_nursery() as nursery:

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from tarock.core.players import Player
+from tarock.core.players import BotSeat, Player, Policy, off_loop
 
-__all__ = ["Player"]
+__all__ = ["BotSeat", "Player", "Policy", "off_loop"]

@@ -4,7 +4,8 @@ A :class:`Session` owns the whole truth (the engine's hands) and the table;
 each player sees only its :func:`~core.observation.observe` view.  Every deal,
 passed-out ones included, is written to the records folder as one
 ``tarock-record/1`` file.  A :class:`SessionListener` hears what happens, for
-a client to show it.
+a client to show it.  The players are awaited (:class:`~core.players.Player`):
+bots through :class:`~core.players.BotSeat`, a person through the line.
 """
 
 from __future__ import annotations
@@ -152,18 +153,18 @@ class Session:
         """The glob pattern of this session's record files."""
         return f"table-{self.stamp}-*.json"
 
-    def play_hand(self) -> HandOutcome:
+    async def play_hand(self) -> HandOutcome:
         """Deal and play one hand to its end; score and record it.
 
         A plugin that fails (:class:`~core.rules.PluginFailure`) ends it with
         the round, deal and seed named; the table stays as before the hand.
         """
         try:
-            return self._play_hand()
+            return await self._play_hand()
         except PluginFailure as exc:
             raise exc.at(self.round, self.deal_no, self.seed) from exc.__cause__
 
-    def _play_hand(self) -> HandOutcome:
+    async def _play_hand(self) -> HandOutcome:
         seats = len(self.players)
         active = active_seats(seats, self.table.dealer, self.rules.players_per_hand)
         hands, talon = deal(self.rules, self.rng, seats, active)
@@ -177,7 +178,7 @@ class Session:
             explained = self._explained[seat]
             if explained is not None:
                 explained.explain_with(self._checker(hand, seat))
-            action = self.players[seat].decide(observe(hand, seat))
+            action = await self.players[seat].decide(observe(hand, seat))
             tricks = len(hand.state.tricks)
             hand.apply(action)
             self.listener.action_taken(self, hand, action)
@@ -195,10 +196,10 @@ class Session:
         self.listener.hand_over(self, outcome)
         return outcome
 
-    def run(self) -> Table:
-        """Play hands until the table is over; return the table."""
+    async def run(self) -> Table:
+        """Play hands until the table is over; return the table (in trio or asyncio)."""
         while not self.table.over:
-            self.play_hand()
+            await self.play_hand()
         self.listener.table_over(self)
         return self.table
 

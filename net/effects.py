@@ -50,7 +50,8 @@ class ToHost:
 
 @dataclass(frozen=True, slots=True)
 class Decide:
-    """(Seat) the player must choose one of ``obs.legal``; answer with ``SeatCore.decided``."""
+    """(Seat) the player must choose one of ``obs.legal``; answer with ``SeatCore.decided``.
+    (Host) the bot of an away seat (``obs.seat``) must; answer with ``HostCore.stand_in_decided``."""
 
     obs: Observation
     deal: int

@@ -26,7 +26,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from tarock.core.players import Player
+from tarock.core.actions import Action
+from tarock.core.players import Policy
 from tarock.net.agreement.outcome import Outcome
 from tarock.net.dealing import RandomBytes
 from tarock.net.effects import Drop, Effect, Note, StepDown, TableDone
@@ -51,6 +52,7 @@ from tarock.net.protocol.messages import (
     Void,
     inner_of,
 )
+from tarock.net.standins import sub_answer
 from tarock.net.store import Store
 
 Phase = Literal["seating", "gathering", "dealing", "playing", "checking", "committing", "paused", "over",
@@ -65,7 +67,7 @@ class HostCore:
                  epoch: int = 1, roster: Sequence[SeatInfo | None] = (), sheet: Sheet | None = None,
                  takeover: bool = False, last_deal: int = 0, timing: Timing | None = None,
                  rand: RandomBytes = os.urandom,
-                 bot_for: Callable[[int], Player] | None = None,
+                 bot_for: Callable[[int], Policy] | None = None,
                  reachable: Callable[[], frozenset[str]] | None = None) -> None:
         self.game = game
         self.reachable = reachable
@@ -225,6 +227,22 @@ class HostCore:
         self.phase = "playing" if run.play.dealer.fixed else "dealing"
         if run.play.opened:
             out += self._finish(run, now)
+        return out
+
+    def stand_in(self, seat: int) -> Policy:
+        """The bot that plays ``seat`` for the host's node (the one a :class:`Decide` asks)."""
+        return self.seating.bot(seat)
+
+    def stand_in_decided(self, deal: int, index: int, action: Action, now: float) -> list[Effect]:
+        """The bot of ``action.seat`` chose ``action`` for the question ``index`` of ``deal``;
+        an answer to a deal or a question that is over is dropped."""
+        run = self.run
+        sub = run.subs.get(action.seat) if run is not None and run.ctx.deal == deal else None
+        outs = sub_answer(sub, index, action) if sub is not None else None
+        out: list[Effect] = []
+        for o in outs or ():
+            if self.run is run and run is not None:
+                out += self._log(run, o.env, None, now)
         return out
 
     def _finish(self, run: Run, now: float) -> list[Effect]:

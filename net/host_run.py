@@ -25,7 +25,7 @@ from tarock.net.handplay import HandFault, HandPlay, Out, roster_of
 from tarock.net.host_seating import Seating
 from tarock.net.protocol.limits import MAX_FRAME
 from tarock.net.protocol.messages import Begin, Checked, Dealing, Log, SeatInfo, Signed, dump, parse
-from tarock.net.standins import Sub, sub_decide
+from tarock.net.standins import Sub, sub_question
 
 Fault = tuple[str, str]
 """Why a deal is void and the node at fault ("": nobody)."""
@@ -86,7 +86,7 @@ class Run:
                 out += sent
                 if fault is not None:
                     return out, fault
-                queue += [(o.env, None) for o in sub_decide(seat, sub)]
+                out += sub_question(sub, self.ctx.deal)
         self.waiting = (tuple(self.play.waiting()[0]), self.play.waiting()[1])
         return out, None
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarock.core.players import Player
+from tarock.core.players import Policy
 from tarock.net.dealing import HOST
 from tarock.net.effects import Effect, Note, Send
 from tarock.net.identity import Identity, fingerprint, signed_bytes, verify
@@ -57,7 +57,7 @@ class Chair:
     """When its node last connected: a seat can stall only while it is connected, so the step
     timeout runs from here at the earliest (a seat cut off, then back, is not a staller)."""
     substituted: bool = False
-    bot: Player | None = None
+    bot: Policy | None = None
 
 
 @dataclass
@@ -69,13 +69,13 @@ class Seating:
     identity: Identity
     store: Store
     epoch: int
-    bot_for: Callable[[int], Player] | None
+    bot_for: Callable[[int], Policy] | None
     chairs: list[Chair]
     watchers: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, info: TableInfo, me: str, identity: Identity, store: Store, epoch: int,
-           roster: Sequence[SeatInfo | None], bot_for: Callable[[int], Player] | None, now: float) -> Seating:
+           roster: Sequence[SeatInfo | None], bot_for: Callable[[int], Policy] | None, now: float) -> Seating:
         """The chairs of ``roster``: each seated player away until its node connects (a bot plays
         a local seat at once)."""
         infos = [roster[s] if s < len(roster) else None for s in range(info.seats)]
@@ -306,7 +306,7 @@ class Seating:
         return tuple(s for s, c in enumerate(self.chairs)
                      if c.substituted or (c.info is not None and c.info.local and not c.connected))
 
-    def bot(self, seat: int) -> Player:
+    def bot(self, seat: int) -> Policy:
         """The bot that plays ``seat`` for its absent player (the same one deal after deal)."""
         chair = self.chairs[seat]
         if chair.bot is None:

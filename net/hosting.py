@@ -10,9 +10,10 @@ from collections.abc import Callable
 
 import trio
 
+from tarock.core.players import BotSeat
 from tarock.net.admission import FAULTS, Failures, drop
 from tarock.net.agreement.outcome import Outcome
-from tarock.net.effects import Drop, Effect, Note, Propose, Send, StepDown, TableDone
+from tarock.net.effects import Decide, Drop, Effect, Note, Propose, Send, StepDown, TableDone
 from tarock.net.host import HostCore
 from tarock.net.host_seating import Reject
 from tarock.net.identity import Identity
@@ -49,6 +50,11 @@ class HostDriver:
         """Appends an outcome to the table's log (the host agreement); None: a table of one node
         without one, where what this host proposes is committed at once."""
         self.unproposed: list[Outcome] = []
+        self._nursery: trio.Nursery | None = None
+        """Where the bots of the seats this host plays decide (open while :meth:`timers` runs)."""
+        self._asked: list[Decide] = []
+        """Questions to those bots before that nursery opened."""
+        self._stand_ins: dict[int, BotSeat] = {}
 
     # -- effects -------------------------------------------------------------------------
     def apply(self, effects: list[Effect]) -> None:
@@ -79,11 +85,29 @@ class HostDriver:
                 self.stepped.set()
             elif isinstance(effect, Propose):
                 proposed.append(effect.outcome)
+            elif isinstance(effect, Decide):
+                self._ask_stand_in(effect)
         self.unproposed += proposed
         self.retry_proposals()
         self._wake.set()
         self.changed.set()
         self.changed = trio.Event()
+
+    def _ask_stand_in(self, effect: Decide) -> None:
+        if self._nursery is None:
+            self._asked.append(effect)
+        else:
+            self._nursery.start_soon(self._stand_in, effect)
+
+    async def _stand_in(self, effect: Decide) -> None:
+        """A bot of this node decides for an away seat, off the event loop."""
+        seat = effect.obs.seat
+        bot = self._stand_ins.get(seat)
+        if bot is None or bot.policy is not self.core.stand_in(seat):
+            bot = self._stand_ins[seat] = BotSeat(self.core.stand_in(seat))
+        action = await bot.decide(effect.obs)
+        if self.stepped_down is None and not self.finished.is_set():
+            self.apply(self.core.stand_in_decided(effect.deal, effect.index, action, trio.current_time()))
 
     def retry_proposals(self) -> None:
         """Hand what the core proposed to the host agreement (kept while it cannot take it)."""
@@ -97,7 +121,19 @@ class HostDriver:
 
     # -- timers ----------------------------------------------------------------------------
     async def timers(self) -> None:
-        """Run the core's timeouts (away seats, checks, gathering)."""
+        """Run the core's timeouts (away seats, checks, gathering), and its bots' decisions."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for effect in self._asked:
+                nursery.start_soon(self._stand_in, effect)
+            self._asked.clear()
+            try:
+                await self._tick()
+            finally:
+                self._nursery = None
+                nursery.cancel_scope.cancel()
+
+    async def _tick(self) -> None:
         while not self.finished.is_set() and self.stepped_down is None:
             now = trio.current_time()
             deadline = self.core.next_deadline(now)

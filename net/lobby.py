@@ -25,7 +25,7 @@ from typing import Literal
 
 import trio
 
-from tarock.core.players import Player
+from tarock.core.players import Player, Policy
 from tarock.net.advert import Advert, Kind, Seen
 from tarock.net.discovery import Discovery
 from tarock.net.effects import Leave
@@ -46,7 +46,7 @@ NOTICE = 3.0
 """Seconds a node waiting for a named table waits before it says that the table is not there."""
 
 Publish = Callable[[Advert], Awaitable[None]]
-BotFor = Callable[[int], Player]
+BotFor = Callable[[int], Policy]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import Any
 
 import trio
 
-from tarock.core.players import Player
+from tarock.core.players import Policy
 from tarock.core.plugins import Catalogue
 from tarock.net.admission import Gate, Limits, drop
 from tarock.net.agreement.driver import Agreement
@@ -82,7 +82,7 @@ class Node:
         self.waiting: Waiting | None = None
         self.lookup: Callable[[str], list[PeerAddress]] | None = None
         """Where discovery last saw a node (by its node id), for a peer that moved."""
-        self.bot_for: Callable[[int], Player] | None = None
+        self.bot_for: Callable[[int], Policy] | None = None
         self.gate = Gate(Limits.for_this_process())
         """Which incoming connections this node holds (net/admission.py)."""
         self._scopes: dict[int, tuple[trio.CancelScope, str]] = {}

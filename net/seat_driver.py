@@ -9,9 +9,7 @@ from typing import Protocol
 
 import trio
 
-from tarock.core.actions import Action
-from tarock.core.observation import Observation
-from tarock.core.players import Player
+from tarock.core.players import Player, Policy
 from tarock.net.admission import FAULTS, drop
 from tarock.net.agreement.driver import Agreement, seat_addresses
 from tarock.net.effects import Decide, Drop, Effect, HandOver, Leave, Note, Show, Shown, ToHost
@@ -42,7 +40,7 @@ class SeatHome(Protocol):
     name: str
     timing: Timing
     pin: str | None
-    bot_for: Callable[[int], Player] | None
+    bot_for: Callable[[int], Policy] | None
 
     @property
     def agreements(self) -> dict[str, Agreement]: ...
@@ -64,7 +62,7 @@ class SeatDriver:
     """Plays one seat: connects to the host, resumes after a drop, follows the succession."""
 
     def __init__(self, node: SeatHome, core: SeatCore, player: Player | None, listener: Listener, *,
-                 threaded: bool = False, bot_for: Callable[[int], Player] | None = None,
+                 threaded: bool = False, bot_for: Callable[[int], Policy] | None = None,
                  me: str | None = None, name: str | None = None) -> None:
         self.node = node
         self.core = core
@@ -134,21 +132,13 @@ class SeatDriver:
     def _decide(self, effect: Decide) -> None:
         if self.player is None or self._nursery is None or not self.questions.ask(effect.deal, effect.index):
             return
-        if not self.threaded:
-            action = self.player.decide(effect.obs)
-            self.apply(self.core.decided(effect.deal, effect.index, action))
-            return
-        (self._decisions or self._nursery).start_soon(self._decide_in_thread, effect)
+        (self._decisions or self._nursery).start_soon(self._await_decision, effect)
 
-    async def _decide_in_thread(self, effect: Decide) -> None:
+    async def _await_decision(self, effect: Decide) -> None:
         player = self.player
         assert player is not None
-
-        def ask(obs: Observation) -> Action:
-            return player.decide(obs)
-
         try:
-            action = await trio.to_thread.run_sync(ask, effect.obs, abandon_on_cancel=True)
+            action = await player.decide(effect.obs)
         except Exception as exc:
             self.left = Leave("leaving", f"the player left: {exc}")
             if self.link is not None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tarock.core.players import Player
+from tarock.core.actions import Action
+from tarock.core.players import Policy
+from tarock.net.effects import Decide
 from tarock.net.handplay import Ask, HandPlay, Out
 
 
@@ -18,18 +20,27 @@ class Sub:
     """A seat the host's node plays with a bot in this deal (its node is away)."""
 
     play: HandPlay
-    bot: Player
+    bot: Policy
     asked: int = -1
 
 
-def sub_decide(seat: int, sub: Sub) -> list[Out]:
-    """The stand-in's action when its seat is to move (once per question)."""
+def sub_question(sub: Sub, deal: int) -> list[Decide]:
+    """Ask the stand-in when its seat is to move (once per question); the host's driver
+    answers with :meth:`HostCore.stand_in_decided`, the bot deciding off the event loop."""
     ask: Ask | None = sub.play.ask()
     if ask is None or ask.index == sub.asked:
         return []
     sub.asked = ask.index
-    action = sub.bot.decide(ask.obs)
-    outs, refusal = sub.play.decide(ask.index, action)
+    return [Decide(ask.obs, deal, ask.index)]
+
+
+def sub_answer(sub: Sub, index: int, action: Action) -> list[Out] | None:
+    """The stand-in's ``action`` for question ``index``: what it adds to the log, or None for
+    an answer to a question that is no longer asked (the hand moved on, or was voided)."""
+    ask = sub.play.ask() if sub.asked == index else None
+    if ask is None or ask.index != index or action not in ask.obs.legal:
+        return None
+    outs, refusal = sub.play.decide(index, action)
     if refusal is not None:
-        raise RuntimeError(f"the substitute bot of seat {seat} chose an illegal action: {refusal}")
+        raise RuntimeError(f"the substitute bot of seat {action.seat} chose an illegal action: {refusal}")
     return outs

@@ -17,7 +17,7 @@ from typing import Protocol
 
 import trio
 
-from tarock.core.players import Player
+from tarock.core.players import Policy
 from tarock.net.agreement.driver import Agreement
 from tarock.net.agreement.outcome import Outcome
 from tarock.net.host import HostCore
@@ -45,7 +45,7 @@ class Home(Protocol):
     addresses: tuple[str, ...]
     port: int
     lost: str
-    bot_for: Callable[[int], Player] | None
+    bot_for: Callable[[int], Policy] | None
     seats: list[SeatDriver]
     nursery: trio.Nursery | None
     lookup: Callable[[str], list[PeerAddress]] | None

@@ -16,7 +16,7 @@ class RandomPlayer:
         self.name = name
         self.rng = random.Random(seed)
 
-    def decide(self, obs: Observation) -> Action:
+    async def decide(self, obs: Observation) -> Action:
         assert obs.legal, "asked to move with nothing legal"
         return self.rng.choice(obs.legal)
 

@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tarock.client.bots import make_bot  # noqa: E402
-from tarock.core.players import Player  # noqa: E402
+from tarock.core.players import BotSeat, Player, Policy  # noqa: E402
 from tarock.core.plugins import load_plugins  # noqa: E402
 from tarock.net.effects import HandOver, Shown  # noqa: E402
 from tarock.net.game import Game  # noqa: E402
@@ -118,10 +118,10 @@ def make_game(hands: int, dealing: str) -> Game:
 
 
 def bot(k: int) -> Player:
-    return make_bot("heuristic", 100 + k, f"bot{k}")
+    return BotSeat(make_bot("heuristic", 100 + k, f"bot{k}"))
 
 
-def sub(seat: int) -> Player:
+def sub(seat: int) -> Policy:
     return make_bot("heuristic", 500 + seat, f"sub{seat}")
 
 

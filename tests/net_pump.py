@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tarock.client.bots import make_bot
-from tarock.client.players import Player
+from tarock.core.players import Policy
 from tarock.core.plugins import Catalogue, load_plugins
 from tarock.net.agreement.outcome import Outcome
 from tarock.net.effects import Decide, Drop, Effect, Leave, Note, Propose, Send, Show, TableDone, ToHost
@@ -54,7 +54,7 @@ class Pump:
 
     host: HostCore
     seats: dict[str, SeatCore]
-    players: dict[str, Player | None]
+    players: dict[str, Policy | None]
     """None: a seat that never acts (the hand waits for it)."""
     now: float = 0.0
     log: list[str] = field(default_factory=list)
@@ -114,8 +114,11 @@ class Pump:
                 assert origin is not None
                 if origin in self.connected:
                     queue += [(None, e) for e in self.host.receive(origin, wire(effect.body), self.now)]
+            elif isinstance(effect, Decide) and origin is None:  # a bot of the host plays an away seat
+                action = self.host.stand_in(effect.obs.seat).decide(effect.obs)
+                answers = self.host.stand_in_decided(effect.deal, effect.index, action, self.now)
+                queue += [(None, e) for e in answers]
             elif isinstance(effect, Decide):
-                assert origin is not None
                 player = self.players[origin]
                 if player is None:
                     continue
@@ -153,7 +156,7 @@ def make_table(tmp: Path, variant: str = "tarock54", rounds: int = 2, seats: int
     host = HostCore(game, info, node_id(0), host_store, now=0.0, timing=timing, identity=identity(0),
                     rand=rng.randbytes, bot_for=lambda s: make_bot("heuristic", 1000 + s, f"sub{s}"))
     cores: dict[str, SeatCore] = {}
-    players: dict[str, Player | None] = {}
+    players: dict[str, Policy | None] = {}
     for i in range(seats + watchers):
         node = node_id(i)
         core = SeatCore(node, f"p{i}", CATALOGUE, Store(tmp / f"seat{i}.sqlite"), rand=rng.randbytes,

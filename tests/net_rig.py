@@ -20,6 +20,7 @@ import trio.testing
 from net_pump import CATALOGUE
 
 from tarock.client.bots import make_bot
+from tarock.core.players import BotSeat
 from tarock.net.effects import Decide, Effect, ToHost
 from tarock.net.game import Game
 from tarock.net.host import HostCore
@@ -59,8 +60,8 @@ async def open_host(nursery: trio.Nursery, tmp: Path, bots: int = 3, variant: st
     node.nursery = nursery
     info = new_table(game, "rig", private=pin is not None)
     bot_for = lambda seat: make_bot("heuristic", 500 + seat, f"sub{seat}")  # noqa: E731
-    own = Seated(make_bot("heuristic", 1, "host"), quiet)
-    others = [Seated(make_bot("heuristic", 2 + k, f"bot{k}"), quiet) for k in range(bots - 1)]
+    own = Seated(BotSeat(make_bot("heuristic", 1, "host")), quiet)
+    others = [Seated(BotSeat(make_bot("heuristic", 2 + k, f"bot{k}")), quiet) for k in range(bots - 1)]
     nursery.start_soon(host_table, node, game, info, own, others, bot_for)
     while node.host is None:
         await trio.sleep(0.01)

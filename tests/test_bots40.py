@@ -32,7 +32,7 @@ from tarock.client.human import (
     parse_choice,
     seating_text,
 )
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Player
 from tarock.client.session import Session, contract_text
 from tarock.client.ui.hint import search_hint
 from tarock.core.actions import Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
@@ -231,7 +231,7 @@ def test_a_refused_rufspiel_valat_has_figures_and_no_bot_says_it() -> None:
         assert make_bot(kind, 0).decide(obs) == choice
 
 
-def test_the_line_client_says_what_the_valat_check_found() -> None:
+async def test_the_line_client_says_what_the_valat_check_found() -> None:
     """A player who types a Solo Valat the check refuses reads how many deals
     were played, lost and made, and the interval (docs/rules.md §11.2: "lässt den Valat
     zu, wenn er praktisch immer gelingt"); the next line is asked for."""
@@ -240,7 +240,7 @@ def test_the_line_client_says_what_the_valat_check_found() -> None:
     lines = iter(["bid solo valat", "pass"])
     human = HumanPlayer("You", read=lambda _prompt: next(lines), write=out.append)
     human.explain_with(hand.why_not)
-    assert human.decide(observe(hand, 0)) == Pass(0)
+    assert await human.decide(observe(hand, 0)) == Pass(0)
     refused = [line for line in out if line.startswith("Not allowed")]
     assert refused == ["Not allowed: a Valat in this game needs a hand that makes it on its own: 3 of the 3 "
                        "deals played were lost and 0 made (95% Wilson interval of the rate 0.0–56.1 %); a "
@@ -488,7 +488,7 @@ def test_the_game_line_shows_announcements_sides_and_kontras() -> None:
     assert action_text(Kontra(2, "trull"), names, observe(hand, 0)) == "Hilde: Rekontra on Trull"
 
 
-def test_the_table_is_drawn_in_the_variants_direction() -> None:
+async def test_the_table_is_drawn_in_the_variants_direction() -> None:
     """docs/rules.md §3.1: tarock40 plays counter-clockwise, tarock40-online clockwise
     ("ist der nächste Spieler im Uhrzeigersinn an der Reihe")."""
     names = ["You", "Franz", "Hilde", "Sepp"]
@@ -500,15 +500,15 @@ def test_the_table_is_drawn_in_the_variants_direction() -> None:
         " -> Sepp (on your right) -> you")
     for variant, direction in (("tarock40", "counterclockwise"), ("tarock40-online", "clockwise")):
         out: list[str] = []
-        bots: list[Player] = [make_bot("random", s, name) for s, name in enumerate(names)]
+        bots: list[Player] = [BotSeat(make_bot("random", s, name)) for s, name in enumerate(names)]
         session = Session(variant, bots, seed=1, rounds=1, listener=TableView(0, out.append))
         assert session.direction == direction
-        session.run()
+        await session.run()
         assert any(line.startswith(f"Play goes {direction}, the forehand first: Franz") for line in out)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_the_human_seat_writes_every_40_card_action_out(variant: str) -> None:
+async def test_the_human_seat_writes_every_40_card_action_out(variant: str) -> None:
     """In-process: a human who types bids with their additions, names the trump
     suit, announces and says Kontra with its target, and plays cards by name."""
     out: list[str] = []
@@ -546,11 +546,11 @@ def test_the_human_seat_writes_every_40_card_action_out(variant: str) -> None:
         return text
 
     human = HumanPlayer("You", read=answer, write=out.append, names=lambda: holder[0].names)
-    players: list[Player] = [human, *(make_bot("heuristic", 40 + i, n) for i, n in
+    players: list[Player] = [human, *(BotSeat(make_bot("heuristic", 40 + i, n)) for i, n in
                                       enumerate(("Franz", "Hilde", "Sepp")))]
     session = Session(variant, players, seed=4, rounds=6, listener=TableView(0, out.append))
     holder.append(session)
-    table = session.run()
+    table = await session.run()
     assert table.over
     assert not [line for line in out if line.startswith(("Sorry", "Not allowed"))]
     assert kinds["bid"] and kinds["trump"], said

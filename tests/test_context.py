@@ -291,14 +291,14 @@ def test_a_first_format_record_replays_under_a_fresh_context() -> None:
     assert rep.hand.state.context == TableContext(dealer=2) and rep.hand.state.result == hand.state.result
 
 
-def test_a_session_hands_the_context_on() -> None:
+async def test_a_session_hands_the_context_on() -> None:
     """The client's session plays a table: each hand under the context the last one left."""
     from tarock.client.session import Session
 
     session = Session(find_variant("tarock54"), random_players(4, seed=3), seed=3, rounds=4)
     outcomes = []
     while not session.table.over:
-        outcomes.append(session.play_hand())
+        outcomes.append(await session.play_hand())
     assert outcomes[0].hand.state.context == TableContext(dealer=0)
     for before, after in pairwise(outcomes):
         assert after.hand.state.context == session.rules.next_context(before.hand.state, before.result)

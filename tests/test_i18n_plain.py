@@ -31,7 +31,7 @@ from test_i18n import ROMAN, WORD
 from tarock.client.bots import make_bot
 from tarock.client.human import HumanPlayer, TableView
 from tarock.client.i18n import PSEUDO, Catalogue, pseudo, set_language
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Player
 from tarock.client.session import Session
 from tarock.client.words import TYPED, token, typed_words
 from tarock.client.written import HELP_WORDS, QUIT_WORDS, _card_words, parse_choice
@@ -211,7 +211,7 @@ def varied(obs: Observation, turn: int) -> Action:
 
 
 @pytest.mark.parametrize("variant", ["tarock40", "tarock54", "koenigrufen-club", "koenigrufen-course"])
-def test_a_table_played_in_german_words(variant: str) -> None:
+async def test_a_table_played_in_german_words(variant: str) -> None:
     """The default language; every action typed in German is understood and taken."""
     out: list[str] = []
     typed: Counter[str] = Counter()
@@ -227,10 +227,11 @@ def test_a_table_played_in_german_words(variant: str) -> None:
         return german(action, obs)
 
     human = HumanPlayer(read=answer, write=out.append, names=lambda: holder[0].names)
-    players: list[Player] = [human, *(make_bot("heuristic", 70 + i, n) for i, n in enumerate(BOTS[:3]))]
+    players: list[Player] = [human, *(BotSeat(make_bot("heuristic", 70 + i, n))
+                                      for i, n in enumerate(BOTS[:3]))]
     session = Session(variant, players, seed=6, rounds=8, listener=TableView(0, out.append))
     holder.append(session)
-    assert session.run().over
+    assert (await session.run()).over
     assert not [line for line in out if line.startswith(("Leider", "Nicht erlaubt"))], \
         [line for line in out if line.startswith(("Leider", "Nicht erlaubt"))]
     assert human.name == "Du"

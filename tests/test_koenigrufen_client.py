@@ -20,7 +20,7 @@ from test_koenigrufen_random import CLUB_NAME, COURSE_NAME, act, cards, gut_all,
 from tarock.client.bots import make_bot
 from tarock.client.cli import main
 from tarock.client.human import HumanPlayer, TableView
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Player
 from tarock.client.render import sheet_lines, standings_lines, table_lines
 from tarock.client.session import Session
 from tarock.client.text.actions import action_text, game_text
@@ -111,7 +111,7 @@ def test_bei_games_are_joined_and_shown_with_each_declarer() -> None:
 
 # -- calling, the talon, giving up -----------------------------------------------------------
 
-def test_the_talon_halves_are_shown_and_chosen_by_number() -> None:
+async def test_the_talon_halves_are_shown_and_chosen_by_number() -> None:
     """docs/rules.md §15.4: "Der Talon wird umgedreht. Der Spieler darf sich nun eine Hälfte ...
     aufnehmen"."""
     hand = rigged(CLUB_NAME, [FH, "dK"], talon=["XX c10 c9", "s10 s9 s8"])
@@ -129,7 +129,7 @@ def test_the_talon_halves_are_shown_and_chosen_by_number() -> None:
     said = iter(["talon 3", "give up", "talon 1"])
     human = HumanPlayer("You", read=lambda prompt: next(said), write=out.append)
     human.explain_with(hand.why_not)
-    assert human.decide(obs) == TakeTalon(0, 0)
+    assert await human.decide(obs) == TakeTalon(0, 0)
     assert "Not allowed: take talon half 1 or 2" in out
     assert any(line.startswith("Sorry: you cannot give up now") for line in out)
     act(hand, TakeTalon(0, 0))
@@ -255,12 +255,12 @@ def test_ouvert_hands_are_shown_after_the_first_trick() -> None:
         assert any(line.startswith(f"Open hand of {NAMES[seat]}: ") for line in lines)
 
 
-def test_the_table_view_tells_the_talon_open_hands_and_trischaken_talon_cards() -> None:
+async def test_the_table_view_tells_the_talon_open_hands_and_trischaken_talon_cards() -> None:
     """docs/rules.md §16.7, Trischaken: "Der Talon wird einzeln zu den ersten 6 Stichen zugeworfen."."""
     out: list[str] = []
-    players: list[Player] = [make_bot("heuristic", s, n) for s, n in enumerate(NAMES)]
+    players: list[Player] = [BotSeat(make_bot("heuristic", s, n)) for s, n in enumerate(NAMES)]
     session = Session(CLUB_NAME, players, seed=3, rounds=12, listener=TableView(0, out.append))
-    session.run()
+    await session.run()
     text = "\n".join(out)
     assert "Vorhand!" in text and ": Gut!" in text
     assert "ct" in text and "(amounts in cents; the running total in brackets)" in text
@@ -297,13 +297,13 @@ def test_results_sheet_and_standings_in_cents() -> None:
 
 # -- five at the table ---------------------------------------------------------------------------
 
-def test_five_at_the_table_the_dealer_sits_out() -> None:
+async def test_five_at_the_table_the_dealer_sits_out() -> None:
     """docs/rules.md §3.5: "Der jeweilige Kartengeber spielt selbst nicht mit und setzt aus."."""
     out: list[str] = []
     names = ["You", "Franz", "Hilde", "Sepp", "Resi"]
-    players: list[Player] = [make_bot("heuristic", s, n) for s, n in enumerate(names)]
+    players: list[Player] = [BotSeat(make_bot("heuristic", s, n)) for s, n in enumerate(names)]
     session = Session(COURSE_NAME, players, seed=9, rounds=5, listener=TableView(0, out.append))
-    session.run()
+    await session.run()
     assert "You sit out this hand and watch." in out
     assert any(line.endswith("; Franz sits out") for line in out)
     assert any(line.endswith("; you sit out") for line in out)
@@ -350,12 +350,12 @@ def test_a_whole_koenigrufen_table_from_piped_answers(tmp_path: Path, variant: s
         assert "You sit out this hand and watch." in out
 
 
-def test_records_replay_with_the_koenigrufen_words(tmp_path: Path,
+async def test_records_replay_with_the_koenigrufen_words(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """``tarock replay`` shows a recorded hand in the same words as the table did."""
-    players: list[Player] = [make_bot("heuristic", s, n) for s, n in enumerate(NAMES)]
+    players: list[Player] = [BotSeat(make_bot("heuristic", s, n)) for s, n in enumerate(NAMES)]
     session = Session(CLUB_NAME, players, seed=2, rounds=4, records_dir=tmp_path)
-    session.run()
+    await session.run()
     assert main(["replay", "--lang", "en", *map(str, session.records)]) == 0
     out = capsys.readouterr().out
     assert "Seat 0: Vorhand!" in out or "Seat 1: Vorhand!" in out

@@ -38,10 +38,10 @@ from net_pump import Pump, make_table, node_id
 from test_mp_secrecy import Truth, truth
 from time_bound import bounded
 
-from tarock.client.players import Player
 from tarock.core.actions import Action, Bid, Discard, Pass
 from tarock.core.cards import is_tarock, parse_card
 from tarock.core.observation import Observation
+from tarock.core.players import Policy
 from tarock.net.handplay import HandPlay
 from tarock.net.host import HostCore
 from tarock.net.seat import SeatCore
@@ -55,7 +55,7 @@ class Forcing:
     otherwise, opens with "Vorhand!" when it must) and otherwise plays as ``inner`` does;
     ``discard``: lays away as many tarocks as the rules let it."""
 
-    def __init__(self, inner: Player, game: str, discard: bool = False) -> None:
+    def __init__(self, inner: Policy, game: str, discard: bool = False) -> None:
         self.inner, self.game, self.discard = inner, game, discard
 
     def decide(self, obs: Observation) -> Action:

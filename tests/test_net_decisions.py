@@ -1,13 +1,12 @@
 """A person's question survives a dropped connection (issue 8: liveness and reconnect).
 
-A person answers in a thread (the screen waits for a key).  When the Wi-Fi drops while the
+A person's answer is awaited (the screen waits for a key).  When the Wi-Fi drops while the
 question is open, the seat reconnects; the answer given afterwards must reach the host and
 be played for that seat, not lost, and the question must not be asked twice.
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import trio
@@ -15,7 +14,7 @@ import trio
 from tarock.client.bots import make_bot
 from tarock.core.actions import Action
 from tarock.core.observation import Observation
-from tarock.core.players import Player
+from tarock.core.players import BotSeat, Policy
 from tarock.core.plugins import load_plugins
 from tarock.net.dealing import DEFAULT_DEALING
 from tarock.net.game import Game
@@ -35,14 +34,16 @@ class SlowPerson:
     def __init__(self) -> None:
         self.bot = make_bot("heuristic", 5, "person")
         self.asked: list[tuple[int, int]] = []
-        self.waiting = threading.Event()
-        self.release = threading.Event()
+        self.waiting = trio.Event()
+        self.release = trio.Event()
 
-    def decide(self, obs: Observation) -> Action:
+    async def decide(self, obs: Observation) -> Action:
         self.asked.append((obs.seat, len(obs.history)))
         if len(self.asked) == 1:
             self.waiting.set()
-            if not self.release.wait(30):
+            with trio.move_on_after(30):
+                await self.release.wait()
+            if not self.release.is_set():
                 raise RuntimeError("the test never released the first answer")
         return self.bot.decide(obs)
 
@@ -57,7 +58,7 @@ async def test_an_answer_given_after_the_connection_dropped_is_played(tmp_path: 
     person = SlowPerson()
     shown: list[object] = []
 
-    def bot_for(seat: int) -> Player:
+    def bot_for(seat: int) -> Policy:
         return make_bot("heuristic", 40 + seat, f"sub{seat}")
 
     with trio.fail_after(60):
@@ -66,8 +67,9 @@ async def test_an_answer_given_after_the_connection_dropped_is_played(tmp_path: 
             guest.nursery = nursery
             bound: PeerAddress = await nursery.start(host.serve)
             await nursery.start(guest.serve)
-            own = Seated(make_bot("heuristic", 9, "host"), lambda e: None)
-            bots = [Seated(make_bot("heuristic", 10 + k, f"bot{k}"), lambda e: None) for k in range(2)]
+            own = Seated(BotSeat(make_bot("heuristic", 9, "host")), lambda e: None)
+            bots = [Seated(BotSeat(make_bot("heuristic", 10 + k, f"bot{k}")), lambda e: None)
+                    for k in range(2)]
             nursery.start_soon(host_table, host, game, info, own, bots, bot_for)
             seat = await join_table(guest, PeerAddress("127.0.0.1", bound.port), info.id, info.rules,
                                     Seated(person, shown.append, threaded=True), bot_for)
@@ -76,8 +78,7 @@ async def test_an_answer_given_after_the_connection_dropped_is_played(tmp_path: 
             async def play() -> None:
                 result.append(await seat.run(PeerAddress("127.0.0.1", bound.port)))
             nursery.start_soon(play)
-            while not person.waiting.is_set():
-                await trio.sleep(0.05)
+            await person.waiting.wait()
             link = seat.link
             assert link is not None
             await trio.aclose_forcefully(link.stream)  # the Wi-Fi drops while the question is open

@@ -17,7 +17,7 @@ from net_procs import CLI
 
 from tarock.client.bots import make_bot
 from tarock.client.human import HumanPlayer, TableView
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Player
 from tarock.client.session import Session
 from tarock.core.actions import Call, Discard, Kontra, Play
 from tarock.core.cards import format_card
@@ -97,7 +97,7 @@ def test_quit_and_help(tmp_path: Path) -> None:
     assert "You left the table." in out
 
 
-def test_the_human_seat_takes_every_kind_of_action_by_its_notation(tmp_path: Path) -> None:
+async def test_the_human_seat_takes_every_kind_of_action_by_its_notation(tmp_path: Path) -> None:
     """In-process: a human who calls whenever possible, writes discards and cards out
     (``discard c7 c8 d4``, ``XV``, ``skus``) and says Kontra when offered."""
     out: list[str] = []
@@ -124,11 +124,11 @@ def test_the_human_seat_takes_every_kind_of_action_by_its_notation(tmp_path: Pat
         return text
 
     human = HumanPlayer("You", read=answer, write=out.append, names=lambda: holder[0].names)
-    players: list[Player] = [human, *(make_bot("heuristic", 40 + i, n) for i, n in enumerate(BOTS))]
+    players: list[Player] = [human, *(BotSeat(make_bot("heuristic", 40 + i, n)) for i, n in enumerate(BOTS))]
     session = Session("tarock54", players, seed=4, records_dir=tmp_path, rounds=6,
                       listener=TableView(0, out.append))
     holder.append(session)
-    table = session.run()
+    table = await session.run()
     assert table.over and len(table.rows) == 6
     assert not [line for line in out if line.startswith(("Sorry", "Not allowed"))]
     assert any(t.startswith("call ") for t in said) and any(t.startswith("discard ") for t in said)
@@ -137,7 +137,7 @@ def test_the_human_seat_takes_every_kind_of_action_by_its_notation(tmp_path: Pat
     assert any(line.startswith("Final standings after 6 rounds:") for line in out)
 
 
-def test_a_rejected_card_is_explained_by_the_rules(tmp_path: Path) -> None:
+async def test_a_rejected_card_is_explained_by_the_rules(tmp_path: Path) -> None:
     """A card the rules forbid gets the engine's reason, then the prompt again."""
     out: list[str] = []
     tried: list[str] = []
@@ -156,10 +156,10 @@ def test_a_rejected_card_is_explained_by_the_rules(tmp_path: Path) -> None:
         return "1"
 
     human = HumanPlayer("You", read=answer, write=out.append)
-    players: list[Player] = [human, *(make_bot("random", 60 + i) for i in range(3))]
+    players: list[Player] = [human, *(BotSeat(make_bot("random", 60 + i)) for i in range(3))]
     session = Session("tarock54", players, seed=8, rounds=4)
     holder.append(session)
-    session.run()
+    await session.run()
     assert tried, "expected a trick where some card of the hand was not allowed"
     rejected = [line for line in out if line.startswith("Not allowed:")]
     assert len(rejected) == 1

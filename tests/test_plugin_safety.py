@@ -29,6 +29,7 @@ from test_plugins import ULTIMO_WON, play, play_out
 
 from tarock.client.bots import make_bot
 from tarock.client.i18n import PSEUDO
+from tarock.client.players import BotSeat
 from tarock.client.session import Session
 from tarock.core.cards import parse_card
 from tarock.core.context import TableContext
@@ -181,14 +182,14 @@ def test_a_failing_hook_in_play_is_one_line(tmp_path: Path) -> None:
                                        "(round 1, deal 1; seed 3): RuntimeError: no phases today"]
 
 
-def test_the_table_stays_as_it_was_when_a_plugin_fails(tmp_path: Path,
+async def test_the_table_stays_as_it_was_when_a_plugin_fails(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOUSE_FAIL", "trick")
     variant = load_plugins(house_config(tmp_path, SHAKY)).find("house")
-    players = [make_bot("heuristic", seat, f"bot-{seat}") for seat in range(4)]
+    players = [BotSeat(make_bot("heuristic", seat, f"bot-{seat}")) for seat in range(4)]
     session = Session(variant, players, seed=9, records_dir=tmp_path / "records", rounds=2)
     with pytest.raises(PluginFailure) as caught:
-        session.run()
+        await session.run()
     failure = caught.value
     assert isinstance(failure, RuleError) and isinstance(failure.__cause__, ZeroDivisionError)
     assert (failure.plugin, failure.hook, failure.round, failure.deal, failure.seed) == (

@@ -141,20 +141,20 @@ class Scripted:
         self.table = table
         self.void = void
 
-    def decide(self, obs: Observation) -> Action:
+    async def decide(self, obs: Observation) -> Action:
         if obs.phase == "bidding" and self.table[0].deals in self.void:
             return Pass(obs.seat)
         return obs.legal[-1] if obs.phase == "bidding" else obs.legal[0]
 
 
-def test_a_session_redeals_passed_out_deals_with_the_same_dealer(tmp_path: Path) -> None:
+async def test_a_session_redeals_passed_out_deals_with_the_same_dealer(tmp_path: Path) -> None:
     holder: list[Table] = []
     players = [Scripted(f"p{s}", holder, {1, 2, 5}) for s in range(4)]
     session = Session("tarock54", players, seed=7, rounds=4, records_dir=tmp_path)
     holder.append(session.table)
     outcomes = []
     while not session.table.over:
-        outcomes.append(session.play_hand())
+        outcomes.append(await session.play_hand())
     assert [o.row is None for o in outcomes] == [False, True, True, False, False, True, False]
     assert [o.hand.state.dealer for o in outcomes] == [0, 1, 1, 1, 2, 3, 3]
     assert [(o.round, o.deal) for o in outcomes] == [(1, 1), (2, 1), (2, 2), (2, 3), (3, 1), (4, 1), (4, 2)]
@@ -167,8 +167,8 @@ def test_a_session_redeals_passed_out_deals_with_the_same_dealer(tmp_path: Path)
     assert table.totals == tuple(sum(o.result.settlement[s] for o in outcomes) for s in range(4))
 
 
-def test_a_session_of_random_players_plays_twelve_rounds() -> None:
-    table = Session("tarock54", random_players(4, seed=100), seed=7).run()
+async def test_a_session_of_random_players_plays_twelve_rounds() -> None:
+    table = await Session("tarock54", random_players(4, seed=100), seed=7).run()
     assert len(table.rows) == 12 and table.over
     assert [row.dealer for row in table.rows] == [0, 1, 2, 3] * 3
     assert all(sum(row.settlement) == 0 for row in table.rows)

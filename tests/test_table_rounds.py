@@ -45,11 +45,11 @@ def test_five_at_a_table_the_dealer_sits_out() -> None:
         active_seats(6, 0, 4)
 
 
-def test_a_five_seat_session_deals_around_the_dealer() -> None:
+async def test_a_five_seat_session_deals_around_the_dealer() -> None:
     session = Session("koenigrufen-course", random_players(5), seed=5, rounds=5)
     dealers = []
     while not session.table.over:
-        outcome = session.play_hand()
+        outcome = await session.play_hand()
         state = outcome.hand.state
         dealers.append(state.dealer)
         assert state.active == tuple(s for s in range(5) if s != state.dealer)

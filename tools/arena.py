@@ -38,11 +38,11 @@ from typing import Any
 from tarock.client import command
 from tarock.client.bots import BOT_KINDS, make_bot
 from tarock.client.bots.rulebook import register
-from tarock.client.players import Player
 from tarock.core.context import TableContext
 from tarock.core.deal import deal
 from tarock.core.engine import Hand
 from tarock.core.observation import observe
+from tarock.core.players import Policy
 from tarock.core.plugins import load_plugins
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
@@ -74,7 +74,7 @@ class Timing:
 class _Timed:
     """A player whose decisions with a choice are timed."""
 
-    def __init__(self, player: Player, timing: Timing) -> None:
+    def __init__(self, player: Policy, timing: Timing) -> None:
         self.player = player
         self.name = player.name
         self.timing = timing
@@ -88,7 +88,7 @@ class _Timed:
 
 
 def play_deal(rules: Rules, dealer: int, hands: Sequence[Sequence[int]], talon: Sequence[Sequence[int]],
-              players: Sequence[Player]) -> tuple[int, ...]:
+              players: Sequence[Policy]) -> tuple[int, ...]:
     """Play one hand of a deal with ``players`` (seat = index); the settlement."""
     hand = Hand(rules, dealer, hands, talon, len(players), (), TableContext(dealer=dealer))
     while not hand.done:
@@ -119,7 +119,7 @@ def play_board(rules: Rules, kinds: tuple[str, str], seed: int, index: int,
     dealer = index % seats
     totals = [0, 0]
     for seating in SEATINGS:
-        players: list[Player] = [
+        players: list[Policy] = [
             _Timed(make_bot(kinds[k], seed, f"{kinds[k]}-{s}"), timings[k]) for s, k in enumerate(seating)]
         settlement = play_deal(rules, dealer, hands, talon, players)
         for s, k in enumerate(seating):

@@ -31,13 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tarock.client.bots.playout import Aims, Player, aims_of, play_out
+from tarock.client.bots.rollout import rollout
 from tarock.client.bots.rulebook import TableEngine
 from tarock.client.bots.simulate import Sim
 from tarock.client.bots.solver import Solver
+from tarock.client.bots.weighing import clearly_better, weighted_mean
 from tarock.client.bots.worlds import Model, Sampler
 from tarock.core.actions import Play
 from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
-from tarock.core.engine import Hand
 from tarock.core.observation import Observation
 
 SPECIAL: frozenset[Card] = frozenset({PAGAT, UHU, KAKADU, MARABU, MOND, SKUS})
@@ -113,11 +114,6 @@ def _points(sim: Sim, side: Sequence[int], seat: int, values: Sequence[int]) -> 
                for c in t.cards)
 
 
-def _rollout(table: TableEngine, hand: Hand, seat: int, policy: Model) -> float:
-    from tarock.client.bots.plans import rollout
-    return rollout(table, hand, seat, policy, True)
-
-
 def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget: Budget,
                 default: Card | None = None, model: Model | None = None,
                 policy: Model | None = None) -> CardChoice | None:
@@ -165,7 +161,7 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
             if result is None and policy is not None:
                 hand = sampler.rebuild(world)
                 hand.apply(Play(me, card))
-                result = _rollout(table, hand, me, policy)
+                result = rollout(table, hand, me, policy, True)
             if result is None:
                 depth = len(sim.stack)
                 result, spent = _finish(sim, player, aims, me, values, budget, spare)
@@ -206,24 +202,3 @@ def _finish(sim: Sim, player: Player, aims: Aims, me: int, values: Sequence[int]
     if result is None:
         sim.rewind(depth)
     return result, solver.nodes
-
-
-def weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
-    total = sum(weights)
-    return sum(v * w for v, w in zip(values, weights, strict=True)) / total if total else 0.0
-
-
-def clearly_better(a: Sequence[float], b: Sequence[float], weights: Sequence[float], z: float) -> bool:
-    """Whether ``a`` beats ``b`` by more than ``z`` standard errors of their
-    paired, weighted differences (the effective sample size of the weights)."""
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
-    mean = weighted_mean(diffs, weights)
-    if mean <= 0:
-        return False
-    total = sum(weights)
-    squares = sum(w * w for w in weights)
-    n = total * total / squares if squares else 0.0
-    if n < 2:
-        return True
-    var = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total * n / (n - 1)
-    return bool(mean > z * (var / n) ** 0.5)

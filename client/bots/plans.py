@@ -29,16 +29,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tarock.client.bots.cardsearch import clearly_better, weighted_mean
-from tarock.client.bots.playout import Player, aims_of, play_out
+from tarock.client.bots.rollout import rollout
 from tarock.client.bots.rulebook import TableEngine
-from tarock.client.bots.simulate import Sim
+from tarock.client.bots.weighing import clearly_better, weighted_mean
 from tarock.client.bots.worlds import Model, Sampler, World
 from tarock.core.actions import Action, Discard, Pass
 from tarock.core.cards import SUIT_OF, Card
-from tarock.core.engine import Hand
-from tarock.core.observation import Observation, observe
-from tarock.core.phases import PLAY
+from tarock.core.observation import Observation
 
 DISCARDS = 5
 """Discards simulated at most (the best by :func:`discard_rating`, and the default)."""
@@ -155,26 +152,6 @@ def quick_discard(obs: Observation) -> Action:
             if len(pick) == count and pick in legal:
                 return legal[pick]
     return max(discards, key=lambda a: discard_rating(obs, a.cards))
-
-
-def rollout(table: TableEngine, hand: Hand, seat: int, policy: Model, cards_too: bool = False) -> float:
-    """Play ``hand`` to its end (outside card play by ``policy``, cards by the
-    playout player, or by ``policy`` too with ``cards_too``) and return ``seat``'s amount."""
-    while not hand.done and (cards_too or hand.state.phase != PLAY):
-        to_move = hand.state.to_move
-        assert to_move is not None
-        legal = hand.legal(to_move)
-        action = legal[0] if len(legal) == 1 else policy.decide(observe(hand, to_move))
-        hand.apply(action)
-    if hand.done:
-        result = hand.state.result
-        assert result is not None
-        return float(result.settlement[seat])
-    state = hand.state
-    sim = Sim(table, state)
-    rules = table.rules
-    play_out(sim, Player(sim, aims_of(state), rules.facts.facts.card_values))
-    return float(sim.settlement()[seat])
 
 
 def _evaluate(sampler: Sampler, table: TableEngine, worlds: Sequence[World], candidates: Sequence[Action],

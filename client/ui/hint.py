@@ -10,6 +10,9 @@ back on its rule of thumb, it asks that bot (:func:`heuristic_hint`) and
 explains the choice from the observation.  :func:`from_pair` wraps any
 other hint function answering ``(action, reason)``.
 
+A hint function is synchronous, like a bot: the screen runs it off its
+event loop through :func:`core.players.off_loop`, the adapter that seats bots.
+
 A reason is a catalogue message (an English msgid in context ``hint``,
 with ``str.format`` fields), so it is shown in the player's language.
 """

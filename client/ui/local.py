@@ -26,7 +26,7 @@ import platformdirs
 
 from tarock.client.bots import make_bot
 from tarock.client.i18n import _
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Player, Policy
 from tarock.client.text.rule_words import reason_text
 from tarock.client.ui.model import TableModel
 from tarock.core.actions import Action
@@ -164,7 +164,7 @@ class LocalTable:
         save: SavedTable | None,
         records_dir: Path | None = None,
         pace: float = 0.0,
-        bot_factory: Callable[[str, int, str], Player] = make_bot,
+        bot_factory: Callable[[str, int, str], Policy] = make_bot,
     ) -> None:
         self.setup = setup
         self.variant = catalogue.find(setup.variant)
@@ -177,7 +177,7 @@ class LocalTable:
         self.records_dir = records_dir
         self.pace = pace
         self.players: list[Player | None] = [
-            None if s == setup.human else bot_factory(kind, setup.seed * 8 + s, setup.names[s])
+            None if s == setup.human else BotSeat(bot_factory(kind, setup.seed * 8 + s, setup.names[s]))
             for s, kind in enumerate(setup.bots)
         ]
         self.table = Table(seats=setup.seats, rounds=setup.rounds)
@@ -274,7 +274,7 @@ class LocalTable:
                 else:
                     if self.pace:
                         await asyncio.sleep(self.pace)
-                    action = await asyncio.to_thread(player.decide, obs)
+                    action = await player.decide(obs)
                 tricks = len(hand.state.tricks)
                 try:
                     hand.apply(action)

@@ -26,6 +26,7 @@ from tarock.client.ui.hand_controls import HandControls
 from tarock.client.ui.table_state import LOG_SIZE, Overlay, RoundInfo, Stage, WhyNot
 from tarock.core.actions import Action, Play
 from tarock.core.observation import Observation, TrickView
+from tarock.core.players import off_loop
 from tarock.core.table import SheetRow, Table
 
 __all__ = ["LOG_SIZE", "Overlay", "RoundInfo", "TableModel", "WhyNot"]
@@ -179,7 +180,7 @@ class TableModel(HandControls, DialogControls):
         fn, strength = self.hint_fn, self.hint_strength
         self.message = _("Thinking …")
         self.changed()
-        hint = await asyncio.to_thread(fn, obs, strength)
+        hint = await off_loop(fn, obs, strength)
         if self.obs is not obs or not self.waiting:
             return
         self.hint = hint

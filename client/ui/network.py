@@ -6,9 +6,9 @@ the ``tarock host|join|watch`` commands do:
 
 - :class:`Network` is this client's node (its crash-safe store, its
   listener) and the discovery of tables; the lobby lists what it finds;
-- :class:`ScreenSeat` plays a seat through the screen: the node asks it in
-  a worker thread, it asks the :class:`~client.ui.model.TableModel` on the
-  asyncio loop and waits for the player's answer;
+- :class:`ScreenSeat` plays a seat through the screen: the node awaits it,
+  it asks the :class:`~client.ui.model.TableModel` on the asyncio loop and
+  awaits the player's answer there;
 - :class:`ScreenListener` turns what the seat is told (the roster, each
   observation, tricks, results, the table's end) into the model's events;
 - :meth:`Network.host`, :meth:`Network.join` and :meth:`Network.resume`
@@ -19,7 +19,6 @@ the ``tarock host|join|watch`` commands do:
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
 import random
@@ -32,7 +31,7 @@ import trio
 
 from tarock.client.bots import make_bot
 from tarock.client.i18n import _, p_
-from tarock.client.players import Player
+from tarock.client.players import BotSeat, Policy
 from tarock.client.ui.bridge import Portal
 from tarock.client.ui.lobby_model import LobbyModel, TableEntry
 from tarock.client.ui.model import TableModel
@@ -81,25 +80,21 @@ class NetError(Exception):
 
 
 class ScreenSeat:
-    """A seat played through the screen (a :class:`~client.players.Player` the node asks in a thread)."""
+    """A seat played through the screen (a :class:`~client.players.Player` the node awaits).
 
-    def __init__(self, name: str, model: TableModel, loop: asyncio.AbstractEventLoop) -> None:
+    The node's trio task asks the :class:`~client.ui.model.TableModel` on the
+    asyncio loop through :meth:`Portal.wait_asyncio <client.ui.bridge.Portal.wait_asyncio>`:
+    the question is an asyncio task whose end wakes the trio task; cancelling the trio
+    task (the table ends, the client closes) cancels the question.
+    """
+
+    def __init__(self, name: str, model: TableModel, portal: Portal) -> None:
         self.name = name
         self.model = model
-        self.loop = loop
-        self.closed = False
+        self.portal = portal
 
-    async def _ask(self, obs: Observation) -> Action:
-        return await self.model.ask(obs)
-
-    def decide(self, obs: Observation) -> Action:
-        answer = asyncio.run_coroutine_threadsafe(self._ask(obs), self.loop)
-        while True:
-            if self.closed:
-                answer.cancel()
-                raise ConnectionAbortedError("the screen was closed")
-            with contextlib.suppress(concurrent.futures.TimeoutError):
-                return answer.result(timeout=0.25)
+    async def decide(self, observation: Observation) -> Action:
+        return await self.portal.wait_asyncio(self.model.ask(observation))
 
 
 class ScreenListener:
@@ -184,8 +179,8 @@ class NetSettings:
     records: Path | None = None
 
 
-def _bot_for(seed: int) -> Callable[[int], Player]:
-    def make(seat: int) -> Player:
+def _bot_for(seed: int) -> Callable[[int], Policy]:
+    def make(seat: int) -> Policy:
         return make_bot("heuristic", seed * 10 + seat, _("Bot for seat {n}").format(n=seat + 1))
 
     return make
@@ -352,8 +347,9 @@ class Network:
         info = new_table(game, name, private=bool(pin))
         seed = random.SystemRandom().randrange(1_000_000)
         names = [_("Bot {n}").format(n=k + 1) for k in range(bots)]
-        robots = [Seated(make_bot("heuristic", seed + k, names[k]), lambda event: None) for k in range(bots)]
-        seat = ScreenSeat(self.name, model, asyncio.get_running_loop())
+        robots = [Seated(BotSeat(make_bot("heuristic", seed + k, names[k])), lambda event: None)
+                  for k in range(bots)]
+        seat = self._screen_seat(model)
         disc = self.discovery
         publish = disc.publish if disc is not None else None
         try:
@@ -367,7 +363,6 @@ class Network:
                 publish=publish,
             )
         finally:
-            seat.closed = True
             if disc is not None:
                 with contextlib.suppress(Exception):
                     await disc.withdraw()
@@ -391,7 +386,7 @@ class Network:
         if info is None or address is None:
             raise NetError(_("The table {name} does not answer.").format(name=entry.name))
         self._check_rules(info)
-        seat = ScreenSeat(self.name, model, asyncio.get_running_loop())
+        seat = self._screen_seat(model)
         driver = await join_table(
             node,
             address,
@@ -401,25 +396,23 @@ class Network:
             _bot_for(0),
             watch=watch,
         )
-        try:
-            return self._left(node, driver, await driver.run(address), entry.name)
-        finally:
-            seat.closed = True
+        return self._left(node, driver, await driver.run(address), entry.name)
 
     async def resume(self, model: TableModel, pin: str = "") -> Leave | None:
         """Take again the seat this node's store holds, if its table is not over (a private
         table's with its ``pin``)."""
         node = self._node()
         self._use_pin(node, pin)
-        seat = ScreenSeat(self.name, model, asyncio.get_running_loop())
+        seat = self._screen_seat(model)
         driver = resume_seat(node, Seated(seat, ScreenListener(model, self.catalogue), True), _bot_for(0))
         if driver is None:
             return None
         name = driver.core.info.name if driver.core.info is not None else ""
-        try:
-            return self._left(node, driver, await driver.run(None), name)
-        finally:
-            seat.closed = True
+        return self._left(node, driver, await driver.run(None), name)
+
+    def _screen_seat(self, model: TableModel) -> ScreenSeat:
+        """The player's seat on the screen (called in trio, in the asyncio loop's thread)."""
+        return ScreenSeat(self.name, model, self.portal or Portal(asyncio.get_running_loop()))
 
     def _check_rules(self, info: Any) -> None:
         try:
