@@ -55,7 +55,6 @@ from tarock.net.protocol.messages import (
     Step,
     dump,
     inner_of,
-    memoized,
     parse,
     plain,
 )
@@ -78,7 +77,7 @@ class HandFault(Exception):
 
 def entry_hash(env: Signed) -> str:
     """The envelope's hash (:func:`net.identity.envelope_hash`), once per envelope."""
-    return memoized(env, "hash", lambda: envelope_hash(dump(env)))  # type: ignore[no-any-return]
+    return env.hash
 
 
 def next_head(head: str, entry_hash: str) -> str:
@@ -329,7 +328,7 @@ class HandPlay:
         key = self.roster.key_of(env.author, env.seat)
         if key is None:
             raise HandFault(f"{env.author[:8]} may not write as seat {env.seat}", self._blame(env))
-        if not verify(key, memoized(env, "signed", lambda: signed_bytes(dump(env))), env.sig):
+        if not verify(key, env.signed, env.sig):
             raise HandFault(f"an entry of {env.author[:8]} with a bad signature", HOST)
         chain = self.chains.get((env.author, env.seat), (0, ""))
         if env.seq != chain[0] + 1 or env.prev != chain[1]:

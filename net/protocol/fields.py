@@ -1,0 +1,63 @@
+"""The checks every protocol message's fields share: limits, hex forms, names.
+
+:mod:`net.protocol.messages` runs them in its messages' ``__post_init__``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+MAX_INT = 2 ** 53 - 1
+"""Largest integer any field may hold (so that every language can read it exactly)."""
+MAX_NAME = 40
+"""Longest player or table name, in characters."""
+
+HEX_ID = re.compile(r"[0-9a-f]{32}")
+HEX_64 = re.compile(r"[0-9a-f]{64}")
+HEX_128 = re.compile(r"[0-9a-f]{128}")
+HEX_ANY = re.compile(r"(?:[0-9a-f]{2}){0,512}")
+CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
+
+
+class MessageError(ValueError):
+    """Plain data that is not a valid message: what and why."""
+
+
+def _printable(text: str) -> bool:
+    return text.isprintable()
+
+
+def check_name(text: str, what: str = "name") -> str:
+    """A player or table name: 1..40 printable characters; ValueError otherwise."""
+    if not 1 <= len(text) <= MAX_NAME or not _printable(text) or text != text.strip():
+        raise ValueError(f"{what} must be 1..{MAX_NAME} printable characters without "
+                         f"surrounding blanks, not {text!r}")
+    return text
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def check_fields(msg: object) -> None:
+    """Shared checks: no negative or huge ints, no control characters in strings."""
+    names = _FIELD_NAMES.get(type(msg))
+    if names is None:
+        names = _FIELD_NAMES[type(msg)] = tuple(f.name for f in dataclasses.fields(msg))  # type: ignore[arg-type]
+    for name in names:
+        value = getattr(msg, name)
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, bool):
+                continue
+            if isinstance(item, int) and not 0 <= item <= MAX_INT:
+                raise ValueError(f"{name} must be 0..{MAX_INT}, not {item}")
+            if isinstance(item, str) and not _printable(item):
+                raise ValueError(f"{name} holds control characters")
+
+
+def check_node(value: str, what: str = "node", empty: bool = False) -> None:
+    if empty and value == "":
+        return
+    if not HEX_ID.fullmatch(value):
+        raise ValueError(f"{what} must be 32 lowercase hex digits, not {value!r}")
