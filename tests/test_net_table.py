@@ -661,7 +661,7 @@ def test_a_declarer_that_keeps_its_called_card_back_is_named(tmp_path: Path, dea
         if told and not kept:
             assert self.me is not None
             kept.append(self.me)
-            self.rules.called.pop(self.me)  # as if it never told it: it tells it at its next chance
+            self.called.pop(self.me)  # as if it never told it: it tells it at its next chance
             return {}
         return told
     monkeypatch.setattr(VirtualHand, "facts", late)
