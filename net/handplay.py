@@ -565,7 +565,7 @@ class HandPlay:
             if key in self.book.posted:
                 continue
             self.book.posted.add(key)
-            out.append(Out(self.book.sign(body, to), to))
+            out.append(Out(self.sign(body, to), to))
         return out
 
     def sign(self, body: Inner, to: Author | None = None) -> Signed:

@@ -219,6 +219,8 @@ class VirtualHand:
                 other = self.cards[p]
                 self.cards[p], self.cards[q] = c, other
                 self._at[c], self._at[other] = p, q
+                # The engine is replayed on the new deal when next asked: a variant may have
+                # drawn facts from where a card lay (who holds the Mond), so no in-place swap.
                 self._hand = None
 
     @property
@@ -335,9 +337,9 @@ class VirtualHand:
         return action
 
     # -- what is seen ---------------------------------------------------------------------
-    def visible(self, seat: int) -> frozenset[int]:
+    def visible(self, seat: int) -> set[int]:
         """The positions whose card ``seat`` sees now (by the engine's observation)."""
-        return self.visible_all()[seat]
+        return set(self.visible_all()[seat])
 
     def visible_all(self) -> dict[int, frozenset[int]]:
         """What every seat sees now, worked out once per engine and action (every step asks;
