@@ -223,16 +223,6 @@ class HandPlay:
         """The next entry of the log (HandFault if it breaks a rule; nothing changes then
         except that the hand cannot go on).  ``send`` False: keep what this node must send
         for :meth:`flush` (a snapshot, whose later entries may hold this node's own)."""
-        self._entry(env)
-        return self.flush() if send else []
-
-    def receive_all(self, envs: Iterable[Signed]) -> list[Out]:
-        """A snapshot: every entry so far; what this node must still send comes after."""
-        for env in envs:
-            self._entry(env)
-        return self.flush()
-
-    def _entry(self, env: Signed) -> None:
         author = self.book.author(env)
         try:
             msg = inner_of(env)
@@ -255,6 +245,13 @@ class HandPlay:
             self.book.append(entry, key, mine)
             raise
         self.book.append(entry, key, mine)
+        return self.flush() if send else []
+
+    def receive_all(self, envs: Iterable[Signed]) -> list[Out]:
+        """A snapshot: every entry so far; what this node must still send comes after."""
+        for env in envs:
+            self.receive(env, send=False)
+        return self.flush()
 
     def _save(self) -> _Before:
         v = self.att.virtual

@@ -46,8 +46,16 @@ def check_fields(msg: object) -> None:
         names = _FIELD_NAMES[type(msg)] = tuple(f.name for f in dataclasses.fields(msg))  # type: ignore[arg-type]
     for name in names:
         value = getattr(msg, name)
-        items = value if isinstance(value, tuple) else (value,)
-        for item in items:
+        kind = type(value)
+        if kind is str:  # the common kinds first, by their exact type
+            if not value.isprintable():
+                raise ValueError(f"{name} holds control characters")
+            continue
+        if kind is int:
+            if not 0 <= value <= MAX_INT:
+                raise ValueError(f"{name} must be 0..{MAX_INT}, not {value}")
+            continue
+        for item in value if kind is tuple else (value,):
             if isinstance(item, bool):
                 continue
             if isinstance(item, int) and not 0 <= item <= MAX_INT:
