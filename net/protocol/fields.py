@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import typing
+from typing import Any
 
 MAX_INT = 2 ** 53 - 1
 """Largest integer any field may hold (so that every language can read it exactly)."""
@@ -69,3 +71,21 @@ def check_node(value: str, what: str = "node", empty: bool = False) -> None:
         return
     if not HEX_ID.fullmatch(value):
         raise ValueError(f"{what} must be 32 lowercase hex digits, not {value!r}")
+
+
+def plain_kinds(cls: type[Any]) -> tuple[tuple[str, tuple[type, ...]], ...] | None:
+    """Each field's name and the exact types whose values the codec leaves as they are
+    (None if a field has a hint that needs decoding: a tuple, a literal, a part)."""
+    kinds = {int: (int,), str: (str,), bool: (bool,), int | None: (int, type(None)),
+             str | None: (str, type(None))}
+    out: list[tuple[str, tuple[type, ...]]] = []
+    for name, hint in typing.get_type_hints(cls).items():
+        if typing.get_origin(hint) is typing.ClassVar:
+            continue
+        if hint is Any:
+            out.append((name, (dict, list, str, int, float, bool, type(None))))
+        elif hint in kinds:
+            out.append((name, kinds[hint]))
+        else:
+            return None
+    return tuple(out)

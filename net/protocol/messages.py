@@ -34,6 +34,7 @@ from tarock.net.protocol.fields import (
     check_fields,
     check_name,
     check_node,
+    plain_kinds,
 )
 from tarock.net.protocol.parts import SeatInfo, TableInfo
 
@@ -537,11 +538,21 @@ def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Me
         raise MessageError(f"{tag!r} is not allowed {where}")
     fields = dict(raw)
     del fields["t"]
+    kinds = _SIMPLE.get(cls)
+    if kinds is not None and len(fields) == len(kinds) \
+            and all(type(fields.get(name)) in allowed for name, allowed in kinds):
+        try:  # every field of a kind the codec would pass unchanged: built at once
+            return cls(**fields)
+        except (TypeError, ValueError):
+            pass  # the codec's decoding below says what is wrong, as it says it
     try:
         msg: Message = _CODEC.decode(fields, cls, cls.tag)
     except RecordError as exc:
         raise MessageError(str(exc)) from None
     return msg
+
+
+_SIMPLE = {cls: plain_kinds(cls) for cls in (*FRAMES, *BODIES, *INNER)}
 
 
 def dump(msg: Message) -> dict[str, Any]:
