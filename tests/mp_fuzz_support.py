@@ -44,15 +44,7 @@ Message = tuple[str, int, Payload]
 
 def clone_dealer(d: MentalDealer) -> MentalDealer:
     """A copy whose state is independent of ``d``'s (the points are immutable bytes)."""
-    out = copy.copy(d)
-    out.keys = dict(d.keys)
-    out.decks = list(d.decks)
-    out.commits = list(d.commits)
-    out.tokens = {p: dict(t) for p, t in d.tokens.items()}
-    out.cards = dict(d.cards)
-    out.opened = dict(d.opened)
-    out._given = set(d._given)
-    return out
+    return d.copy()
 
 
 def dealer_state(d: MentalDealer) -> tuple[Any, ...]:
