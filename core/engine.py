@@ -61,7 +61,7 @@ class Hand:
         self._enter(0)
 
     def copy(self, rules: Rules | None = None) -> Hand:
-        """A copy to try actions on: the state copied, the deal and the rules (with their
+        """A copy to try actions on: the deal and the state copied, the rules (with their
         plugin manager) shared; ``rules`` to go on with others (``Rules.with_calls``)."""
         hands, talon = self.deal
         out = Hand(rules or self.rules, self.state.dealer, hands, talon, self.state.seats, self.state.active,
