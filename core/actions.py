@@ -11,14 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from tarock.core.cards import Card, format_card, format_cards
-
-if TYPE_CHECKING:
-    from tarock.core.codec import Codec
-
-_CODEC: Codec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,16 +22,6 @@ class Action:
 
     seat: int
     type: ClassVar[str] = ""
-
-    def to_record(self) -> dict[str, Any]:
-        """The record form of this action, derived from its fields' type hints."""
-        global _CODEC
-        if _CODEC is None:
-            from tarock.core.codec import Codec
-
-            _CODEC = Codec()
-        out: dict[str, Any] = _CODEC.encode_action(self)
-        return out
 
     def describe(self) -> str:
         """Short human text, e.g. ``pass`` or ``play XV``."""

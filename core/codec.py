@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Union
 
+from tarock.core.actions import Action
 from tarock.core.cards import CARD, CardError, format_card, parse_card
 
 
@@ -88,9 +89,15 @@ class Codec:
 
     ``action_types`` are the :class:`~core.actions.Action` subclasses that may
     appear where a hint says ``Action``; each has a unique ``type`` tag.
+    ``trust_any``: a field typed ``Any`` is taken as it is (its plain data was
+    checked where it came from, as a network frame's is), not walked again.
+
+    A codec holds no state of one call: its encoders and decoders are made once
+    per hint (decoders per hint and seat count) and kept, so one codec serves
+    every caller and thread.
     """
 
-    def __init__(self, action_types: Iterable[type[Any]] = ()) -> None:
+    def __init__(self, action_types: Iterable[type[Any]] = (), trust_any: bool = False) -> None:
         self.actions: dict[str, type[Any]] = {}
         for cls in action_types:
             tag = getattr(cls, "type", "")
@@ -101,9 +108,9 @@ class Codec:
                 raise TypeError(f"two action classes use the type tag {tag!r}: {_qualified(other)} "
                                 f"and {_qualified(cls)}")
             self.actions[tag] = cls
+        self.trust_any = trust_any
         self._enc: dict[object, Encoder] = {}
-        self._dec: dict[object, Decoder] = {}
-        self._seats: int | None = None
+        self._dec: dict[tuple[object, int | None], Decoder] = {}
 
     # -- public --------------------------------------------------------------
     def encode(self, value: object, hint: object = None) -> Any:
@@ -115,15 +122,11 @@ class Codec:
 
         Actions inside it must name a seat ``0..seats-1`` (any seat from 0 when
         ``seats`` is None: an observation of a table of five holds seat 4)."""
-        self._seats = seats
-        return self.decoder(hint)(raw, path)
+        return self.decoder(hint, seats)(raw, path)
 
     def decode_action(self, raw: object, seats: int = 4, path: str = "") -> Any:
         """One action of any registered type, its seat checked against ``seats``."""
-        from tarock.core.actions import Action
-
-        self._seats = seats
-        return self.decoder(Action)(raw, path)
+        return self.decoder(Action, seats)(raw, path)
 
     def encode_action(self, action: object) -> Any:
         """The record form of an action: ``{"seat": s, "type": tag, ...}``."""
@@ -136,17 +139,17 @@ class Codec:
             self._enc[hint] = found
         return found
 
-    def decoder(self, hint: object) -> Decoder:
-        found = self._dec.get(hint)
+    def decoder(self, hint: object, seats: int | None = None) -> Decoder:
+        """The decoder of ``hint`` whose actions name a seat ``0..seats-1`` (None: from 0)."""
+        key = (hint, seats)
+        found = self._dec.get(key)
         if found is None:
-            found = self._make_decoder(hint)
-            self._dec[hint] = found
+            found = self._make_decoder(hint, seats)
+            self._dec[key] = found
         return found
 
     # -- encoders --------------------------------------------------------------
     def _make_encoder(self, hint: object) -> Encoder:
-        from tarock.core.actions import Action
-
         if _is_card_hint(hint):
             return format_card
         if hint in (int, str, bool, float, type(None), Any, object):
@@ -199,8 +202,6 @@ class Codec:
         return encode
 
     def _dataclass_encoder(self, cls: type[Any]) -> Encoder:
-        from tarock.core.actions import Action
-
         hints = _hints(cls)
         plan: list[tuple[str, Encoder, object]] = []
         for f in dataclasses.fields(cls):
@@ -228,9 +229,7 @@ class Codec:
         return encode
 
     # -- decoders --------------------------------------------------------------
-    def _make_decoder(self, hint: object) -> Decoder:
-        from tarock.core.actions import Action
-
+    def _make_decoder(self, hint: object, seats: int | None) -> Decoder:
         if _is_card_hint(hint):
             return _decode_card
         if hint is bool:
@@ -244,39 +243,39 @@ class Codec:
         if hint is type(None):
             return _decode_none
         if hint in (Any, object):
-            return lambda raw, path: check_plain(raw, path)
+            return _identity_decoder if self.trust_any else check_plain
         if hint is Fraction:
             return _decode_fraction
         supertype = getattr(hint, "__supertype__", None)
         if supertype is not None:
-            return self.decoder(supertype)
+            return self.decoder(supertype, seats)
         origin = typing.get_origin(hint)
         args = typing.get_args(hint)
         if origin is typing.Annotated:
-            return self.decoder(args[0])
+            return self.decoder(args[0], seats)
         if origin is typing.Literal:
             return _literal_decoder(args)
         if origin in (Union, types.UnionType):
-            return self._union_decoder(args)
+            return self._union_decoder(args, seats)
         if origin in (tuple, list, frozenset, set, Sequence, typing.Sequence):
-            return self._sequence_decoder(origin, args)
+            return self._sequence_decoder(origin, args, seats)
         if origin in (dict, Mapping, typing.Mapping):
-            return self._mapping_decoder(args)
+            return self._mapping_decoder(args, seats)
         if isinstance(hint, type):
             if hint is Action:
-                return self._action_decoder()
+                return self._action_decoder(seats)
             from_data = getattr(hint, "from_data", None)
             if callable(getattr(hint, "to_data", None)) and callable(from_data):
                 return _custom_decoder(from_data)
             if dataclasses.is_dataclass(hint):
-                return self._dataclass_decoder(hint)
+                return self._dataclass_decoder(hint, seats)
         raise TypeError(f"the codec cannot decode values typed {hint!r}")
 
-    def _union_decoder(self, args: tuple[Any, ...]) -> Decoder:
+    def _union_decoder(self, args: tuple[Any, ...], seats: int | None) -> Decoder:
         if len(args) == 2 and type(None) in args:
-            inner = self.decoder(args[0] if args[1] is type(None) else args[1])
+            inner = self.decoder(args[0] if args[1] is type(None) else args[1], seats)
             return lambda raw, path: None if raw is None else inner(raw, path)
-        members = [self.decoder(a) for a in args]
+        members = [self.decoder(a, seats) for a in args]
 
         def decode(raw: object, path: str) -> object:
             errors = []
@@ -288,16 +287,16 @@ class Codec:
             raise RecordError(f"{_where(path)}: {raw!r} fits none of the allowed kinds ({'; '.join(errors)})")
         return decode
 
-    def _sequence_decoder(self, origin: object, args: tuple[Any, ...]) -> Decoder:
+    def _sequence_decoder(self, origin: object, args: tuple[Any, ...], seats: int | None) -> Decoder:
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis) and args:
-            decs = [self.decoder(a) for a in args]
+            decs = [self.decoder(a, seats) for a in args]
 
             def fixed(raw: object, path: str) -> tuple[object, ...]:
                 if not isinstance(raw, list | tuple) or len(raw) != len(decs):
                     raise RecordError(f"{_where(path)} must be a list of {len(decs)} items, not {raw!r}")
                 return tuple(d(x, f"{path}[{i}]") for i, (d, x) in enumerate(zip(decs, raw, strict=True)))
             return fixed
-        item = self.decoder(args[0] if args else Any)
+        item = self.decoder(args[0] if args else Any, seats)
         make: Callable[[list[object]], object] = {tuple: tuple, frozenset: frozenset, set: set}.get(
             origin, tuple if origin in (Sequence, typing.Sequence) else list)  # type: ignore[call-overload]
 
@@ -307,9 +306,9 @@ class Codec:
             return make([item(x, f"{path}[{i}]") for i, x in enumerate(raw)])
         return many
 
-    def _mapping_decoder(self, args: tuple[Any, ...]) -> Decoder:
+    def _mapping_decoder(self, args: tuple[Any, ...], seats: int | None) -> Decoder:
         key_hint, value_hint = args if args else (str, Any)
-        value_dec = self.decoder(value_hint)
+        value_dec = self.decoder(value_hint, seats)
         if key_hint is str:
             def by_name(raw: object, path: str) -> dict[str, object]:
                 if not isinstance(raw, Mapping):
@@ -321,7 +320,7 @@ class Codec:
                     out[k] = value_dec(x, f"{path}.{k}")
                 return out
             return by_name
-        key_dec = self.decoder(key_hint)
+        key_dec = self.decoder(key_hint, seats)
 
         def pairs(raw: object, path: str) -> dict[object, object]:
             if not isinstance(raw, list | tuple):
@@ -334,34 +333,32 @@ class Codec:
             return out
         return pairs
 
-    def _dataclass_decoder(self, cls: type[Any]) -> Decoder:
-        from tarock.core.actions import Action
-
+    def _dataclass_decoder(self, cls: type[Any], seats: int | None) -> Decoder:
         hints = _hints(cls)
-        fields = [(f.name, self.decoder(hints[f.name]),
+        fields = [(f.name, self.decoder(hints[f.name], seats),
                    f.default is not _MISSING or f.default_factory is not _MISSING)
                   for f in dataclasses.fields(cls) if f.init]
-        names = {name for name, _, _ in fields}
         is_action = issubclass(cls, Action)
+        names = frozenset(name for name, _, _ in fields) | ({"type"} if is_action else set())
         tag = getattr(cls, "type", None) if is_action else None
         label = f"action {tag!r}" if is_action else cls.__name__
+        plan = [(name, dec, optional, f".{name}") for name, dec, optional in fields]
 
         def decode(raw: object, path: str) -> object:
             if not isinstance(raw, Mapping):
                 raise RecordError(f"{_where(path)} must be a map ({label}), not {raw!r}")
-            extra = sorted(str(k) for k in raw if k not in names and not (is_action and k == "type"))
-            if extra:
+            if not names.issuperset(raw):
+                extra = sorted(str(k) for k in raw if k not in names)
                 raise RecordError(f"{_where(path)}: {label} has unknown fields: {', '.join(extra)}")
             kwargs: dict[str, object] = {}
-            for name, dec, optional in fields:
+            for name, dec, optional, suffix in plan:
                 if name not in raw:
                     if optional:
                         continue
                     raise RecordError(f"{_where(path)}: {label} lacks the field {name!r}")
-                kwargs[name] = dec(raw[name], f"{path}.{name}" if path else name)
+                kwargs[name] = dec(raw[name], path + suffix if path else name)
             if is_action:
                 seat = kwargs.get("seat")
-                seats = self._seats
                 if not isinstance(seat, int) or seat < 0 or (seats is not None and seat >= seats):
                     allowed = f"0..{seats - 1}" if seats is not None else "0 or above"
                     raise RecordError(f"{_where(path)}: {label} needs a seat {allowed}, "
@@ -372,7 +369,7 @@ class Codec:
                 raise RecordError(f"{_where(path)}: not a valid {label}: {exc}") from None
         return decode
 
-    def _action_decoder(self) -> Decoder:
+    def _action_decoder(self, seats: int | None) -> Decoder:
         def decode(raw: object, path: str) -> object:
             if not isinstance(raw, Mapping):
                 raise RecordError(f"{_where(path)}: an action must be a map, not {raw!r}")
@@ -381,7 +378,7 @@ class Codec:
             if cls is None:
                 known = ", ".join(sorted(self.actions))
                 raise RecordError(f"{_where(path)}: unknown action type {tag!r} (known: {known})")
-            return self.decoder(cls)(raw, path)
+            return self.decoder(cls, seats)(raw, path)
         return decode
 
 
@@ -398,6 +395,10 @@ def _qualified(cls: type[Any]) -> str:
 
 def _identity(v: object) -> object:
     return v
+
+
+def _identity_decoder(raw: object, path: str) -> object:
+    return raw
 
 
 def _sort_key(v: object) -> tuple[str, str]:

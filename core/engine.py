@@ -60,6 +60,16 @@ class Hand:
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._enter(0)
 
+    def copy(self, rules: Rules | None = None) -> Hand:
+        """A copy to try actions on: the deal and the state copied, the rules (with their
+        plugin manager) shared; ``rules`` to go on with others (``Rules.with_calls``)."""
+        hands, talon = self.deal
+        out = Hand(rules or self.rules, self.state.dealer, hands, talon, self.state.seats, self.state.active,
+                   self.context)
+        out.state = self.state.copy()
+        out._handler = self._handler
+        return out
+
     def _check_deal(self, hands: Sequence[Sequence[Card]], talon: Sequence[Sequence[Card]],
                     seats: int, active: tuple[int, ...]) -> None:
         rules = self.rules

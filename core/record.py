@@ -66,7 +66,7 @@ class Record:
             "dealer": self.dealer,
             "hands": [format_cards(h) for h in self.hands],
             "talon": [format_cards(p) for p in self.talon],
-            "actions": [a.to_record() for a in self.actions],
+            "actions": [_CODEC.encode_action(a) for a in self.actions],
         }
         if self.active:
             out["active"] = list(self.active)

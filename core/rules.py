@@ -8,6 +8,7 @@ the rules are importable from here too.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -77,6 +78,8 @@ class Rules:
                                     f"{hook_name!r}, which does not exist (a typo, or a plugin "
                                     "written for another version of tarock?)")
         self.hook = self.pm.hook
+        self.calls: Mapping[int, Card] = MappingProxyType({})
+        """Called cards told from elsewhere (:meth:`with_calls`); none in a table's own rules."""
         self._callers: dict[str, Callable[..., Any]] = {}
         self._sole: dict[str, Callable[..., Any] | None] = {}
         try:
@@ -208,8 +211,19 @@ class Rules:
         return verdict
 
     def callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card]:
+        told = self.calls.get(seat)
+        if told is not None:
+            return [told]
         cards: Sequence[Card] = self._ask("tarock_callable", state, seat, contract) or ()
         return cards
+
+    def with_calls(self, calls: Mapping[int, Card]) -> Rules:
+        """These rules (the plugin manager and every cache shared) with the card each seat of
+        ``calls`` calls, read when asked: a node that follows a hand without a declarer's cards
+        is told the card the rules call from them (net.virtual)."""
+        out = copy.copy(self)
+        out.calls = calls
+        return out
 
     def announce_verdict(self, state: HandState, seat: int, name: str,
                          contract: ContractSpec | None = None) -> Verdict | None:

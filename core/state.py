@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -117,6 +119,9 @@ class Trick:
     winner: int | None = None
     """The seat that took the trick; None while it is played."""
 
+    def copy(self) -> Trick:
+        return Trick(self.leader, list(self.seats), list(self.cards), self.winner)
+
 
 @dataclass(frozen=True, slots=True)
 class Score:
@@ -227,6 +232,15 @@ class HandState:
     """What the table carried into this hand (round, memory of house rules)."""
     passed_out: bool = False
     """Set by the auction when nobody plays: the hand ends and is dealt again."""
+
+    def copy(self) -> HandState:
+        """A copy that shares nothing the engine changes (the options and context it never does)."""
+        return dataclasses.replace(
+            self, hands=[list(h) for h in self.hands], talon=[list(p) for p in self.talon],
+            talon_taken=list(self.talon_taken), discards=list(self.discards),
+            announcements=list(self.announcements), tricks=[t.copy() for t in self.tricks],
+            trick=self.trick.copy() if self.trick is not None else None, actions=list(self.actions),
+            data=copy.deepcopy(self.data))
 
     @property
     def forehand(self) -> int:

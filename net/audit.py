@@ -25,7 +25,8 @@ from tarock.core.engine import Hand, IllegalAction
 from tarock.core.record import record_of
 from tarock.core.rules import RuleError
 from tarock.net.dealing import HOST, DealingFault
-from tarock.net.handplay import Author, HandPlay
+from tarock.net.handlog import Author
+from tarock.net.handplay import HandPlay
 from tarock.net.protocol.messages import Act, Fault
 from tarock.net.virtual import materialize, seen_by
 
@@ -133,7 +134,7 @@ def _redeals(play: HandPlay, hands: Sequence[Sequence[Card]]) -> None:
     if play.layout.redeal is None or not play.dealer.public_shares:
         return  # the dealer itself dealt again where the rules say so (commit-reveal)
     for seat, hand in enumerate(hands):
-        if hand and play._redeal_reason(seat, hand) is not None:
+        if hand and play.att.redeal_reason(seat, hand) is not None:
             raise _Found(seat, f"seat {seat} kept a hand the rules deal again")
 
 
@@ -141,7 +142,7 @@ def _facts(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) -> 
     layout = play.layout
     hands, talon = layout.deal_of(cards)
     hand = Hand(play.rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
-    told = sorted(play.facts, key=lambda f: f[1])
+    told = sorted(play.att.facts, key=lambda f: f[1])
     for k in range(len(actions) + 1):
         for author, step, facts in told:
             if step != k:
@@ -168,9 +169,9 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
     layout = play.layout
     hands, talon = layout.deal_of(cards)
     hand = Hand(play.rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
-    contributors = set(play.contributors)
+    contributors = set(play.att.contributors)
     first: dict[tuple[Author, int], tuple[int, str]] = {}
-    for author, p, k, kind in play.share_log:
+    for author, p, k, kind in play.att.share_log:
         first.setdefault((author, p), (k, kind))
     shown: dict[tuple[Author, int], list[tuple[int, str]]] = {}
     """(author, step) -> (position, kind) of its first share of each position, by position."""

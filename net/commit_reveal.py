@@ -14,6 +14,7 @@ every node recomputes the deal.  The cheap mode and the benchmark's baseline
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import re
@@ -181,6 +182,17 @@ class CommitRevealDealer:
         self.delivered: dict[int, set[int]] = {s: set() for s in range(self.n)}
         self.public: set[int] = set()
         self.opened: tuple[bytes, ...] | None = None
+
+    def copy(self) -> CommitRevealDealer:
+        """A copy whose state no later message changes."""
+        out = copy.copy(self)
+        out.commits = dict(self.commits)
+        out.seeds = dict(self.seeds)
+        out.order = list(self.order) if self.order is not None else None
+        out.cards = dict(self.cards)
+        out.delivered = {s: set(ps) for s, ps in self.delivered.items()}
+        out.public = set(self.public)
+        return out
 
     def contributors(self) -> tuple[int, ...]:
         return (HOST,)

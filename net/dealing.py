@@ -209,6 +209,10 @@ class Dealer(Protocol):
         """The opening for the record: enough to recompute the deal (:meth:`DealingScheme.verify`)."""
         ...
 
+    def copy(self) -> Dealer:
+        """A copy whose state no later message changes (to undo a refused log entry)."""
+        ...
+
 
 class DealingScheme(Protocol):
     name: str

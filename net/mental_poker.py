@@ -28,6 +28,7 @@ audit, which compares it byte for byte with the shuffle its seed makes).
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -182,6 +183,18 @@ class MentalDealer:
         except GroupError:
             return False
         return self.grp.valid(joint)
+
+    def copy(self) -> MentalDealer:
+        """A copy whose state no later message changes (its points and keys are bytes)."""
+        out = copy.copy(self)
+        out.keys = dict(self.keys)
+        out.decks = list(self.decks)
+        out.commits = list(self.commits)
+        out.tokens = {p: dict(t) for p, t in self.tokens.items()}
+        out.cards = dict(self.cards)
+        out.opened = dict(self.opened)
+        out._given = set(self._given)
+        return out
 
     @property
     def deck(self) -> bs.Deck:

@@ -26,6 +26,7 @@ cards this node knows, so no filling card reaches it.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,12 +36,10 @@ from tarock.core.actions import Action, Discard
 from tarock.core.cards import Card, CardError, format_card, parse_card
 from tarock.core.codec import RecordError
 from tarock.core.context import TableContext
-from tarock.core.contracts import ContractSpec
 from tarock.core.deal import split
 from tarock.core.engine import Hand, IllegalAction
 from tarock.core.observation import Observation, TrickView, observe
 from tarock.core.rules import RuleError, Rules
-from tarock.core.state import HandState
 
 REF = re.compile(r"#(\d{1,4})")
 """A card written as its position in a positional action."""
@@ -107,22 +106,17 @@ def materialize(plain: object, cards: Sequence[Card]) -> Any:
     return plain
 
 
-class _Vouched(Rules):
-    """A table's rules in which the card a declarer calls without an action (the rules
-    call it for him, from his hand) is the one he said: another node cannot compute it."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Saved:
+    """What an entry of the log may change in a :class:`VirtualHand` (:meth:`VirtualHand.save`)."""
 
+    known: dict[int, Card]
+    cards: tuple[Card, ...]
+    log: int
     called: dict[int, Card]
-
-    def callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card]:
-        card = self.called.get(seat)
-        return [card] if card is not None else super().callable(state, seat, contract)
-
-
-def _vouched(rules: Rules) -> _Vouched:
-    out = _Vouched.__new__(_Vouched)
-    out.__dict__.update(rules.__dict__)
-    out.called = {}
-    return out
+    hand: Hand | None
+    actions: int
+    """The engine and how many actions it had carried out (kept if nothing changed)."""
 
 
 class VirtualHand:
@@ -137,7 +131,9 @@ class VirtualHand:
                  me: int | None, known: Mapping[int, Card] | None = None,
                  context: TableContext | None = None) -> None:
         self.table_rules = rules
-        self.rules = _vouched(rules)
+        self.called: dict[int, Card] = {}
+        """The card the rules call for a declarer, as he told it (or as this node's seat computed it)."""
+        self.rules = rules.with_calls(self.called)
         self.seats = seats
         self.dealer = dealer
         self.active = active
@@ -158,32 +154,54 @@ class VirtualHand:
         for p in range(self.size):
             if self.cards[p] < 0:
                 self.cards[p] = next(rest)
+        self._at: dict[Card, int] = {c: p for p, c in enumerate(self.cards)}
         self.log: list[Any] = []
         """Every action so far, positional plain form."""
         self._hand: Hand | None = None
-        self._seen: dict[int, tuple[Hand, int, tuple[Card, ...], set[int]]] = {}
-        """seat -> (the engine, actions, virtual deal, positions it sees) of :meth:`visible`."""
+        self._seen: tuple[Hand, int, dict[int, frozenset[int]]] | None = None
+        """(the engine, its actions, what each seat sees) of :meth:`visible_all`."""
         self._decoded: dict[int, tuple[object, tuple[int, ...], tuple[Card, ...], Action]] = {}
         """log index -> (its plain action, the positions it names, their cards, the action)."""
 
-    def fork(self) -> VirtualHand:
-        """A copy to try an action on (the engine is rebuilt from the log)."""
-        out = VirtualHand.__new__(VirtualHand)
-        out.__dict__.update(self.__dict__)
+    def copy(self) -> VirtualHand:
+        """A copy to try an action on: the engine copied, the rules' plugin manager shared."""
+        out = copy.copy(self)
         out.known = dict(self.known)
         out.cards = list(self.cards)
+        out._at = dict(self._at)
         out.log = list(self.log)
-        out.rules = _vouched(self.table_rules)
-        out.rules.called = dict(self.rules.called)
-        out._hand = None
-        out._seen = {}
+        out.called = dict(self.called)
+        out.rules = self.table_rules.with_calls(out.called)
+        out._hand = self._hand.copy(out.rules) if self._hand is not None else None
+        out._seen = None
         out._decoded = dict(self._decoded)
         return out
 
+    def save(self) -> Saved:
+        """What :meth:`restore` needs to undo whatever follows (an entry refused half-way)."""
+        hand = self._hand
+        return Saved(dict(self.known), tuple(self.cards), len(self.log), dict(self.called), hand,
+                     len(hand.state.actions) if hand is not None else 0)
+
+    def restore(self, saved: Saved) -> None:
+        same = (saved.hand is self._hand and saved.log == len(self.log) and saved.called == self.called
+                and saved.known == self.known and saved.cards == tuple(self.cards)
+                and (saved.hand is None or len(saved.hand.state.actions) == saved.actions))
+        self.known = dict(saved.known)
+        self.cards = list(saved.cards)
+        self._at = {c: p for p, c in enumerate(self.cards)}
+        del self.log[saved.log:]
+        self.called.clear()
+        self.called.update(saved.called)
+        if not same:
+            self._hand = None  # rebuilt from the log when next asked
+        self._seen = None
+
     # -- the virtual deal -------------------------------------------------------------
     @property
-    def position_of(self) -> dict[Card, int]:
-        return {c: p for p, c in enumerate(self.cards)}
+    def position_of(self) -> Mapping[Card, int]:
+        """Card -> its position in the virtual deal (do not change it)."""
+        return self._at
 
     def learn(self, found: Mapping[int, Card]) -> None:
         """Cards now known at these positions; the virtual deal swaps cards to agree."""
@@ -197,8 +215,12 @@ class VirtualHand:
                 raise VirtualError(f"{format_card(c)} is known at two positions")
             self.known[p] = c
             if self.cards[p] != c:
-                q = self.cards.index(c)
-                self.cards[p], self.cards[q] = c, self.cards[p]
+                q = self._at[c]
+                other = self.cards[p]
+                self.cards[p], self.cards[q] = c, other
+                self._at[c], self._at[other] = p, q
+                # The engine is replayed on the new deal when next asked: a variant may have
+                # drawn facts from where a card lay (who holds the Mond), so no in-place swap.
                 self._hand = None
 
     @property
@@ -240,9 +262,9 @@ class VirtualHand:
         """What this node's seat must tell the others now (its called card as declarer)."""
         state = self.hand.state
         if self.me is None or state.declarer != self.me or state.called is None \
-                or self.rules.called.get(self.me) is not None:
+                or self.called.get(self.me) is not None:
             return {}
-        self.rules.called[self.me] = state.called
+        self.called[self.me] = state.called
         return {"called": format_card(state.called)}
 
     def vouch(self, seat: int, facts: Mapping[str, object]) -> None:
@@ -257,10 +279,10 @@ class VirtualHand:
             card = parse_card(facts["called"])
         except CardError:
             raise VirtualError(f"{facts['called']!r} is no card") from None
-        if self.rules.called.get(seat, card) != card:
+        if self.called.get(seat, card) != card:
             raise VirtualError(f"seat {seat} told two called cards")
-        if seat not in self.rules.called:
-            self.rules.called[seat] = card
+        if seat not in self.called:
+            self.called[seat] = card
             self._hand = None
 
     # -- actions ----------------------------------------------------------------------
@@ -317,15 +339,20 @@ class VirtualHand:
     # -- what is seen ---------------------------------------------------------------------
     def visible(self, seat: int) -> set[int]:
         """The positions whose card ``seat`` sees now (by the engine's observation)."""
+        return set(self.visible_all()[seat])
+
+    def visible_all(self) -> dict[int, frozenset[int]]:
+        """What every seat sees now, worked out once per engine and action (every step asks;
+        a swap of the virtual deal rebuilds the engine)."""
         hand = self.hand
-        cards = tuple(self.cards)
-        hit = self._seen.get(seat)
-        if hit is not None and hit[0] is hand and hit[1] == len(self.log) and hit[2] == cards:
-            return set(hit[3])  # asked again before anything changed (every step asks)
-        at = self.position_of
-        found = {at[c] for c in seen_by(hand, seat)}
-        self._seen[seat] = (hand, len(self.log), cards, found)
-        return set(found)
+        taken = len(hand.state.actions)
+        seen = self._seen
+        if seen is not None and seen[0] is hand and seen[1] == taken:
+            return seen[2]
+        at = self._at
+        found = {s: frozenset(at[c] for c in seen_by(hand, s)) for s in range(self.seats)}
+        self._seen = (hand, taken, found)
+        return found
 
     def observation(self) -> Observation:
         """What this node's player (or watcher) sees: the engine's observation with every

@@ -42,7 +42,6 @@ from tarock.net.effects import HandOver, Shown  # noqa: E402
 from tarock.net.game import Game  # noqa: E402
 from tarock.net.lobby import Seated, host_table, join_table, new_table  # noqa: E402
 from tarock.net.node import Node  # noqa: E402
-from tarock.net.protocol import messages  # noqa: E402
 from tarock.net.protocol.limits import Timing  # noqa: E402
 from tarock.net.transport import PeerAddress, TcpTransport  # noqa: E402
 
@@ -86,9 +85,6 @@ class Probe:
             self.figure()
 
     def figure(self) -> None:
-        # The message memo is a cache of at most 4096 entries that is emptied when full: emptied
-        # here, its saw-tooth does not hide (or fake) growth.
-        messages._MEMO.clear()
         gc.collect()
         tracing = tracemalloc.is_tracing()
         traced = tracemalloc.get_traced_memory()[0] if tracing else 0

@@ -44,15 +44,7 @@ Message = tuple[str, int, Payload]
 
 def clone_dealer(d: MentalDealer) -> MentalDealer:
     """A copy whose state is independent of ``d``'s (the points are immutable bytes)."""
-    out = copy.copy(d)
-    out.keys = dict(d.keys)
-    out.decks = list(d.decks)
-    out.commits = list(d.commits)
-    out.tokens = {p: dict(t) for p, t in d.tokens.items()}
-    out.cards = dict(d.cards)
-    out.opened = dict(d.opened)
-    out._given = set(d._given)
-    return out
+    return d.copy()
 
 
 def dealer_state(d: MentalDealer) -> tuple[Any, ...]:
@@ -185,33 +177,16 @@ def play_at(k: int, host: bool = False) -> HandPlay:
     return clone_play(_play_at(k, host))
 
 
-SHARED = frozenset({"game", "rules", "roster", "signer", "rand", "base_ctx", "begin", "ctx", "layout"})
-"""HandPlay's fields that no entry changes (shared by the copies)."""
-LOGGED = frozenset({"log", "heads", "chains", "_mine", "_posted", "tainted"})
-"""The fields that keep the log and this node's place in it: a refused entry that is well
-signed and in its place may still enter the log, marked as the cheat that stops the hand."""
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, set):
-        return set(value)
-    return value
-
-
 def clone_play(p: HandPlay) -> HandPlay:
-    """A copy of ``p`` whose state is independent of it: every field copied (containers
-    deeply), the dealer and the virtual deal by their own copies."""
+    """A copy of ``p`` whose state is independent of it: the log, the attempt (its dealer
+    and virtual deal by their own copies) and every container of the hand copied."""
     out = copy.copy(p)
-    for name, value in vars(p).items():
-        if name not in SHARED and name not in ("dealer", "virtual"):
-            setattr(out, name, _copy(value))
-    assert isinstance(p.dealer, MentalDealer)
-    out.dealer = clone_dealer(p.dealer)
-    out.virtual = p.virtual.fork() if p.virtual is not None else None
+    out.book = p.book.copy()
+    out.att = p.att.copy()
+    out.att.virtual = p.att.virtual.copy() if p.att.virtual is not None else None
+    out.secrets = dict(p.secrets)
+    out._outbox = list(p._outbox)
+    out.opens = dict(p.opens)
     return out
 
 
@@ -227,15 +202,19 @@ def _fingerprint(value: Any) -> Any:
 
 def play_state(p: HandPlay, logged: bool = True) -> tuple[Any, ...]:
     """Everything an entry could change in a HandPlay (``logged`` False: but the log and
-    this node's place in it)."""
+    this node's place in it, and the cheat it marks)."""
     v = p.virtual
     virtual = None if v is None else (sorted(v.known.items()), tuple(v.cards), repr(v.log),
-                                      sorted(v.rules.called.items()))
+                                      sorted(v.called.items()))
     assert isinstance(p.dealer, MentalDealer)
-    fields = sorted((name, _fingerprint(value)) for name, value in vars(p).items()
-                    if name not in SHARED and name not in ("dealer", "virtual")
-                    and (logged or name not in LOGGED))
-    return (dealer_state(p.dealer), virtual, fields)
+    a = p.att
+    fields: list[Any] = [p.attempt, p.secrets, p._outbox, p.fault, p.opens, p.done_at, a.ctx, a.steps,
+                         a.share_log, a.acts, a.expected, a.readies, a.redeals, a.unknown_before, a.fixed_at,
+                         a.ready_owed, a.facts]
+    if logged:
+        b = p.book
+        fields += [b.entries, b.heads, b.chains, b.mine, b.posted, p.tainted]
+    return (dealer_state(p.dealer), virtual, _fingerprint(fields))
 
 
 def refused_cleanly(before: tuple[Any, ...], before_unlogged: tuple[Any, ...], before_len: int,
@@ -254,7 +233,7 @@ def forge(p: HandPlay, seat: int | None, body: object, **change: Any) -> Signed:
     (before signing, except ``sig``)."""
     author = node_id(0) if seat is None or not 0 <= seat < SEATS else node_id(seat)
     signer = identity(0) if seat is None or not 0 <= seat < SEATS else identity(seat)
-    seq, prev = p.chains.get((author, seat), (0, ""))
+    seq, prev = p.book.chains.get((author, seat), (0, ""))
     fields: dict[str, Any] = {"t": Signed.tag, "table": p.ctx.table, "epoch": p.ctx.epoch, "deal": p.ctx.deal,
                               "author": author, "seat": seat, "seq": seq + 1, "prev": prev, "head": p.head,
                               "to": "", "body": body, "sig": "0" * 128}

@@ -122,7 +122,8 @@ def illegal_at(data: dict[str, Any], k: int) -> dict[str, Any]:
     candidates += [Pass(seat), Kontra(seat), Call(seat, 19), Play((seat + 1) % 4, 0)]
     for action in candidates:
         if hand.why_not(action) is not None:
-            return action.to_record()
+            out: dict[str, Any] = hand.rules.codec.encode_action(action)
+            return out
     raise AssertionError("no illegal action found")
 
 

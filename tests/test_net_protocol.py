@@ -233,7 +233,7 @@ async def test_an_out_of_turn_action_voids_the_deal_and_names_the_seat(tmp_path:
             play = run.play
             body = {"t": "act", "index": len(play.acts),
                     "action": {"type": "pass", "seat": client.core.table.seat}, "share": None, "facts": {}}
-            seq, prev = play._mine
+            seq, prev = play.book.mine
             client.send_signed(_signed(client, body, seq=seq + 1, prev=prev, head=play.head))
             await client.flush()
             void = await _voided(rig, client)

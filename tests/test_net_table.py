@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ from tarock.net.game import Sheet
 from tarock.net.host import OWN_VOIDS, HostCore
 from tarock.net.identity import signed_bytes
 from tarock.net.protocol.limits import Timing
-from tarock.net.protocol.messages import HandEnd, MessageError, Signed, dump, parse
+from tarock.net.protocol.messages import Act, HandEnd, MessageError, Signed, dump, parse
 from tarock.net.seat import SeatCore
 from tarock.net.store import Store
 
@@ -584,16 +583,19 @@ def test_a_seat_that_steps_after_a_card_owing_nothing_is_named(tmp_path: Path,
     from tarock.net.handplay import HandPlay
 
     cheater = node_id(3)
-    original = HandPlay._open_step
+    original = HandPlay._contribute
     cheated: list[int] = []
 
-    def open_step(self: HandPlay, k: int, before: Mapping[int, set[int]] | None = None) -> None:
-        original(self, k, before)
-        if before is not None and not cheated and self.signer is not None and self.signer.node == cheater \
-                and self.me is not None and self.me not in self._expected_steps(k):
+    def contribute(self: HandPlay, k: int) -> None:
+        att = self.att
+        last = att.acts[-1].msg if att.acts else None
+        played = isinstance(last, Act) and isinstance(last.action, dict) and last.action.get("type") == "play"
+        if played and not cheated and self.signer is not None and self.signer.node == cheater \
+                and self.me is not None and self.me not in att.expected_steps(k):
             cheated.append(k)
-            original(self, k, None)  # every seat but the actor, after every action
-    monkeypatch.setattr(HandPlay, "_open_step", open_step)
+            att.open_step(k, None)  # every seat but the actor, after every action
+        original(self, k)
+    monkeypatch.setattr(HandPlay, "_contribute", contribute)
     pump = make_table(tmp_path, rounds=1)
     for i in range(4):
         pump.join(node_id(i))
@@ -661,7 +663,7 @@ def test_a_declarer_that_keeps_its_called_card_back_is_named(tmp_path: Path, dea
         if told and not kept:
             assert self.me is not None
             kept.append(self.me)
-            self.rules.called.pop(self.me)  # as if it never told it: it tells it at its next chance
+            self.called.pop(self.me)  # as if it never told it: it tells it at its next chance
             return {}
         return told
     monkeypatch.setattr(VirtualHand, "facts", late)

@@ -16,10 +16,10 @@ import random
 import pytest
 from net_pump import CATALOGUE
 
-from tarock.core.deal import active_seats, deal
+from tarock.core.deal import active_seats, deal, split
 from tarock.core.engine import Hand
 from tarock.core.observation import observe, observe_public
-from tarock.net.virtual import Layout, VirtualError, VirtualHand, refs, seen_by
+from tarock.net.virtual import Layout, VirtualError, VirtualHand, materialize, refs, seen_by
 
 VARIANTS = sorted(CATALOGUE.variants)
 SEATS = 4
@@ -45,6 +45,15 @@ def _true_visible(hand: Hand, seat: int, at: dict[int, int]) -> set[int]:
     if obs.partner is not None and obs.called is not None and obs.called in hand.state.hands[obs.partner]:
         cards.add(obs.called)
     return {at[c] for c in cards}
+
+
+def _replayed(node: VirtualHand) -> Hand:
+    """A fresh engine on the node's virtual deal with every action of its log."""
+    hands, talon = split(node.rules, node.cards, SEATS, node.active)
+    fresh = Hand(node.rules, node.dealer, hands, talon, SEATS, node.active)
+    for plain in node.log:
+        fresh.apply_unchecked(node.rules.codec.decode_action(materialize(plain, node.cards), SEATS))
+    return fresh
 
 
 class Flow:
@@ -92,6 +101,13 @@ class Flow:
         self.watcher.learn(self._known(None))
 
     def check(self) -> None:
+        for node in (self.nodes[0], self.watcher):
+            # What each seat sees, kept per engine and action, is what a replay on the deal gives.
+            fresh = _replayed(node)
+            assert node.hand.state == fresh.state and node.hand.deal == fresh.deal
+            at = node.position_of
+            assert node.visible_all() == {s: frozenset(at[c] for c in seen_by(fresh, s))
+                                          for s in range(SEATS)}
         for s, node in enumerate(self.nodes):
             want = _true_visible(self.true, s, self.pos_of)
             assert set(node.known) == want, (s, sorted(set(node.known) ^ want))

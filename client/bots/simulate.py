@@ -19,27 +19,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import replace
 
 from tarock.client.bots.fastplay import TrickModel, bits, cards_of
 from tarock.client.bots.rulebook import TableEngine
 from tarock.core.cards import Card
 from tarock.core.state import HandState, Trick
 
-_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HandState))
-
 
 def finished(state: HandState, tricks: Sequence[Trick]) -> HandState:
     """A copy of ``state`` with ``tricks`` as its complete tricks and no cards
     left in hand: what scoring reads of a hand played to its end."""
-    out = object.__new__(HandState)  # a shallow copy, as copy.copy makes it, without its detour
-    for name in _FIELDS:
-        setattr(out, name, getattr(state, name))
-    out.tricks = list(tricks)
-    out.trick = None
-    out.to_move = None
-    out.hands = [[] for _ in state.hands]
-    return out
+    return replace(state, tricks=list(tricks), trick=None, to_move=None, hands=[[] for _ in state.hands])
 
 
 class Sim:

@@ -16,68 +16,27 @@ acknowledged per session, so they survive a dropped connection (see
 
 from __future__ import annotations
 
-import dataclasses
-import re
-import typing
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from tarock.core.codec import Codec, RecordError
-
-MAX_INT = 2 ** 53 - 1
-"""Largest integer any field may hold (so that every language can read it exactly)."""
-MAX_NAME = 40
-"""Longest player or table name, in characters."""
-
-_HEX_ID = re.compile(r"[0-9a-f]{32}")
-_HEX_64 = re.compile(r"[0-9a-f]{64}")
-_HEX_128 = re.compile(r"[0-9a-f]{128}")
-_HEX_ANY = re.compile(r"(?:[0-9a-f]{2}){0,512}")
-_CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
-
-
-class MessageError(ValueError):
-    """Plain data that is not a valid message: what and why."""
-
-
-def _printable(text: str) -> bool:
-    return text.isprintable()
-
-
-def check_name(text: str, what: str = "name") -> str:
-    """A player or table name: 1..40 printable characters; ValueError otherwise."""
-    if not 1 <= len(text) <= MAX_NAME or not _printable(text) or text != text.strip():
-        raise ValueError(f"{what} must be 1..{MAX_NAME} printable characters without "
-                         f"surrounding blanks, not {text!r}")
-    return text
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _check_fields(msg: object) -> None:
-    """Shared checks: no negative or huge ints, no control characters in strings."""
-    names = _FIELD_NAMES.get(type(msg))
-    if names is None:
-        names = _FIELD_NAMES[type(msg)] = tuple(f.name for f in dataclasses.fields(msg))  # type: ignore[arg-type]
-    for name in names:
-        value = getattr(msg, name)
-        items = value if isinstance(value, tuple) else (value,)
-        for item in items:
-            if isinstance(item, bool):
-                continue
-            if isinstance(item, int) and not 0 <= item <= MAX_INT:
-                raise ValueError(f"{name} must be 0..{MAX_INT}, not {item}")
-            if isinstance(item, str) and not _printable(item):
-                raise ValueError(f"{name} holds control characters")
-
-
-def _node(value: str, what: str = "node", empty: bool = False) -> None:
-    if empty and value == "":
-        return
-    if not _HEX_ID.fullmatch(value):
-        raise ValueError(f"{what} must be 32 lowercase hex digits, not {value!r}")
+from tarock.net.identity import envelope_hash, signed_bytes
+from tarock.net.protocol.fields import (
+    CODE,
+    HEX_64,
+    HEX_128,
+    HEX_ANY,
+    MAX_INT,
+    MAX_NAME,
+    MessageError,
+    check_fields,
+    check_name,
+    check_node,
+    plain_kinds,
+)
+from tarock.net.protocol.parts import SeatInfo, TableInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +47,7 @@ class Message:
     layer: ClassVar[Literal["frame", "body", "inner"]] = "frame"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
+        check_fields(self)
 
 
 # -- frames: one connection ------------------------------------------------------------
@@ -131,20 +90,20 @@ class Hello(Message):
     tag: ClassVar[str] = "hello"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.node)
+        check_fields(self)
+        check_node(self.node)
         check_name(self.name)
-        _node(self.table, "table", empty=True)
-        _node(self.session, "session", empty=True)
-        if self.rules and not _HEX_64.fullmatch(self.rules):
+        check_node(self.table, "table", empty=True)
+        check_node(self.session, "session", empty=True)
+        if self.rules and not HEX_64.fullmatch(self.rules):
             raise ValueError("rules must be a sha256 hex digest or empty")
         if self.proto_min > self.proto_max:
             raise ValueError("proto_min is above proto_max")
         if self.port > 65535 or len(self.addresses) > 8:
             raise ValueError("port above 65535 or more than 8 addresses")
-        if not _HEX_64.fullmatch(self.key) or not _HEX_64.fullmatch(self.nonce):
+        if not HEX_64.fullmatch(self.key) or not HEX_64.fullmatch(self.nonce):
             raise ValueError("key and nonce must be 64 lowercase hex digits")
-        if len(self.pake) > 256 or not _HEX_ANY.fullmatch(self.pake):
+        if len(self.pake) > 256 or not HEX_ANY.fullmatch(self.pake):
             raise ValueError("pake must be hex digits (at most 128 bytes)")
 
 
@@ -163,15 +122,15 @@ class Challenge(Message):
     tag: ClassVar[str] = "challenge"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.node)
-        if not _HEX_64.fullmatch(self.key) or not _HEX_64.fullmatch(self.nonce):
+        check_fields(self)
+        check_node(self.node)
+        if not HEX_64.fullmatch(self.key) or not HEX_64.fullmatch(self.nonce):
             raise ValueError("key and nonce must be 64 lowercase hex digits")
-        if not _HEX_128.fullmatch(self.sig):
+        if not HEX_128.fullmatch(self.sig):
             raise ValueError("sig must be 128 lowercase hex digits")
-        if len(self.pake) > 256 or not _HEX_ANY.fullmatch(self.pake):
+        if len(self.pake) > 256 or not HEX_ANY.fullmatch(self.pake):
             raise ValueError("pake must be hex digits (at most 128 bytes)")
-        if self.confirm and not _HEX_64.fullmatch(self.confirm):
+        if self.confirm and not HEX_64.fullmatch(self.confirm):
             raise ValueError("confirm must be 64 lowercase hex digits or empty")
 
 
@@ -185,10 +144,10 @@ class Auth(Message):
     tag: ClassVar[str] = "auth"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        if not _HEX_128.fullmatch(self.sig):
+        check_fields(self)
+        if not HEX_128.fullmatch(self.sig):
             raise ValueError("sig must be 128 lowercase hex digits")
-        if self.confirm and not _HEX_64.fullmatch(self.confirm):
+        if self.confirm and not HEX_64.fullmatch(self.confirm):
             raise ValueError("confirm must be 64 lowercase hex digits or empty")
 
 
@@ -212,11 +171,11 @@ class Welcome(Message):
     tag: ClassVar[str] = "welcome"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.node)
-        _node(self.table, "table", empty=True)
-        _node(self.host, "host", empty=True)
-        _node(self.session, "session", empty=True)
+        check_fields(self)
+        check_node(self.node)
+        check_node(self.table, "table", empty=True)
+        check_node(self.host, "host", empty=True)
+        check_node(self.session, "session", empty=True)
 
 
 REFUSALS: tuple[str, ...] = ("version", "rules", "table", "full", "stale-epoch", "not-host", "busy",
@@ -236,10 +195,10 @@ class Refuse(Message):
     tag: ClassVar[str] = "refuse"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
+        check_fields(self)
         if self.code not in REFUSALS:
             raise ValueError(f"unknown refusal code {self.code!r}")
-        _node(self.host, "host", empty=True)
+        check_node(self.host, "host", empty=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,10 +225,10 @@ class Info(Message):
     tag: ClassVar[str] = "info"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.node)
-        _node(self.table, "table", empty=True)
-        _node(self.host, "host", empty=True)
+        check_fields(self)
+        check_node(self.node)
+        check_node(self.table, "table", empty=True)
+        check_node(self.host, "host", empty=True)
         if not isinstance(self.options, Mapping):
             raise ValueError("options must be a map")
 
@@ -285,7 +244,7 @@ class Data(Message):
     tag: ClassVar[str] = "data"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
+        check_fields(self)
         if self.seq < 1:
             raise ValueError("seq counts from 1")
 
@@ -322,61 +281,19 @@ class Bye(Message):
     tag: ClassVar[str] = "bye"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        if not _CODE.fullmatch(self.code):
+        check_fields(self)
+        if not CODE.fullmatch(self.code):
             raise ValueError(f"bad bye code {self.code!r}")
 
 
 # -- bodies: the game, inside data frames ------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """One seat of the table: who sits there, its public key and where to reach that
-    node.  ``local``: played on the host's node (a bot of ``tarock host --bots``),
-    not a node of its own, so it is no successor."""
-
-    seat: int
-    node: str
-    name: str
-    key: str
-    addresses: tuple[str, ...]
-    port: int
-    local: bool
-
-    def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.node)
-        if not _HEX_64.fullmatch(self.key):
-            raise ValueError("key must be 64 lowercase hex digits")
-
-
-@dataclass(frozen=True, slots=True)
-class TableInfo:
-    """What every node must agree on to play together."""
-
-    id: str
-    name: str
-    variant: str
-    options: Any
-    rules: str
-    rounds: int
-    seats: int
-    dealing: str
-    private: bool
-
-    def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.id, "table id")
-        if not isinstance(self.options, Mapping):
-            raise ValueError("options must be a map")
-
-
-@dataclass(frozen=True, slots=True)
 class Body(Message):
     layer: ClassVar[Literal["frame", "body", "inner"]] = "body"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Signed(Body):
     """The only body: a message (``body``, a map with ``t``) signed by ``author``.
 
@@ -401,18 +318,40 @@ class Signed(Body):
     tag: ClassVar[str] = "signed"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.table, "table", empty=True)
-        _node(self.author, "author")
-        _node(self.to, "to", empty=True)
+        check_fields(self)
+        check_node(self.table, "table", empty=True)
+        check_node(self.author, "author")
+        check_node(self.to, "to", empty=True)
         for name in ("prev", "head"):
             value = getattr(self, name)
-            if value and not _HEX_64.fullmatch(value):
+            if value and not HEX_64.fullmatch(value):
                 raise ValueError(f"{name} must be a sha256 hex digest or empty")
-        if not _HEX_128.fullmatch(self.sig):
+        if not HEX_128.fullmatch(self.sig):
             raise ValueError("sig must be 128 lowercase hex digits")
         if not isinstance(self.body, Mapping) or not isinstance(self.body.get("t"), str):
             raise ValueError("body must be a map with a string 't'")
+
+    # An envelope is hashed, verified and sent several times: what those read is derived once
+    # and kept with it (the class has no slots for this: a cached property needs a __dict__).
+    @functools.cached_property
+    def plain(self) -> dict[str, Any]:
+        """Its plain data, with its tag (do not change it: :func:`dump` gives a copy)."""
+        return _dump(self)
+
+    @functools.cached_property
+    def inner(self) -> Message:
+        """The message it carries (MessageError if that is no message of a signed body)."""
+        return parse(self.body, "inner")
+
+    @functools.cached_property
+    def signed(self) -> bytes:
+        """The bytes its signature covers (:func:`net.identity.signed_bytes`)."""
+        return signed_bytes(self.plain)
+
+    @functools.cached_property
+    def hash(self) -> str:
+        """Its hash (:func:`net.identity.envelope_hash`)."""
+        return envelope_hash(self.plain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,8 +435,8 @@ class Fault(Inner):
     tag: ClassVar[str] = "fault"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.culprit, "culprit", empty=True)
+        check_fields(self)
+        check_node(self.culprit, "culprit", empty=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,9 +477,9 @@ class Checked(Inner):
     tag: ClassVar[str] = "checked"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.culprit, "culprit", empty=True)
-        if self.log and not _HEX_64.fullmatch(self.log):
+        check_fields(self)
+        check_node(self.culprit, "culprit", empty=True)
+        if self.log and not HEX_64.fullmatch(self.log):
             raise ValueError("log must be a sha256 hex digest or empty")
 
 
@@ -555,8 +494,8 @@ class Void(Inner):
     tag: ClassVar[str] = "void"
 
     def __post_init__(self) -> None:
-        _check_fields(self)
-        _node(self.culprit, "culprit", empty=True)
+        check_fields(self)
+        check_node(self.culprit, "culprit", empty=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,10 +518,11 @@ PARTS: tuple[type[Any], ...] = (SeatInfo, TableInfo)
 """Values that appear inside messages."""
 
 _BY_TAG = {cls.tag: cls for cls in (*FRAMES, *BODIES, *INNER)}
-_CODEC = Codec()
-_OPAQUE: dict[type[Message], tuple[str, ...]] = {
-    cls: tuple(name for name, hint in typing.get_type_hints(cls).items() if hint is Any)
-    for cls in (*FRAMES, *BODIES, *INNER)}
+_CODEC = Codec(trust_any=True)
+"""Decodes what a frame brought: a field typed ``Any`` holds plain data the frame decoder
+checked already (msgpack kinds, string keys, depth); the layer above decodes it."""
+_CHECKING = Codec()
+"""Decodes a message part from elsewhere (a saved table), checking every value."""
 
 
 def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Message:
@@ -596,30 +536,29 @@ def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Me
     if cls.layer != layer:
         where = {"body": "inside data", "inner": "inside a signed body", "frame": "as a frame"}[layer]
         raise MessageError(f"{tag!r} is not allowed {where}")
-    # Fields typed Any carry plain data that the frame decoder already checked
-    # (msgpack kinds, string keys, depth); the layer above decodes them.
-    opaque = _OPAQUE[cls]
-    fields = {k: ({"t": ""} if k in opaque else v) for k, v in raw.items() if k != "t"}
+    fields = dict(raw)
+    del fields["t"]
+    kinds = _SIMPLE.get(cls)
+    if kinds is not None and len(fields) == len(kinds) \
+            and all(type(fields.get(name)) in allowed for name, allowed in kinds):
+        try:  # every field of a kind the codec would pass unchanged: built at once
+            return cls(**fields)
+        except (TypeError, ValueError):
+            pass  # the codec's decoding below says what is wrong, as it says it
     try:
         msg: Message = _CODEC.decode(fields, cls, cls.tag)
     except RecordError as exc:
         raise MessageError(str(exc)) from None
-    if opaque:
-        for name in opaque:
-            if name in raw:
-                object.__setattr__(msg, name, raw[name])
-        try:
-            msg.__post_init__()
-        except ValueError as exc:  # an opaque field that does not fit (a signed body that is no map)
-            raise MessageError(str(exc)) from None
     return msg
+
+
+_SIMPLE = {cls: plain_kinds(cls) for cls in (*FRAMES, *BODIES, *INNER)}
 
 
 def dump(msg: Message) -> dict[str, Any]:
     """The plain data of ``msg``, with its tag (a fresh map; what it holds may be shared)."""
     if type(msg) is Signed:
-        # Every envelope is dumped several times (its signature, its hash, each send).
-        return dict(memoized(msg, "dump", lambda: _dump(msg)))
+        return dict(msg.plain)  # every envelope is dumped several times: kept with it
     return _dump(msg)
 
 
@@ -631,25 +570,7 @@ def _dump(msg: Message) -> dict[str, Any]:
 
 def inner_of(env: Signed) -> Message:
     """``parse(env.body, "inner")``, once per envelope (MessageError as parse raises it)."""
-    return memoized(env, "inner", lambda: parse(env.body, "inner"))  # type: ignore[no-any-return]
-
-
-_MEMO: dict[tuple[int, str], tuple[object, Any]] = {}
-_MEMO_SIZE = 4096
-
-
-def memoized(obj: object, what: str, make: typing.Callable[[], Any]) -> Any:
-    """``make()``, kept for the frozen message ``obj`` (its id and the object itself, so a
-    new object at the same address is not taken for it); only the latest few are kept."""
-    key = (id(obj), what)
-    hit = _MEMO.get(key)
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    value = make()
-    if len(_MEMO) >= _MEMO_SIZE:
-        _MEMO.clear()
-    _MEMO[key] = (obj, value)
-    return value
+    return env.inner
 
 
 def plain(value: object) -> Any:
@@ -660,6 +581,15 @@ def plain(value: object) -> Any:
 def part(raw: object, cls: type[Any]) -> Any:
     """A message part from plain data; MessageError if it does not fit."""
     try:
-        return _CODEC.decode(raw, cls, cls.__name__)
+        return _CHECKING.decode(raw, cls, cls.__name__)
     except RecordError as exc:
         raise MessageError(str(exc)) from None
+
+
+__all__ = [
+    "BODIES", "FRAMES", "HAND", "INNER", "MAX_INT", "MAX_NAME", "PARTS", "REFUSALS", "Ack", "Act",
+    "Auth", "Begin", "Body", "Bye", "Challenge", "Checked", "Data", "Dealing", "Fault", "HandEnd",
+    "Hello", "Info", "Inner", "Log", "Message", "MessageError", "Opened", "Ping", "Pong", "Ready",
+    "Record", "Refuse", "Role", "SeatInfo", "Seated", "Signed", "Step", "TableInfo", "Void", "Welcome",
+    "check_name", "dump", "inner_of", "parse", "part", "plain"
+]
