@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tarock.client import netargs, netcli
-from tarock.net import barnett_smart, commit_reveal, group, host, mental_poker, seat, secp256k1
+from tarock.net import barnett_smart, commit_reveal, group, host_run, mental_poker, seat_hand, secp256k1
 
 MEASURES = ("deal", "shuffle", "proofs made", "proofs checked", "points validated", "reveal tokens", "audit",
             "host audit")
@@ -84,8 +84,8 @@ class Probe:
             self.wrap(grp, "point", "points validated", put=put)
         self.wrap(barnett_smart, "token", "reveal tokens", outside_audit=True, put=put)
         self.wrap(barnett_smart, "unmask", "reveal tokens", outside_audit=True, put=put)
-        self.wrap(seat, "audit", "audit", put=put)
-        self.wrap(host, "audit", "host audit", put=put)
+        self.wrap(seat_hand, "audit", "audit", put=put)
+        self.wrap(host_run, "audit", "host audit", put=put)
 
     def dump(self) -> dict[str, Any]:
         """The measures, and the process's CPU seconds in all (``node``)."""
