@@ -43,7 +43,7 @@ import pytest
 from time_bound import bounded
 
 from tarock.net import barnett_smart as bs
-from tarock.net import group
+from tarock.net import group, sha_stream
 from tarock.net.dealing import DealContext, Layout, Payload
 from tarock.net.mental_poker import MentalDealer, MentalPoker
 
@@ -219,7 +219,7 @@ def test_one_honest_seed_makes_every_order_of_four_cards_equally_likely(honest: 
 def _sattolo(key: bytes, n: int) -> list[int]:
     """Fisher–Yates with the classic off-by-one (``below(i)``): only cyclic permutations."""
     order = list(range(n))
-    stream = bs._Stream(key)
+    stream = sha_stream.Stream(key)
     for i in range(n - 1, 0, -1):
         j = stream.below(i)
         order[i], order[j] = order[j], order[i]
