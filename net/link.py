@@ -50,8 +50,9 @@ class Link:
         """(Server) called when the client has proved its key (the node's gate moves it on)."""
 
     def push(self) -> None:
-        """Wake the writer: the connection has bytes to send."""
-        self._dirty.set()
+        """Wake the writer if the connection has bytes to send (or is closing)."""
+        if self.conn.pending or self._closing:
+            self._dirty.set()
 
     async def flush(self) -> None:
         """Send what is pending now (bounded by the peer-silence timeout)."""
