@@ -151,7 +151,9 @@ def cpu_lines(run: TableRun, dealing: str) -> list[str]:
     return [f"node CPU per hand ({dealing}, {BOTS} bot processes on loopback, {run.hands} hands; user+sys "
             "from the first hand's end to the last's)",
             f"host: {run.hand_cpu(host) * 1000:.0f} ms per hand",
-            f"seats: {sum(seats) / len(seats) * 1000:.0f} ms per hand on average ({each})"]
+            f"seats: {sum(seats) / len(seats) * 1000:.0f} ms per hand on average ({each})",
+            f"seat connections: {sum(s['frames'] for s in run.stats) / run.hands:.0f} frames per hand (all "
+            "four seats' connections to the host, both directions, counted at the seats)"]
 
 
 def run_cpu(args: argparse.Namespace) -> int:
