@@ -191,7 +191,6 @@ class HostDriver:
                     link.close("protocol", f"bad body: {exc}")
                     return
                 self.apply(core.receive(node, msg, trio.current_time()))
-            link.conn.flush_ack(trio.current_time())
 
         try:
             closed = await link.run(on_event)

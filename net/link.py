@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
@@ -50,8 +51,9 @@ class Link:
         """(Server) called when the client has proved its key (the node's gate moves it on)."""
 
     def push(self) -> None:
-        """Wake the writer: the connection has bytes to send."""
-        self._dirty.set()
+        """Wake the writer if the connection has bytes to send (or is closing)."""
+        if self.conn.pending or self._closing:
+            self._dirty.set()
 
     async def flush(self) -> None:
         """Send what is pending now (bounded by the peer-silence timeout)."""
@@ -62,25 +64,28 @@ class Link:
                     await self.stream.send_all(data)
 
     async def _writer(self) -> None:
-        while True:
-            await self._dirty.wait()
-            self._dirty = trio.Event()
-            data = self.conn.data_to_send()
-            if data:
-                self._sending = True
-                try:
-                    with trio.fail_after(self.timing.dead_after):
+        # One cancel scope for the writer's life, its deadline set only while a send is under
+        # way (a scope per send cost more than the send on a busy line).
+        with trio.CancelScope() as scope:
+            while True:
+                await self._dirty.wait()
+                self._dirty = trio.Event()
+                data = self.conn.data_to_send()
+                if data:
+                    self._sending = True
+                    scope.deadline = trio.current_time() + self.timing.dead_after
+                    try:
                         await self.stream.send_all(data)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                        self._broken(Closed("eof", f"the connection broke: {exc}", True))
+                        return
+                    scope.deadline = math.inf
                     self._sending = False
-                except trio.TooSlowError:
-                    self._broken(Closed("timeout", "the peer did not take what was sent in time", False))
+                if self._closing and self._scope is not None:
+                    self._scope.cancel()
                     return
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                    self._broken(Closed("eof", f"the connection broke: {exc}", True))
-                    return
-            if self._closing and self._scope is not None:
-                self._scope.cancel()
-                return
+        if scope.cancelled_caught:
+            self._broken(Closed("timeout", "the peer did not take what was sent in time", False))
 
     def _broken(self, closed: Closed) -> None:
         """Writing failed: the connection is over (the reader stops with the scope)."""

@@ -201,7 +201,6 @@ class SeatDriver:
                 if first is not None:
                     self._show(first)
                 self.apply(self.core.receive(msg))
-            link.conn.flush_ack(trio.current_time())
 
         host_node = self.node.me if address is LOCAL else welcome.node
 

@@ -19,6 +19,10 @@ calls it makes):
   opening and position, and the replay through the engine); ``host audit``: the
   host's own;
 * ``node``: the process's CPU time in all (start-up, discovery and play included).
+
+Besides, ``hand_cpu`` lists the process's CPU time at the end of every hand (each
+``hand`` or ``void`` event the bot's view emits), so the CPU a node spends per hand
+in steady play is the difference between two of them.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tarock.client import netargs, netcli
+from tarock.client import netargs, netcli, netview
 from tarock.net import barnett_smart, commit_reveal, group, host_run, mental_poker, seat_hand, secp256k1
 
 MEASURES = ("deal", "shuffle", "proofs made", "proofs checked", "points validated", "reveal tokens", "audit",
@@ -47,6 +51,8 @@ class Probe:
         self.seconds = dict.fromkeys(MEASURES, 0.0)
         self.calls = dict.fromkeys(MEASURES, 0)
         self.auditing = 0
+        self.hand_cpu: list[float] = []
+        """The process's CPU seconds at the end of each hand, in order."""
 
     def wrap(self, owner: Any, name: str, measure: str, outside_audit: bool = False,
              put: Callable[[Any, str, Any], None] = setattr) -> None:
@@ -86,10 +92,25 @@ class Probe:
         self.wrap(barnett_smart, "unmask", "reveal tokens", outside_audit=True, put=put)
         self.wrap(seat_hand, "audit", "audit", put=put)
         self.wrap(host_run, "audit", "host audit", put=put)
+        self._stamp_hands(put)
+
+    def _stamp_hands(self, put: Callable[[Any, str, Any], None]) -> None:
+        """Note the CPU time whenever the bot's view reports a hand's end."""
+        inner: Callable[..., None] = netview.BotView._emit
+        probe = self
+
+        @functools.wraps(inner)
+        def emit(view: netview.BotView, event: str, text: str, **data: object) -> None:
+            if event in ("hand", "void"):
+                probe.hand_cpu.append(time.process_time())
+            inner(view, event, text, **data)
+
+        put(netview.BotView, "_emit", emit)
 
     def dump(self) -> dict[str, Any]:
         """The measures, and the process's CPU seconds in all (``node``)."""
-        return {"seconds": {**self.seconds, "node": time.process_time()}, "calls": {**self.calls, "node": 1}}
+        return {"seconds": {**self.seconds, "node": time.process_time()}, "calls": {**self.calls, "node": 1},
+                "hand_cpu": self.hand_cpu}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,6 +15,10 @@ One line per measure, each as a ratio to commit-reveal's figure for the same
 measure or, where commit-reveal has none, to its whole deal; and the time per
 hand end to end on loopback (from one hand's end to the next, at the host's
 node: dealing, play, audit, settlement).
+
+``python -m tarock.tools.netbench [--rounds N] [--dealing SCHEME]`` plays only one
+such table and prints the CPU time (user and system) each node spends per hand in
+steady play, the host's and the seats' (:func:`cpu_lines`).
 """
 
 from __future__ import annotations
@@ -86,11 +90,22 @@ class TableRun:
         total = float(sum(p[what][measure] for p in self.probes))
         return total / len(self.probes) / max(1, self.hands)
 
+    def host(self) -> int:
+        """The index of the bot whose node hosted the table first."""
+        return next((i for i, evs in enumerate(self.events)
+                     if any(e["event"] == "seated" and e["host_name"] == e["node"] for e in evs)), 0)
+
+    def hand_cpu(self, bot: int) -> float:
+        """CPU seconds of ``bot``'s process per hand, from its first hand's end to its last's
+        (start-up, discovery and the first deal left out); NaN under two hands."""
+        stamps = self.probes[bot].get("hand_cpu", [])
+        if len(stamps) < 2:
+            return float("nan")
+        return float(stamps[-1] - stamps[0]) / (len(stamps) - 1)
+
     def hand_interval(self) -> float:
         """Median seconds from one hand's end to the next at the host's node."""
-        host = next((i for i, evs in enumerate(self.events)
-                     if any(e["event"] == "seated" and e["host_name"] == e["node"] for e in evs)), 0)
-        ends = [e["time"] for e in self.events[host] if e["event"] in ("hand", "void")]
+        ends = [e["time"] for e in self.events[self.host()] if e["event"] in ("hand", "void")]
         gaps = [b - a for a, b in itertools.pairwise(ends)]
         return float(percentile(gaps, 0.5)) if gaps else float("nan")
 
@@ -126,6 +141,32 @@ def _table(base: Path, args: argparse.Namespace, variant: list[str], dealing: st
     events = [[json.loads(line) for line in out.splitlines() if line.startswith("{")] for out in outs]
     probes = [json.loads((base / f"probe{i}.json").read_text()) for i in range(BOTS)]
     return TableRun(start, wall, events, probes)
+
+
+def cpu_lines(run: TableRun, dealing: str) -> list[str]:
+    """The CPU time per hand of the host's node and of the seats' nodes."""
+    host = run.host()
+    seats = [run.hand_cpu(i) for i in range(BOTS) if i != host]
+    each = ", ".join(f"{s * 1000:.0f}" for s in seats)
+    return [f"node CPU per hand ({dealing}, {BOTS} bot processes on loopback, {run.hands} hands; user+sys "
+            "from the first hand's end to the last's)",
+            f"host: {run.hand_cpu(host) * 1000:.0f} ms per hand",
+            f"seats: {sum(seats) / len(seats) * 1000:.0f} ms per hand on average ({each})",
+            f"seat connections: {sum(s['frames'] for s in run.stats) / run.hands:.0f} frames per hand (all "
+            "four seats' connections to the host, both directions, counted at the seats)"]
+
+
+def run_cpu(args: argparse.Namespace) -> int:
+    """One table of :data:`BOTS` bot processes: the CPU per hand of each node."""
+    variant = ["--variant", args.variant] if args.variant else []
+    with tempfile.TemporaryDirectory(prefix="tarock-bench-") as tmp:
+        try:
+            run = _table(Path(tmp) / "cpu", args, variant, args.dealing, max(2, int(args.rounds)))
+        except SystemExit:
+            return 1
+    for line in cpu_lines(run, args.dealing):
+        print(line, flush=True)
+    return 0
 
 
 def run_net(args: argparse.Namespace) -> int:
@@ -250,3 +291,19 @@ def _lines(first: float, net_wall: float, self_wall: float, hands: int, frames: 
         f"action round trip (act sent to the view that shows it): median {percentile(medians, 0.5):.2f} ms, "
         f"p95 {max(p95s) if p95s else float('nan'):.2f} ms (worst seat)",
     ]
+
+
+def cpu_main(argv: list[str] | None = None) -> int:
+    """``python -m tarock.tools.netbench``: :func:`run_cpu` from its own arguments."""
+    parser = argparse.ArgumentParser(prog="python -m tarock.tools.netbench",
+                                     description="CPU time per hand of each node of a loopback table")
+    parser.add_argument("--rounds", type=int, default=6, help="hands to play (default: 6)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
+    parser.add_argument("--dealing", default=MENTAL_POKER, choices=(MENTAL_POKER, COMMIT_REVEAL))
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds for the whole table")
+    return command.guarded(run_cpu, parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(cpu_main())

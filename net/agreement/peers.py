@@ -221,8 +221,6 @@ class Peers:
                     self._receive(peer, event.body)
                 except MessageError as exc:
                     link.close("protocol", f"bad agreement message: {exc}")
-                    return
-            link.conn.flush_ack(trio.current_time())
 
         try:
             closed = await link.run(on_event)

@@ -40,6 +40,9 @@ class Channel:
         self._limit = limit
         self.ack_due = False
         """Something was received that the peer has not been told about yet."""
+        self.told = 0
+        """The highest sequence number received that the peer was told of (by an ack, or the
+        ack field of a data frame)."""
 
     def wrap(self, body: Any) -> Data:
         """The data frame carrying ``body`` (plain data), queued until acknowledged."""
@@ -48,8 +51,13 @@ class Channel:
         self.sent += 1
         frame = Data(self.sent, self.received, body)
         self._queue.append(frame)
-        self.ack_due = False
+        self.acknowledged()
         return frame
+
+    def acknowledged(self) -> None:
+        """The peer is being told everything received so far."""
+        self.ack_due = False
+        self.told = self.received
 
     def receive(self, frame: Data) -> Any | None:
         """The body of ``frame`` if it is new; None for a duplicate.  A gap is an error."""
@@ -78,7 +86,8 @@ class Channel:
         """
         self.on_ack(peer_received)
         out = [Data(f.seq, self.received, f.body) for f in self._queue]
-        self.ack_due = False
+        if out:
+            self.acknowledged()
         return out
 
     @property

@@ -4,7 +4,10 @@ Feed received bytes to :meth:`Connection.receive_data` (``b""`` for the end
 of the stream), take typed events from :meth:`Connection.next_event`, and
 send what :meth:`Connection.data_to_send` returns.  Time only comes in as an
 argument (``now``, in seconds) to :meth:`Connection.tick`, which pings when
-the line was quiet and declares the connection dead when the peer was.
+the line was quiet, declares the connection dead when the peer was, and
+acknowledges bodies received (a data frame sent carries the acknowledgement
+anyway; a separate ack goes half a heartbeat after the first body it covers
+arrived, or at once after :data:`ACK_EVERY` bodies).
 
 The side that connects sends a :class:`~net.protocol.messages.Hello`; the
 other side answers with :meth:`Connection.accept` or :meth:`Connection.refuse`.
@@ -57,8 +60,11 @@ from tarock.net.protocol.messages import (
     parse,
 )
 
-__all__ = ["Authenticated", "BodyReceived", "Closed", "Connection", "Event", "HelloReceived", "HelloRefused",
-           "InfoReceived", "State", "Welcomed", "choose_version"]
+ACK_EVERY = 32
+"""Bodies received unacknowledged after which an ack goes at once (far below MAX_UNACKED)."""
+
+__all__ = ["ACK_EVERY", "Authenticated", "BodyReceived", "Closed", "Connection", "Event", "HelloReceived",
+           "HelloRefused", "InfoReceived", "State", "Welcomed", "choose_version"]
 
 
 class State(Enum):
@@ -87,6 +93,8 @@ class Connection:
         self._last_in = now
         self._last_out = now
         self._ping = 0
+        self._ack_at: float | None = None
+        """When the ack of what was received is due (None: nothing to acknowledge)."""
         self._offered: Channel | None = None
         self.peer_node = ""
         """The authenticated node id of the peer ("" before the handshake proves it)."""
@@ -113,6 +121,11 @@ class Connection:
         self._out += frame
         self.frames_out += 1
         self.bytes_out += len(frame)
+
+    @property
+    def pending(self) -> int:
+        """Bytes waiting to be sent."""
+        return len(self._out)
 
     def data_to_send(self) -> bytes:
         """The bytes to write now (empty if none)."""
@@ -178,6 +191,7 @@ class Connection:
         if self.state is not State.OPEN or self.channel is None:
             raise RuntimeError("bodies flow only on an open connection with a session")
         self._send(self.channel.wrap(body))
+        self._ack_at = None
         self._last_out = now
 
     def resend(self, peer_received: int, now: float = 0.0) -> int:
@@ -187,13 +201,17 @@ class Connection:
         frames = self.channel.resend(peer_received)
         for frame in frames:
             self._send(frame)
+        if frames:
+            self._ack_at = None
         self._last_out = now
         return len(frames)
 
     def flush_ack(self, now: float = 0.0) -> None:
-        """Acknowledge what was received, if the peer has not been told yet."""
+        """Acknowledge what was received now, if the peer has not been told yet (otherwise
+        :meth:`tick` does, half a heartbeat after it arrived)."""
+        self._ack_at = None
         if self.state is State.OPEN and self.channel is not None and self.channel.ack_due:
-            self.channel.ack_due = False
+            self.channel.acknowledged()
             self._send(Ack(self.channel.received))
             self._last_out = now
 
@@ -214,6 +232,8 @@ class Connection:
         if now - self._last_in > self.timing.dead_after:
             self._fail("timeout", f"nothing received for {now - self._last_in:.1f} s", by_peer=False)
             return
+        if self._ack_at is not None and now >= self._ack_at:
+            self.flush_ack(now)
         if self.state is State.OPEN and now - self._last_out >= self.timing.heartbeat:
             self._ping += 1
             self._send(Ping(self._ping))
@@ -224,7 +244,8 @@ class Connection:
         dead = self._last_in + self.timing.dead_after
         if self.state is not State.OPEN:
             return dead
-        return min(dead, self._last_out + self.timing.heartbeat)
+        soonest = min(dead, self._last_out + self.timing.heartbeat)
+        return soonest if self._ack_at is None else min(soonest, self._ack_at)
 
     # -- receiving --------------------------------------------------------------------
     def next_event(self) -> Event | None:
@@ -305,6 +326,10 @@ class Connection:
             body = self.channel.receive(msg)
             if body is not None:
                 self._events.append(BodyReceived(body))
+            if self.channel.received - self.channel.told >= ACK_EVERY:
+                self.flush_ack(now)
+            elif self._ack_at is None:
+                self._ack_at = now + self.timing.heartbeat / 2
         elif isinstance(msg, Ack):
             if self.channel is None:
                 raise _OutOfOrder("ack on a connection without a session")
