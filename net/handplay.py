@@ -18,6 +18,11 @@ the hand's end (or after a ``fault``) every opener's ``open``; then the audit
 (:mod:`net.audit`) rebuilds the deal and replays the hand through the normal
 engine.  A rule broken anywhere raises :class:`HandFault` naming the author at
 fault.
+
+This module is the state machine: which entry may come when (the ``_*_in_order``
+checks) and what follows it.  Around it: :mod:`net.handlog` keeps the log (chains,
+signatures, heads), :mod:`net.attempt` the state of each attempt at the deal and
+what an entry records in it, :mod:`net.handvoice` writes what this node says.
 """
 
 from __future__ import annotations
