@@ -158,9 +158,9 @@ def fresh_play(stages: HandStages, host: bool = False) -> HandPlay:
     checking who may send what)."""
     t = stages.template
     if host:
-        return HandPlay(t.game, t.base_ctx, t.begin, t.roster, None, signer=identity(0), host=True,
+        return HandPlay(t.game, t.attempts.ctx, t.begin, t.roster, None, signer=identity(0), host=True,
                         checks=False)
-    return HandPlay(t.game, t.base_ctx, t.begin, t.roster, SPIED, signer=identity(SPIED), checks=True,
+    return HandPlay(t.game, t.attempts.ctx, t.begin, t.roster, SPIED, signer=identity(SPIED), checks=True,
                     secret=stages.secret)
 
 
