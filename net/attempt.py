@@ -238,29 +238,25 @@ class Attempt:
             raise HandFault(f"seat {author} showed its hand without a redeal", author)
 
 
+@dataclass
 class Attempts:
-    """How each attempt at one deal starts for this node, and this node's dealing secrets of
-    the attempts so far (``secret``: those the store kept, by attempt; a node that restarts
-    deals with them again).  ``me``: this node's seat (None: the host, ``host`` True, or a
-    watcher); ``checks``: its dealers verify every proof."""
+    """How each attempt at one deal (``ctx``) starts for this node, and this node's dealing
+    secrets of the attempts so far (at first those the store kept: a node that restarts deals
+    with them again).  ``me``: this node's seat (None: the host, ``host`` True, or a watcher);
+    ``checks``: its dealers verify every proof."""
 
-    def __init__(self, game: Any, ctx: DealContext, active: Sequence[int], me: int | None, *, host: bool,
-                 checks: bool, rand: RandomBytes, secret: Mapping[str, Any] | None) -> None:
-        self.game = game
-        self.ctx = ctx
-        self.active = active
-        self.me = me
-        self.host = host
-        self.checks = checks
-        self.rand = rand
-        self.secrets: dict[int, Mapping[str, Any]] = {int(k): v for k, v in (secret or {}).items()}
+    game: Any
+    ctx: DealContext
+    active: Sequence[int]
+    me: int | None
+    host: bool
+    checks: bool
+    rand: RandomBytes
+    secrets: dict[int, Mapping[str, Any]]
 
     def copy(self) -> Attempts:
         """A copy whose secrets a later redeal does not change."""
-        out = Attempts(self.game, self.ctx, self.active, self.me, host=self.host, checks=self.checks,
-                       rand=self.rand, secret=None)
-        out.secrets = dict(self.secrets)
-        return out
+        return dataclasses.replace(self, secrets=dict(self.secrets))
 
     def start(self, n: int = 1) -> Attempt:
         """Attempt ``n``, dealt by the game's scheme (with this node's secret of it, if kept)."""

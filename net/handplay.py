@@ -177,7 +177,8 @@ class HandPlay:
         self.book = HandLog(ctx, self.roster, self.seats, host, signer, None if host else me)
         self.voice = Voice(me, host, self.seats)
         self.attempts = Attempts(game, ctx, begin.active, None if host else me, host=host, rand=rand,
-                                 secret=secret, checks=(me is not None) if checks is None else checks)
+                                 checks=(me is not None) if checks is None else checks,
+                                 secrets={int(k): v for k, v in (secret or {}).items()})
         self.att = self.attempts.start()
         self.fault: Entry | None = None
         self.tainted: tuple[Author | None, str] | None = None
