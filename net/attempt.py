@@ -15,9 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tarock.core.actions import Play
 from tarock.core.cards import Card
-from tarock.net.dealing import HOST, DealContext, Dealer, Layout
+from tarock.net.dealing import HOST, DealContext, Dealer, Layout, RandomBytes
 from tarock.net.handlog import Author, Entry, HandFault, who
+from tarock.net.protocol.messages import Act, Step
 from tarock.net.virtual import VirtualHand
 
 
@@ -111,6 +113,18 @@ class Attempt:
             return None
         return state.declarer
 
+    def waiting(self, to_move: int | None) -> tuple[list[Author], bool]:
+        """Whose entry the attempt waits for (the hand not over), and whether it is a player's
+        decision (``to_move``: the seat to move, None when it is nobody's turn)."""
+        if not self.dealer.fixed:
+            return list(self.dealer.waiting()), False
+        k = len(self.acts)
+        if not self.step_complete(k):
+            return sorted(self.expected_steps(k) - set(self.steps.get(k, {}))), False
+        if len(self.readies) < self.seats:
+            return [s for s in range(self.seats) if s not in self.readies], False
+        return ([to_move] if to_move is not None else []), True
+
     # -- shares --------------------------------------------------------------------------
     def readable_by_someone(self, among: Iterable[int] | None = None) -> set[int]:
         """The positions (of ``among``, default all) that some seat can read with the shares so far."""
@@ -130,6 +144,41 @@ class Attempt:
             self.share_log.append((author, p, k, kind))
         if self.virtual is not None:
             self.virtual.learn(learned)
+
+    def learn_cards(self, author: Author, payload: Mapping[str, Any]) -> bool:
+        """This seat's private cards, sent by ``author``: whether the ready they held back is
+        due now."""
+        learned, _ = self.dealer.take(author, payload, public=False)
+        if self.virtual is None:
+            return False
+        self.virtual.learn(learned)
+        return self.ready_owed and self.step_complete(0) and not self.acts
+
+    def step(self, entry: Entry, msg: Step, k: int) -> None:
+        """The step ``k`` of ``entry`` (checked to be in order): its shares and facts."""
+        self.take(entry.author, msg.share, k, "step")
+        self.vouch(entry.author, msg.facts, k)
+        self.steps.setdefault(k, {})[entry.author] = entry
+
+    def act(self, entry: Entry, msg: Act, k: int) -> Mapping[int, frozenset[int]] | None:
+        """The action ``k`` of ``entry`` (checked to be in order), with its shares and facts,
+        played on the virtual deal; for a card played with public shares, what each seat saw
+        before it (:meth:`open_step`)."""
+        assert self.virtual is not None
+        # Shares only accumulate: a position someone could read stays readable, so only the
+        # positions nobody could read at the last act need asking again.
+        self.unknown_before -= self.readable_by_someone(self.unknown_before)
+        self.take(entry.author, msg.share, k + 1, "act")
+        before = self.virtual.visible_all() if self.dealer.public_shares else None
+        action = self.virtual.play_other(entry.author, msg.action)
+        self.vouch(entry.author, msg.facts, k + 1)
+        self.acts.append(entry)
+        return before if isinstance(action, Play) else None
+
+    @property
+    def done(self) -> bool:
+        """The hand played on this attempt is over."""
+        return self.virtual is not None and self.virtual.hand.done
 
     def vouch(self, author: Author, facts: Any, k: int) -> None:
         if facts is None or facts == {}:
@@ -152,6 +201,13 @@ class Attempt:
                     raise HandFault(f"{who(missing[0])} did not show position {p} to seat {s}", missing[0])
 
     # -- the deal --------------------------------------------------------------------------
+    def fix(self, index: int, virtual: VirtualHand) -> None:
+        """The deal is fixed at log entry ``index``: the virtual deal follows it, step 0 opens."""
+        self.fixed_at = index
+        self.virtual = virtual
+        self.unknown_before = set(range(len(self.layout.deck))) - self.readable_by_someone()
+        self.open_step(0)
+
     def hand_of(self, seat: int) -> list[Card] | None:
         """``seat``'s dealt cards, if this node knows them all."""
         assert self.virtual is not None
@@ -166,3 +222,60 @@ class Attempt:
             return None
         hands = [list(cards) if s == seat else [] for s in range(self.seats)]
         return self.layout.redeal(hands)
+
+    def redeal(self, author: int, redeal: str, share: Any) -> None:
+        """Seat ``author`` said ready: a redeal it claims, with its hand shown (``share``), must
+        be one its hand calls for; HandFault if not."""
+        if redeal:
+            self.take(author, share, 0, "redeal")
+            hand = self.hand_of(author)
+            if hand is None:
+                raise HandFault(f"seat {author} claims a redeal without showing its hand", author)
+            if self.redeal_reason(author, hand) is None:
+                raise HandFault(f"seat {author} claims a redeal its hand does not call for", author)
+            self.redeals[author] = redeal
+        elif share is not None:
+            raise HandFault(f"seat {author} showed its hand without a redeal", author)
+
+
+@dataclass
+class Attempts:
+    """How each attempt at one deal (``ctx``) starts for this node, and this node's dealing
+    secrets of the attempts so far (at first those the store kept: a node that restarts deals
+    with them again).  ``me``: this node's seat (None: the host, ``host`` True, or a watcher);
+    ``checks``: its dealers verify every proof."""
+
+    game: Any
+    ctx: DealContext
+    active: Sequence[int]
+    me: int | None
+    host: bool
+    checks: bool
+    rand: RandomBytes
+    secrets: dict[int, Mapping[str, Any]]
+
+    def copy(self) -> Attempts:
+        """A copy whose secrets a later redeal does not change."""
+        return dataclasses.replace(self, secrets=dict(self.secrets))
+
+    def start(self, n: int = 1) -> Attempt:
+        """Attempt ``n``, dealt by the game's scheme (with this node's secret of it, if kept)."""
+        ctx = dataclasses.replace(self.ctx, attempt=n)
+        layout: Layout = self.game.layout(self.active)
+        dealer: Dealer = self.game.scheme.dealer(ctx, layout, self.me, host=self.host, rand=self.rand,
+                                                 secret=self.secrets.get(n), checks=self.checks)
+        return Attempt(ctx, layout, dealer, self.game.seats)
+
+    def redeal(self, att: Attempt) -> Attempt:
+        """The attempt after ``att``, whose secret is kept (HandFault after 1000 attempts)."""
+        n = att.ctx.attempt
+        if n >= 1000:
+            raise HandFault("no acceptable deal in 1000 attempts", None)
+        self.secrets[n] = att.dealer.secret()
+        return self.start(n + 1)
+
+    def secret(self, att: Attempt) -> dict[str, Any]:
+        """This node's dealing secrets by attempt, ``att`` (the current one) included."""
+        out = {str(a): v for a, v in self.secrets.items()}
+        out[str(att.ctx.attempt)] = att.dealer.secret()
+        return out

@@ -18,7 +18,7 @@ from typing import Any
 from tarock.core.observation import Observation
 from tarock.net.dealing import HOST, DealContext
 from tarock.net.identity import Identity, envelope_hash, signed_bytes, verify
-from tarock.net.protocol.messages import Inner, Signed, dump, parse
+from tarock.net.protocol.messages import Inner, MessageError, Signed, dump, inner_of, parse
 
 LOG_TAG = b"tarock-log/1\x00"
 Author = int
@@ -175,8 +175,14 @@ class HandLog:
             return HOST
         return env.seat
 
-    def entry(self, env: Signed, author: Author, msg: Inner) -> tuple[Entry, int]:
-        """The entry ``env`` would be, and the index of the last entry its author saw (-1: none)."""
+    def entry(self, env: Signed, author: Author) -> tuple[Entry, int]:
+        """The entry ``env`` would be, and the index of the last entry its author saw (-1: none);
+        HandFault naming ``author`` if its message is malformed."""
+        try:
+            msg = inner_of(env)
+        except MessageError as exc:
+            raise HandFault(f"a malformed entry: {exc}", author) from None
+        assert isinstance(msg, Inner)
         digest = env.hash
         entry = Entry(len(self.entries), author, env, msg, digest, next_head(self.head, digest))
         return entry, self.heads[env.head] if env.head else -1

@@ -18,26 +18,30 @@ the hand's end (or after a ``fault``) every opener's ``open``; then the audit
 (:mod:`net.audit`) rebuilds the deal and replays the hand through the normal
 engine.  A rule broken anywhere raises :class:`HandFault` naming the author at
 fault.
+
+This module is the state machine: which entry may come when (the ``_*_in_order``
+checks) and what follows it.  Around it: :mod:`net.handlog` keeps the log (chains,
+signatures, heads), :mod:`net.attempt` the state of each attempt at the deal and
+what an entry records in it, :mod:`net.handvoice` writes what this node says.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tarock.core.actions import Action, Play
-from tarock.core.engine import IllegalAction
+from tarock.core.actions import Action
 from tarock.core.observation import Observation
-from tarock.net.attempt import Attempt
+from tarock.net.attempt import Attempt, Attempts
 from tarock.net.dealing import (
     HOST,
     DealContext,
     Dealer,
     DealingFault,
     Layout,
-    Outgoing,
     PayloadError,
     RandomBytes,
 )
@@ -54,6 +58,7 @@ from tarock.net.handlog import (
     roster_of,
     who,
 )
+from tarock.net.handvoice import Voice, key_of
 from tarock.net.identity import Identity
 from tarock.net.protocol.messages import (
     Act,
@@ -66,29 +71,87 @@ from tarock.net.protocol.messages import (
     Ready,
     Signed,
     Step,
-    inner_of,
     parse,
     plain,
 )
 from tarock.net.virtual import Saved, VirtualError, VirtualHand
-
-Key = tuple[Any, ...]
-"""What one message of this node is (each is sent once): ("act", index), ("ready", attempt), ..."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Before:
     """What an entry may change, kept to undo it if it is refused half-way."""
 
-    attempt: int
     att: Attempt
     virtual: Saved | None
-    secrets: dict[int, Mapping[str, Any]]
-    outbox: list[tuple[Key, Inner, Author | None]]
+    attempts: Attempts
+    voice: Voice
     fault: Entry | None
     tainted: tuple[Author | None, str] | None
     opens: dict[Author, Entry]
     done_at: int | None
+
+
+@contextmanager
+def _blamed(author: Author, *errors: type[Exception]) -> Iterator[None]:
+    """One of ``errors`` raised for ``author``'s message as a HandFault naming it (a dealing
+    fault names the seat it names)."""
+    try:
+        yield
+    except errors as exc:
+        raise HandFault(f"{who(author)}: {exc}", author) from None
+    except DealingFault as exc:
+        raise HandFault(exc.reason, exc.seat) from None
+
+
+# -- the order of a hand: which entry may come now (checks only; the entry changes nothing yet) --
+def _step_in_order(att: Attempt, author: Author, index: int, seen: int) -> int:
+    """The step ``index`` from ``author`` (who saw the log up to ``seen``) is the one owed now:
+    its number, or HandFault."""
+    k = len(att.acts)
+    if not att.dealer.fixed or att.virtual is None:
+        raise HandFault(f"{who(author)} sent a step before the deal was fixed", author)
+    if index != k:
+        raise HandFault(f"{who(author)} sent step {index} at step {k}", author)
+    if author not in att.expected_steps(k) or author in att.steps.get(k, {}):
+        raise HandFault(f"{who(author)} may not send step {k} (again)", author)
+    opened = att.acts[-1].index if att.acts else (att.fixed_at or 0)
+    if seen < opened:
+        raise HandFault(f"{who(author)} sent step {k} before it saw what opened it", author)
+    return k
+
+
+def _ready_in_order(att: Attempt, author: Author, seen: int) -> None:
+    """``author`` may say ready (or claim a redeal) now, having seen every share of the deal."""
+    if author == HOST or not att.step_complete(0) or att.acts or author in att.readies:
+        raise HandFault(f"{who(author)} may not say ready now", author)
+    last = max(e.index for e in att.steps[0].values()) if att.steps.get(0) else 0
+    if seen < last:
+        raise HandFault(f"{who(author)} said ready before it saw every share of the deal", author)
+
+
+def _act_in_order(att: Attempt, author: Author, index: int, seen: int, ready: bool) -> int:
+    """``author`` is to move, the action ``index`` is the hand's next and its author saw the
+    hand's last step (``ready``: every seat said ready): the action's number, or HandFault."""
+    k = len(att.acts)
+    if author == HOST or not ready or att.virtual is None or not att.step_complete(k):
+        raise HandFault(f"{who(author)} acted before the hand was ready for it", author)
+    if index != k:
+        raise HandFault(f"{who(author)} sent action {index} as the hand's action {k}", author)
+    if att.virtual.hand.state.to_move != author:
+        raise HandFault(f"{who(author)} acted out of turn", author)
+    waited = [e.index for e in att.steps.get(k, {}).values()] + [e.index for e in att.readies.values()]
+    if seen < max(waited, default=0):
+        raise HandFault(f"{who(author)} acted before it saw the hand's last step", author)
+    return k
+
+
+def _open_in_order(att: Attempt, author: Author, seen: int, done_at: int | None,
+                   opens: Mapping[Author, Entry]) -> None:
+    """``author`` opens its secrets once, after it saw the hand end (at ``done_at``)."""
+    if done_at is None or author in opens or author not in att.dealer.openers():
+        raise HandFault(f"{who(author)} opened its secrets out of place", author)
+    if seen < done_at:
+        raise HandFault(f"{who(author)} opened before the hand was over", author)
 
 
 class HandPlay:
@@ -106,34 +169,23 @@ class HandPlay:
         self.game = game
         self.rules = game.rules
         self.seats: int = game.seats
-        self.base_ctx = ctx
         self.begin = begin
         self.roster = replace(roster, bots=tuple(begin.bots))
         self.me = me
         self.signer = signer
         self.is_host = host
-        self.checks = (me is not None) if checks is None else checks
-        self.rand = rand
-        self.secrets: dict[int, Mapping[str, Any]] = {int(k): v for k, v in (secret or {}).items()}
         self.book = HandLog(ctx, self.roster, self.seats, host, signer, None if host else me)
-        self.attempt = 1
-        self._outbox: list[tuple[Key, Inner, Author | None]] = []
-        self.att = self._new_attempt()
+        self.voice = Voice(me, host, self.seats)
+        self.attempts = Attempts(game, ctx, begin.active, None if host else me, host=host, rand=rand,
+                                 checks=(me is not None) if checks is None else checks,
+                                 secrets={int(k): v for k, v in (secret or {}).items()})
+        self.att = self.attempts.start()
         self.fault: Entry | None = None
         self.tainted: tuple[Author | None, str] | None = None
         """The cheat this node found in an entry (the hand stops there; the accusation follows)."""
         self.opens: dict[Author, Entry] = {}
         self.done_at: int | None = None
         """The log index after which the hand was over (or stopped by a fault)."""
-
-    def _new_attempt(self) -> Attempt:
-        base = self.base_ctx
-        ctx = DealContext(base.table, base.epoch, base.deal, base.seats, self.attempt)
-        layout: Layout = self.game.layout(self.begin.active)
-        dealer: Dealer = self.game.scheme.dealer(ctx, layout, self.me if not self.is_host else None,
-                                                 host=self.is_host, secret=self.secrets.get(self.attempt),
-                                                 rand=self.rand, checks=self.checks)
-        return Attempt(ctx, layout, dealer, self.seats)
 
     # -- what the attempt and the log hold (read by the host, the seat, the audit) -------------
     @property
@@ -164,11 +216,13 @@ class HandPlay:
     def head(self) -> str:
         return self.book.head
 
+    @property
+    def attempt(self) -> int:
+        return self.att.ctx.attempt
+
     def secret(self) -> dict[str, Any]:
         """This seat's dealing secrets by attempt (kept in the store before they are used)."""
-        out = {str(a): v for a, v in self.secrets.items()}
-        out[str(self.attempt)] = self.att.dealer.secret()
-        return out
+        return self.attempts.secret(self.att)
 
     def step_complete(self, k: int) -> bool:
         return self.att.step_complete(k)
@@ -192,10 +246,6 @@ class HandPlay:
         return self.done_at is not None and all(a in self.opens for a in self.att.dealer.openers())
 
     @property
-    def me_author(self) -> Author | None:
-        return HOST if self.is_host else self.me
-
-    @property
     def to_move(self) -> int | None:
         v = self.att.virtual
         if v is None or self.over or not self.ready:
@@ -205,18 +255,9 @@ class HandPlay:
     def waiting(self) -> tuple[list[Author], bool]:
         """Whose entry the hand waits for now, and whether a player's decision is awaited
         (``True``) or a step no person takes (the deal, shares, readies, openings)."""
-        att = self.att
         if self.over:
-            return [a for a in att.dealer.openers() if a not in self.opens], False
-        if not att.dealer.fixed:
-            return list(att.dealer.waiting()), False
-        k = len(att.acts)
-        if not att.step_complete(k):
-            return sorted(att.expected_steps(k) - set(att.steps.get(k, {}))), False
-        if len(att.readies) < self.seats:
-            return [s for s in range(self.seats) if s not in att.readies], False
-        seat = self.to_move
-        return ([seat] if seat is not None else []), True
+            return [a for a in self.att.dealer.openers() if a not in self.opens], False
+        return self.att.waiting(self.to_move)
 
     # -- the log ---------------------------------------------------------------------------
     def receive(self, env: Signed, send: bool = True) -> list[Out]:
@@ -224,14 +265,9 @@ class HandPlay:
         except that the hand cannot go on).  ``send`` False: keep what this node must send
         for :meth:`flush` (a snapshot, whose later entries may hold this node's own)."""
         author = self.book.author(env)
-        try:
-            msg = inner_of(env)
-        except MessageError as exc:
-            raise HandFault(f"a malformed entry: {exc}", author) from None
-        assert isinstance(msg, Inner)
-        entry, seen = self.book.entry(env, author, msg)
-        mine = self.book.mine_of(env, author, self.me_author)
-        key = self._key(msg)
+        entry, seen = self.book.entry(env, author)
+        mine = self.book.mine_of(env, author, self.voice.author)
+        key = key_of(entry.msg, self.attempt)
         before = self._save()
         try:
             self._apply(entry, seen)
@@ -255,34 +291,22 @@ class HandPlay:
 
     def _save(self) -> _Before:
         v = self.att.virtual
-        return _Before(self.attempt, self.att.copy(), v.save() if v is not None else None, dict(self.secrets),
-                       list(self._outbox), self.fault, self.tainted, dict(self.opens), self.done_at)
+        return _Before(self.att.copy(), v.save() if v is not None else None, self.attempts.copy(),
+                       self.voice.copy(), self.fault, self.tainted, dict(self.opens), self.done_at)
 
     def _restore(self, before: _Before) -> None:
-        self.attempt, self.att = before.attempt, before.att
+        self.att = before.att
         if before.att.virtual is not None and before.virtual is not None:
             before.att.virtual.restore(before.virtual)
-        self.secrets, self._outbox, self.opens = before.secrets, before.outbox, before.opens
+        self.attempts, self.voice, self.opens = before.attempts, before.voice, before.opens
         self.fault, self.tainted, self.done_at = before.fault, before.tainted, before.done_at
-
-    def _key(self, msg: Inner) -> Key:
-        if isinstance(msg, Dealing):
-            t = msg.payload.get("t") if isinstance(msg.payload, Mapping) else None
-            return ("dealing", self.attempt, t)
-        if isinstance(msg, Step):
-            return ("step", self.attempt, msg.index)
-        if isinstance(msg, Act):
-            return ("act", msg.index)
-        if isinstance(msg, Ready):
-            return ("ready", self.attempt)
-        return (msg.tag,)
 
     def _apply(self, entry: Entry, seen: int) -> None:
         msg, author = entry.msg, entry.author
         if not self.book.entries:
             if not isinstance(msg, Begin) or author != HOST or msg != self.begin:
                 raise HandFault("a hand's log must start with the host's begin", HOST)
-            self._queue_dealing(self.att.dealer.start())
+            self.voice.dealing(self.att, self.att.dealer.start())
             return
         if isinstance(msg, Begin):
             raise HandFault("a second begin", HOST)
@@ -291,7 +315,7 @@ class HandPlay:
                 self.fault = entry
                 if self.done_at is None:
                     self.done_at = entry.index
-                self._open()
+                self.voice.open(self.att)
             return
         if isinstance(msg, Opened):
             self._on_open(entry, seen)
@@ -304,45 +328,25 @@ class HandPlay:
                    Act: self._on_act}.get(type(msg))
         if handler is None:
             raise HandFault(f"{msg.tag!r} is no entry of a hand's log", author)
-        try:
+        with _blamed(author, PayloadError, VirtualError):
             handler(entry, seen)
-        except (PayloadError, VirtualError) as exc:
-            raise HandFault(f"{who(author)}: {exc}", author) from None
-        except DealingFault as exc:
-            raise HandFault(exc.reason, exc.seat) from None
 
     # -- dealing ------------------------------------------------------------------------------
-    def _queue_dealing(self, items: Sequence[Outgoing]) -> None:
-        if self.me_author is None:
-            return
-        for item in items:
-            body = Dealing(item.payload)
-            key = (self._key(body) if item.to is None
-                   else ("private", self.attempt, item.payload.get("t"), item.to))
-            self._outbox.append((key, body, item.to))
-
     def private(self, author: Author, env: Signed) -> list[Out]:
         """A dealing message sent to this node alone (commit-reveal: seeds to the host, cards
         to a seat); HandFault if it is not one."""
         self.book.private(env)
         att = self.att
-        try:
+        with _blamed(author, MessageError, PayloadError):
             msg = parse(env.body, "inner")
             if not isinstance(msg, Dealing):
                 raise MessageError("only dealing messages are private")
             if isinstance(msg.payload, Mapping) and msg.payload.get("t") == "cards":
-                learned, _ = att.dealer.take(author, msg.payload, public=False)
-                if att.virtual is not None:
-                    att.virtual.learn(learned)
-                    if att.ready_owed and att.step_complete(0) and not att.acts:
-                        self._ready()
+                if att.learn_cards(author, msg.payload):
+                    self.voice.ready(att)
             else:
-                self._queue_dealing(att.dealer.entry(author, msg.payload))
+                self.voice.dealing(self.att, att.dealer.entry(author, msg.payload))
                 self._fixed()
-        except (MessageError, PayloadError) as exc:
-            raise HandFault(f"{who(author)}: {exc}", author) from None
-        except DealingFault as exc:
-            raise HandFault(exc.reason, exc.seat) from None
         return self.flush()
 
     def _on_dealing(self, entry: Entry, seen: int) -> None:
@@ -350,7 +354,7 @@ class HandPlay:
         if self.att.dealer.fixed:
             raise HandFault(f"{who(entry.author)} sent a dealing message after the deal was fixed",
                             entry.author)
-        self._queue_dealing(self.att.dealer.entry(entry.author, entry.msg.payload))
+        self.voice.dealing(self.att, self.att.dealer.entry(entry.author, entry.msg.payload))
         self._fixed(entry.index)
 
     def _fixed(self, index: int | None = None) -> None:
@@ -358,45 +362,21 @@ class HandPlay:
         if not att.dealer.fixed or att.virtual is not None:
             return
         entries = self.book.entries
-        att.fixed_at = index if index is not None else (entries[-1].index if entries else 0)
-        att.virtual = VirtualHand(self.rules, self.seats, self.begin.dealer, self.begin.active,
-                                  self.me if not self.is_host else None, dict(att.dealer.known()))
-        att.unknown_before = set(range(len(att.layout.deck))) - att.readable_by_someone()
-        att.open_step(0)
+        att.fix(index if index is not None else (entries[-1].index if entries else 0),
+                VirtualHand(self.rules, self.seats, self.begin.dealer, self.begin.active,
+                            self.me if not self.is_host else None, dict(att.dealer.known())))
         self._contribute(0)
 
     # -- steps -----------------------------------------------------------------------------------
     def _contribute(self, k: int) -> None:
         """Open step ``k``: this node's shares and facts, if it is a contributor but not the actor."""
-        me, att = self.me_author, self.att
-        if me is None or me not in att.expected_steps(k) or att.virtual is None:
-            return
-        share: Any = None
-        for item in att.dealer.shares(att.virtual.visible_all()):
-            if item.to is None:
-                share = item.payload
-            else:
-                self._outbox.append((("private", self.attempt, "cards", k, item.to), Dealing(item.payload),
-                                     item.to))
-        facts = att.virtual.facts() if me != HOST else {}
-        self._outbox.append((("step", self.attempt, k), Step(k, share, facts), None))
+        self.voice.contribute(self.att, k)
 
     def _on_step(self, entry: Entry, seen: int) -> None:
         msg, author, att = entry.msg, entry.author, self.att
         assert isinstance(msg, Step)
-        k = len(att.acts)
-        if not att.dealer.fixed or att.virtual is None:
-            raise HandFault(f"{who(author)} sent a step before the deal was fixed", author)
-        if msg.index != k:
-            raise HandFault(f"{who(author)} sent step {msg.index} at step {k}", author)
-        if author not in att.expected_steps(k) or author in att.steps.get(k, {}):
-            raise HandFault(f"{who(author)} may not send step {k} (again)", author)
-        opened = att.acts[-1].index if att.acts else (att.fixed_at or 0)
-        if seen < opened:
-            raise HandFault(f"{who(author)} sent step {k} before it saw what opened it", author)
-        att.take(author, msg.share, k, "step")
-        att.vouch(author, msg.facts, k)
-        att.steps.setdefault(k, {})[author] = entry
+        k = _step_in_order(att, author, msg.index, seen)
+        att.step(entry, msg, k)
         if att.step_complete(k):
             self._step_done(k)
 
@@ -405,81 +385,30 @@ class HandPlay:
         the deal's step, this seat says whether it is ready."""
         self.att.check_shown()
         if k == 0 and self.me is not None and not self.is_host and self.me < self.seats:
-            self._ready()
+            self.voice.ready(self.att)
 
     # -- ready, redeal ----------------------------------------------------------------------------
-    def _ready(self) -> None:
-        att = self.att
-        assert att.virtual is not None and self.me is not None
-        mine = att.hand_of(self.me)
-        if mine is None:
-            # Its cards are private and not here yet (commit-reveal, a node that restarts and is
-            # sent the log before them): ready follows when they come (:meth:`private`).
-            att.ready_owed = True
-            return
-        att.ready_owed = False
-        reason = att.redeal_reason(self.me, mine) or ""
-        share: Any = None
-        if reason:
-            shown = {s: set(att.layout.hands[self.me]) for s in range(self.seats) if s != self.me}
-            items = att.dealer.shares(shown)
-            share = items[0].payload if items else None
-        self._outbox.append((("ready", self.attempt), Ready(reason[:200], share), None))
-
     def _on_ready(self, entry: Entry, seen: int) -> None:
         msg, author, att = entry.msg, entry.author, self.att
         assert isinstance(msg, Ready)
-        if author == HOST or not att.step_complete(0) or att.acts or author in att.readies:
-            raise HandFault(f"{who(author)} may not say ready now", author)
-        last = max(e.index for e in att.steps[0].values()) if att.steps.get(0) else 0
-        if seen < last:
-            raise HandFault(f"{who(author)} said ready before it saw every share of the deal", author)
+        _ready_in_order(att, author, seen)
         att.readies[author] = entry
-        if msg.redeal:
-            att.take(author, msg.share, 0, "redeal")
-            hand = att.hand_of(author)
-            if hand is None:
-                raise HandFault(f"seat {author} claims a redeal without showing its hand", author)
-            if att.redeal_reason(author, hand) is None:
-                raise HandFault(f"seat {author} claims a redeal its hand does not call for", author)
-            att.redeals[author] = msg.redeal
-        elif msg.share is not None:
-            raise HandFault(f"seat {author} showed its hand without a redeal", author)
+        att.redeal(author, msg.redeal, msg.share)
         if len(att.readies) == self.seats and att.redeals:
-            if self.attempt >= 1000:
-                raise HandFault("no acceptable deal in 1000 attempts", None)
-            self.secrets[self.attempt] = att.dealer.secret()
-            self.attempt += 1
-            self.att = self._new_attempt()
-            self._queue_dealing(self.att.dealer.start())
+            self.att = self.attempts.redeal(att)
+            self.voice.dealing(self.att, self.att.dealer.start())
 
     # -- actions --------------------------------------------------------------------------------
     def _on_act(self, entry: Entry, seen: int) -> None:
         msg, author, att = entry.msg, entry.author, self.att
         assert isinstance(msg, Act)
-        k = len(att.acts)
-        if author == HOST or not self.ready or att.virtual is None or not att.step_complete(k):
-            raise HandFault(f"{who(author)} acted before the hand was ready for it", author)
-        if msg.index != k:
-            raise HandFault(f"{who(author)} sent action {msg.index} as the hand's action {k}", author)
-        if att.virtual.hand.state.to_move != author:
-            raise HandFault(f"{who(author)} acted out of turn", author)
-        waited = [e.index for e in att.steps.get(k, {}).values()] + [e.index for e in att.readies.values()]
-        if seen < max(waited, default=0):
-            raise HandFault(f"{who(author)} acted before it saw the hand's last step", author)
-        # Shares only accumulate: a position someone could read stays readable, so only the
-        # positions nobody could read at the last act need asking again.
-        att.unknown_before -= att.readable_by_someone(att.unknown_before)
-        att.take(author, msg.share, k + 1, "act")
-        before = att.virtual.visible_all() if att.dealer.public_shares else None
-        action = att.virtual.play_other(author, msg.action)
-        att.vouch(author, msg.facts, k + 1)
-        att.acts.append(entry)
-        if att.virtual.hand.done:
+        k = _act_in_order(att, author, msg.index, seen, self.ready)
+        shown = att.act(entry, msg, k)
+        if att.done:
             self.done_at = entry.index
-            self._open()
+            self.voice.open(self.att)
             return
-        att.open_step(k + 1, before if isinstance(action, Play) else None)
+        att.open_step(k + 1, shown)
         if att.step_complete(k + 1):
             self._step_done(k + 1)  # nobody owes this step: the next action may follow at once
         self._contribute(k + 1)
@@ -487,36 +416,14 @@ class HandPlay:
     def decide(self, index: int, action: Action) -> tuple[list[Out], str | None]:
         """This node's player chose ``action`` for the decision ``index``: the act to send, or
         the reason it is refused ([] and None: the hand moved on)."""
-        v = self.att.virtual
-        if self.me is None or v is None or self.to_move != self.me or index != len(self.att.acts) \
-                or ("act", index) in self.book.posted or not self.att.step_complete(index):
+        if self.voice.turn(self.att, self.to_move, self.book.posted) != index:
             return [], None
-        trial = v.copy()
-        try:
-            plain_action = trial.play_own(action)
-        except IllegalAction as exc:
-            return [], f"{exc.reason.code}: {exc.reason.message}"
-        visible: Mapping[int, Iterable[int]]
-        if not trial.hand.done:
-            visible = trial.visible_all()
-        else:
-            at = trial.position_of
-            played = {at[c] for t in trial.hand.state.tricks for c in t.cards}
-            visible = {s: played for s in range(self.seats)}
-        items = self.att.dealer.shares(visible)
-        share = items[0].payload if items else None
-        self._outbox.append((("act", index), Act(index, plain_action, share, trial.facts()), None))
-        return self.flush(), None
+        refused = self.voice.act(self.att, index, action)
+        return ([], refused) if refused is not None else (self.flush(), None)
 
     def ask(self) -> Ask | None:
         """The decision this node's player must make now, if any."""
-        v = self.att.virtual
-        if self.me is None or v is None or self.is_host or self.to_move != self.me:
-            return None
-        k = len(self.att.acts)
-        if ("act", k) in self.book.posted or not self.att.step_complete(k):
-            return None
-        return Ask(v.observation(), k)
+        return self.voice.ask(self.att, self.to_move, self.book.posted)
 
     def observation(self) -> Observation | None:
         v = self.att.virtual
@@ -525,45 +432,22 @@ class HandPlay:
     # -- faults, the end -------------------------------------------------------------------------
     def accuse(self, culprit: str, reason: str) -> list[Out]:
         """Tell every node that someone cheats (the hand stops; every secret is opened)."""
-        if self.me_author is None or self.fault is not None:
-            return []
-        self._outbox.append((("fault",), Fault(culprit, reason[:200]), None))
-        return self.flush()
-
-    def _open(self) -> None:
-        me = self.me_author
-        if me is None or me not in self.att.dealer.openers():
-            return
-        opening = self.att.dealer.opening()
-        if opening is not None:
-            self._outbox.append((("open",), Opened(opening), None))
+        if self.fault is None and self.voice.accuse(culprit, reason):
+            return self.flush()
+        return []
 
     def _on_open(self, entry: Entry, seen: int) -> None:
         msg, author = entry.msg, entry.author
         assert isinstance(msg, Opened)
-        if self.done_at is None or author in self.opens or author not in self.att.dealer.openers():
-            raise HandFault(f"{who(author)} opened its secrets out of place", author)
-        if seen < self.done_at:
-            raise HandFault(f"{who(author)} opened before the hand was over", author)
-        try:
+        _open_in_order(self.att, author, seen, self.done_at, self.opens)
+        with _blamed(author, PayloadError):
             self.att.dealer.open(author, msg.opening)
-        except PayloadError as exc:
-            raise HandFault(f"{who(author)}: {exc}", author) from None
-        except DealingFault as exc:
-            raise HandFault(exc.reason, exc.seat) from None
         self.opens[author] = entry
 
     # -- sending ----------------------------------------------------------------------------------
     def flush(self) -> list[Out]:
         """Sign and return what this node must send (what the log already holds of it is dropped)."""
-        out: list[Out] = []
-        queue, self._outbox = self._outbox, []
-        for key, body, to in queue:
-            if key in self.book.posted:
-                continue
-            self.book.posted.add(key)
-            out.append(Out(self.sign(body, to), to))
-        return out
+        return [Out(self.sign(body, to), to) for body, to in self.voice.take(self.book.posted)]
 
     def sign(self, body: Inner, to: Author | None = None) -> Signed:
         """An envelope of this node: in the log (the next of its chain), or private."""

@@ -35,7 +35,7 @@ from tarock.net.game import Game, Sheet
 from tarock.net.host_ledger import OWN_VOIDS, Ledger
 from tarock.net.host_run import Run, claim, judge, new_run, record_of, stopped_by
 from tarock.net.host_seating import Admit, Chair, Reject, Seating
-from tarock.net.host_timing import deadlines, stalled
+from tarock.net.host_timing import next_tick, stalled
 from tarock.net.identity import Identity
 from tarock.net.protocol.limits import Timing
 from tarock.net.protocol.messages import (
@@ -120,7 +120,10 @@ class HostCore:
         seat, out = self.seating.arrived(node, now)
         if seat is not None:
             self.ledger.seen(hello.deal, hello.done)
-        out += self._snapshot(node, seat, hello.done)
+        out += self.seating.catch_up(node, seat, hello.done, self.sheet.done)
+        run = self.run
+        if run is not None and run.record is None and self.phase in ("dealing", "playing"):
+            out += run.catch_up(node, seat, self.seating)  # the hand so far
         if self.phase == "seating":
             out += self.seating.seated_all()
             out += self._maybe_start(now)
@@ -137,13 +140,6 @@ class HostCore:
             run.pending.discard(node)
             return self._maybe_counted(now)
         return []
-
-    def _snapshot(self, node: str, seat: int | None, done: int) -> list[Effect]:
-        out = self.seating.catch_up(node, seat, done, self.sheet.done)
-        run = self.run
-        if run is not None and run.record is None and self.phase in ("dealing", "playing"):
-            out += run.catch_up(node, seat, self.seating)
-        return out
 
     # -- time ------------------------------------------------------------------------------------
     def tick(self, now: float) -> list[Effect]:
@@ -165,15 +161,7 @@ class HostCore:
 
     def next_deadline(self, now: float) -> float | None:
         """When :meth:`tick` has something to do at the latest (None: nothing timed)."""
-        if self.phase in ("seating", "over", "resigned"):
-            return None
-        if self.phase == "paused" or not self.seating.quorum():
-            return now + 1.0
-        times = deadlines(self.seating, self.run, self.timing, checking=self.phase == "checking",
-                          playing=self.phase in ("dealing", "playing"))
-        if self.phase == "gathering":
-            times.append(self.gather_until)
-        return min(times) if times else None
+        return next_tick(self.phase, self.seating, self.run, self.timing, self.gather_until, now)
 
     # -- starting, gathering -------------------------------------------------------------------
     def _maybe_start(self, now: float) -> list[Effect]:
@@ -229,19 +217,15 @@ class HostCore:
             out += self._finish(run, now)
         return out
 
-    def stand_in(self, seat: int) -> Policy:
-        """The bot that plays ``seat`` for the host's node (the one a :class:`Decide` asks)."""
-        return self.seating.bot(seat)
-
     def stand_in_decided(self, deal: int, index: int, action: Action, now: float) -> list[Effect]:
         """The bot of ``action.seat`` chose ``action`` for the question ``index`` of ``deal``;
         an answer to a deal or a question that is over is dropped."""
         run = self.run
-        sub = run.subs.get(action.seat) if run is not None and run.ctx.deal == deal else None
-        outs = sub_answer(sub, index, action) if sub is not None else None
+        if run is None or run.ctx.deal != deal:
+            return []
         out: list[Effect] = []
-        for o in outs or ():
-            if self.run is run and run is not None:
+        for o in sub_answer(run.subs, index, action):
+            if self.run is run:
                 out += self._log(run, o.env, None, now)
         return out
 

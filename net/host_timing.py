@@ -38,6 +38,21 @@ def stalled(run: Run, seating: Seating, timing: Timing, now: float) -> tuple[lis
     return [], None
 
 
+def next_tick(phase: str, seating: Seating, run: Run | None, timing: Timing, gather_until: float,
+              now: float) -> float | None:
+    """When the host's tick has something to do at the latest in ``phase`` (None: nothing
+    timed); it gathers the table until ``gather_until``."""
+    if phase in ("seating", "over", "resigned"):
+        return None
+    if phase == "paused" or not seating.quorum():
+        return now + 1.0
+    times = deadlines(seating, run, timing, checking=phase == "checking",
+                      playing=phase in ("dealing", "playing"))
+    if phase == "gathering":
+        times.append(gather_until)
+    return min(times) if times else None
+
+
 def deadlines(seating: Seating, run: Run | None, timing: Timing, *, checking: bool,
               playing: bool) -> list[float]:
     """When an away seat gets a bot, the seats' checks run out, or a step stalls (``checking``,

@@ -103,8 +103,8 @@ class HostDriver:
         """A bot of this node decides for an away seat, off the event loop."""
         seat = effect.obs.seat
         bot = self._stand_ins.get(seat)
-        if bot is None or bot.policy is not self.core.stand_in(seat):
-            bot = self._stand_ins[seat] = BotSeat(self.core.stand_in(seat))
+        if bot is None or bot.policy is not self.core.seating.bot(seat):
+            bot = self._stand_ins[seat] = BotSeat(self.core.seating.bot(seat))
         action = await bot.decide(effect.obs)
         if self.stepped_down is None and not self.finished.is_set():
             self.apply(self.core.stand_in_decided(effect.deal, effect.index, action, trio.current_time()))

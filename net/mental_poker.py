@@ -32,7 +32,7 @@ import copy
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from tarock.core.cards import Card, format_card
 from tarock.core.codec import Codec, RecordError
@@ -132,6 +132,37 @@ def _seed(text: str, what: str) -> bytes:
 
 
 # -- the dealer ----------------------------------------------------------------------------
+
+def _key_point(grp: Group, msg: Key, author: int, ctx: bytes | None) -> bytes:
+    """The point of seat ``author``'s key ``msg``, its proof checked against ``ctx`` (None: not
+    checked); DealingFault if it is no point or the proof fails."""
+    try:
+        y = grp.point(msg.y, "key")
+        proof = (grp.scalar(msg.c, "c"), grp.scalar(msg.z, "z"))
+    except GroupError as exc:
+        raise DealingFault(f"seat {author}'s key: {exc}", author) from None
+    if ctx is not None and not check_key(grp, ctx, y, proof):
+        raise DealingFault(f"seat {author}'s proof of its key does not hold", author)
+    return y
+
+
+def _deck_points(grp: Group, msg: Shuffle, author: int,
+                 check: Literal["point", "encoding", "bytes"]) -> list[bytes]:
+    """The points of seat ``author``'s shuffled deck, each checked to be a point of the group
+    (``point``), a canonical encoding (``encoding``) or only of the right size (``bytes``)."""
+    try:
+        if check == "point":
+            points = [grp.point(p, "deck") for p in msg.deck]
+        elif check == "encoding":
+            points = [grp.encoding(p, "deck") for p in msg.deck]
+        else:
+            points = [bytes.fromhex(p) for p in msg.deck]
+    except (GroupError, ValueError) as exc:
+        raise DealingFault(f"seat {author}'s deck: {exc}", author) from None
+    if any(len(p) != grp.point_bytes for p in points):
+        raise DealingFault(f"seat {author}'s deck holds a point of the wrong size", author)
+    return points
+
 
 class MentalDealer:
     """One node's part of one mental-poker deal."""
@@ -249,13 +280,7 @@ class MentalDealer:
         if isinstance(msg, Key):
             if author in self.keys:
                 raise DealingFault(f"seat {author} sent a second key", author)
-            try:
-                y = self.grp.point(msg.y, "key")
-                proof = (self.grp.scalar(msg.c, "c"), self.grp.scalar(msg.z, "z"))
-            except GroupError as exc:
-                raise DealingFault(f"seat {author}'s key: {exc}", author) from None
-            if self.checks and not check_key(self.grp, self._ctx(author), y, proof):
-                raise DealingFault(f"seat {author}'s proof of its key does not hold", author)
+            y = _key_point(self.grp, msg, author, self._ctx(author) if self.checks else None)
             if author == self.seat and self.x is not None and self.grp.base(self.x) != y:
                 raise DealingFault("the log holds a key of this seat that is not its own", author)
             keys = {**self.keys, author: y}
@@ -278,17 +303,8 @@ class MentalDealer:
         # final one; an earlier deck is only compared, byte for byte, with the shuffle its
         # seed makes (the audit), and its next shuffler validates it.
         used = author == self.n - 1 or (self.seat is not None and author == self.seat - 1)
-        try:
-            if self.checks and used:
-                points = [self.grp.point(p, "deck") for p in msg.deck]
-            elif self.checks:
-                points = [self.grp.encoding(p, "deck") for p in msg.deck]
-            else:
-                points = [bytes.fromhex(p) for p in msg.deck]
-        except (GroupError, ValueError) as exc:
-            raise DealingFault(f"seat {author}'s deck: {exc}", author) from None
-        if any(len(p) != self.grp.point_bytes for p in points):
-            raise DealingFault(f"seat {author}'s deck holds a point of the wrong size", author)
+        points = _deck_points(self.grp, msg, author, "point" if self.checks and used else
+                              "encoding" if self.checks else "bytes")
         self.decks.append(tuple((points[2 * k], points[2 * k + 1]) for k in range(self.size)))
         self.commits.append(msg.commit)
         return self._my_shuffle()

@@ -7,6 +7,7 @@ actions; the seat's player gets it back from the deal after its node returns.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tarock.core.actions import Action
@@ -34,12 +35,14 @@ def sub_question(sub: Sub, deal: int) -> list[Decide]:
     return [Decide(ask.obs, deal, ask.index)]
 
 
-def sub_answer(sub: Sub, index: int, action: Action) -> list[Out] | None:
-    """The stand-in's ``action`` for question ``index``: what it adds to the log, or None for
-    an answer to a question that is no longer asked (the hand moved on, or was voided)."""
-    ask = sub.play.ask() if sub.asked == index else None
-    if ask is None or ask.index != index or action not in ask.obs.legal:
-        return None
+def sub_answer(subs: Mapping[int, Sub], index: int, action: Action) -> list[Out]:
+    """The stand-in's ``action`` for question ``index`` (``subs``: the deal's stand-ins): what it
+    adds to the log, nothing for an answer to a question that is no longer asked (the hand
+    moved on, or was voided)."""
+    sub = subs.get(action.seat)
+    ask = sub.play.ask() if sub is not None and sub.asked == index else None
+    if sub is None or ask is None or ask.index != index or action not in ask.obs.legal:
+        return []
     outs, refusal = sub.play.decide(index, action)
     if refusal is not None:
         raise RuntimeError(f"the substitute bot of seat {action.seat} chose an illegal action: {refusal}")

@@ -158,9 +158,9 @@ def fresh_play(stages: HandStages, host: bool = False) -> HandPlay:
     checking who may send what)."""
     t = stages.template
     if host:
-        return HandPlay(t.game, t.base_ctx, t.begin, t.roster, None, signer=identity(0), host=True,
+        return HandPlay(t.game, t.attempts.ctx, t.begin, t.roster, None, signer=identity(0), host=True,
                         checks=False)
-    return HandPlay(t.game, t.base_ctx, t.begin, t.roster, SPIED, signer=identity(SPIED), checks=True,
+    return HandPlay(t.game, t.attempts.ctx, t.begin, t.roster, SPIED, signer=identity(SPIED), checks=True,
                     secret=stages.secret)
 
 
@@ -184,8 +184,8 @@ def clone_play(p: HandPlay) -> HandPlay:
     out.book = p.book.copy()
     out.att = p.att.copy()
     out.att.virtual = p.att.virtual.copy() if p.att.virtual is not None else None
-    out.secrets = dict(p.secrets)
-    out._outbox = list(p._outbox)
+    out.attempts = p.attempts.copy()
+    out.voice = p.voice.copy()
     out.opens = dict(p.opens)
     return out
 
@@ -208,9 +208,9 @@ def play_state(p: HandPlay, logged: bool = True) -> tuple[Any, ...]:
                                       sorted(v.called.items()))
     assert isinstance(p.dealer, MentalDealer)
     a = p.att
-    fields: list[Any] = [p.attempt, p.secrets, p._outbox, p.fault, p.opens, p.done_at, a.ctx, a.steps,
-                         a.share_log, a.acts, a.expected, a.readies, a.redeals, a.unknown_before, a.fixed_at,
-                         a.ready_owed, a.facts]
+    fields: list[Any] = [p.attempt, p.attempts.secrets, p.voice.outbox, p.fault, p.opens, p.done_at, a.ctx,
+                         a.steps, a.share_log, a.acts, a.expected, a.readies, a.redeals, a.unknown_before,
+                         a.fixed_at, a.ready_owed, a.facts]
     if logged:
         b = p.book
         fields += [b.entries, b.heads, b.chains, b.mine, b.posted, p.tainted]

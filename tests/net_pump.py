@@ -115,7 +115,7 @@ class Pump:
                 if origin in self.connected:
                     queue += [(None, e) for e in self.host.receive(origin, wire(effect.body), self.now)]
             elif isinstance(effect, Decide) and origin is None:  # a bot of the host plays an away seat
-                action = self.host.stand_in(effect.obs.seat).decide(effect.obs)
+                action = self.host.seating.bot(effect.obs.seat).decide(effect.obs)
                 answers = self.host.stand_in_decided(effect.deal, effect.index, action, self.now)
                 queue += [(None, e) for e in answers]
             elif isinstance(effect, Decide):
