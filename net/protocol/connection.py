@@ -103,10 +103,7 @@ class Connection:
         self._proofs = Proofs()
         self._seal: Sealer | None = None
         self._unseal: Sealer | None = None
-        self.frames_in = 0
-        self.frames_out = 0
-        self.bytes_in = 0
-        self.bytes_out = 0
+        self.frames_in = self.frames_out = self.bytes_in = self.bytes_out = 0
 
     @property
     def closed(self) -> bool:
@@ -114,10 +111,7 @@ class Connection:
 
     # -- sending ----------------------------------------------------------------------
     def _send(self, msg: Message) -> None:
-        body = encode_body(dump(msg), MAX_FRAME - (SEAL_OVERHEAD if self._seal is not None else 0))
-        if self._seal is not None:
-            body = self._seal.seal(body)
-        frame = len(body).to_bytes(LENGTH_BYTES, "big") + body
+        frame = _frame_of(msg, self._seal)
         self._out += frame
         self.frames_out += 1
         self.bytes_out += len(frame)
@@ -282,18 +276,9 @@ class Connection:
         for body in frames:
             self.frames_in += 1
             try:
-                if self._unseal is not None:
-                    body = self._unseal.open(body)
-                raw = decode_body(body)
-                msg = parse(raw, "frame")
-            except PakeError as exc:
-                self._fail("pin" if self.state is State.AUTH else "protocol", str(exc), by_peer=False)
-                return
-            except FrameError as exc:
-                self._fail("protocol", f"bad frame: {exc}", by_peer=False)
-                return
-            except MessageError as exc:
-                self._fail("protocol", f"bad message: {exc}", by_peer=False)
+                msg = _message_of(body, self._unseal, self.state is State.AUTH)
+            except HandshakeError as exc:
+                self._fail(exc.code, exc.reason, by_peer=False)
                 return
             try:
                 self._handle(msg, now)
@@ -376,14 +361,10 @@ class Connection:
             self._proofs.check_welcome(msg, proved=bool(self.peer_node))
             self.version = msg.proto
             self.state = State.OPEN
-            offered = self._offered
             if msg.session:
-                if offered is not None and msg.resumed and msg.session == offered.session:
-                    self.channel = offered
-                    for frame in offered.resend(msg.received):
-                        self._send(frame)
-                else:
-                    self.channel = Channel(msg.session)
+                self.channel, resent = _session_of(msg, self._offered)
+                for frame in resent:
+                    self._send(frame)
             self._events.append(Welcomed(msg))
         elif isinstance(msg, Refuse):
             self.state = State.CLOSED
@@ -394,6 +375,37 @@ class Connection:
         else:
             raise _OutOfOrder(f"expected welcome, refuse or info, got {msg.tag!r}")
 
+
+
+def _frame_of(msg: Message, seal: Sealer | None) -> bytes:
+    """One message as a frame: its length, then its body (sealed at a table with a PIN)."""
+    body = encode_body(dump(msg), MAX_FRAME - (SEAL_OVERHEAD if seal is not None else 0))
+    if seal is not None:
+        body = seal.seal(body)
+    return len(body).to_bytes(LENGTH_BYTES, "big") + body
+
+
+def _message_of(body: bytes, unseal: Sealer | None, authenticating: bool) -> Message:
+    """One frame's message, opened (a table with a PIN seals frames) and checked; a frame
+    that fails raises :class:`HandshakeError` with the code the connection closes with."""
+    try:
+        if unseal is not None:
+            body = unseal.open(body)
+        return parse(decode_body(body), "frame")
+    except PakeError as exc:
+        raise HandshakeError("pin" if authenticating else "protocol", str(exc)) from None
+    except FrameError as exc:
+        raise HandshakeError("protocol", f"bad frame: {exc}") from None
+    except MessageError as exc:
+        raise HandshakeError("protocol", f"bad message: {exc}") from None
+
+
+def _session_of(welcome: Welcome, offered: Channel | None) -> tuple[Channel, list[Data]]:
+    """The channel a welcome with a session attaches: the one offered if it resumes it (with
+    the frames the peer lacks, to send again), else a new one."""
+    if offered is not None and welcome.resumed and welcome.session == offered.session:
+        return offered, offered.resend(welcome.received)
+    return Channel(welcome.session), []
 
 
 class _OutOfOrder(ValueError):
