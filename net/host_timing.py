@@ -16,17 +16,22 @@ def stalled(run: Run, seating: Seating, timing: Timing, now: float) -> tuple[lis
     stalls is named once, and never stops the table.  A seat away longer than the seat
     timeout: the hand is void (its cards cannot be opened without it), nobody is named."""
     authors, deciding = run.waiting
+    away = _away(run, seating)
+    for author in away:
+        chair = seating.chairs[author]
+        name = chair.info.name if chair.info is not None else "?"
+        since = chair.away_since if chair.away_since is not None else run.since
+        if now - max(since, run.since) >= timing.seat_timeout:
+            return [], (f"seat {author} ({name}) is away: the hand cannot go on without it", "")
+    if away:
+        return [], None  # the others may wait for the away seat too (a dealing step): nobody is named
     for author in authors:
         if author == HOST or author in run.subs:
             continue
         chair = seating.chairs[author]
         name = chair.info.name if chair.info is not None else "?"
         node = chair.info.node if chair.info is not None else ""
-        if not chair.connected:
-            away = chair.away_since if chair.away_since is not None else run.since
-            if now - max(away, run.since) >= timing.seat_timeout:
-                return [], (f"seat {author} ({name}) is away: the hand cannot go on without it", "")
-        elif not deciding and now - max(run.since, chair.back_since) >= timing.step:
+        if not deciding and now - max(run.since, chair.back_since) >= timing.step:
             play = run.play
             step = ("kept back its opening at the hand's end (a refused reveal)" if play.over else
                     "stalled its step of the deal" if not play.dealer.fixed else
@@ -66,7 +71,17 @@ def deadlines(seating: Seating, run: Run | None, timing: Timing, *, checking: bo
         times.append(run.checks_until)
     if run is not None and playing and run.waiting[0]:
         wait = timing.seat_timeout if run.waiting[1] else min(timing.step, timing.seat_timeout)
-        for author in run.waiting[0]:
+        away = _away(run, seating)
+        for author in away:
+            since = seating.chairs[author].away_since
+            times.append(max(run.since, since if since is not None else run.since) + timing.seat_timeout)
+        for author in run.waiting[0] if not away else ():
             back = seating.chairs[author].back_since if 0 <= author < len(seating.chairs) else 0.0
             times.append(max(run.since, back) + wait)
     return times
+
+
+def _away(run: Run, seating: Seating) -> list[int]:
+    """The seats the hand waits for whose node is not connected (a bot does not play them)."""
+    return [a for a in run.waiting[0] if a != HOST and a not in run.subs and 0 <= a < len(seating.chairs)
+            and not seating.chairs[a].connected]
