@@ -18,7 +18,7 @@ from tarock.net.game import Game
 from tarock.net.identity import Identity, fingerprint
 from tarock.net.protocol.frames import decode_body
 from tarock.net.secp256k1 import SECP256K1
-from tarock.net.transcript_doc import transcript
+from tarock.tools.protocol_transcript import transcript
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 TEXT = DOC.read_text(encoding="utf-8")

@@ -20,8 +20,8 @@ from tarock.net.identity import verify
 from tarock.net.protocol.connection import Connection, Welcomed
 from tarock.net.protocol.frames import decode_body, encode_body
 from tarock.net.protocol.messages import HAND, Act, Dealing, HandEnd, Signed, inner_of, parse
-from tarock.net.transcript_doc import BEGIN, END, NAMES, TABLE, identity, render
 from tarock.net.virtual import materialize
+from tarock.tools.protocol_transcript import BEGIN, END, NAMES, TABLE, identity, render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol-transcript.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -42,7 +42,7 @@ def _entries() -> list[tuple[str, str, dict[str, str]]]:
 
 
 def test_the_transcript_is_what_the_code_sends() -> None:
-    assert _generated() == render(), "run `python -m tarock.net.transcript_doc --write`"
+    assert _generated() == render(), "run `python -m tarock.tools.protocol_transcript --write`"
 
 
 def test_every_message_is_numbered_in_order() -> None:
