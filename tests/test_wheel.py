@@ -53,18 +53,33 @@ BARE = re.compile(r"(^\s*|\\n|\")(from|import) (core|variants|net|client|tools)[
 """An import of a folder by its bare name: at the start of a line, or in a string of code."""
 
 
+def bare_imports(root: Path) -> list[str]:
+    """The files under ``root`` (its package folders, tests, examples, fuzz, docs and README)
+    that import a folder by its bare name."""
+    paths = [path for top in (*FOLDERS, "tests", "examples", "fuzz")
+             for path in (root / top).rglob("*.py")]
+    paths = [p for p in paths if p.name != "test_wheel.py"]  # its own examples of bare imports
+    paths += [*(root / "docs").glob("*.md"), root / "README.md"]
+    return [str(path.relative_to(root)) for path in paths
+            if path.is_file() and BARE.search(path.read_text(encoding="utf-8"))]
+
+
 def test_the_source_imports_the_package_by_its_name() -> None:
     """No module, test, example or document imports a folder by its bare name: it would
     work in a checkout only (the checkout's folder on sys.path), and load a second copy."""
-    paths = [path for top in (*FOLDERS, "tests", "examples", "fuzz")
-             for path in (ROOT / top).rglob("*.py")]
-    paths = [p for p in paths if p.name != "test_wheel.py"]  # its own examples of bare imports
-    paths += [*(ROOT / "docs").glob("*.md"), ROOT / "README.md"]
-    found = [str(path.relative_to(ROOT)) for path in paths if BARE.search(path.read_text(encoding="utf-8"))]
+    found = bare_imports(ROOT)
     assert not found, found
 
 
-def test_a_bare_import_is_found() -> None:
-    assert BARE.search('x = "from core.hookspecs import hookimpl\\n"')
-    assert BARE.search("    import net.audit\n")
-    assert not BARE.search("from tarock.core.cards import Card\n")
+def test_a_bare_import_is_found(tmp_path: Path) -> None:
+    """The same search over a planted tree: a bare import at a line's start, in a string of
+    code and in a document is found; the package's own name is not."""
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "ok.py").write_text("from tarock.core.cards import Card\n", encoding="utf-8")
+    (tmp_path / "core" / "lazy.py").write_text("def f() -> None:\n    import net.audit\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "plugin.py").write_text('SRC = "from core.hookspecs import hookimpl\\n"\n',
+                                                  encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "x.md").write_text("```python\nfrom variants.api import X\n```\n", encoding="utf-8")
+    assert sorted(bare_imports(tmp_path)) == ["core/lazy.py", "docs/x.md", "tests/plugin.py"]
