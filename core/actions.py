@@ -36,14 +36,20 @@ class Pass(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Call(Action):
-    """Become the declarer by calling a card for a partner."""
+class CardAction(Action):
+    """An action on one card; it is described by its ``type`` and the card (``play XV``)."""
 
     card: Card = 0
-    type: ClassVar[str] = "call"
 
     def describe(self) -> str:
-        return f"call {format_card(self.card)}"
+        return f"{self.type} {format_card(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Call(CardAction):
+    """Become the declarer by calling a card for a partner."""
+
+    type: ClassVar[str] = "call"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,14 +169,10 @@ class Trump(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Play(Action):
+class Play(CardAction):
     """Play a card to the current trick."""
 
-    card: Card = 0
     type: ClassVar[str] = "play"
-
-    def describe(self) -> str:
-        return f"play {format_card(self.card)}"
 
 
 @dataclass(frozen=True, slots=True)

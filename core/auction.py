@@ -123,18 +123,7 @@ class Auction(Phase):
     # -- who may bid what ------------------------------------------------------
     def refusal(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> Reason | None:
         """Why ``seat`` may not play ``spec`` at all with this hand (None: it may)."""
-        hand = state.hands[seat]
-        for need in spec.requires:
-            if not need.met(hand):
-                return Reason(need.code, f"{spec.title} needs {need.description}")
-        if spec.call is not None and not rules.callable(state, seat, spec):
-            if spec.call.when == "bid":
-                return Reason("cannot-call", "you hold every card that may be called")
-            return Reason("cannot-call", f"{spec.title}: there is no card you may call")
-        verdict = rules.bid_verdict(state, seat, spec)
-        if verdict is not None and not verdict.allowed:
-            return verdict.reason or Reason("bid-not-allowed", f"you may not bid {spec.title} now")
-        return None
+        return game_refusal(state, rules, seat, spec)
 
     def _additions(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[str]:
         """The announcements ``seat`` may make with a bid of ``spec``."""
@@ -338,6 +327,23 @@ class Auction(Phase):
             info["contest"] = list(seats)
             return
         declare(state, rules, spec, seats, info["announce"].get(seats[0], []), info.get("called"))
+
+
+def game_refusal(state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> Reason | None:
+    """Why ``seat`` may not play ``spec`` at all with this hand, in any auction (None: it may):
+    a card the game requires, a card to call, the rules' verdict on the bid."""
+    hand = state.hands[seat]
+    for need in spec.requires:
+        if not need.met(hand):
+            return Reason(need.code, f"{spec.title} needs {need.description}")
+    if spec.call is not None and not rules.callable(state, seat, spec):
+        if spec.call.when == "bid":
+            return Reason("cannot-call", "you hold every card that may be called")
+        return Reason("cannot-call", f"{spec.title}: there is no card you may call")
+    verdict = rules.bid_verdict(state, seat, spec)
+    if verdict is not None and not verdict.allowed:
+        return verdict.reason or Reason("bid-not-allowed", f"you may not bid {spec.title} now")
+    return None
 
 
 def declare(state: HandState, rules: Rules, spec: ContractSpec, seats: list[int],

@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from tarock.core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, kontra_on
-from tarock.core.auction import declare
+from tarock.core.auction import declare, game_refusal
 from tarock.core.contracts import ContractSpec
 from tarock.core.phases import BIDDING, Phase
 from tarock.core.state import Announcement, HandState, Reason
@@ -65,15 +65,7 @@ class OpenAuction(Phase):
         current = state.contract.spec if state.contract is not None else None
         if current is not None and spec.rank <= current.rank:
             return Reason("bid-too-low", f"{spec.title} does not outbid {current.title}")
-        for need in spec.requires:
-            if not need.met(state.hands[seat]):
-                return Reason(need.code, f"{spec.title} needs {need.description}")
-        if spec.call is not None and not rules.callable(state, seat, spec):
-            return Reason("cannot-call", f"{spec.title}: there is no card you may call")
-        verdict = rules.bid_verdict(state, seat, spec)
-        if verdict is not None and not verdict.allowed:
-            return verdict.reason or Reason("bid-not-allowed", f"you may not bid {spec.title} now")
-        return None
+        return game_refusal(state, rules, seat, spec)
 
     def _with_bid(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[str]:
         out = []

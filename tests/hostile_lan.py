@@ -44,7 +44,8 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -61,16 +62,23 @@ def _emit(event: str, **fields: Any) -> None:
     print(json.dumps({"event": event, "t": time.monotonic(), **fields}), flush=True)
 
 
-@dataclass
+COUNTED = ("attempts", "connected", "failed", "frames", "adverts", "held_reopened")
+"""What the attacker counts: connections tried, made and failed, hostile frames sent,
+adverts announced, held connections the node closed (each opened again)."""
+
+
 class Tally:
-    attempts: int = 0
-    connected: int = 0
-    failed: int = 0
-    held_peak: int = 0
-    held_reopened: int = 0
-    frames: int = 0
-    adverts: int = 0
-    errors: dict[str, int] = field(default_factory=dict)
+    """How often each of :data:`COUNTED` happened, the most connections held at once, and
+    the errors met, by name."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.held_peak = 0
+        self.errors: Counter[str] = Counter()
+
+    def plain(self) -> dict[str, Any]:
+        return {**{what: self.counts[what] for what in COUNTED}, "held_peak": self.held_peak,
+                "errors": dict(self.errors)}
 
     def error(self, exc: BaseException, where: str = "") -> None:
         name = type(exc).__name__
@@ -80,7 +88,7 @@ class Tally:
                 name = errno.errorcode.get(found.errno, str(found.errno))
                 break
         name += f" from {where}" if where else ""
-        self.errors[name] = self.errors.get(name, 0) + 1
+        self.errors[name] += 1
 
 
 def _hello_bytes(rng: random.Random) -> bytes:
@@ -130,23 +138,23 @@ async def _attack(args: argparse.Namespace) -> None:
     sources = args.source or [None]
 
     async def one(host: str, port: int, what: int) -> None:
-        tally.attempts += 1
+        tally.counts["attempts"] += 1
         try:
             with trio.fail_after(6):
                 stream = await trio.open_tcp_stream(host, port, local_address=rng.choice(sources))
         except (OSError, trio.TooSlowError) as exc:
-            tally.failed += 1
+            tally.counts["failed"] += 1
             tally.error(exc, host)
             return
-        tally.connected += 1
+        tally.counts["connected"] += 1
         try:
             with trio.move_on_after(7):
                 if what == 1:
                     await stream.send_all(_hostile_frame(rng))
-                    tally.frames += 1
+                    tally.counts["frames"] += 1
                 elif what == 2:
                     await stream.send_all(_hello_bytes(rng))  # then never answers the challenge
-                    tally.frames += 1
+                    tally.counts["frames"] += 1
                 if what:
                     while await stream.receive_some(65536):
                         pass
@@ -193,9 +201,9 @@ async def _attack(args: argparse.Namespace) -> None:
                     with trio.move_on_at(end):
                         while await stream.receive_some(4096):
                             pass
-                        tally.held_reopened += 1  # the node closed it: open another
+                        tally.counts["held_reopened"] += 1  # the node closed it: open another
                 except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
-                    tally.held_reopened += 1
+                    tally.counts["held_reopened"] += 1
                 finally:
                     count[0] -= 1
                     await trio.aclose_forcefully(stream)
@@ -214,7 +222,7 @@ async def _attack(args: argparse.Namespace) -> None:
     async def report() -> None:
         while True:
             await trio.sleep(2)
-            _emit("tally", **vars(tally))
+            _emit("tally", **tally.plain())
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(report)
@@ -223,7 +231,7 @@ async def _attack(args: argparse.Namespace) -> None:
             work.start_soon(hold)
             work.start_soon(adverts)
         nursery.cancel_scope.cancel()
-    _emit("done", **vars(tally))
+    _emit("done", **tally.plain())
 
 
 def _advertise(args: argparse.Namespace, seed: int, tally: Tally, seconds: float) -> None:
@@ -254,7 +262,7 @@ def _advertise(args: argparse.Namespace, seed: int, tally: Tally, seconds: float
                                    parsed_addresses=list(network.advertise))
                 infos.append(info)
                 await aiozc.async_register_service(info, cooperating_responders=True)
-                tally.adverts += 1
+                tally.counts["adverts"] += 1
                 if k % 50 == 49:
                     await asyncio.sleep(0.05)
             await asyncio.sleep(max(0.0, seconds - 1))

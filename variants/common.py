@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from tarock.core.cards import VALUE, Card
 from tarock.core.contracts import TrickRules
-from tarock.core.state import Reason
+from tarock.core.hookspecs import hookimpl
+from tarock.core.phases import Phase, contract_phases
+from tarock.core.state import HandState, PhaseId, Reason
 from tarock.core.tricks import legal, refusal, winner
 
 PLAIN: Final = TrickRules()
@@ -43,3 +45,19 @@ def thirds(cards: Sequence[Card]) -> int:
     total = 3 * sum(VALUE[c] for c in cards) - 2 * len(cards)
     rest = len(cards) % 3
     return total - 1 if rest == 1 else total + 1 if rest == 2 else total
+
+
+class ContractPhases:
+    """Hook implementations of a variant whose hand runs the phases its contract's data call
+    for (:func:`core.phases.contract_phases`), each played by its handler in ``handlers``."""
+
+    def __init__(self, handlers: Mapping[str, Phase]) -> None:
+        self.handlers = dict(handlers)
+
+    @hookimpl
+    def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
+        return contract_phases(state.contract.spec if state.contract is not None else None)
+
+    @hookimpl
+    def tarock_phase(self, name: PhaseId) -> Phase | None:
+        return self.handlers.get(name)

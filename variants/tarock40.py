@@ -72,17 +72,16 @@ from tarock.core.phases import (
     TRUMP,
     CallPhase,
     KontraChain,
-    Phase,
     TrickPlay,
     TrumpChoice,
-    contract_phases,
 )
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.settlement import Item, game_item
-from tarock.core.state import ALLOW, HandState, PhaseId, Score, Verdict
+from tarock.core.state import ALLOW, HandState, Score, Verdict
 from tarock.core.valat import STOPPED_TOP_TRUMP, ValatVerdict, valat_verdict, valat_verdict_any_suit
 from tarock.variants.cards40 import VALUE40, count40, redeal_reason
+from tarock.variants.common import ContractPhases
 
 VERSION: Final = "2.0"
 
@@ -326,20 +325,20 @@ def game_score(state: HandState, rules: Rules, premiums: Sequence[Item]) -> Scor
     return Score(declarers, points, 1, won, tuple(items))
 
 
-class Tarock40:
+class Tarock40(ContractPhases):
     """The hook implementations of ``tarock40``."""
 
     name = "tarock40"
     version = VERSION
 
     def __init__(self) -> None:
-        self.handlers: dict[str, Phase] = {
+        super().__init__({
             BIDDING: Auction(STYLE),
             CALL: CallPhase(),
             TRUMP: TrumpChoice(),
             KONTRA: KontraChain(),
             PLAY: TrickPlay(),
-        }
+        })
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:
@@ -374,14 +373,6 @@ class Tarock40:
     @hookimpl
     def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
         return VariantFacts(unit=1, card_values=VALUE40, playable=PLAYABLE)
-
-    @hookimpl
-    def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
-        return contract_phases(state.contract.spec if state.contract is not None else None)
-
-    @hookimpl
-    def tarock_phase(self, name: PhaseId) -> Phase | None:
-        return self.handlers.get(name)
 
     @hookimpl
     def tarock_announce_verdict(self, state: HandState, seat: int, name: str,

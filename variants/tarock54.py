@@ -54,17 +54,15 @@ from tarock.core.phases import (
     CallPhase,
     DiscardPhase,
     KontraChain,
-    Phase,
     TakeTalonPile,
     TrickPlay,
     TrumpChoice,
-    contract_phases,
 )
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.settlement import game_item
-from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
-from tarock.variants.common import thirds
+from tarock.core.state import HandState, Reason, Score, Verdict
+from tarock.variants.common import ContractPhases, thirds
 
 VERSION: Final = "2.0"
 CALLABLE: Final = tuple(tarock(n) for n in range(20, 0, -1))
@@ -95,14 +93,14 @@ PLAYABLE: Final = Playable(goals=goal_pairs(("points", "tricks"), ("alone", "cal
 """What the phases and the scoring below play (house rules' contracts included)."""
 
 
-class Tarock54:
+class Tarock54(ContractPhases):
     """The hook implementations of ``tarock54``."""
 
     name = "tarock54"
     version = VERSION
 
     def __init__(self) -> None:
-        self.handlers: dict[str, Phase] = {
+        super().__init__({
             BIDDING: Auction(),
             CALL: CallPhase(),
             TRUMP: TrumpChoice(),
@@ -110,7 +108,7 @@ class Tarock54:
             DISCARD: DiscardPhase(),
             KONTRA: KontraChain(),
             PLAY: TrickPlay(),
-        }
+        })
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:
@@ -135,14 +133,6 @@ class Tarock54:
     @hookimpl
     def tarock_variant_facts(self, options: Mapping[str, Any]) -> VariantFacts:
         return VariantFacts(unit=3, playable=PLAYABLE)
-
-    @hookimpl
-    def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
-        return contract_phases(state.contract.spec if state.contract is not None else None)
-
-    @hookimpl
-    def tarock_phase(self, name: PhaseId) -> Phase | None:
-        return self.handlers.get(name)
 
     @hookimpl
     def tarock_legal_discards(self, state: HandState, seat: int, count: int) -> Sequence[tuple[Card, ...]]:
