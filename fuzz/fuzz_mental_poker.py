@@ -40,16 +40,13 @@ with atheris.instrument_imports(include=["net"]):
         clone_dealer,
         clone_play,
         dealer_stages,
-        dealer_state,
+        feed_dealer,
+        feed_entry,
         forge,
         hand_stages,
         play_at,
-        play_state,
-        refused_cleanly,
     )
 
-    from tarock.net.dealing import DealingFault, PayloadError
-    from tarock.net.handplay import HandFault
     from tarock.net.protocol.frames import FrameError, FrameReader, decode_body
     from tarock.net.protocol.messages import MessageError, parse
 
@@ -148,12 +145,7 @@ def _dealer(src: Input) -> None:
     dealer = clone_dealer(DEALERS.states[k][src.int_in(0, SEATS)])
     if src.int_in(0, 3) == 0:
         author = src.int_in(-2, SEATS + 2)
-    payload = _splice(src, base)
-    before = dealer_state(dealer)
-    try:
-        getattr(dealer, handler)(author, payload)
-    except (PayloadError, DealingFault):
-        assert dealer_state(dealer) == before, "a refused dealing message changed the dealer"
+    feed_dealer(dealer, handler, author, _splice(src, base))
 
 
 def _entry(src: Input) -> None:
@@ -167,11 +159,7 @@ def _entry(src: Input) -> None:
         env = forge(play, seat, body)
     except (MessageError, ValueError, TypeError):
         return  # a body that is no message, or no canonical JSON: the frame layer refuses it
-    before, unlogged, length = play_state(play), play_state(play, logged=False), len(play.log)
-    try:
-        play.receive(env)
-    except HandFault:
-        assert refused_cleanly(before, unlogged, length, play), "a refused entry changed the hand"
+    feed_entry(play, env)
 
 
 TARGETS = (_frames, _dealer, _entry)

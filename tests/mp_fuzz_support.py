@@ -8,6 +8,8 @@ well-signed log entries, and mutations of real payloads.
 * :func:`hand_stages`: a whole tarock40 hand of the table cores
   (tests/net_pump.py), its log as seat 2 received it and seat 2's dealing secret, so
   a fresh HandPlay of seat 2 can be brought to any point of the hand.
+* :func:`feed_dealer`, :func:`feed_entry`: the property every fuzzer checks, that a refused
+  message changes nothing.
 * :func:`forge`: an entry with a correct signature, chain and head from any seat (or
   the host), so random bodies get past the signature check to the handlers.
 """
@@ -25,9 +27,9 @@ from typing import Any
 
 from net_pump import CATALOGUE, identity, make_table, node_id
 
-from tarock.net.dealing import HOST, DealContext, Layout, Payload
+from tarock.net.dealing import HOST, DealContext, DealingFault, Layout, Payload, PayloadError
 from tarock.net.game import Game
-from tarock.net.handplay import HandPlay
+from tarock.net.handplay import HandFault, HandPlay
 from tarock.net.identity import signed_bytes
 from tarock.net.mental_poker import MENTAL_POKER, MentalDealer, MentalPoker
 from tarock.net.protocol.messages import Signed, parse
@@ -225,6 +227,31 @@ def refused_cleanly(before: tuple[Any, ...], before_unlogged: tuple[Any, ...], b
         return True
     return (getattr(p, "tainted", None) is not None and len(p.log) == before_len + 1
             and play_state(p, logged=False) == before_unlogged)
+
+
+def feed_dealer(dealer: MentalDealer, handler: str, author: int, payload: Payload) -> bool:
+    """Give ``payload`` from ``author`` to the dealer's ``handler`` (``entry``, ``take``,
+    ``open``): True if taken.  A refusal (PayloadError, DealingFault) must leave the dealer as
+    it was: AssertionError otherwise; any other exception escapes."""
+    before = dealer_state(dealer)
+    try:
+        getattr(dealer, handler)(author, payload)
+    except (PayloadError, DealingFault):
+        assert dealer_state(dealer) == before, "a refused dealing message changed the dealer"
+        return False
+    return True
+
+
+def feed_entry(p: HandPlay, env: Signed) -> bool:
+    """``p.receive(env)``: True if taken.  A refusal (HandFault) must leave the hand as
+    :func:`refused_cleanly` says: AssertionError otherwise; any other exception escapes."""
+    before, unlogged, length = play_state(p), play_state(p, logged=False), len(p.log)
+    try:
+        p.receive(env)
+    except HandFault:
+        assert refused_cleanly(before, unlogged, length, p), "a refused entry changed the hand"
+        return False
+    return True
 
 
 def forge(p: HandPlay, seat: int | None, body: object, **change: Any) -> Signed:
