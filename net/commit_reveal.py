@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -37,11 +36,11 @@ from tarock.net.dealing import (
     RandomBytes,
     TaggedPayloads,
 )
+from tarock.net.protocol.fields import Hash, check_fields
 from tarock.net.sha_stream import Stream, shuffle
 
 COMMIT_REVEAL = "commit-reveal/1"
 SEED_BYTES = 32
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _CODEC = Codec()
 
 __all__ = ["COMMIT_REVEAL", "PAYLOADS", "SEED_BYTES", "Commit", "CommitReveal", "CommitRevealDealer",
@@ -79,43 +78,36 @@ def deal_from_seeds(ctx: DealContext, layout: Layout, seeds: Sequence[bytes]) ->
 
 # -- payloads ----------------------------------------------------------------------------------
 
-def _hex64(value: str, what: str) -> None:
-    if not _HEX64.fullmatch(value):
-        raise ValueError(f"{what} must be 64 lowercase hex digits")
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """A payload whose fields are checked as a protocol message's (the forms their types declare)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
-class Commit:
+class Commit(_Checked):
     """Seat to all (in the log): the commitment to my seed."""
 
-    commit: str
+    commit: Hash
     tag: ClassVar[str] = "commit"
 
-    def __post_init__(self) -> None:
-        _hex64(self.commit, "commit")
-
 
 @dataclass(frozen=True, slots=True)
-class Commits:
+class Commits(_Checked):
     """Host to all (in the log): every commitment, in seat order."""
 
-    commits: tuple[str, ...]
+    commits: tuple[Hash, ...]
     tag: ClassVar[str] = "commits"
-
-    def __post_init__(self) -> None:
-        for c in self.commits:
-            _hex64(c, "commits")
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(_Checked):
     """Seat to host only: my seed, after the list of commitments is in the log."""
 
-    seed: str
+    seed: Hash
     tag: ClassVar[str] = "reveal"
-
-    def __post_init__(self) -> None:
-        _hex64(self.seed, "seed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +119,10 @@ class Shown:
 
 
 @dataclass(frozen=True, slots=True)
-class Seeds:
+class Seeds(_Checked):
     """Host to all at the hand's end: every seed, in seat order."""
 
-    seeds: tuple[str, ...]
+    seeds: tuple[Hash, ...]
     tag: ClassVar[str] = "seeds"
 
 
@@ -318,7 +310,6 @@ class CommitRevealDealer:
         if author != HOST or len(msg.seeds) != self.n:
             raise PayloadError("the seeds come from the host, one per seat")
         for s, text in enumerate(msg.seeds):
-            _hex64(text, "seed")
             if commitment(self.ctx, s, bytes.fromhex(text)) != (self.listed or ())[s]:
                 raise DealingFault(f"the host opened a seed of seat {s} that does not match its commitment",
                                    HOST)

@@ -1,6 +1,8 @@
 """The checks every protocol message's fields share: limits, hex forms, names.
 
-:mod:`net.protocol.messages` runs them in its messages' ``__post_init__``.
+:func:`check_fields` runs them in a message's ``__post_init__``: the limits on every int
+and string, and the form a string field's type declares (``node: Node``, ``sig: Sig``,
+``commits: tuple[Hash, ...]``: an ``Annotated[str, Form(...)]``).
 """
 
 from __future__ import annotations
@@ -8,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 MAX_INT = 2 ** 53 - 1
 """Largest integer any field may hold (so that every language can read it exactly)."""
@@ -20,6 +23,33 @@ HEX_64 = re.compile(r"[0-9a-f]{64}")
 HEX_128 = re.compile(r"[0-9a-f]{128}")
 HEX_ANY = re.compile(r"(?:[0-9a-f]{2}){0,512}")
 CODE = re.compile(r"[a-z][a-z0-9-]{0,39}")
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """The form a string field must have: ``pattern``, said as ``says``; ``empty``: or ""."""
+
+    pattern: re.Pattern[str]
+    says: str
+    empty: bool = False
+
+    def check(self, name: str, value: str) -> None:
+        if not (self.empty and value == "") and not self.pattern.fullmatch(value):
+            raise ValueError(f"{name} must be {self.says}{' or empty' if self.empty else ''}, "
+                             f"not {value[:70]!r}")
+
+
+Node = Annotated[str, Form(HEX_ID, "32 lowercase hex digits")]
+"""A node, table or session id."""
+NodeOrEmpty = Annotated[str, Form(HEX_ID, "32 lowercase hex digits", empty=True)]
+Hash = Annotated[str, Form(HEX_64, "64 lowercase hex digits")]
+"""32 bytes: a key, a nonce, a sha256 digest, a seed."""
+HashOrEmpty = Annotated[str, Form(HEX_64, "64 lowercase hex digits", empty=True)]
+Sig = Annotated[str, Form(HEX_128, "128 lowercase hex digits")]
+"""An Ed25519 signature."""
+Pake = Annotated[str, Form(re.compile(r"(?:[0-9a-f]{2}){0,128}"), "hex digits, at most 128 bytes")]
+"""A SPAKE2 message ("" without a PIN)."""
+Code = Annotated[str, Form(CODE, "a code of lowercase letters, digits and '-'")]
 
 
 class MessageError(ValueError):
@@ -38,14 +68,38 @@ def check_name(text: str, what: str = "name") -> str:
     return text
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+def _form(hint: object) -> tuple[Form, bool] | None:
+    """The form a field's hint declares, and whether it is each item's (``tuple[Hash, ...]``)."""
+    each = typing.get_origin(hint) is tuple
+    if each:
+        args = typing.get_args(hint)
+        if len(args) != 2 or args[1] is not Ellipsis:
+            return None
+        hint = args[0]
+    if typing.get_origin(hint) is not Annotated:
+        return None
+    form = next((m for m in getattr(hint, "__metadata__", ()) if isinstance(m, Form)), None)
+    return None if form is None else (form, each)
+
+
+_FIELDS: dict[type, tuple[tuple[str, ...], tuple[tuple[str, Form, bool], ...]]] = {}
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, ...], tuple[tuple[str, Form, bool], ...]]:
+    """A class's field names and the forms its hints declare, read once per class."""
+    known = _FIELDS.get(cls)
+    if known is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        forms = tuple((name, *found) for name in names if (found := _form(hints[name])) is not None)
+        known = _FIELDS[cls] = (names, forms)
+    return known
 
 
 def check_fields(msg: object) -> None:
-    """Shared checks: no negative or huge ints, no control characters in strings."""
-    names = _FIELD_NAMES.get(type(msg))
-    if names is None:
-        names = _FIELD_NAMES[type(msg)] = tuple(f.name for f in dataclasses.fields(msg))  # type: ignore[arg-type]
+    """Shared checks: no negative or huge ints, no control characters in strings, every
+    string in the form its field's type declares."""
+    names, forms = _fields_of(type(msg))
     for name in names:
         value = getattr(msg, name)
         kind = type(value)
@@ -64,13 +118,10 @@ def check_fields(msg: object) -> None:
                 raise ValueError(f"{name} must be 0..{MAX_INT}, not {item}")
             if isinstance(item, str) and not _printable(item):
                 raise ValueError(f"{name} holds control characters")
-
-
-def check_node(value: str, what: str = "node", empty: bool = False) -> None:
-    if empty and value == "":
-        return
-    if not HEX_ID.fullmatch(value):
-        raise ValueError(f"{what} must be 32 lowercase hex digits, not {value!r}")
+    for name, form, each in forms:
+        value = getattr(msg, name)
+        for item in value if each else (value,):
+            form.check(name, item)
 
 
 def plain_kinds(cls: type[Any]) -> tuple[tuple[str, tuple[type, ...]], ...] | None:

@@ -24,16 +24,18 @@ from typing import Any, ClassVar, Literal
 from tarock.core.codec import Codec, RecordError
 from tarock.net.identity import envelope_hash, signed_bytes
 from tarock.net.protocol.fields import (
-    CODE,
-    HEX_64,
-    HEX_128,
-    HEX_ANY,
     MAX_INT,
     MAX_NAME,
+    Code,
+    Hash,
+    HashOrEmpty,
     MessageError,
+    Node,
+    NodeOrEmpty,
+    Pake,
+    Sig,
     check_fields,
     check_name,
-    check_node,
     plain_kinds,
 )
 from tarock.net.protocol.parts import SeatInfo, TableInfo
@@ -72,39 +74,30 @@ class Hello(Message):
 
     proto_min: int
     proto_max: int
-    node: str
+    node: Node
     name: str
     role: Role
-    table: str
-    rules: str
-    session: str
+    table: NodeOrEmpty
+    rules: HashOrEmpty
+    session: NodeOrEmpty
     received: int
     epoch: int
     deal: int
     done: int
     port: int
     addresses: tuple[str, ...]
-    key: str
-    nonce: str
-    pake: str
+    key: Hash
+    nonce: Hash
+    pake: Pake
     tag: ClassVar[str] = "hello"
 
     def __post_init__(self) -> None:
         check_fields(self)
-        check_node(self.node)
         check_name(self.name)
-        check_node(self.table, "table", empty=True)
-        check_node(self.session, "session", empty=True)
-        if self.rules and not HEX_64.fullmatch(self.rules):
-            raise ValueError("rules must be a sha256 hex digest or empty")
         if self.proto_min > self.proto_max:
             raise ValueError("proto_min is above proto_max")
         if self.port > 65535 or len(self.addresses) > 8:
             raise ValueError("port above 65535 or more than 8 addresses")
-        if not HEX_64.fullmatch(self.key) or not HEX_64.fullmatch(self.nonce):
-            raise ValueError("key and nonce must be 64 lowercase hex digits")
-        if len(self.pake) > 256 or not HEX_ANY.fullmatch(self.pake):
-            raise ValueError("pake must be hex digits (at most 128 bytes)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,25 +106,13 @@ class Challenge(Message):
     ``key``), its signature over the hello and its own ``nonce``, and for a table with a
     PIN its SPAKE2 message and key confirmation.  The client answers with :class:`Auth`."""
 
-    node: str
-    key: str
-    nonce: str
-    sig: str
-    pake: str
-    confirm: str
+    node: Node
+    key: Hash
+    nonce: Hash
+    sig: Sig
+    pake: Pake
+    confirm: HashOrEmpty
     tag: ClassVar[str] = "challenge"
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-        check_node(self.node)
-        if not HEX_64.fullmatch(self.key) or not HEX_64.fullmatch(self.nonce):
-            raise ValueError("key and nonce must be 64 lowercase hex digits")
-        if not HEX_128.fullmatch(self.sig):
-            raise ValueError("sig must be 128 lowercase hex digits")
-        if len(self.pake) > 256 or not HEX_ANY.fullmatch(self.pake):
-            raise ValueError("pake must be hex digits (at most 128 bytes)")
-        if self.confirm and not HEX_64.fullmatch(self.confirm):
-            raise ValueError("confirm must be 64 lowercase hex digits or empty")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,16 +120,9 @@ class Auth(Message):
     """Client to server: its signature over the hello and the challenge, and its key
     confirmation for a table with a PIN (sealed, docs/protocol.md "Private tables")."""
 
-    sig: str
-    confirm: str
+    sig: Sig
+    confirm: HashOrEmpty
     tag: ClassVar[str] = "auth"
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-        if not HEX_128.fullmatch(self.sig):
-            raise ValueError("sig must be 128 lowercase hex digits")
-        if self.confirm and not HEX_64.fullmatch(self.confirm):
-            raise ValueError("confirm must be 64 lowercase hex digits or empty")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,25 +131,18 @@ class Welcome(Message):
     the session (new, or the one resumed) and how far it has received."""
 
     proto: int
-    node: str
+    node: Node
     name: str
-    table: str
+    table: NodeOrEmpty
     rules: str
     epoch: int
-    host: str
-    session: str
+    host: NodeOrEmpty
+    session: NodeOrEmpty
     received: int
     resumed: bool
     seat: int | None
     done: int
     tag: ClassVar[str] = "welcome"
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-        check_node(self.node)
-        check_node(self.table, "table", empty=True)
-        check_node(self.host, "host", empty=True)
-        check_node(self.session, "session", empty=True)
 
 
 REFUSALS: tuple[str, ...] = ("version", "rules", "table", "full", "stale-epoch", "not-host", "busy",
@@ -190,7 +157,7 @@ class Refuse(Message):
 
     code: str
     message: str
-    host: str
+    host: NodeOrEmpty
     epoch: int
     tag: ClassVar[str] = "refuse"
 
@@ -198,7 +165,6 @@ class Refuse(Message):
         check_fields(self)
         if self.code not in REFUSALS:
             raise ValueError(f"unknown refusal code {self.code!r}")
-        check_node(self.host, "host", empty=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,10 +173,10 @@ class Info(Message):
 
     proto_min: int
     proto_max: int
-    node: str
+    node: Node
     name: str
     kind: Literal["table", "waiting"]
-    table: str
+    table: NodeOrEmpty
     table_name: str
     variant: str
     options: Any
@@ -218,7 +184,7 @@ class Info(Message):
     rounds: int
     free: int
     epoch: int
-    host: str
+    host: NodeOrEmpty
     port: int
     boot: str
     private: bool
@@ -226,9 +192,6 @@ class Info(Message):
 
     def __post_init__(self) -> None:
         check_fields(self)
-        check_node(self.node)
-        check_node(self.table, "table", empty=True)
-        check_node(self.host, "host", empty=True)
         if not isinstance(self.options, Mapping):
             raise ValueError("options must be a map")
 
@@ -276,14 +239,9 @@ class Bye(Message):
     """The sender closes the connection, saying why (``code`` as in :data:`REFUSALS`,
     or ``done``, ``protocol``, ``leaving``, ``superseded``)."""
 
-    code: str
+    code: Code
     message: str
     tag: ClassVar[str] = "bye"
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-        if not CODE.fullmatch(self.code):
-            raise ValueError(f"bad bye code {self.code!r}")
 
 
 # -- bodies: the game, inside data frames ------------------------------------------------
@@ -304,30 +262,21 @@ class Signed(Body):
     and the receiver (``to``: a node id, or "" for every node).
     """
 
-    table: str
+    table: NodeOrEmpty
     epoch: int
     deal: int
-    author: str
+    author: Node
     seat: int | None
     seq: int
-    prev: str
-    head: str
-    to: str
+    prev: HashOrEmpty
+    head: HashOrEmpty
+    to: NodeOrEmpty
     body: Any
-    sig: str
+    sig: Sig
     tag: ClassVar[str] = "signed"
 
     def __post_init__(self) -> None:
         check_fields(self)
-        check_node(self.table, "table", empty=True)
-        check_node(self.author, "author")
-        check_node(self.to, "to", empty=True)
-        for name in ("prev", "head"):
-            value = getattr(self, name)
-            if value and not HEX_64.fullmatch(value):
-                raise ValueError(f"{name} must be a sha256 hex digest or empty")
-        if not HEX_128.fullmatch(self.sig):
-            raise ValueError("sig must be 128 lowercase hex digits")
         if not isinstance(self.body, Mapping) or not isinstance(self.body.get("t"), str):
             raise ValueError("body must be a map with a string 't'")
 
@@ -430,13 +379,9 @@ class Act(Inner):
 class Fault(Inner):
     """A node found that someone cheats: the hand stops and every secret is opened."""
 
-    culprit: str
+    culprit: NodeOrEmpty
     reason: str
     tag: ClassVar[str] = "fault"
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-        check_node(self.culprit, "culprit", empty=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,16 +416,10 @@ class Checked(Inner):
 
     deal: int
     ok: bool
-    culprit: str
+    culprit: NodeOrEmpty
     reason: str
-    log: str
+    log: HashOrEmpty
     tag: ClassVar[str] = "checked"
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-        check_node(self.culprit, "culprit", empty=True)
-        if self.log and not HEX_64.fullmatch(self.log):
-            raise ValueError("log must be a sha256 hex digest or empty")
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,12 +429,8 @@ class Void(Inner):
 
     deal: int
     reason: str
-    culprit: str
+    culprit: NodeOrEmpty
     tag: ClassVar[str] = "void"
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-        check_node(self.culprit, "culprit", empty=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tarock.net.protocol.fields import HEX_64, check_fields, check_node
+from tarock.net.protocol.fields import Hash, Node, check_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,25 +16,22 @@ class SeatInfo:
     not a node of its own, so it is no successor."""
 
     seat: int
-    node: str
+    node: Node
     name: str
-    key: str
+    key: Hash
     addresses: tuple[str, ...]
     port: int
     local: bool
 
     def __post_init__(self) -> None:
         check_fields(self)
-        check_node(self.node)
-        if not HEX_64.fullmatch(self.key):
-            raise ValueError("key must be 64 lowercase hex digits")
 
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
     """What every node must agree on to play together."""
 
-    id: str
+    id: Node
     name: str
     variant: str
     options: Any
@@ -46,6 +43,5 @@ class TableInfo:
 
     def __post_init__(self) -> None:
         check_fields(self)
-        check_node(self.id, "table id")
         if not isinstance(self.options, Mapping):
             raise ValueError("options must be a map")
