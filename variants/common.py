@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Final
 
+from tarock.core import phases
 from tarock.core.cards import VALUE, Card
 from tarock.core.contracts import TrickRules
 from tarock.core.hookspecs import hookimpl
-from tarock.core.phases import Phase, contract_phases
 from tarock.core.state import HandState, PhaseId, Reason
 from tarock.core.tricks import legal, refusal, winner
 
@@ -49,15 +49,21 @@ def thirds(cards: Sequence[Card]) -> int:
 
 class ContractPhases:
     """Hook implementations of a variant whose hand runs the phases its contract's data call
-    for (:func:`core.phases.contract_phases`), each played by its handler in ``handlers``."""
+    for (:func:`core.phases.contract_phases`), each played by the core's handler: ``bidding``
+    the auction, the talon and the discard only where ``talon``."""
 
-    def __init__(self, handlers: Mapping[str, Phase]) -> None:
-        self.handlers = dict(handlers)
+    def __init__(self, bidding: phases.Phase, talon: bool = False) -> None:
+        self.handlers: dict[str, phases.Phase] = {
+            phases.BIDDING: bidding, phases.CALL: phases.CallPhase(), phases.TRUMP: phases.TrumpChoice(),
+            phases.KONTRA: phases.KontraChain(), phases.PLAY: phases.TrickPlay()}
+        if talon:
+            self.handlers[phases.TALON] = phases.TakeTalonPile()
+            self.handlers[phases.DISCARD] = phases.DiscardPhase()
 
     @hookimpl
     def tarock_phases(self, state: HandState) -> Sequence[PhaseId]:
-        return contract_phases(state.contract.spec if state.contract is not None else None)
+        return phases.contract_phases(state.contract.spec if state.contract is not None else None)
 
     @hookimpl
-    def tarock_phase(self, name: PhaseId) -> Phase | None:
+    def tarock_phase(self, name: PhaseId) -> phases.Phase | None:
         return self.handlers.get(name)

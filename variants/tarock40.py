@@ -64,17 +64,6 @@ from tarock.core.contracts import (
 from tarock.core.facts import VariantFacts
 from tarock.core.hookspecs import hookimpl
 from tarock.core.options import OptionSpec
-from tarock.core.phases import (
-    BIDDING,
-    CALL,
-    KONTRA,
-    PLAY,
-    TRUMP,
-    CallPhase,
-    KontraChain,
-    TrickPlay,
-    TrumpChoice,
-)
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.settlement import Item, game_item
@@ -332,13 +321,7 @@ class Tarock40(ContractPhases):
     version = VERSION
 
     def __init__(self) -> None:
-        super().__init__({
-            BIDDING: Auction(STYLE),
-            CALL: CallPhase(),
-            TRUMP: TrumpChoice(),
-            KONTRA: KontraChain(),
-            PLAY: TrickPlay(),
-        })
+        super().__init__(Auction(STYLE))
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:

@@ -43,21 +43,6 @@ from tarock.core.contracts import (
 from tarock.core.facts import VariantFacts
 from tarock.core.hookspecs import hookimpl
 from tarock.core.options import OptionSpec
-from tarock.core.phases import (
-    BIDDING,
-    CALL,
-    DISCARD,
-    KONTRA,
-    PLAY,
-    TALON,
-    TRUMP,
-    CallPhase,
-    DiscardPhase,
-    KontraChain,
-    TakeTalonPile,
-    TrickPlay,
-    TrumpChoice,
-)
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.settlement import game_item
@@ -100,15 +85,7 @@ class Tarock54(ContractPhases):
     version = VERSION
 
     def __init__(self) -> None:
-        super().__init__({
-            BIDDING: Auction(),
-            CALL: CallPhase(),
-            TRUMP: TrumpChoice(),
-            TALON: TakeTalonPile(),
-            DISCARD: DiscardPhase(),
-            KONTRA: KontraChain(),
-            PLAY: TrickPlay(),
-        })
+        super().__init__(Auction(), talon=True)
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:
