@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+from tarock.net.protocol.fields import Form
 from tarock.net.transport import PeerAddress
 from tarock.net.txt import MAX_KEY, TxtError, decode_txt, encode_txt
 
@@ -52,11 +53,16 @@ RESERVED_KEYS = (
 )
 DEFAULT_ROUNDS = 12
 
-_NODE_ID = re.compile(r"[0-9a-f]{8,64}\Z")
-_TABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,64}\Z")
-_VARIANT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
-_RULES = re.compile(r"[0-9a-f]{1,128}\Z")
-_BOOT = re.compile(r"[0-9A-Za-z]{1,32}\Z")
+_FORMS: tuple[tuple[str, str, Form], ...] = (
+    ("node_id", "node id", Form(re.compile(r"[0-9a-f]{8,64}"), "8-64 lowercase hex digits")),
+    ("table_id", "table id", Form(re.compile(r"[0-9A-Za-z_-]{1,64}"), "1-64 letters, digits, '_' or '-'",
+                                  empty=True)),
+    ("variant", "variant", Form(re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"),
+                                "1-64 letters, digits, '.', '_' or '-'")),
+    ("rules_hash", "rules hash", Form(re.compile(r"[0-9a-f]{1,128}"), "1-128 lowercase hex digits")),
+    ("boot", "boot nonce", Form(re.compile(r"[0-9A-Za-z]{1,32}"), "1-32 letters or digits")),
+)
+"""The form of each text field of an advert: the attribute, its name in an error, the form."""
 MAX_NAME_CHARS = 64
 MAX_FREE_SEATS = 16
 MAX_ROUNDS = 10_000
@@ -98,26 +104,18 @@ class Advert:
     extra: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
-        if not _NODE_ID.match(self.node_id):
-            raise AdvertError(f"node id {self.node_id!r} must be 8-64 lowercase hex digits")
+        for attr, what, form in _FORMS:
+            form.check(what, getattr(self, attr), AdvertError)
         if self.kind not in KINDS:
             raise AdvertError(f"kind {self.kind!r} must be one of {', '.join(KINDS)}")
         _check_name(self.name)
-        if self.table_id and not _TABLE_ID.match(self.table_id):
-            raise AdvertError(f"table id {self.table_id!r} must be 1-64 letters, digits, '_' or '-'")
         if self.kind == "table" and not self.table_id:
             raise AdvertError("a table advert needs a table id")
-        if not _VARIANT.match(self.variant):
-            raise AdvertError(f"variant {self.variant!r} must be 1-64 letters, digits, '.', '_' or '-'")
-        if not _RULES.match(self.rules_hash):
-            raise AdvertError(f"rules hash {self.rules_hash!r} must be 1-128 lowercase hex digits")
         if not 0 <= self.free_seats <= MAX_FREE_SEATS:
             raise AdvertError(f"free seats {self.free_seats} not in 0..{MAX_FREE_SEATS}")
         low, high = self.protocol
         if not 0 <= low <= high <= 65535:
             raise AdvertError(f"protocol range {low}-{high} must satisfy 0 <= low <= high <= 65535")
-        if not _BOOT.match(self.boot):
-            raise AdvertError(f"boot nonce {self.boot!r} must be 1-32 letters or digits")
         if not 1 <= self.port <= 65535:
             raise AdvertError(f"port {self.port} not in 1..65535")
         if not 1 <= self.rounds <= MAX_ROUNDS:

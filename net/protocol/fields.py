@@ -33,10 +33,11 @@ class Form:
     says: str
     empty: bool = False
 
-    def check(self, name: str, value: str) -> None:
+    def check(self, name: str, value: str, error: type[ValueError] = ValueError) -> None:
+        """``error`` naming the field ``name`` and its form if ``value`` does not have it."""
         if not (self.empty and value == "") and not self.pattern.fullmatch(value):
-            raise ValueError(f"{name} must be {self.says}{' or empty' if self.empty else ''}, "
-                             f"not {value[:70]!r}")
+            raise error(f"{name} must be {self.says}{' or empty' if self.empty else ''}, "
+                        f"not {value[:70]!r}")
 
 
 Node = Annotated[str, Form(HEX_ID, "32 lowercase hex digits")]
