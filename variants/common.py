@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from tarock.core import phases
-from tarock.core.cards import VALUE, Card
+from tarock.core.cards import DECK54, VALUE, Card
 from tarock.core.contracts import TrickRules
 from tarock.core.hookspecs import hookimpl
 from tarock.core.state import HandState, PhaseId, Reason
@@ -67,3 +67,16 @@ class ContractPhases:
     @hookimpl
     def tarock_phase(self, name: PhaseId) -> phases.Phase | None:
         return self.handlers.get(name)
+
+
+class Deal54:
+    """Hook implementations of a variant dealt from all 54 cards: 12 a hand, the talon in two
+    piles of three."""
+
+    @hookimpl
+    def tarock_deck(self, options: Mapping[str, Any]) -> Sequence[Card]:
+        return DECK54
+
+    @hookimpl
+    def tarock_deal_layout(self, options: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
+        return 12, (3, 3)

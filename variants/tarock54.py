@@ -29,7 +29,7 @@ from itertools import combinations
 from typing import Any, Final
 
 from tarock.core.auction import Auction
-from tarock.core.cards import DECK54, KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, rank_of, tarock
+from tarock.core.cards import KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, rank_of, tarock
 from tarock.core.contracts import (
     CallRule,
     ContractSpec,
@@ -47,7 +47,7 @@ from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.settlement import game_item
 from tarock.core.state import HandState, Reason, Score, Verdict
-from tarock.variants.common import ContractPhases, thirds
+from tarock.variants.common import ContractPhases, Deal54, thirds
 
 VERSION: Final = "2.0"
 CALLABLE: Final = tuple(tarock(n) for n in range(20, 0, -1))
@@ -78,7 +78,7 @@ PLAYABLE: Final = Playable(goals=goal_pairs(("points", "tricks"), ("alone", "cal
 """What the phases and the scoring below play (house rules' contracts included)."""
 
 
-class Tarock54(ContractPhases):
+class Tarock54(ContractPhases, Deal54):
     """The hook implementations of ``tarock54``."""
 
     name = "tarock54"
@@ -90,14 +90,6 @@ class Tarock54(ContractPhases):
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:
         return [OptionSpec("kontra", True, "the opponents may say Kontra, Rekontra, Subkontra and Re-Sub")]
-
-    @hookimpl
-    def tarock_deck(self, options: Mapping[str, Any]) -> Sequence[Card]:
-        return DECK54
-
-    @hookimpl
-    def tarock_deal_layout(self, options: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
-        return 12, (3, 3)
 
     @hookimpl
     def tarock_contracts(self, options: Mapping[str, Any]) -> Sequence[ContractSpec]:
