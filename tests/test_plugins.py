@@ -496,15 +496,19 @@ def installed_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_a_house_rule_found_by_entry_point(installed_package: Path) -> None:
-    catalogue = load_plugins(config(installed_package, """
+BY_ENTRY_POINT = """
 [plugins]
 enabled = ["tarock54", "valat-double"]
 [[variant]]
 name = "valat-double"
 base = "tarock54"
 plugins = [{ entry_point = "valat-double" }]
-"""))
+"""
+"""A plugins.toml with the installed package's house rule over tarock54."""
+
+
+def test_a_house_rule_found_by_entry_point(installed_package: Path) -> None:
+    catalogue = load_plugins(config(installed_package, BY_ENTRY_POINT))
     assert catalogue.find("valat-double").rules().plugin_names == ["core", "tarock54", "valat-double"]
 
 
@@ -513,14 +517,7 @@ def test_an_installed_plugin_changed_without_a_new_version_refuses_old_records(
     """The rules hash covers an installed package's plugin code as it does a plugin file's, so a
     changed plugin refuses its old records, naming itself, until its version says it changed;
     tarock's own variants stay identified by their versions."""
-    toml = config(installed_package, """
-[plugins]
-enabled = ["valat-double"]
-[[variant]]
-name = "valat-double"
-base = "tarock54"
-plugins = [{ entry_point = "valat-double" }]
-""")
+    toml = config(installed_package, BY_ENTRY_POINT)
     module = installed_package / "site" / "club_rules_pkg.py"
 
     def fresh() -> Catalogue:

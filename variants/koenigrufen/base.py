@@ -38,6 +38,7 @@ from tarock.core.phases import (
     Phase,
     TrickPlay,
 )
+from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
 from tarock.variants.koenigrufen import scoring
@@ -395,3 +396,10 @@ class Koenigrufen:
         made = rules.premium_outcomes(state)
         premiums = scoring.premium_items(state, self.d, game, rules.premium_specs, made)
         return scoring.score_points_game(state, self.d, game, total, rules.count(state, ours), premiums)
+
+
+def dialect_variant(dialect: Dialect, lobby_order: int) -> Variant:
+    """The installed variant of one rule text: its name, title and description, one
+    :class:`Koenigrufen` per table."""
+    return Variant(name=dialect.name, title=dialect.title, plugins=lambda: [Koenigrufen(dialect)],
+                   description=dialect.description, lobby_order=lobby_order)
