@@ -29,6 +29,7 @@ Decisions where the profile is open (docs/rules.md §18.8):
   Valat.  A failed defenders' Valat costs them × 8.
 - The Solodreier's declarer announces in his first turn; the forehand may hold it.
 - The declarer's Rekontra against all defenders is one turn of Rekontras, one per defender.
+- An announced card is kept for its trick (the club's duty), never played early.
 """
 
 from __future__ import annotations

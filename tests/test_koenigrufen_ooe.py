@@ -320,6 +320,24 @@ def test_profile_4_2_announcing_koenig_ultimo_makes_the_partnership_public() -> 
     assert hand.state.partner_known
 
 
+def test_profile_9_3_example_1_besserrufer_kontras_on_different_items() -> None:
+    # docs/rules.md §18.4, §18.5: A calls cK (C), announces Uhu; B kontras the Uhu, A Rekontra,
+    # D kontras the game; A and C make the game, the Uhu falls before its trick: lost
+    r = score("besserrufer", 0, partner=2, called="cK", won={1: "XXI sK c7 c8", 3: "dK hK d2 d3"}, rest=0,
+              announced=[("uhu", 0, 2)], kontra_by={"uhu": 1, "": 3}, game_kontra=1)
+    assert lines(r) == [Line("game", "declarers", True, 20, kontra=1),
+                        Line("uhu", "declarers", False, -160, announced=True, kontra=2)]
+    assert r.settlement == (-140, 140, -140, 140)  # 1.40 euros each
+
+
+def test_profile_9_4_example_2_sechserdreier_lost_announced_pagat_made() -> None:
+    # docs/rules.md §18.5: the lost Sechserdreier doubles, the Pagat does not; the Kings silently
+    # with the defenders
+    r = score("sechserdreier", 0, discards="s7 s8 s9 s10 d2 d3", tricks={11: (0, "I c7 c8 c9", 0)}, rest=1,
+              announced=[("pagat", 0, 0)])
+    assert r.settlement == (-210, 70, 70, 70)
+
+
 # -- docs/rules.md §18.6: Valat -----------------------------------------------------------------------
 
 def test_profile_9_6_dreier_valat_announced_replaces_the_game_silent_premiums_drop() -> None:
