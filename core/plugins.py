@@ -34,6 +34,7 @@ import pluggy
 from tarock.core import hookspecs
 from tarock.core.context import TableContext
 from tarock.core.options import OptionError
+from tarock.core.plugin_ids import hash_installed, plugin_module
 from tarock.core.rules import SOURCE_DIGEST, RuleError, Rules, blame, plugin_version
 from tarock.core.variant import ENTRY_POINT_GROUP as VARIANT_GROUP
 from tarock.core.variant import Origin, Variant
@@ -191,7 +192,11 @@ def load_plugin_entry_point(name: str) -> HouseRule:
         obj = ep.load()
     except Exception as exc:
         raise PluginError(f"plugin {origin} failed to import: {type(exc).__name__}: {exc}") from exc
-    return replace(_house_rule(obj, origin), entry_point=f"{name} ({ep.value})")
+    rule = replace(_house_rule(obj, origin), entry_point=f"{name} ({ep.value})")
+    module = sys.modules.get(obj.__module__ if isinstance(obj, type) else plugin_module(obj))
+    if module is not None:
+        hash_installed(module)  # in the rules hash, like a file's content (its package's code)
+    return rule
 
 
 # -- the rules hash -------------------------------------------------------------
@@ -201,8 +206,9 @@ def rules_hash(rules: Rules, context: TableContext | None = None, sources: bool 
 
     It covers the variant's name, each plugin's name and version in
     registration order (core's data rules first), the sha256 of each plugin
-    file loaded by path (``sources``; only where there is one, so the hash of
-    installed variants is as before) and the resolved options (canonical
+    file loaded by path and of each plugin package's code other than tarock's own
+    (``sources``; only where there is one, so the hash of tarock's variants is as
+    before) and the resolved options (canonical
     JSON), so peers whose hashes agree play the same rules.  With ``context``
     it also covers the table context a hand was played under: that is the
     hash a record carries.  ``sources=False`` is the hash as records made

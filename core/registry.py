@@ -22,21 +22,30 @@ __all__ = ["ENTRY_POINT_GROUP", "Origin", "Variant", "available_variants", "find
 named here too, where a variant plugin finds them."""
 
 
-def available_variants(config: str | os.PathLike[str] | Catalogue | None = None) -> dict[str, Variant]:
-    """All variants installed, by name; with ``config`` (a plugins.toml path or
-    a loaded catalogue) the variants it enables, in its order."""
-    if config is not None:
-        return _catalogue(config).offered()
+def _entry_points() -> tuple[dict[str, Variant], dict[str, str]]:
+    """The installed variants by name, and why each that fails to load does (one line)."""
     found: dict[str, Variant] = {}
+    broken: dict[str, str] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             variant = ep.load()
         except Exception as exc:  # a broken plugin must not hide the others
-            raise RuleError(f"variant plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}") from exc
+            broken[ep.name] = f"variant plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}"
+            continue
         if not isinstance(variant, Variant):
-            raise RuleError(f"entry point {ep.name!r} ({ep.value}) is not a Variant")
+            broken[ep.name] = f"entry point {ep.name!r} ({ep.value}) is not a Variant"
+            continue
         found[variant.name] = variant
-    return found
+    return found, broken
+
+
+def available_variants(config: str | os.PathLike[str] | Catalogue | None = None) -> dict[str, Variant]:
+    """All variants installed, by name (one that fails to load is left out: :func:`find_variant`
+    names its error); with ``config`` (a plugins.toml path or a loaded catalogue) the variants it
+    enables, in its order."""
+    if config is not None:
+        return _catalogue(config).offered()
+    return _entry_points()[0]
 
 
 def find_variant(name: str, config: str | os.PathLike[str] | Catalogue | None = None) -> Variant:
@@ -47,12 +56,13 @@ def find_variant(name: str, config: str | os.PathLike[str] | Catalogue | None = 
     """
     if config is not None:
         return _catalogue(config).find(name)
-    variants = available_variants()
-    try:
+    variants, broken = _entry_points()
+    if name in variants:
         return variants[name]
-    except KeyError:
-        known = ", ".join(sorted(variants)) or "none"
-        raise RuleError(f"unknown variant {name!r} (installed: {known})") from None
+    if name in broken:
+        raise RuleError(broken[name])
+    known = ", ".join(sorted(variants)) or "none"
+    raise RuleError(f"unknown variant {name!r} (installed: {known})")
 
 
 def _catalogue(config: str | os.PathLike[str] | Catalogue) -> Catalogue:

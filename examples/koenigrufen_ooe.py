@@ -10,23 +10,26 @@ Premiums (docs/rules.md §18.5): Trull, Vier Könige, König Ultimo, Pagat, Uhu,
 1/2, 1/2, 2/4, 3/6, 4/8 points, doubled in solo games; no Absolut, Grammopoi, Mondfang;
 the colour games know only Vier Könige and Valat.  The Sküs wins a Trull trick (§18.3).
 Options set here: the forehand may hold ("ich halte", docs/rules.md §18.2); with four Kings no
-calling game (§18.2); Valat is game value × 4 silent / × 8 announced and replaces the game
-item, only announced premiums beside it (docs/rules.md §18.6); Kontra, Rekontra, Subkontra per
-item, per opponent in negative games (§18.4); Trischaken: the loser pays (§18.7).
+calling game (§18.2); tarocks (in the Farbendreier suit cards) are laid away only when no other
+card is left (§18.3); the declarer opens the announcements, each player announces only in his
+first turn, after a Kontra only more Kontras and "Gut" (§18.4); Kontra, Rekontra, Subkontra
+per item, per opponent in negative games; in the colour games a defender kontras or announces
+Valat (§18.4); König Ultimo is its party's last trick, announcing it shows the partner (§18.5,
+§15.3); a failed silent premium costs
+nothing (§18.5); Valat is game value × 4 silent / × 8 announced and replaces the game item,
+only announced premiums beside it (§18.6); Trischaken: the loser pays (§18.7).
 
 Decisions where the profile is open (docs/rules.md §18.8):
-- Announcements follow the app's order (docs/rules.md §18.4): the forehand opens, announcing keeps
-  the turn, a Kontra ends it, three "Gut" after the last word end the round.
+- A Kontra may come at any of one's turns while the item stands (no first-turn window).
 - A Kontra between hidden partners counts nothing (the club's rule).
-- Failed silent premiums cost nothing; a Kontra on the game does not raise silent
-  premiums.  Two Jungfrauen share, rounded up to whole points.
+- A Kontra on the game does not raise silent premiums.  Two Jungfrauen share, rounded up.
 - The Sechserdreier's lost value is 8.  Schleifen pays game + the smallest
   bird held before the talon.  The Solorufer's King half goes to him at the end
   and every Kontra is void (the Book).  The talon stays with the defenders after a
   Valat.  A failed defenders' Valat costs them × 8.
-- In the colour games a defender may both kontra and announce Valat (the 2021 text).
-- The Solodreier's declarer announces only in his first turn; the forehand may
-  hold it.  The Besserrufer's Rekontra answers one defender's Kontra at a time.
+- The Solodreier's declarer announces in his first turn; the forehand may hold it.
+- The declarer's Rekontra against all defenders is one turn of Rekontras, one per defender.
+- An announced card is kept for its trick (the club's duty), never played early.
 """
 
 from __future__ import annotations
@@ -78,13 +81,16 @@ class KoenigrufenOoe:
     """Upper-Austrian tournament Königrufen (docs/rules.md §18)."""
 
     name = "koenigrufen-ooe"
-    version = "1.0"
+    version = "2.0"
     applies_to = ("koenigrufen-club",)
 
     @hookimpl
     def tarock_option_defaults(self) -> Mapping[str, Any]:
-        return {"four_kings": "none", "forehand_hold": True, "announce_first": "forehand",
-                "kontra_ends_turn": True, "valat": "replaces-game", "trischaken": "loser-pays"}
+        return {"four_kings": "none", "forehand_hold": True, "discards": "plain-first",
+                "announce_first": "declarer", "announce_once": True, "kontra_ends_turn": True,
+                "colour_kontra_or_valat": True, "king_ultimo": "party", "ultimo_reveals": True,
+                "valat": "replaces-game",
+                "trischaken": "loser-pays"}
 
     @hookimpl(wrapper=True)
     def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
@@ -93,7 +99,7 @@ class KoenigrufenOoe:
 
     @hookimpl(wrapper=True)
     def tarock_premium_specs(self, options: Mapping[str, Any]) -> Generator[None, Any, list[PremiumSpec]]:
-        return [replace(p, silent=PREMIUMS[p.name][0], announced=PREMIUMS[p.name][1],
+        return [replace(p, silent=PREMIUMS[p.name][0], announced=PREMIUMS[p.name][1], silent_lost=0,
                         title="Quapil" if p.name == "marabu" else p.title)
                 for p in (yield) if p.name in PREMIUMS]
 

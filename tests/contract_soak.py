@@ -14,9 +14,10 @@ must replay to the identical result, settle to zero, and keep the data:
   (``ContractSpec.kontra``).  It also counts holds (a game bid again by
   another seat, not a join or contest) and Valat items in the game's place.
 
-Run ``python tests/contract_soak.py --variant tarock54-bettel --hands 2000``
-(``--bots`` names the four seats' bots); it prints the figures and exits 1
-on a violation.  tests/test_contract_data.py runs a short version.
+Run ``python tests/contract_soak.py --hands 2000 --variant tarock54-bettel
+--variant tarock54-farbensolo --variant koenigrufen-ooe`` (issue 22's acceptance;
+``--bots`` names the four seats' bots); it prints the figures and exits 1 on a
+violation.  tests/test_contract_data.py runs a short version of each.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from pathlib import Path
 from line_items import Line, lines
 from test_koenigrufen_random import CLUB_NAME, act, cards, finished, gut_all, play_out, rigged, rules_for
 
-from tarock.core.actions import GAME, Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass
+from tarock.core.actions import Announce, Bid, Call, Discard, Kontra, KontraTarget, Pass
 from tarock.core.engine import Hand
 from tarock.core.plugins import load_plugins
 from tarock.core.record import record_of, replay
@@ -151,6 +151,29 @@ def test_profile_4_3_schleifen_pays_game_and_bird_to_each() -> None:
         assert club.state.result is not None and club.state.result.settlement[0] == -paid
 
 
+# -- docs/rules.md §18.3: discards ----------------------------------------------------------------
+
+COLOUR_HAND = "III IV V VI dK s7 h1 h2 h3 d2 d3 sQ"
+"""Seat 1: four plain tarocks, no Trull card."""
+
+
+def discards_of(contract: str, variant: str = OOE) -> set[tuple[int, ...]]:
+    hand = rigged(variant, [FH, "III IV V VI dK s7 h1 h2 h3 d2 d3 sQ"], talon=TALON)
+    act(hand, Bid(0, "vorhand"), Bid(1, contract), Pass(2), Pass(3), Pass(0), TakeTalon(1, 0))
+    return {a.cards for a in hand.legal(1) if isinstance(a, Discard)}
+
+
+def test_profile_4_4_tarocks_laid_away_only_without_suit_cards_the_farbendreier_the_other_way() -> None:
+    plain = set(cards("s7 h1 h2 h3 d2 d3 sQ c10 c9 c8"))
+    assert discards_of("dreier") and all(set(d) <= plain for d in discards_of("dreier"))
+    assert discards_of("farbendreier") == {tuple(sorted(cards("III IV V")))} | {
+        tuple(sorted(c)) for c in ([*cards(x)] for x in ("III IV VI", "III V VI", "IV V VI"))}
+    hand = rigged(OOE, [FH, "III IV V VI dK s7 h1 h2 h3 d2 d3 sQ"], talon=TALON)
+    act(hand, Bid(0, "vorhand"), Bid(1, "farbendreier"), Pass(2), Pass(3), Pass(0), TakeTalon(1, 0))
+    assert hand.why_not(Discard(1, tuple(sorted(cards("III IV s7"))))).code == "discard-suit"
+    assert any(set(d) & set(cards("III IV V VI")) for d in discards_of("dreier", CLUB_NAME))  # the club
+
+
 # -- docs/rules.md §18.4: announcements and Kontra ----------------------------------------------------
 
 def dreier_of_seat_1(variant: str = OOE, **options: object) -> Hand:
@@ -161,37 +184,43 @@ def dreier_of_seat_1(variant: str = OOE, **options: object) -> Hand:
     return hand
 
 
-def test_profile_5_2_the_forehand_opens_and_a_kontra_ends_the_turn() -> None:
+def test_profile_5_1_the_declarer_opens_and_each_announces_only_in_his_first_turn() -> None:
+    # docs/rules.md §18.4: the declarer opens, the others follow in playing order
     hand = dreier_of_seat_1()
-    assert hand.state.to_move == 0
-    act(hand, Kontra(0))
-    assert hand.state.to_move == 1 and hand.state.kontra_level == 1
-    # the club: the declarer opens, a Kontra keeps the turn; each by option
+    assert hand.state.to_move == 1
+    act(hand, Announce(1, ("trull",)), Pass(1), Pass(2), Kontra(3, KontraTarget("trull")))
+    # after a Kontra only more Kontras ("on everything") and Gut in that turn
+    assert hand.why_not(Announce(3, ("kings",))).code == "kontra-said"
+    act(hand, Kontra(3), Pass(3))
+    assert hand.state.kontra_level == 1 and hand.state.announcements[0].kontra == 1
+    # the forehand had no turn yet: she may announce; the others spoke and may not any more
+    act(hand, Announce(0, ("kings",)), Pass(0))
+    assert hand.state.to_move == 1 and hand.why_not(Announce(1, ("valat",))).code == "announce-once"
+    act(hand, Kontra(1, KontraTarget("trull")), Pass(1))  # a Rekontra still may come later
+    assert hand.why_not(Announce(2, ("valat",))).code == "announce-once"
+    gut_all(hand)
+    assert hand.state.phase == "play" and hand.state.announcements[0].kontra == 2
+    # the club: the declarer opens, a Kontra keeps the whole turn, a player announces again later
     club = dreier_of_seat_1(CLUB_NAME)
-    assert club.state.to_move == 1
-    act(club, Pass(1), Pass(2), Pass(3), Kontra(0))
-    assert club.state.to_move == 0
-    opt = dreier_of_seat_1(CLUB_NAME, announce_first="forehand", kontra_ends_turn=True)
-    act(opt, Kontra(0))
-    assert opt.state.to_move == 1
+    act(club, Pass(1), Pass(2), Kontra(3), Announce(3, ("kings",)), Pass(3), Pass(0), Pass(1))
+    assert club.why_not(Announce(2, ("trull",))) is None
+    opt = dreier_of_seat_1(CLUB_NAME, announce_first="forehand")
+    assert opt.state.to_move == 0
 
 
-def test_profile_5_3_the_besserrufer_names_his_bird_before_a_kontra_ends_his_turn() -> None:
+def test_profile_5_3_the_besserrufer_names_his_bird_before_his_gut() -> None:
     hand = rigged(OOE, ["cK I XV XVI XVII XVIII XIX cQ d4 d3 h4 h3", "II III dK XX XXI Sküs"], talon=TALON)
     act(hand, Bid(0, "vorhand"), Bid(1, "besserrufer"), Pass(2), Pass(3), Pass(0), Call(1, cards("hK")[0]),
-        TakeTalon(1, 0), Discard(1, tuple(sorted(cards("c10 c9 c8")))), Kontra(0))
-    assert hand.state.to_move == 1
-    act(hand, Kontra(1))  # Rekontra: his turn goes on, the bird is still owed
+        TakeTalon(1, 0), Discard(1, tuple(sorted(cards("c10 c9 c8")))))
     assert hand.state.to_move == 1 and Pass(1) not in hand.legal(1)
     act(hand, Announce(1, ("uhu",)), Pass(1))
-    assert hand.state.to_move == 2 and hand.state.kontra_level == 2
+    assert hand.state.to_move == 2
 
 
 def test_profile_5_4_kontra_rekontra_subkontra_and_no_more() -> None:
     hand = dreier_of_seat_1()
-    act(hand, Kontra(0), Kontra(1), Pass(2), Pass(3))
-    assert hand.state.kontra_level == 2 and GAME in {a.target for a in hand.legal(0) if isinstance(a, Kontra)}
-    act(hand, Kontra(0))
+    act(hand, Pass(1), Kontra(2), Pass(2), Pass(3), Pass(0), Kontra(1), Pass(1), Kontra(2), Pass(2),
+        Pass(3), Pass(0))
     assert hand.state.kontra_level == 3 and hand.why_not(Kontra(1)).code == "kontra-max"
     gut_all(hand)
     play_out(hand, random.Random(5))
@@ -203,15 +232,20 @@ def test_profile_5_4_kontra_rekontra_subkontra_and_no_more() -> None:
     assert club.why_not(Kontra(2)).code == "kontra-max"  # the club stops at Re
 
 
-def test_profile_5_4_negative_games_three_levels_per_opponent() -> None:
+def test_profile_5_4_negative_games_three_levels_per_opponent_and_rekontra_against_all() -> None:
+    # docs/rules.md §18.4: each defender's own chain; the declarer's Rekontra against all defenders
+    # standing at Kontra is one turn of Rekontras
     hand = rigged(OOE, [FH], talon=TALON)
     act(hand, Bid(0, "piccolo"), Pass(1), Pass(2), Pass(3))
-    on0, re1 = KontraTarget(declarer=0), KontraTarget(answer=1)
-    act(hand, Pass(0), Kontra(1, on0), Kontra(2, on0), Pass(3), Kontra(0, re1), Kontra(1, on0), Pass(2),
-        Pass(3))  # B: Kontra, A: Rekontra against B, B: Subkontra; C: Kontra
-    assert hand.why_not(Kontra(0, re1)).code == "re-said"
-    act(hand, Kontra(0, KontraTarget(answer=2)), Pass(1), Pass(2))
+    on0, re1, re2 = KontraTarget(declarer=0), KontraTarget(answer=1), KontraTarget(answer=2)
+    act(hand, Pass(0), Kontra(1, on0), Pass(1), Kontra(2, on0), Pass(2), Pass(3),
+        Kontra(0, re1), Kontra(0, re2), Pass(0))  # A: Rekontra against B and C in one turn
+    act(hand, Kontra(1, on0), Pass(1))  # B: Subkontra
+    assert hand.why_not(Kontra(2, on0)) is None  # C may still
+    act(hand, Pass(2))
     assert hand.why_not(Kontra(3, KontraTarget(answer=1))).code == "no-kontra-to-answer"
+    act(hand, Pass(3))
+    assert hand.why_not(Kontra(0, re1)).code == "re-said"
     gut_all(hand)
     play_out(hand, random.Random(1))
     replays(hand)
@@ -221,11 +255,87 @@ def test_profile_5_4_negative_games_three_levels_per_opponent() -> None:
     assert r.settlement[0] == (1 if made else -1) * 20 * (8 + 4 + 1)
 
 
+def farbendreier_of_seat_1(**options: object) -> Hand:
+    hand = rigged(OOE, [FH, COLOUR_HAND], talon=TALON, options=dict(options) or None)
+    act(hand, Bid(0, "vorhand"), Bid(1, "farbendreier"), Pass(2), Pass(3), Pass(0), TakeTalon(1, 0),
+        Discard(1, tuple(sorted(cards("III IV V")))), Pass(1))
+    return hand
+
+
+def test_profile_5_4_colour_games_a_defender_kontras_or_announces_valat() -> None:
+    # docs/rules.md §18.4: in the colour games a defender says Kontra or announces Valat
+    hand = farbendreier_of_seat_1()
+    act(hand, Announce(2, ("valat",)))
+    assert hand.why_not(Kontra(2)).code == "kontra-or-valat" and Kontra(2) not in hand.legal(2)
+    # announcing only in one's first turn, the other way round shows with that option off
+    later = farbendreier_of_seat_1(announce_once=False)
+    act(later, Kontra(2), Pass(2), Announce(3, ("kings",)), Pass(3), Pass(0), Pass(1))
+    assert later.why_not(Announce(2, ("valat",))).code == "kontra-or-valat"
+    club = rigged(CLUB_NAME, [FH, "III IV V VI dK s7 h1 h2 h3 d2 d3 sQ"], talon=TALON)
+    act(club, Bid(0, "vorhand"), Bid(1, "farbendreier"), Pass(2), Pass(3), Pass(0), TakeTalon(1, 0),
+        Discard(1, tuple(sorted(cards("c10 c9 c8")))), Pass(1), Announce(2, ("valat",)))
+    assert club.why_not(Kontra(2)) is None  # the club allows both
+
+
 def test_profile_9_5_piccolo_kontra_ladder_per_opponent() -> None:
     # A made the Piccolo; B kontra, A retour, B subkontra (x8); C kontra (x2); D x1
     won = "c7 c8 c9 c10"
     r = score("piccolo", 0, won={0: won}, rest=1, pairs={(0, 1): 3, (0, 2): 1})
     assert r.settlement == (220, -160, -40, -20)
+
+
+# -- docs/rules.md §18.5: premiums ------------------------------------------------------------------
+
+def test_profile_6_a_failed_silent_premium_costs_nothing() -> None:
+    # docs/rules.md §18.5: the Pagat played in the last trick and beaten, not announced
+    last = {11: (0, "I c7 c8 XXI", 3)}
+    r = score("dreier", 0, tricks=last, rest=0)
+    assert "pagat" not in {i.name for i in r.items}
+    club = finished(CLUB_NAME, "dreier", 0, tricks=last, rest=0)
+    assert Line("pagat", "declarers", False, -10) in lines(club[0].score(club[1]))  # the club charges it
+    announced = score("dreier", 0, tricks=last, rest=0, announced=[("pagat", 0, 0)])
+    assert Line("pagat", "declarers", False, -20, announced=True) in lines(announced)
+
+
+def test_profile_6_koenig_ultimo_is_made_when_its_party_takes_the_last_trick() -> None:
+    # docs/rules.md §18.5: the partner's King falls in the last trick, the declarer trumps it
+    last, one = {11: (1, "d2 dK d3 XX", 0)}, {1: "XIX XVIII XVII XVI"}
+    r = score("rufer", 0, partner=2, called="dK", tricks=last, rest=0, won=one)
+    assert Line("king", "declarers", True, 10) in lines(r)
+    itself = score("rufer", 0, partner=2, called="dK", tricks={11: (1, "d2 dK d3 d4", 2)}, rest=0, won=one)
+    assert Line("king", "declarers", True, 10) in lines(itself)  # the King itself takes it
+    beaten = score("rufer", 0, partner=2, called="dK", tricks={11: (0, "d4 d2 dK XX", 3)}, rest=0, won=one,
+                   announced=[("king", 2, 0)])
+    assert Line("king", "declarers", False, -20, announced=True) in lines(beaten)
+    club = finished(CLUB_NAME, "rufer", 0, partner=2, called="dK", tricks=last, rest=0, won=one)
+    assert Line("king", "declarers", False, -10) in lines(club[0].score(club[1]))  # the King must take it
+
+
+def test_profile_4_2_announcing_koenig_ultimo_makes_the_partnership_public() -> None:
+    hand = rigged(OOE, ["cK sK I XV XVI XVII XVIII XIX cQ d4 d3 h4", "", "hK"], talon=TALON)
+    act(hand, Bid(0, "vorhand"), Pass(1), Pass(2), Pass(3), Bid(0, "rufer"), Call(0, cards("hK")[0]),
+        TakeTalon(0, 0), Discard(0, tuple(sorted(cards("c10 c9 c8")))), Pass(0), Pass(1))
+    assert hand.state.partner == 2 and not hand.state.partner_known
+    act(hand, Announce(2, ("king",)), Pass(2))
+    assert hand.state.partner_known
+
+
+def test_profile_9_3_example_1_besserrufer_kontras_on_different_items() -> None:
+    # docs/rules.md §18.4, §18.5: A calls cK (C), announces Uhu; B kontras the Uhu, A Rekontra,
+    # D kontras the game; A and C make the game, the Uhu falls before its trick: lost
+    r = score("besserrufer", 0, partner=2, called="cK", won={1: "XXI sK c7 c8", 3: "dK hK d2 d3"}, rest=0,
+              announced=[("uhu", 0, 2)], kontra_by={"uhu": 1, "": 3}, game_kontra=1)
+    assert lines(r) == [Line("game", "declarers", True, 20, kontra=1),
+                        Line("uhu", "declarers", False, -160, announced=True, kontra=2)]
+    assert r.settlement == (-140, 140, -140, 140)  # 1.40 euros each
+
+
+def test_profile_9_4_example_2_sechserdreier_lost_announced_pagat_made() -> None:
+    # docs/rules.md §18.5: the lost Sechserdreier doubles, the Pagat does not; the Kings silently
+    # with the defenders
+    r = score("sechserdreier", 0, discards="s7 s8 s9 s10 d2 d3", tricks={11: (0, "I c7 c8 c9", 0)}, rest=1,
+              announced=[("pagat", 0, 0)])
+    assert r.settlement == (-210, 70, 70, 70)
 
 
 # -- docs/rules.md §18.6: Valat -----------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 import textwrap
 import tomllib
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from tarock.core import hookspecs
 from tarock.core.actions import Action, Call, Kontra, Pass, Play
 from tarock.core.cards import PAGAT, parse_card
 from tarock.core.engine import Hand
+from tarock.core.plugin_ids import code_digest, package_root
 from tarock.core.plugins import (
     PLUGIN_GROUP,
     VARIANT_GROUP,
@@ -32,7 +34,7 @@ from tarock.core.plugins import (
     plugin_version,
     rules_hash,
 )
-from tarock.core.record import record_of, replay
+from tarock.core.record import RecordError, record_of, replay
 from tarock.core.registry import available_variants, find_variant
 from tarock.core.rules import PluginFailure, RuleError, Rules
 from tarock.core.state import HandResult
@@ -494,16 +496,52 @@ def installed_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_a_house_rule_found_by_entry_point(installed_package: Path) -> None:
-    catalogue = load_plugins(config(installed_package, """
+BY_ENTRY_POINT = """
 [plugins]
 enabled = ["tarock54", "valat-double"]
 [[variant]]
 name = "valat-double"
 base = "tarock54"
 plugins = [{ entry_point = "valat-double" }]
-"""))
+"""
+"""A plugins.toml with the installed package's house rule over tarock54."""
+
+
+def test_a_house_rule_found_by_entry_point(installed_package: Path) -> None:
+    catalogue = load_plugins(config(installed_package, BY_ENTRY_POINT))
     assert catalogue.find("valat-double").rules().plugin_names == ["core", "tarock54", "valat-double"]
+
+
+def test_an_installed_plugin_changed_without_a_new_version_refuses_old_records(
+        installed_package: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules hash covers an installed package's plugin code as it does a plugin file's, so a
+    changed plugin refuses its old records, naming itself, until its version says it changed;
+    tarock's own variants stay identified by their versions."""
+    toml = config(installed_package, BY_ENTRY_POINT)
+    module = installed_package / "site" / "club_rules_pkg.py"
+
+    def fresh() -> Catalogue:
+        monkeypatch.delitem(sys.modules, "club_rules_pkg", raising=False)
+        return load_plugins(toml)
+
+    catalogue = fresh()
+    rules = catalogue.find("valat-double").rules()
+    assert list(rules.sources) == ["valat-double"]
+    assert rules.sources["valat-double"][1] == str(module.resolve())  # its code, named in refusals
+    data = record_of(play(rules, *ULTIMO_WON)).to_json()
+    assert list(data["rules"]["sources"]) == ["valat-double"]
+    assert replay(data, variants=fresh().variants).hand is not None  # the same code: it replays
+    module.write_text(module.read_text().replace("2 * p.silent", "3 * p.silent"))
+    with pytest.raises(RecordError) as caught:
+        replay(data, variants=fresh().variants)
+    assert str(caught.value) == (
+        "the record was played with other rules than valat-double here: plugin 'valat-double' "
+        f"({module.resolve()}) changed since the record was written, though its version is still 1.0 "
+        "(give a changed rule a new version; the record replays only with the file as it was)")
+    module.write_text(module.read_text().replace('version = "1.0"', 'version = "1.1"'))
+    with pytest.raises(RecordError, match=r"plugin 'valat-double' is version 1\.1 here, 1\.0 in the record"):
+        replay(data, variants=fresh().variants)
+    assert not find_variant("tarock54").rules().sources  # tarock's own: by its version
 
 
 def test_a_broken_installed_variant_only_matters_when_enabled(installed_package: Path) -> None:
@@ -512,6 +550,23 @@ def test_a_broken_installed_variant_only_matters_when_enabled(installed_package:
     path = config(installed_package, '[plugins]\nenabled = ["broken-variant", "tarock54"]\n')
     assert re.search(r"variant plugin 'broken-variant' .*failed to load", refusal(path, "broken-variant"))
     assert load_plugins(path).enabled == ("tarock54",)
+    # without a plugins.toml too: the others load, and asking for it names its error
+    assert "broken-variant" not in available_variants() and "tarock54" in available_variants()
+    with pytest.raises(RuleError, match=r"variant plugin 'broken-variant' .*failed to load"):
+        find_variant("broken-variant")
+
+
+def test_a_plugin_packages_digest_covers_every_module_of_the_package(tmp_path: Path) -> None:
+    package = tmp_path / "clubpkg"
+    (package / "parts").mkdir(parents=True)
+    for name in ("__init__.py", "rule.py", "parts/__init__.py", "parts/helpers.py"):
+        (package / name).write_text(f"# {name}\n")
+    root = package_root(package / "rule.py")
+    assert root == package and package_root(tmp_path / "alone.py") == tmp_path / "alone.py"
+    before = code_digest(root)
+    (package / "parts" / "helpers.py").write_text("# changed\n")
+    assert code_digest(root) != before and code_digest(root) == code_digest(package_root(package / "parts"
+                                                                                          / "helpers.py"))
 
 
 # -- where plugins.toml is found ------------------------------------------------------------

@@ -4,8 +4,9 @@ docs/rules.md §15.5: "Nach Ablage darf jeder Spieler so lange Prämien und Kont
 ansagen, bis dreimal Gut! kommt."  The declarer speaks first; in his turn a
 player makes any number of announcements and Kontras, then says "Gut!"
 (``pass``).  Options: ``announce_first`` (``declarer``, or ``forehand``:
-the round starts with the forehand) and ``kontra_ends_turn`` (a Kontra is
-also one's "Gut!", the turn passes on; docs/rules.md §18.4).
+the round starts with the forehand), ``announce_once`` (a player announces only
+in his first turn), ``kontra_ends_turn`` (after a Kontra only more Kontras and
+"Gut!" in that turn) and ``colour_kontra_or_valat`` (docs/rules.md §18.4).
 The round ends once every player has spoken and the last three
 turns were a plain "Gut!".
 
@@ -45,6 +46,7 @@ from tarock.variants.koenigrufen.games import (
     KING_ULTIMO,
     MONDFANG,
     PREMIUM_ORDER,
+    VALAT,
     Dialect,
     announce_at_once,
     kind,
@@ -75,6 +77,20 @@ def public_sides(state: HandState) -> bool:
     return game is None or game.call is None or alone(state)
 
 
+def colour_defender(state: HandState, seat: int) -> bool:
+    """Whether ``seat`` defends a colour game where the option ``colour_kontra_or_valat`` has
+    a defender choose between Kontra and a Valat announcement (docs/rules.md §18.4)."""
+    game = game_of(state)
+    return (bool(state.options.get("colour_kontra_or_valat")) and game is not None
+            and game.tricks.trump == "colour" and seat != state.declarer)
+
+
+def valat_by(state: HandState, seat: int) -> bool:
+    """Whether ``seat`` defends a colour game with a Valat announced, so says no Kontra."""
+    return colour_defender(state, seat) and any(a.name == VALAT and a.seat == seat
+                                                  for a in state.announcements)
+
+
 def bird_pending(state: HandState, dialect: Dialect, seat: int) -> bool:
     """Whether the Besserrufer must still announce his bird (and can)."""
     game = game_of(state)
@@ -87,9 +103,17 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
     assert game is not None
     hand = state.hands[seat]
     info = kr(state).get("ann", {})
-    if announce_at_once(game) and seat in declarers(state) and seat in info.get("spoken", ()):
-        return Verdict.deny("announce-at-once",
-                            "in this game the declarer announces at once, in his first turn")
+    if seat in info.get("spoken", ()):
+        if state.options.get("announce_once"):
+            return Verdict.deny("announce-once", "each player announces only in his first turn")
+        if announce_at_once(game) and seat in declarers(state):
+            return Verdict.deny("announce-at-once",
+                                "in this game the declarer announces at once, in his first turn")
+    if info.get("kontra_turn") == seat and not bird_pending(state, dialect, seat):
+        return Verdict.deny("kontra-said", "after a Kontra say only more Kontras or Gut in this turn")
+    if name == VALAT and colour_defender(state, seat) and seat in info.get("kontra_seats", ()):
+        return Verdict.deny("kontra-or-valat", "in a colour game a defender says Kontra or announces "
+                            "Valat, not both")
     if name in BIRDS:
         card = BIRDS[name][0]
         if card not in hand:
@@ -137,6 +161,8 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
     # may be said (nobody knows where the King is) and are void at the end (scoring)
     if game.kontra == 0:
         return Verdict.deny("no-kontra", "there is no Kontra in this game")
+    if valat_by(state, seat):
+        return Verdict.deny("kontra-or-valat", "you announced Valat: in a colour game no Kontra then")
     if kind(game) == "tricks":
         pairs: dict[tuple[int, int], int] = kr(state).get("ann", {}).get("pairs", {})
         if target.declarer is not None:
@@ -198,7 +224,7 @@ def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> lis
     are looked at once for all of them, not once per target."""
     game = game_of(state)
     assert game is not None and state.declarer is not None
-    if game.kontra == 0:
+    if game.kontra == 0 or valat_by(state, seat):
         return []
     if kind(game) == "tricks":
         return [t for t in targets if kontra_verdict(state, seat, t).allowed]
@@ -244,7 +270,8 @@ class Announcing(Phase):
         return own is not None and sole is not None and getattr(sole, "__func__", None) is own
 
     def start(self, state: HandState, rules: Rules) -> None:
-        kr(state)["ann"] = {"acted": False, "streak": 0, "spoken": [], "kontra_by": {}, "pairs": {}}
+        kr(state)["ann"] = {"acted": False, "streak": 0, "spoken": [], "kontra_by": {}, "pairs": {},
+                            "kontra_seats": [], "kontra_turn": None}
         first = state.options.get("announce_first")
         state.to_move = state.forehand if first == "forehand" else state.declarer
 
@@ -345,13 +372,19 @@ class Announcing(Phase):
                     kr(state)["mond_holder"] = state.holder(MOND)
                 if name in BIRDS and bird_pending(state, self.d, seat):
                     kr(state)["bird_done"] = name
+                if name == KING_ULTIMO and seat == state.partner and state.options.get("ultimo_reveals"):
+                    state.partner_known = True  # only the called King's holder may say it
             info["acted"] = True
             return
         if isinstance(action, Kontra):
             self._raise(state, info, seat, action.target)
             info["acted"] = True
-            if not state.options.get("kontra_ends_turn") or bird_pending(state, self.d, seat):
-                return  # the Besserrufer keeps his turn until his bird is named
+            if seat not in info.setdefault("kontra_seats", []):
+                info["kontra_seats"].append(seat)
+            if state.options.get("kontra_ends_turn"):
+                info["kontra_turn"] = seat  # more Kontras ("on everything"), then Gut
+            return
+        info["kontra_turn"] = None
         if seat not in info["spoken"]:
             info["spoken"].append(seat)
         info["streak"] = 0 if info["acted"] else info["streak"] + 1

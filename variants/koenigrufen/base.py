@@ -38,6 +38,7 @@ from tarock.core.phases import (
     Phase,
     TrickPlay,
 )
+from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
 from tarock.variants.koenigrufen import scoring
@@ -62,6 +63,7 @@ from tarock.variants.koenigrufen.talon import (
     keep_duties,
     legal_discards,
     needs_talon_phase,
+    plain_first,
 )
 
 VERSION = "2.0"
@@ -173,8 +175,21 @@ class Koenigrufen:
                        "(\"ich halte\"): she takes that game without outbidding it"),
             OptionSpec("announce_first", "declarer", "who opens the announcements: the declarer or the "
                        "forehand", choices=("declarer", "forehand")),
+            OptionSpec("announce_once", False, "each player announces premiums only in his first turn "
+                       "of the announcements (Kontras may follow later)"),
             OptionSpec("kontra_ends_turn", False,
-                       "a Kontra ends one's turn of announcements (it is one's Gut!)"),
+                       "a Kontra ends one's announcing: in that turn only more Kontras, then Gut!"),
+            OptionSpec("colour_kontra_or_valat", False,
+                       "in a colour game a defender either says Kontra or announces Valat, not both"),
+            OptionSpec("king_ultimo", "king", "König Ultimo is made when the called King itself takes "
+                       "the last trick, or when its party takes the last trick with the King in it",
+                       choices=("king", "party")),
+            OptionSpec("ultimo_reveals", False, "announcing König Ultimo makes the partnership public "
+                       "(only the called King's holder may)"),
+            OptionSpec("discards", "plain-first" if self.d.tarocks_only_without_suits else "free",
+                       "what may be laid away besides Kings and Trull cards: anything, or tarocks (in "
+                       "colour games suit cards) only when no other card is left",
+                       choices=("free", "plain-first")),
             OptionSpec("valat", "replaces-all" if self.d.valat_multiplies else "premium",
                        "a Valat is a premium, or worth the game value times the Valat's value and "
                        "replaces the game and every other premium, or the game and the silent premiums",
@@ -266,14 +281,17 @@ class Koenigrufen:
     @hookimpl
     def tarock_legal_discards(self, state: HandState, seat: int, count: int) -> Sequence[tuple[Card, ...]]:
         game = self.game(state)
-        return keep_duties(state, self.d, game, seat, legal_discards(self.d, game, state.hands[seat], count))
+        plain = plain_first(self.d, state)
+        return keep_duties(state, self.d, game, seat,
+                           legal_discards(self.d, game, state.hands[seat], count, plain))
 
     @hookimpl
     def tarock_discard_reason(self, state: HandState, seat: int, cards: tuple[Card, ...]) -> Reason:
         game = self.game(state)
-        if cards in legal_discards(self.d, game, state.hands[seat], len(cards)):
+        plain = plain_first(self.d, state)
+        if cards in legal_discards(self.d, game, state.hands[seat], len(cards), plain):
             return Reason("discard-bird", "keep your announced bird, or as Besserrufer a bird to name")
-        return discard_reason(self.d, game, state.hands[seat], cards)
+        return discard_reason(self.d, game, state.hands[seat], cards, plain)
 
     # -- play ----------------------------------------------------------------
     @hookimpl
@@ -378,3 +396,10 @@ class Koenigrufen:
         made = rules.premium_outcomes(state)
         premiums = scoring.premium_items(state, self.d, game, rules.premium_specs, made)
         return scoring.score_points_game(state, self.d, game, total, rules.count(state, ours), premiums)
+
+
+def dialect_variant(dialect: Dialect, lobby_order: int) -> Variant:
+    """The installed variant of one rule text: its name, title and description, one
+    :class:`Koenigrufen` per table."""
+    return Variant(name=dialect.name, title=dialect.title, plugins=lambda: [Koenigrufen(dialect)],
+                   description=dialect.description, lobby_order=lobby_order)

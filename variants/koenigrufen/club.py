@@ -53,8 +53,7 @@ rulebook's reading is the default):
 from __future__ import annotations
 
 from tarock.core.contracts import ContractSpec
-from tarock.core.registry import Variant
-from tarock.variants.koenigrufen.base import Koenigrufen
+from tarock.variants.koenigrufen.base import dialect_variant
 from tarock.variants.koenigrufen.games import (
     ABSOLUT,
     GRAMMOPOI,
@@ -130,10 +129,4 @@ CLUB = Dialect(
     ouvert_all=True,
 )
 
-VARIANT = Variant(
-    name=CLUB.name,
-    title=CLUB.title,
-    plugins=lambda: [Koenigrufen(CLUB)],
-    description=CLUB.description,
-    lobby_order=3,
-)
+VARIANT = dialect_variant(CLUB, lobby_order=3)

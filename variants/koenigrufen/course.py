@@ -34,8 +34,7 @@ Decisions where the course is silent (docs/rules.md §17 states them all):
 from __future__ import annotations
 
 from tarock.core.contracts import ContractSpec
-from tarock.core.registry import Variant
-from tarock.variants.koenigrufen.base import Koenigrufen
+from tarock.variants.koenigrufen.base import dialect_variant
 from tarock.variants.koenigrufen.games import (
     KAKADU_P,
     KING_ULTIMO,
@@ -95,10 +94,4 @@ COURSE = Dialect(
     tarocks_only_without_suits=True,
 )
 
-VARIANT = Variant(
-    name=COURSE.name,
-    title=COURSE.title,
-    plugins=lambda: [Koenigrufen(COURSE)],
-    description=COURSE.description,
-    lobby_order=4,
-)
+VARIANT = dialect_variant(COURSE, lobby_order=4)

@@ -123,6 +123,8 @@ def _bird_outcome(state: HandState, card: Card, from_end: int) -> tuple[int, boo
 def outcomes(state: HandState, game: ContractSpec, mondfang_partners: bool) -> dict[str, Outcome]:
     """Which party made (or, for birds and König Ultimo played in their trick and
     losing it, attempted and failed) each premium of a finished game for points.
+    König Ultimo is made by the King taking the last trick, or with the option
+    ``king_ultimo = party`` by its party taking it.
 
     Mondfang: the Sküs takes the trick holding the other party's Mond; with
     ``mondfang_partners`` also a partner's Mond, which then counts against the
@@ -138,6 +140,9 @@ def outcomes(state: HandState, game: ContractSpec, mondfang_partners: bool) -> d
                 if state.called is None or not is_king(state.called):
                     continue
                 played = _bird_outcome(state, state.called, 1)
+                if played is not None and state.options.get("king_ultimo") == "party":
+                    # docs/rules.md §18.5: the King's party takes the last trick, not the King itself
+                    played = played[0], (state.tricks[-1].winner in members) == (played[0] in members)
             else:
                 played = _bird_outcome(state, *BIRDS[name])
             if played is not None:
@@ -265,8 +270,11 @@ def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs:
             out.append(Item(name, side, opposite, loud, for_side=ours, made=won, announced=True,
                             kontra=kontra, scale=game.premium_scale))
         elif outcome is not None and silent:
-            out.append(Item(name, side, opposite, silent, for_side=outcome.declarers, made=outcome.made,
-                            scale=game.premium_scale))
+            if not outcome.made and spec.silent_lost is not None:
+                silent = spec.silent_lost  # a failed silent attempt's own value (0: it costs nothing)
+            if silent:
+                out.append(Item(name, side, opposite, silent, for_side=outcome.declarers,
+                                made=outcome.made, scale=game.premium_scale))
     v = valat_side(state)
     if mode == "replaces-game":
         # docs/rules.md §18.6: only announced premiums beside the Valat

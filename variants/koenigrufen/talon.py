@@ -89,23 +89,35 @@ class TalonPhase(Phase):
         state.to_move = None
 
 
-def legal_discards(dialect: Dialect, game: ContractSpec, hand: Sequence[Card],
-                   count: int) -> list[tuple[Card, ...]]:
+def plain_first(dialect: Dialect, state: HandState) -> bool:
+    """The option ``discards``: ``plain-first`` (docs/rules.md §17.3, §18.3): in a tarock game suit
+    cards are laid away first, tarocks only when no suit card but Kings is left; in a colour game
+    tarocks first, suit cards only when no tarock but the Trull is left.  ``free``: any but Kings
+    and Trull cards (docs/rules.md §16.3)."""
+    default = "plain-first" if dialect.tarocks_only_without_suits else "free"
+    return bool(state.options.get("discards", default) == "plain-first")
+
+
+def legal_discards(dialect: Dialect, game: ContractSpec, hand: Sequence[Card], count: int,
+                   plain: bool = False) -> list[tuple[Card, ...]]:
     """Every set of ``count`` cards that may be laid away.
 
-    Never Kings or Trull cards (docs/rules.md §15.4).  §17.3: tarocks only when no
-    other suit card is left.  §16.3, colour games: at most six tarocks may
-    stay in the hand.
+    Never Kings or Trull cards (docs/rules.md §15.4).  With ``plain`` (:func:`plain_first`) the
+    game's plain cards go first: suit cards in a tarock game, tarocks in a colour game.  §16.3,
+    colour games: at most the game's ``max_tarocks`` may stay in the hand.
     """
     hand = sorted(hand)
     allowed = [c for c in hand if not is_king(c) and c not in TRULL]
-    if dialect.tarocks_only_without_suits:
-        plain = [c for c in allowed if c >= 22]
-        if len(plain) >= count:
-            return list(combinations(plain, count))
-        tarocks = [c for c in allowed if c < 22]
-        return [tuple(sorted(plain + list(extra))) for extra in combinations(tarocks, count - len(plain))]
-    out = list(combinations(allowed, count))
+    if plain:
+        colour = game.tricks.trump == "colour"
+        first = [c for c in allowed if (c < 22) == colour]
+        if len(first) >= count:
+            out = list(combinations(first, count))
+        else:
+            rest = [c for c in allowed if (c < 22) != colour]
+            out = [tuple(sorted(first + list(extra))) for extra in combinations(rest, count - len(first))]
+    else:
+        out = list(combinations(allowed, count))
     most = max_tarocks(game)
     if most is not None:
         held = tarock_count(list(hand))
@@ -137,13 +149,16 @@ def keep_duties(state: HandState, dialect: Dialect, game: ContractSpec, seat: in
 
 
 def discard_reason(dialect: Dialect, game: ContractSpec, hand: Sequence[Card],
-                   cards: Sequence[Card]) -> Reason:
+                   cards: Sequence[Card], plain: bool = False) -> Reason:
     """Why ``cards`` are not among :func:`legal_discards`."""
     if any(is_king(c) for c in cards):
         return Reason("discard-king", "Kings may not be laid away")
     if any(c in TRULL for c in cards):
         return Reason("discard-trull", "Pagat, Mond and Sküs may not be laid away")
-    if dialect.tarocks_only_without_suits and any(c < 22 for c in cards):
+    if plain and game.tricks.trump == "colour" and any(c >= 22 for c in cards):
+        return Reason("discard-suit", "in a colour game suit cards may be laid away only when no "
+                      "other tarock is left")
+    if plain and any(c < 22 for c in cards):
         return Reason("discard-tarock", "tarocks may be laid away only when no other suit card is left")
     most = max_tarocks(game)
     if most is not None:
