@@ -20,7 +20,7 @@ from typing import Any, get_args
 
 from tarock.core.actions import Action, KontraTarget
 from tarock.core.auction import VORHAND, auction_info
-from tarock.core.cards import DECK54, KAKADU, MARABU, PAGAT, UHU, Card
+from tarock.core.cards import KAKADU, MARABU, PAGAT, UHU, Card
 from tarock.core.contracts import ContractSpec, Outcome, Playable, PremiumSpec
 from tarock.core.facts import VariantFacts
 from tarock.core.hookspecs import hookimpl
@@ -41,6 +41,7 @@ from tarock.core.phases import (
 from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
+from tarock.variants.common import Deal54
 from tarock.variants.koenigrufen import scoring
 from tarock.variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
 from tarock.variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
@@ -129,7 +130,7 @@ def restrict(cands: list[Card], due: dict[Card, int], trick_no: int) -> list[Car
     return cands
 
 
-class Koenigrufen:
+class Koenigrufen(Deal54):
     """Hook implementations of one Königrufen dialect."""
 
     version = VERSION
@@ -207,14 +208,6 @@ class Koenigrufen:
     @hookimpl
     def tarock_action_types(self) -> Sequence[type[Action]]:
         return KOENIGRUFEN_ACTIONS
-
-    @hookimpl
-    def tarock_deck(self, options: Mapping[str, Any]) -> Sequence[Card]:
-        return DECK54
-
-    @hookimpl
-    def tarock_deal_layout(self, options: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
-        return 12, (3, 3)
 
     @hookimpl
     def tarock_contracts(self, options: Mapping[str, Any]) -> Sequence[ContractSpec]:
