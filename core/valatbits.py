@@ -244,6 +244,22 @@ class Play:
                 return taken
         return mine
 
+    def leader_threats(self, mine: int) -> frozenset[Card]:
+        """The cards that, in the first leader's hand, take a trick from the
+        declarer's cards ``mine`` at once: a plain card above every card the
+        declarer holds of its suit (:meth:`_leader_outranks_a_suit` as a set,
+        computed once per check instead of once per deal)."""
+        out: list[Card] = []
+        for m in self.plain_suits:
+            own = mine & m
+            if own:
+                above = m >> own.bit_length() << own.bit_length()
+                while above:
+                    low = above & -above
+                    above ^= low
+                    out.append(self.card[low.bit_length() - 1])
+        return frozenset(out)
+
     def _leader_outranks_a_suit(self, leader: int, mine: int) -> bool:
         """Whether the first leader holds a plain card above every card the declarer holds of its suit."""
         for m in self.plain_suits:
@@ -302,7 +318,11 @@ class Play:
     def makes_valat(self, orders: list[Sequence[Card]], me: int) -> bool:
         """Play one open distribution out (``orders``: the four hands by place
         in the first trick, as dealt); True if the declarer at place ``me`` takes every trick."""
-        hands = [self.mask(o) for o in orders]
+        return self.play_out([self.mask(o) for o in orders], orders, me)
+
+    def play_out(self, hands: list[int], orders: list[Sequence[Card]], me: int) -> bool:
+        """:meth:`makes_valat` on the hands' bit sets ``hands`` (changed in place),
+        ``orders`` the hands as dealt."""
         if me != 0:
             first = self._first_trick(hands, orders, me)
             if first is None:
