@@ -221,6 +221,18 @@ def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> lis
     return out
 
 
+@lru_cache(maxsize=1024)
+def _kontra(seat: int, target: KontraTarget) -> Kontra:
+    """The action, one value per seat and target: the phase lists them in every turn."""
+    return Kontra(seat, target)
+
+
+@lru_cache(maxsize=256)
+def _announce(seat: int, name: str) -> Announce:
+    """The action, one value per seat and premium."""
+    return Announce(seat, (name,))
+
+
 class Announcing(Phase):
     """Premiums, Kontra and Re until three "Gut!"."""
 
@@ -282,12 +294,12 @@ class Announcing(Phase):
         if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
             # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
             # directly, without a round through the hook for each of ~230 questions a hand
-            return [Kontra(seat, t) for t in kontra_open(state, seat, targets)]
+            return [_kontra(seat, t) for t in kontra_open(state, seat, targets)]
         out: list[Action] = []
         for target in targets:
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is not None and verdict.allowed:
-                out.append(Kontra(seat, target))
+                out.append(_kontra(seat, target))
         return out
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
@@ -304,7 +316,7 @@ class Announcing(Phase):
             if (name in rules.premium_specs and name in game.premiums and name not in said
                     and (announce_verdict(state, self.d, seat, name).allowed if direct
                          else self.announce_reason(state, rules, seat, name, said) is None)):
-                out.append(Announce(seat, (name,)))
+                out.append(_announce(seat, name))
         out.extend(self.kontras(state, rules, seat))
         return out
 
