@@ -28,19 +28,26 @@ Kontra levels), so every observation shows it while the auction runs.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from tarock.core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, kontra_on
-from tarock.core.auction import declare
+from tarock.core.auction import bid_action, declare
 from tarock.core.contracts import ContractSpec
-from tarock.core.phases import BIDDING, Phase
+from tarock.core.phases import BIDDING, Phase, kontra_action
 from tarock.core.state import Announcement, HandState, Reason
 
 if TYPE_CHECKING:
     from tarock.core.rules import Rules
 
 KEY = "open-auction"
+
+
+@lru_cache(maxsize=4096)
+def _addition(seat: int, names: tuple[str, ...], against: bool) -> Announce:
+    """The addition as one value: the legal lists offer it turn after turn."""
+    return Announce(seat, names, against)
 
 
 class OpenAuction(Phase):
@@ -96,7 +103,7 @@ class OpenAuction(Phase):
                 continue
             names = self._with_bid(state, rules, seat, spec)
             for k in range(len(names) + 1):
-                out.extend(Bid(seat, spec.name, combo) for combo in combinations(names, k))
+                out.extend(bid_action(seat, spec.name, combo) for combo in combinations(names, k))
         return out
 
     # -- additions -------------------------------------------------------------
@@ -178,7 +185,7 @@ class OpenAuction(Phase):
                 continue
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is None or verdict.allowed:
-                out.append(Kontra(seat, target))
+                out.append(kontra_action(seat, target))
         return out
 
     def _bound(self, state: HandState, rules: Rules, seat: int) -> bool:
@@ -198,7 +205,7 @@ class OpenAuction(Phase):
         names = self._additions(state, rules, seat)
         against = seat not in state.declarer_party()
         for k in range(1, len(names) + 1):
-            out.extend(Announce(seat, combo, against) for combo in combinations(names, k))
+            out.extend(_addition(seat, combo, against) for combo in combinations(names, k))
         out.extend(self._kontras(state, rules, seat))
         return out
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from tarock.core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
 from tarock.core.cards import MOND, is_king
-from tarock.core.phases import ANNOUNCE, KONTRA, Phase
+from tarock.core.phases import ANNOUNCE, KONTRA, Phase, kontra_action
 from tarock.core.rules import Rules
 from tarock.core.state import ALLOW, Announcement, HandState, Reason, Verdict
 from tarock.variants.koenigrufen.context import alone, declarers, game_of, kr
@@ -221,12 +221,6 @@ def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> lis
     return out
 
 
-@lru_cache(maxsize=1024)
-def _kontra(seat: int, target: KontraTarget) -> Kontra:
-    """The action, one value per seat and target: the phase lists them in every turn."""
-    return Kontra(seat, target)
-
-
 @lru_cache(maxsize=256)
 def _announce(seat: int, name: str) -> Announce:
     """The action, one value per seat and premium."""
@@ -294,12 +288,12 @@ class Announcing(Phase):
         if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
             # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
             # directly, without a round through the hook for each of ~230 questions a hand
-            return [_kontra(seat, t) for t in kontra_open(state, seat, targets)]
+            return [kontra_action(seat, t) for t in kontra_open(state, seat, targets)]
         out: list[Action] = []
         for target in targets:
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is not None and verdict.allowed:
-                out.append(_kontra(seat, target))
+                out.append(kontra_action(seat, target))
         return out
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
