@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
@@ -236,14 +236,24 @@ def play_deals(hand: Sequence[Card], rules: TrickRules, trump: Suit, position: i
         raise ValueError(f"position {position} is not a place in the first trick (0..{SEATS - 1})")
     play = compile_play(rules, trump)
     mine = sorted(hand)
+
+    def outcomes() -> Iterator[bool]:
+        for others in distributions:
+            if len(others) != SEATS - 1 or any(len(o) != len(mine) for o in others):
+                raise ValueError(f"a distribution must hold {SEATS - 1} hands of {len(mine)} cards")
+            rest = list(others)
+            yield play.makes_valat([rest.pop(0) if seat != position else mine for seat in range(SEATS)],
+                                   position)
+    return _tally(outcomes(), stop_after)
+
+
+def _tally(outcomes: Iterator[bool], stop_after: int | None) -> ValatEstimate:
+    """Deals made of deals played (each outcome: made or lost), stopping at the
+    ``stop_after``-th lost one."""
     made = failed = played = 0
-    for others in distributions:
-        if len(others) != SEATS - 1 or any(len(o) != len(mine) for o in others):
-            raise ValueError(f"a distribution must hold {SEATS - 1} hands of {len(mine)} cards")
-        rest = list(others)
-        hands = [rest.pop(0) if seat != position else mine for seat in range(SEATS)]
+    for won in outcomes:
         played += 1
-        if play.makes_valat(hands, position):
+        if won:
             made += 1
         else:
             failed += 1
@@ -287,26 +297,21 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
     threats = play.leader_threats(mine_mask) if position else frozenset()
     mask = play.mask
     others = [seat for seat in range(SEATS) if seat != position]
-    made = failed = 0
-    for played in range(1, deals + 1):
-        shuffle(rng, unseen)
-        if threats and not threats.isdisjoint(unseen[:size]):
-            won = False
-        else:
+
+    def outcomes() -> Iterator[bool]:
+        for _ in range(deals):
+            shuffle(rng, unseen)
+            if threats and not threats.isdisjoint(unseen[:size]):
+                yield False
+                continue
             orders: list[Sequence[Card]] = [mine] * SEATS
             hands = [mine_mask] * SEATS
             for k, seat in enumerate(others):
                 cards = unseen[k * size:(k + 1) * size]
                 orders[seat] = cards
                 hands[seat] = mask(cards)
-            won = play.play_out(hands, orders, position)
-        if won:
-            made += 1
-        else:
-            failed += 1
-            if stop_after is not None and failed >= stop_after:
-                return ValatEstimate(played, made, STOPPED_FAILURES)
-    return ValatEstimate(deals, made)
+            yield play.play_out(hands, orders, position)
+    return _tally(outcomes(), stop_after)
 
 
 @lru_cache(maxsize=64)
