@@ -76,7 +76,7 @@ from tarock.core.cards import (
     format_card,
 )
 from tarock.core.contracts import TrickRules
-from tarock.core.valatbits import Play, compile_play
+from tarock.core.valatbits import Play, compile_play, leader_threats
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
@@ -290,11 +290,11 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
     """:func:`play_deals` over ``deals`` distributions of ``unseen`` drawn from ``rng``, deal for deal the
     same answers, cheaper: the declarer's bit set is built once, and a deal whose first
     leader holds a card above all the declarer's cards of its suit (the opponents take
-    the first trick: :meth:`~core.valatbits.Play.leader_threats`) is lost without
+    the first trick: :func:`~core.valatbits.leader_threats`) is lost without
     building its hands."""
     size = len(mine)
     mine_mask = play.mask(mine)
-    threats = play.leader_threats(mine_mask) if position else frozenset()
+    threats = leader_threats(play, mine_mask) if position else frozenset()
     mask = play.mask
     others = [seat for seat in range(SEATS) if seat != position]
 
