@@ -32,6 +32,7 @@ action; every other by :class:`~core.actions.Bid` naming it, and a join by
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
@@ -67,6 +68,13 @@ class AuctionStyle:
     """Up to so many players may join a joinable game ("bei", docs/rules.md §6.3)."""
     additions: bool = False
     """Bids may carry announcements (``Bid.announce``)."""
+
+
+@lru_cache(maxsize=4096)
+def bid_action(seat: int, contract: str, announce: tuple[str, ...] = ()) -> Bid:
+    """The bid as one value per seat, contract and announcements: the legal lists
+    offer the same bids turn after turn, and a frozen action is built slowly."""
+    return Bid(seat, contract, announce)
 
 
 def auction_info(state: HandState) -> dict[str, Any]:
@@ -143,7 +151,7 @@ class Auction(Phase):
         names = self._additions(state, rules, seat, spec)
         out: list[Action] = []
         for k in range(len(names) + 1):
-            out.extend(Bid(seat, spec.name, combo) for combo in combinations(names, k))
+            out.extend(bid_action(seat, spec.name, combo) for combo in combinations(names, k))
         return out
 
     # -- phase -------------------------------------------------------------

@@ -27,6 +27,15 @@ class DealError(ValueError):
     """Hands and talon that are not a deal of this variant's deck."""
 
 
+def _listed(action: Action, actions: list[Action]) -> bool:
+    """Whether ``action`` is among ``actions``: first by identity (a caller mostly
+    passes back an object the legal list holds), then by value."""
+    for listed in actions:
+        if listed is action:
+            return True
+    return action in actions
+
+
 class Hand:
     """One hand of a variant: deal, auction, talon, Kontra, tricks, result.
 
@@ -165,7 +174,7 @@ class Hand:
         state = self.state
         taken = len(state.actions)
         cache = self._legal_cache
-        if cache is None or cache[0] != taken or action not in cache[2]:  # else listed as legal just now
+        if cache is None or cache[0] != taken or not _listed(action, cache[2]):  # else legal just now
             reason = self.why_not(action)
             if reason is not None:
                 raise IllegalAction(action, reason)

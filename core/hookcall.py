@@ -87,6 +87,8 @@ def first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) ->
         return None
     if not wrappers:
         return guarded(caller, direct)
+    if len(wrappers) == 1 and wrappers[0][1] is None and len(plan) == 1 and plan[0][1] is None:
+        return guarded(caller, _one_wrapper(wrappers[0][0], plan[0][0]))
 
     def wrapped(*args: Any) -> Any:
         running: list[Generator[Any, Any, Any]] = []
@@ -115,6 +117,28 @@ def first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) ->
             raise error
         return result
     return guarded(caller, wrapped)
+
+
+def _one_wrapper(wrapper: Callable[..., Any], function: Callable[..., Any]) -> Callable[..., Any]:
+    """The run of :func:`first_result_caller` for one new-style wrapper around one
+    implementation, both taking every argument: the same steps without the loops."""
+    def wrapped(*args: Any) -> Any:
+        gen: Generator[Any, Any, Any] = wrapper(*args)
+        next(gen)
+        try:
+            result = function(*args)
+        except BaseException as exc:
+            try:
+                gen.throw(exc)
+            except StopIteration as stop:
+                return stop.value
+            raise RuntimeError("a hook wrapper yielded twice") from None
+        try:
+            gen.send(result)
+        except StopIteration as stop:
+            return stop.value
+        raise RuntimeError("a hook wrapper yielded twice")
+    return wrapped
 
 
 def other_than(kind: type[Any]) -> Callable[[Any], bool]:

@@ -28,19 +28,26 @@ Kontra levels), so every observation shows it while the auction runs.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from tarock.core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, kontra_on
-from tarock.core.auction import declare, game_refusal
+from tarock.core.auction import bid_action, declare, game_refusal
 from tarock.core.contracts import ContractSpec
-from tarock.core.phases import BIDDING, Phase
+from tarock.core.phases import BIDDING, Phase, kontra_action
 from tarock.core.state import Announcement, HandState, Reason
 
 if TYPE_CHECKING:
     from tarock.core.rules import Rules
 
 KEY = "open-auction"
+
+
+@lru_cache(maxsize=4096)
+def _addition(seat: int, names: tuple[str, ...], against: bool) -> Announce:
+    """The addition as one value: the legal lists offer it turn after turn."""
+    return Announce(seat, names, against)
 
 
 class OpenAuction(Phase):
@@ -80,12 +87,15 @@ class OpenAuction(Phase):
         if seat in self.info(state)["agreed"]:
             return []
         out: list[Action] = []
+        current = state.contract.spec.rank if state.contract is not None else None
         for spec in rules.contracts:
+            if current is not None and spec.rank <= current:
+                continue  # the refusal's first reason, without its sentence
             if self._game_refusal(state, rules, seat, spec) is not None:
                 continue
             names = self._with_bid(state, rules, seat, spec)
             for k in range(len(names) + 1):
-                out.extend(Bid(seat, spec.name, combo) for combo in combinations(names, k))
+                out.extend(bid_action(seat, spec.name, combo) for combo in combinations(names, k))
         return out
 
     # -- additions -------------------------------------------------------------
@@ -108,8 +118,16 @@ class OpenAuction(Phase):
     def _additions(self, state: HandState, rules: Rules, seat: int) -> list[str]:
         if state.contract is None:
             return []
-        return [n for n, p in rules.premium_specs.items()
-                if p.announced and self._addition_refusal(state, rules, seat, n) is None]
+        # _addition_refusal's questions in its order, the announcements looked at once
+        spec = state.contract.spec
+        said = {a.name for a in state.announcements}
+        out = []
+        for name, premium in rules.premium_specs.items():
+            if premium.announced and name not in said and name in spec.premiums:
+                verdict = rules.announce_verdict(state, seat, name, spec)
+                if verdict is None or verdict.allowed:
+                    out.append(name)
+        return out
 
     # -- Kontra ----------------------------------------------------------------
     def kontra_refusal(self, state: HandState, rules: Rules, seat: int,
@@ -142,8 +160,25 @@ class OpenAuction(Phase):
     def _kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if state.contract is None:
             return []
-        targets = [GAME, *(kontra_on(a.name) for a in state.announcements)]
-        return [Kontra(seat, t) for t in targets if self.kontra_refusal(state, rules, seat, t) is None]
+        spec = state.contract.spec
+        if spec.kontra == 0:
+            return []
+        # kontra_refusal's conditions, the cheap ones first and the hook only where they
+        # hold: the same list without a refusal's sentence per target
+        party = state.declarer_party()
+        mine = seat in party
+        first: dict[str, tuple[int, bool]] = {}
+        for a in state.announcements:
+            first.setdefault(a.name, (a.kontra, a.seat in party))
+        out: list[Action] = []
+        for target, (level, own) in [(GAME, (state.kontra_level, True)),
+                                     *((kontra_on(a.name), first[a.name]) for a in state.announcements)]:
+            if level >= spec.kontra or (mine == own) != (level % 2 == 1):
+                continue
+            verdict = rules.kontra_verdict(state, seat, target)
+            if verdict is None or verdict.allowed:
+                out.append(kontra_action(seat, target))
+        return out
 
     def _bound(self, state: HandState, rules: Rules, seat: int) -> bool:
         return (state.contract is not None and rules.kontra_duty(state, seat)
@@ -162,7 +197,7 @@ class OpenAuction(Phase):
         names = self._additions(state, rules, seat)
         against = seat not in state.declarer_party()
         for k in range(1, len(names) + 1):
-            out.extend(Announce(seat, combo, against) for combo in combinations(names, k))
+            out.extend(_addition(seat, combo, against) for combo in combinations(names, k))
         out.extend(self._kontras(state, rules, seat))
         return out
 

@@ -8,9 +8,22 @@ generic mechanisms whose rule decisions are asked from hooks.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
-from tarock.core.actions import GAME, PLAYS, Action, Call, Discard, Kontra, Pass, Play, Trump, pass_
+from tarock.core.actions import (
+    GAME,
+    PLAYS,
+    Action,
+    Call,
+    Discard,
+    Kontra,
+    KontraTarget,
+    Pass,
+    Play,
+    Trump,
+    pass_,
+)
 from tarock.core.cards import SUIT_LETTERS, format_card, format_cards
 from tarock.core.state import HandState, PhaseId, Reason, Trick
 
@@ -54,6 +67,13 @@ def contract_phases(spec: ContractSpec | None, kontra: PhaseId | None = KONTRA) 
         seq.append(kontra)
     seq.append(PLAY)
     return tuple(seq)
+
+
+@lru_cache(maxsize=1024)
+def kontra_action(seat: int, target: KontraTarget = GAME) -> Kontra:
+    """The Kontra of ``seat`` on ``target``, one value per pair: Kontra phases list
+    them in every turn, and a frozen action is built slowly."""
+    return Kontra(seat, target)
 
 
 class Phase:
@@ -194,8 +214,8 @@ class KontraChain(Phase):
             return []
         may = self._refusal(state, rules, seat) is None
         if may and rules.kontra_duty(state, seat):
-            return [Kontra(seat)]
-        return [pass_(seat), Kontra(seat)] if may else [pass_(seat)]
+            return [kontra_action(seat)]
+        return [pass_(seat), kontra_action(seat)] if may else [pass_(seat)]
 
     def check(self, state: HandState, rules: Rules, action: Action) -> Reason | None:
         if isinstance(action, Pass):

@@ -73,10 +73,10 @@ from tarock.core.cards import (
     TAROCK,
     Card,
     Suit,
-    format_cards,
+    format_card,
 )
 from tarock.core.contracts import TrickRules
-from tarock.core.valatbits import compile_play
+from tarock.core.valatbits import Play, compile_play, leader_threats
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
@@ -96,6 +96,9 @@ STOPPED_FAILURES: Final = "failures"
 STOPPED_TOP_TRUMP: Final = "top-trump"
 """Why a check played no deal: the hand lacks the highest trump, which an opponent
 plays to take a trick."""
+
+_NAMES: Final = tuple(format_card(c) for c in range(54))
+"""Each card's name, for the generator's seed."""
 
 Z95: Final = NormalDist().inv_cdf(0.975)
 """The standard normal quantile of a two-sided 95 % interval (about 1.96)."""
@@ -217,13 +220,6 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def _deals(rng: random.Random, unseen: list[Card], size: int, deals: int) -> Iterator[list[list[Card]]]:
-    """``deals`` random distributions of ``unseen``: the three opponents' hands in play order."""
-    for _ in range(deals):
-        shuffle(rng, unseen)
-        yield [unseen[k * size:(k + 1) * size] for k in range(SEATS - 1)]
-
-
 def play_deals(hand: Sequence[Card], rules: TrickRules, trump: Suit, position: int,
                distributions: Iterable[Sequence[Sequence[Card]]], *,
                stop_after: int | None = None) -> ValatEstimate:
@@ -240,14 +236,24 @@ def play_deals(hand: Sequence[Card], rules: TrickRules, trump: Suit, position: i
         raise ValueError(f"position {position} is not a place in the first trick (0..{SEATS - 1})")
     play = compile_play(rules, trump)
     mine = sorted(hand)
+
+    def outcomes() -> Iterator[bool]:
+        for others in distributions:
+            if len(others) != SEATS - 1 or any(len(o) != len(mine) for o in others):
+                raise ValueError(f"a distribution must hold {SEATS - 1} hands of {len(mine)} cards")
+            rest = list(others)
+            yield play.makes_valat([rest.pop(0) if seat != position else mine for seat in range(SEATS)],
+                                   position)
+    return _tally(outcomes(), stop_after)
+
+
+def _tally(outcomes: Iterator[bool], stop_after: int | None) -> ValatEstimate:
+    """Deals made of deals played (each outcome: made or lost), stopping at the
+    ``stop_after``-th lost one."""
     made = failed = played = 0
-    for others in distributions:
-        if len(others) != SEATS - 1 or any(len(o) != len(mine) for o in others):
-            raise ValueError(f"a distribution must hold {SEATS - 1} hands of {len(mine)} cards")
-        rest = list(others)
-        hands = [rest.pop(0) if seat != position else mine for seat in range(SEATS)]
+    for won in outcomes:
         played += 1
-        if play.makes_valat(hands, position):
+        if won:
             made += 1
         else:
             failed += 1
@@ -275,8 +281,37 @@ def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, posi
     if len(unseen) != (SEATS - 1) * size:
         raise ValueError(f"{len(deck)} cards do not deal {size} to each of {SEATS} players")
     rng = random.Random(seed if seed is not None else
-                        f"valat|{' '.join(format_cards(mine))}|{trump}|{position}|{rules.xx_high}")
-    return play_deals(mine, rules, trump, position, _deals(rng, unseen, size, deals), stop_after=stop_after)
+                        f"valat|{' '.join([_NAMES[c] for c in mine])}|{trump}|{position}|{rules.xx_high}")
+    return _play_sample(mine, compile_play(rules, trump), position, rng, unseen, deals, stop_after)
+
+
+def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random, unseen: list[Card],
+                 deals: int, stop_after: int | None) -> ValatEstimate:
+    """:func:`play_deals` over ``deals`` distributions of ``unseen`` drawn from ``rng``, deal for deal the
+    same answers, cheaper: the declarer's bit set is built once, and a deal whose first
+    leader holds a card above all the declarer's cards of its suit (the opponents take
+    the first trick: :func:`~core.valatbits.leader_threats`) is lost without
+    building its hands."""
+    size = len(mine)
+    mine_mask = play.mask(mine)
+    threats = leader_threats(play, mine_mask) if position else frozenset()
+    mask = play.mask
+    others = [seat for seat in range(SEATS) if seat != position]
+
+    def outcomes() -> Iterator[bool]:
+        for _ in range(deals):
+            shuffle(rng, unseen)
+            if threats and not threats.isdisjoint(unseen[:size]):
+                yield False
+                continue
+            orders: list[Sequence[Card]] = [mine] * SEATS
+            hands = [mine_mask] * SEATS
+            for k, seat in enumerate(others):
+                cards = unseen[k * size:(k + 1) * size]
+                orders[seat] = cards
+                hands[seat] = mask(cards)
+            yield play.play_out(hands, orders, position)
+    return _tally(outcomes(), stop_after)
 
 
 @lru_cache(maxsize=64)

@@ -66,10 +66,8 @@ class Play:
         self.pagat_last = rules.pagat_last
         self.kaiser = rules.trull_trick and trump == TAROCK
         self.pagat = index[PAGAT]
-        self.trull = (1 << index[PAGAT]) | (1 << index[MOND]) | (1 << index[SKUS])
-        self.mond_mask = 1 << index[MOND]
-        self.pagat_mask = 1 << index[PAGAT]
-        self.skus_mask = 1 << index[SKUS]
+        self.mond_mask, self.pagat_mask, self.skus_mask = (1 << index[c] for c in (MOND, PAGAT, SKUS))
+        self.trull = self.pagat_mask | self.mond_mask | self.skus_mask
         self.other_tarocks = sum(1 << index[c] for c in range(1, 22))
         """The tarocks but the Pagat (Pagat last: he may not go while one of them is held)."""
 
@@ -300,9 +298,12 @@ class Play:
         return None
 
     def makes_valat(self, orders: list[Sequence[Card]], me: int) -> bool:
-        """Play one open distribution out (``orders``: the four hands by place
-        in the first trick, as dealt); True if the declarer at place ``me`` takes every trick."""
-        hands = [self.mask(o) for o in orders]
+        """Play one open distribution out (``orders``: the four hands by place in the first
+        trick, as dealt); True if the declarer at place ``me`` takes every trick."""
+        return self.play_out([self.mask(o) for o in orders], orders, me)
+
+    def play_out(self, hands: list[int], orders: list[Sequence[Card]], me: int) -> bool:
+        """:meth:`makes_valat` on the hands' bit sets ``hands`` (changed in place)."""
         if me != 0:
             first = self._first_trick(hands, orders, me)
             if first is None:
@@ -334,6 +335,23 @@ class Play:
             for seat, b in zip(seats, trick[1:], strict=True):
                 hands[seat] ^= 1 << b
         return True
+
+
+def leader_threats(play: Play, mine: int) -> frozenset[Card]:
+    """The cards that, in the first leader's hand, take a trick from the
+    declarer's cards ``mine`` at once: a plain card above every card the
+    declarer holds of its suit (:meth:`Play._leader_outranks_a_suit` as a set,
+    computed once per check instead of once per deal)."""
+    out: list[Card] = []
+    for m in play.plain_suits:
+        own = mine & m
+        if own:
+            above = m >> own.bit_length() << own.bit_length()
+            while above:
+                low = above & -above
+                above ^= low
+                out.append(play.card[low.bit_length() - 1])
+    return frozenset(out)
 
 
 @lru_cache(maxsize=64)

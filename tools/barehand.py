@@ -13,9 +13,18 @@ where the contract says so; the highest trump or the highest card of the
 led suit wins); and the score (the declarer party's card points against the
 goal, the game value doubled per Kontra level, zero-sum over the seats).
 
+The auction follows the data of the variant's bidding phase as the engine
+has it (:func:`plan` reads it once): whether the forehand may pass at once
+and whether a bid nothing outranks ends it (``AuctionStyle``); where bids
+carry announcements (``AuctionStyle.additions``), each bid of a contract
+comes with any set of its announceable premiums, as the engine lists them;
+an open auction (``OpenAuction``: games, additions and Kontras in any order
+until passes in a row) is played as one, with the Kontra chains in it.
+
 What it leaves out is what the rules add on top of that skeleton: holding
-requirements, announcements with bids, Valat checks, duties to keep or lay
-away cards, Pagat-last, Kaiserstich, premiums' outcomes, the variant's own
+requirements, the verdicts on announcements and Kontras (Valat checks,
+holding the Pagat), who knows his partner, duties to keep or lay away
+cards, Pagat-last, Kaiserstich, premiums' outcomes, the variant's own
 phases (a Besserrufer's birds), redeals.  Which of its phases run for a
 variant is the set of phases the engine visits for it (:func:`plan`).
 """
@@ -24,10 +33,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import combinations
 
+from tarock.core.auction import Auction, AuctionStyle
 from tarock.core.cards import STRENGTH, SUIT_OF, TAROCK, Card, is_king
 from tarock.core.contracts import ContractSpec
-from tarock.core.phases import ANNOUNCE, CALL, DISCARD, KONTRA, TALON, TRUMP
+from tarock.core.open_auction import OpenAuction
+from tarock.core.phases import ANNOUNCE, BIDDING, CALL, DISCARD, KONTRA, TALON, TRUMP
 from tarock.core.rules import Rules
 
 SEATS = 4
@@ -45,14 +57,39 @@ class Plan:
     announceable: frozenset[str]
     phases: frozenset[str]
     """The phases the engine visits in this variant (of call, talon, discard, trump, kontra, announce)."""
+    style: AuctionStyle
+    """The auction's style (an ``OpenAuction`` has none of its own: the default)."""
+    bids: tuple[tuple[ContractSpec, tuple[str, ...]], ...]
+    """Every bid, by rank: a contract and the announcements made with it."""
+    open_passes: int
+    """Passes in a row that end an open auction; 0: the auction is no open one."""
+    additions: tuple[tuple[str, tuple[str, ...]], ...]
+    """Per contract (by name) the premiums that may be added to it, in the premiums' order."""
+
+
+def _with_bid(spec: ContractSpec, announceable: list[str]) -> list[str]:
+    """The premiums that may be announced with a bid of ``spec``."""
+    return [n for n in announceable if n in spec.premiums and n not in spec.announces]
+
+
+def _combos(names: list[str], least: int = 0) -> list[tuple[str, ...]]:
+    return [combo for k in range(least, len(names) + 1) for combo in combinations(names, k)]
 
 
 def plan(rules: Rules, phases: frozenset[str]) -> Plan:
     """The bare loop's plan for ``rules``; ``phases``: those the engine visits."""
     facts = rules.facts
+    announceable = [p.name for p in facts.premiums if p.announced]
+    bidding = rules.phase(BIDDING)
+    style = bidding.style if isinstance(bidding, Auction) else AuctionStyle()
+    open_passes = bidding.passes if isinstance(bidding, OpenAuction) else 0
+    additions = style.additions or bool(open_passes)
+    bids = tuple((spec, combo) for spec in facts.contracts
+                 for combo in (_combos(_with_bid(spec, announceable)) if additions else [()]))
     return Plan(facts.deck, facts.hand_size, facts.talon_piles, facts.contracts, facts.facts.card_values,
-                frozenset(p.name for p in facts.premiums if p.announced),
-                phases & {CALL, TALON, DISCARD, TRUMP, KONTRA, ANNOUNCE})
+                frozenset(announceable), phases & {CALL, TALON, DISCARD, TRUMP, KONTRA, ANNOUNCE},
+                style, bids, open_passes,
+                tuple((spec.name, tuple(_with_bid(spec, announceable))) for spec in facts.contracts))
 
 
 def _winner(trick: list[Card], trump: int) -> int:
@@ -134,6 +171,85 @@ def _announcing(rng: random.Random, plan: Plan, spec: ContractSpec, party: set[i
             continue
 
 
+def _auction(rng: random.Random, plan: Plan, order: list[int]) -> tuple[ContractSpec | None, int, int]:
+    """Pass (final) or outbid, from the forehand; ends when one bidder is left, or at a
+    bid nothing outranks where the style says so; (contract, declarer, actions)."""
+    style = plan.style
+    highest = max(c.rank for c in plan.contracts)
+    actions = 0
+    top: ContractSpec | None = None
+    declarer = -1
+    passed = [False] * SEATS
+    left, turn = SEATS, 0
+    while left > 1 or (top is None and left):
+        seat = order[turn % SEATS]
+        turn += 1
+        if passed[seat] or seat == declarer:
+            continue
+        choices: list[tuple[ContractSpec, tuple[str, ...]] | None] = (
+            [None] if top is not None or style.opening_pass else [])
+        choices += [b for b in plan.bids if top is None or b[0].rank > top.rank]
+        pick = rng.choice(choices)
+        actions += 1
+        if pick is None:
+            passed[seat] = True
+            left -= 1
+        else:
+            top, declarer = pick[0], seat
+            if style.ends_at_top and top.rank >= highest:
+                break
+    return top, declarer, actions
+
+
+def _open_auction(rng: random.Random, plan: Plan,
+                  order: list[int]) -> tuple[ContractSpec | None, int, int, int]:
+    """Games (the forehand opens), additions and Kontras in any order until
+    ``open_passes`` passes in a row; a higher game wipes what was said on the one
+    before, and whoever agreed to a game bids no higher one; (contract, declarer,
+    the game's Kontra level, actions)."""
+    addable = dict(plan.additions)
+    top: ContractSpec | None = None
+    declarer = -1
+    items: dict[str, tuple[int, int]] = {}  # "" (the game) or an addition -> (owner, level)
+    agreed: set[int] = set()
+    passes = actions = turn = 0
+    while True:
+        seat = order[turn % SEATS]
+        turn += 1
+        # (what, the game bid, the additions or the item raised)
+        choices: list[tuple[str, ContractSpec | None, tuple[str, ...]]] = []
+        if top is not None:
+            choices.append(("pass", None, ()))
+        if seat not in agreed:
+            choices += [("bid", spec, combo) for spec, combo in plan.bids
+                        if top is None or spec.rank > top.rank]
+        if top is not None:
+            names = [n for n in addable[top.name] if n not in items]
+            choices += [("add", None, combo) for combo in _combos(names, 1)]
+            for name, (owner, level) in items.items():
+                if level < top.kontra and ((seat == declarer) == (owner == declarer)) == (level % 2 == 1):
+                    choices.append(("kontra", None, (name,)))
+        what, game, names_ = rng.choice(choices)
+        actions += 1
+        if what == "pass":
+            passes += 1
+            agreed.add(seat)
+            if passes >= plan.open_passes:
+                return top, declarer, items[""][1], actions
+            continue
+        passes = 0
+        if game is not None:
+            top, declarer, agreed = game, seat, {seat}
+            items = {"": (seat, 0), **{n: (seat, 0) for n in names_}}
+            continue
+        agreed.add(seat)
+        if what == "add":
+            items.update((n, (seat, 0)) for n in names_)
+        else:
+            owner, level = items[names_[0]]
+            items[names_[0]] = (owner, level + 1)
+
+
 def play(plan: Plan, rng: random.Random, dealer: int) -> tuple[list[int], int]:
     """One random hand: (each seat's amount, actions taken)."""
     deck = list(plan.deck)
@@ -146,26 +262,11 @@ def play(plan: Plan, rng: random.Random, dealer: int) -> tuple[list[int], int]:
         pos += pile
     forehand = (dealer + 1) % SEATS
     order = [(forehand + k) % SEATS for k in range(SEATS)]
-    # auction: pass (final) or outbid; ends when one bidder is left
-    actions = 0
-    top: ContractSpec | None = None
-    declarer = -1
-    passed = [False] * SEATS
-    left, turn = SEATS, 0
-    while left > 1 or (top is None and left):
-        seat = order[turn % SEATS]
-        turn += 1
-        if passed[seat] or seat == declarer:
-            continue
-        choices: list[ContractSpec | None] = [None]
-        choices += [c for c in plan.contracts if top is None or c.rank > top.rank]
-        pick = rng.choice(choices)
-        actions += 1
-        if pick is None:
-            passed[seat] = True
-            left -= 1
-        else:
-            top, declarer = pick, seat
+    level = 0
+    if plan.open_passes:
+        top, declarer, level, actions = _open_auction(rng, plan, order)
+    else:
+        top, declarer, actions = _auction(rng, plan, order)
     if top is None:
         return [0] * SEATS, actions
     spec = top
@@ -193,7 +294,6 @@ def play(plan: Plan, rng: random.Random, dealer: int) -> tuple[list[int], int]:
     if TRUMP in plan.phases and spec.tricks.trump == "suit":
         trump = rng.randrange(4)
         actions += 1
-    level = 0
     if ANNOUNCE in plan.phases:
         level, n = _announcing(rng, plan, spec, party, declarer)
         actions += n

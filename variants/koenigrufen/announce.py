@@ -35,7 +35,7 @@ from typing import Any
 
 from tarock.core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
 from tarock.core.cards import MOND, is_king
-from tarock.core.phases import ANNOUNCE, KONTRA, Phase
+from tarock.core.phases import ANNOUNCE, KONTRA, Phase, kontra_action
 from tarock.core.rules import Rules
 from tarock.core.state import ALLOW, Announcement, HandState, Reason, Verdict
 from tarock.variants.koenigrufen.context import alone, declarers, game_of, kr
@@ -247,6 +247,12 @@ def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> lis
     return out
 
 
+@lru_cache(maxsize=256)
+def _announce(seat: int, name: str) -> Announce:
+    """The action, one value per seat and premium."""
+    return Announce(seat, (name,))
+
+
 class Announcing(Phase):
     """Premiums, Kontra and Re until three "Gut!"."""
 
@@ -309,12 +315,12 @@ class Announcing(Phase):
         if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
             # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
             # directly, without a round through the hook for each of ~230 questions a hand
-            return [Kontra(seat, t) for t in kontra_open(state, seat, targets)]
+            return [kontra_action(seat, t) for t in kontra_open(state, seat, targets)]
         out: list[Action] = []
         for target in targets:
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is not None and verdict.allowed:
-                out.append(Kontra(seat, target))
+                out.append(kontra_action(seat, target))
         return out
 
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
@@ -331,7 +337,7 @@ class Announcing(Phase):
             if (name in rules.premium_specs and name in game.premiums and name not in said
                     and (announce_verdict(state, self.d, seat, name).allowed if direct
                          else self.announce_reason(state, rules, seat, name, said) is None)):
-                out.append(Announce(seat, (name,)))
+                out.append(_announce(seat, name))
         out.extend(self.kontras(state, rules, seat))
         return out
 
