@@ -10,6 +10,7 @@ from tarock.client.i18n import _
 from tarock.client.ui.canvas import Canvas, Fragments, clip, text_width
 from tarock.client.ui.cards import card_fragments
 from tarock.client.ui.model import TableModel
+from tarock.client.ui.row_keys import row_key
 from tarock.client.ui.screen import screen
 
 
@@ -25,7 +26,7 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
         for i, option in enumerate(d.options):
             sel = i == st.row
             base = "class:dialog.selected" if sel else "class:dialog.row"
-            key = str(i + 1) if i < 9 else " "
+            key = row_key(i) or " "
             frags: list[tuple[str, str]] = [
                 ("class:key " + base, f" {key} "),
                 (base, option.label.ljust(label_w)),
@@ -53,7 +54,8 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
         style = base if possible else "class:dialog.disabled"
         mark = "[x]" if ticked else "[ ]"
         frags = [
-            ("class:dialog.check " + base, f" {mark} "),
+            ("class:key " + base, f" {row_key(i) or ' '} "),
+            ("class:dialog.check " + base, f"{mark} "),
             (style, a.label.ljust(16)),
             ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
             ("class:dialog.detail " + base, a.detail),
@@ -64,8 +66,9 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
     what = option.label + (" + " + ", ".join(chosen) if chosen else "")
     ok_style = "class:dialog.selected" if st.row == n else "class:dialog.row"
     back_style = "class:dialog.selected" if st.row == n + 1 else "class:dialog.row"
-    rows.append(([(ok_style, " ▶ " + _("Take: {what}").format(what=what))], ("row", n)))
-    rows.append(([(back_style, " ◀ " + _("Back"))], ("row", n + 1)))
+    ends = ((n, ok_style, "▶ " + _("Take: {what}").format(what=what)), (n + 1, back_style, "◀ " + _("Back")))
+    for k, style, text in ends:
+        rows.append(([("class:key " + style, f" {row_key(k) or ' '} "), (style, text)], ("row", k)))
     return _("Additions to {game}").format(game=option.label), rows
 
 

@@ -16,9 +16,9 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
-from tarock.client.ui.layout import KEYS
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.overlays import menu_items, quit_items
+from tarock.client.ui.row_keys import ROW_KEYS, both_cases
 from tarock.client.ui.table_state import Overlay
 
 
@@ -79,9 +79,10 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         return menu_items() if model.overlay == "menu" else quit_items()
 
     def calls(keys: str, when: Filter, do: Callable[[], object], eager: bool = False) -> None:
-        """Each of the space-separated ``keys``, pressed ``when``, does ``do``."""
+        """Each of the space-separated ``keys`` (a letter in either case), pressed ``when``, does ``do``."""
         for key in keys.split():
-            kb.add(key, filter=when, eager=eager)(lambda event: do())
+            for name in both_cases(key):
+                kb.add(name, filter=when, eager=eager)(lambda event: do())
 
     # -- overlays ---------------------------------------------------------------------
     @kb.add("escape", filter=overlay, eager=True)
@@ -137,7 +138,8 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         def take(event: KeyPressEvent, tag: str = tag, kind: Overlay = kind) -> None:
             item(model, commands, tag)
 
-        kb.add(key.lower(), filter=_overlay_is(model, kind))(take)
+        for name in both_cases(key):
+            kb.add(name, filter=_overlay_is(model, kind))(take)
 
     # -- commands at the table -----------------------------------------------------------
     for key, kind in (
@@ -154,16 +156,15 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         def show(event: KeyPressEvent, kind: Overlay = kind) -> None:
             model.open(kind)
 
-        kb.add(key, filter=free)(show)
+        for name in both_cases(key):
+            kb.add(name, filter=free)(show)
 
     @kb.add("c-c")
     @kb.add("c-q")
     def _interrupt(event: KeyPressEvent) -> None:
         commands.close()
 
-    @kb.add("h", filter=free)
-    def _hint(event: KeyPressEvent) -> None:
-        _spawn(model.ask_hint())
+    calls("h", free, lambda: _spawn(model.ask_hint()))
 
     # -- the hand ----------------------------------------------------------------------
     calls("left", hand, lambda: model.move(-1))
@@ -183,12 +184,8 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         model.lifted = None
         model.changed()
 
-    for i, key in enumerate(KEYS):
-
-        def press(event: KeyPressEvent, i: int = i) -> None:
-            model.press_card(i)
-
-        kb.add(key, filter=hand)(press)
+    for i, key in enumerate(ROW_KEYS):
+        calls(key, hand, lambda i=i: model.press_card(i))  # type: ignore[misc]
 
     # -- dialogs -----------------------------------------------------------------------
     calls("up", dialog, lambda: model.dialog_move(-1))
@@ -197,12 +194,8 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
     calls("escape", dialog, model.dialog_back, eager=True)
     calls("backspace", dialog, model.dialog_back)
 
-    for n in range(1, 10):
-
-        def pick(event: KeyPressEvent, n: int = n) -> None:
-            model.dialog_pick(n - 1)
-
-        kb.add(str(n), filter=dialog)(pick)
+    for i, key in enumerate(ROW_KEYS):
+        calls(key, dialog, lambda i=i: model.dialog_pick(i))  # type: ignore[misc]
     return kb
 
 

@@ -42,14 +42,11 @@ from tarock.client.ui.cards import card_fragments, cards_text, groups, trump_sui
 from tarock.client.ui.dialog_view import dialog_size, draw_dialog
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.overlays import draw_overlay, overlay_size
+from tarock.client.ui.row_keys import keys_span, row_key
 from tarock.client.ui.screen import draw_too_small, too_small
 from tarock.client.ui.table_state import LOG_SIZE
 from tarock.core.cards import SUIT_OF, TAROCK, Card
 from tarock.core.observation import Observation
-
-KEYS = "1234567890"
-"""The keys that lift (and play) the first ten cards of the hand."""
-
 
 # -- who sits where ------------------------------------------------------------------------
 
@@ -307,8 +304,8 @@ def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
         row = 1 if model.lifted == card else 2
         x = shift + col
         canvas.put(row, x, frags, tag=("card", i))
-        if i < len(KEYS):
-            canvas.put(3, x, [("class:key", KEYS[i])], tag=("card", i))
+        if row_key(i):
+            canvas.put(3, x, [("class:key", row_key(i))], tag=("card", i))
     # the separators between suits
     prev: Card | None = None
     for card, col in cells:
@@ -354,12 +351,13 @@ def status_keys(model: TableModel) -> list[tuple[str, str]]:
     if model.overlay is not None:
         return [("↑↓", _("scroll")), ("Enter/Esc", _("close"))]
     keys: list[tuple[str, str]] = []
+    cards = keys_span(len(model.hand()))
     if d is not None and d.kind == "play":
-        keys += [("←→ 1-0", _("lift")), (_("Enter"), _("play"))]
+        keys += [("←→ " + cards, _("lift")), (_("Enter"), _("play"))]
     elif d is not None and d.kind == "discard":
-        keys += [("←→", _("move")), (_("Space") + " 1-0", _("tick")), (_("Enter"), _("lay away"))]
+        keys += [("←→", _("move")), (_("Space") + " " + cards, _("tick")), (_("Enter"), _("lay away"))]
     elif d is not None:
-        keys += [("↑↓ 1-9", _("choose")), (_("Enter"), _("take"))]
+        keys += [("↑↓ " + keys_span(model.dialog_rows()), _("choose")), (_("Enter"), _("take"))]
     keys += [
         ("H", _("hint")),
         ("?", _("help")),

@@ -139,7 +139,7 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
     if kind == "rules":
         return _("Rules"), [[("class:overlay", line)] for line in model_rules_lines(model, wrap)]
     if kind == "help":
-        return _("Help"), [[("class:overlay", line)] for line in help_lines()]
+        return _("Help"), [[("class:overlay", line)] for line in help_lines(wrap)]
     if kind == "quit":
         return _("Leave the table?"), [
             [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
@@ -174,19 +174,34 @@ def quit_items() -> list[tuple[str, str, str]]:
     ]
 
 
-def help_lines() -> list[str]:
-    return [
-        _("Playing a card: the first press of its key (1-9, 0) or a click lifts it,"),
-        _("the second press (or Enter, or a second click) plays it. ←→ lift the next card."),
+def help_lines(w: int = 78) -> list[str]:
+    """The help page, wrapped to ``w`` columns."""
+    paragraphs = [
+        _("Playing a card: the first press of its key (shown under it: 1-9, 0, then a, b, c …) "
+          "or a click lifts it, the second press (or Enter, or a second click) plays it. "
+          "←→ lift the next card."),
         _("Cards you may not play are dimmed; a dimmed card's key says why."),
         _("Laying away: Space or the card's key ticks a card, Enter lays the ticked cards away."),
-        _("Dialogs: ↑↓ or the row's number, Enter takes it; additions are ticked with Enter."),
+        _("Dialogs: a line's key (1-9, 0, a, b …) does what Enter does on it: it takes the line, "
+          "or ticks an addition; ↑↓ move, Esc goes back from the additions."),
         "",
-        _("L  the last trick          T  your tricks (and your partner's, once known)"),
-        _("S  the score sheet         H  a hint: what the bot would do, and why"),
-        _("R  the rules of this table F2 the menu (≡)"),
-        _("Q  leave: close and go on later, or end the table"),
     ]
+    commands = [
+        ("L", _("the last trick")),
+        ("T", _("your tricks (and your partner's, once known)")),
+        ("S", _("the score sheet")),
+        ("H", _("a hint: what the bot would do, and why")),
+        ("R", _("the rules of this table")),
+        ("F2", _("the menu (≡)")),
+        ("Q", _("leave: close and go on later, or end the table")),
+        ("", _("Letters work in either case.")),
+    ]
+    out: list[str] = []
+    for text in paragraphs:
+        out.extend(textwrap.wrap(text, w) or [""])
+    for key, what in commands:
+        out.extend(textwrap.wrap(what, w, initial_indent=f"{key:<4}", subsequent_indent=" " * 4))
+    return out
 
 
 def overlay_size(model: TableModel) -> tuple[int, int]:
