@@ -87,7 +87,7 @@ def test_cards_eleven_and_twelve_are_played_by_their_keys(tmp_path: Path) -> Non
                 dialogs.append(len(decision.options))
                 box = dialog_text(d.term).splitlines()
                 for i in range(min(len(decision.options), len(box) - 5)):
-                    assert box[1 + i].startswith(f"│ {row_key(i)} "), box
+                    assert box[1 + i].startswith(f"│ {row_key(i)}"), box
             want = next(
                 (i for i in (10, 11) if i not in played and i < len(hand) and hand[i] in decision.playable),
                 None,

@@ -103,7 +103,7 @@ def check_dialog(term: Terminal, obs: Observation, model: TableModel, seen: Seen
     box = dialog_text(term)
     assert expected.title in box, box
     rows = [line for line in box.splitlines()[1:-1] if line.strip("│ ")]
-    numbered = [line for i, line in enumerate(rows) if line.startswith(f"│ {row_key(i)} ")]
+    numbered = [line for i, line in enumerate(rows) if line.startswith(f"│ {row_key(i)}")]
     assert len(numbered) == min(len(rows), len(expected.options)), f"{len(expected.options)} options:\n{box}"
     for option in expected.options:
         assert option.label[:20] in box, f"{option.label!r} missing from\n{box}"

@@ -28,7 +28,7 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
             base = "class:dialog.selected" if sel else "class:dialog.row"
             key = row_key(i) or " "
             frags: list[tuple[str, str]] = [
-                ("class:key " + base, f" {key} "),
+                ("class:key " + base, f" {key}" + ("▸" if sel else " ")),
                 (base, option.label.ljust(label_w)),
             ]
             if option.cards:
@@ -54,7 +54,7 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
         style = base if possible else "class:dialog.disabled"
         mark = "[x]" if ticked else "[ ]"
         frags = [
-            ("class:key " + base, f" {row_key(i) or ' '} "),
+            ("class:key " + base, f" {row_key(i) or ' '}" + ("▸" if sel else " ")),
             ("class:dialog.check " + base, f"{mark} "),
             (style, a.label.ljust(16)),
             ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
@@ -68,7 +68,8 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
     back_style = "class:dialog.selected" if st.row == n + 1 else "class:dialog.row"
     ends = ((n, ok_style, "▶ " + _("Take: {what}").format(what=what)), (n + 1, back_style, "◀ " + _("Back")))
     for k, style, text in ends:
-        rows.append(([("class:key " + style, f" {row_key(k) or ' '} "), (style, text)], ("row", k)))
+        mark = "▸" if st.row == k else " "
+        rows.append(([("class:key " + style, f" {row_key(k) or ' '}{mark}"), (style, text)], ("row", k)))
     return _("Additions to {game}").format(game=option.label), rows
 
 
@@ -78,9 +79,30 @@ def dialog_size(model: TableModel) -> tuple[int, int]:
     if d is None:
         return 10, 4
     title, rows = dialog_lines(model, size[0])
-    content = max([text_width(frags) for frags, _tag in rows] + [len(title) + 6, 44])
+    talon = talon_line(model)
+    content = max([text_width(frags) for frags, _tag in rows] + [len(title) + 6, 44, text_width(talon)])
     w = min(size[0] - 4, content + 4)
-    return w, min(size[1] - 10, len(rows) + 6)
+    return w, min(size[1] - 10, len(rows) + 6 + (1 if talon else 0))
+
+
+def talon_line(model: TableModel) -> Fragments:
+    """The talon as the table shows it, for a dialog that covers it (none where
+    the dialog's lines show its cards)."""
+    obs, d = model.obs, model.decision
+    if obs is None or d is None or not any(obs.talon_shown) or obs.tricks or obs.result is not None:
+        return []
+    if any(o.cards for o in d.options):
+        return []
+    out: list[tuple[str, str]] = [("class:dialog.detail", _("Talon") + ": ")]
+    for i, pile in enumerate(obs.talon_shown):
+        if i:
+            out.append(("class:dialog.detail", "  │  "))
+        for card in pile:
+            out.extend(card_fragments(card, "class:dialog.row"))
+            out.append(("class:dialog.row", " "))
+        if not pile:
+            out.append(("class:dialog.detail", "▒▒"))
+    return out
 
 
 def draw_dialog(model: TableModel, w: int, h: int) -> Canvas:
@@ -89,11 +111,14 @@ def draw_dialog(model: TableModel, w: int, h: int) -> Canvas:
         return canvas
     title, rows = dialog_lines(model, w)
     canvas.box(0, 0, h, w, "class:dialog.frame", [("class:dialog.title", title)])
-    inner = h - 5
+    talon = talon_line(model)
+    inner = h - 5 - (1 if talon else 0)
     st = model.stage
     first = max(0, min(st.row - inner + 1, len(rows) - inner)) if len(rows) > inner else 0
     for i, (frags, tag) in enumerate(rows[first : first + inner]):
         canvas.put(1 + i, 1, clip(frags, w - 2), tag)
+    if talon:
+        canvas.put(h - 4, 2, clip(talon, w - 4))
     detail = _selected_detail(model)
     for i, line in enumerate(textwrap.wrap(detail, w - 4)[:2]):
         canvas.put(h - 3 + i, 2, [("class:dialog.detail", line)])

@@ -283,6 +283,18 @@ def card_style(model: TableModel, card: Card, index: int) -> str:
     return " ".join(styles)
 
 
+def card_mark(model: TableModel, card: Card) -> str:
+    """The sign beside a card's key: ✓ ticked to lay away, * taken from the talon
+    (so neither is shown by reverse video alone)."""
+    d = model.decision
+    if model.waiting and d is not None and d.kind == "discard" and card in model.chosen:
+        return "✓"
+    obs = model.obs
+    if obs is not None and card in obs.talon_seen and obs.result is None:
+        return "*"
+    return ""
+
+
 def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
     """Three rows: the lifted card raised, the hand, the keys of the first ten cards."""
     canvas = Canvas(w, h)
@@ -305,7 +317,8 @@ def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
         x = shift + col
         canvas.put(row, x, frags, tag=("card", i))
         if row_key(i):
-            canvas.put(3, x, [("class:key", row_key(i))], tag=("card", i))
+            key = [("class:key", row_key(i)), ("class:mark", card_mark(model, card))]
+            canvas.put(3, x, key, tag=("card", i))
     # the separators between suits
     prev: Card | None = None
     for card, col in cells:
@@ -339,7 +352,7 @@ def draw_message(model: TableModel, w: int, h: int) -> Canvas:
             text = _("Lay {n} cards away: {k} chosen.").format(n=d.discard_count, k=len(model.chosen))
             obs = model.obs
             if obs is not None and obs.talon_seen:
-                text += " " + _("From the talon: {cards}").format(cards=cards_text(obs.talon_seen))
+                text += " " + _("From the talon (marked *): {cards}").format(cards=cards_text(obs.talon_seen))
     for i, line in enumerate(textwrap.wrap(text, max(10, w - 2))[:h]):
         canvas.put(i, 1, clip([("class:message", line)], w - 2))
     return canvas
