@@ -159,6 +159,9 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         for name in both_cases(key):
             kb.add(name, filter=free)(show)
 
+    calls("pageup", free, lambda: model.scroll_log(3))
+    calls("pagedown", free, lambda: model.scroll_log(-3))
+
     @kb.add("c-c")
     @kb.add("c-q")
     def _interrupt(event: KeyPressEvent) -> None:

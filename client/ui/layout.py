@@ -232,11 +232,28 @@ def draw_info(model: TableModel, w: int, h: int) -> Canvas:
 
 
 def draw_log(model: TableModel, w: int, h: int) -> Canvas:
+    """The hand's events: its first line (who deals, who leads) always, then the newest
+    that fit, or older ones while scrolled back (PgUp/PgDn), with a mark saying so."""
     canvas = Canvas(w, h)
-    canvas.put(0, 0, [("class:rule", "─" * w)])
-    lines = list(model.log)[-(h - 1) :] if h > 1 else []
-    for i, line in enumerate(lines):
-        canvas.put(1 + i, 1, clip([("class:log", line)], w - 2))
+    log = model.log
+    rows = h - 1
+    hidden_before = 0
+    if rows >= 1 and log:
+        body = log[1:]
+        room = rows - 1
+        model.log_back = min(model.log_back, max(0, len(body) - room))
+        end = len(body) - model.log_back
+        start = max(0, end - room)
+        hidden_before = start
+        shown = [log[0], *body[start:end]] if room > 0 else [log[0]]
+        for i, line in enumerate(shown):
+            canvas.put(1 + i, 1, clip([("class:log", line)], w - 2))
+    rule = "─" * w
+    canvas.put(0, 0, [("class:rule", rule)])
+    if hidden_before or model.log_back:
+        mark = " " + _("PgUp/PgDn: more of the hand") + " "
+        if text_width([("", mark)]) < w - 2:
+            canvas.put(0, w - text_width([("", mark)]) - 1, [("class:rule", mark)])
     return canvas
 
 

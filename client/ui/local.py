@@ -258,12 +258,11 @@ class LocalTable:
             raise exc.at(self.table.round, self.table.passed_out + 1, self.setup.seed) from exc.__cause__
 
     async def _run(self, model: TableModel) -> Table:
-        me = self.setup.human
         while not self.table.over and not self.stopped:
             hand = self.hand or self._new_hand()
             self.hand = hand
             self._persist(hand)
-            model.hand_started(observe(hand, me), self.table.round, self.table.passed_out + 1)
+            self._retell(hand, model)
             while not hand.done:
                 seat = hand.state.to_move
                 assert seat is not None
@@ -281,20 +280,36 @@ class LocalTable:
                 except IllegalAction as exc:  # a bot's mistake must not end the table
                     raise RuntimeError(f"seat {seat} chose an illegal action: {exc}") from exc
                 self._persist(hand)
-                model.action_taken(observe(hand, me), action)
-                if len(hand.state.tricks) > tricks:
-                    t = hand.state.tricks[-1]
-                    model.trick_done(
-                        observe(hand, me), TrickView(t.leader, tuple(t.seats), tuple(t.cards), t.winner)
-                    )
-                    if self.pace and not hand.done:
-                        await asyncio.sleep(self.pace * 2)
+                self._tell(hand, action, tricks, model)
+                if len(hand.state.tricks) > tricks and self.pace and not hand.done:
+                    await asyncio.sleep(self.pace * 2)
             await self._finish(hand, model)
             await model.acknowledge()
         model.table_over(self.table)
         if self.table.over and self.save is not None:
             self.save.remove()
         return self.table
+
+    def _tell(self, hand: Hand, action: Action, tricks: int, model: TableModel) -> None:
+        """Tell the screen ``action`` (applied to ``hand``, which had ``tricks`` tricks before)."""
+        me = self.setup.human
+        model.action_taken(observe(hand, me), action)
+        if len(hand.state.tricks) > tricks:
+            t = hand.state.tricks[-1]
+            model.trick_done(observe(hand, me), TrickView(t.leader, tuple(t.seats), tuple(t.cards), t.winner))
+
+    def _retell(self, hand: Hand, model: TableModel) -> None:
+        """Start the hand on the screen; a resumed hand's actions so far are told again
+        (from its deal), so its log reads as it did before the table was closed."""
+        s = hand.state
+        hands, talon = hand.deal
+        dealt = [list(h) for h in hands], [list(p) for p in talon]
+        start = Hand(self.rules, s.dealer, *dealt, s.seats, s.active, hand.context)
+        model.hand_started(observe(start, self.setup.human), self.table.round, self.table.passed_out + 1)
+        for action in s.actions:
+            tricks = len(start.state.tricks)
+            start.apply(action)
+            self._tell(start, action, tricks, model)
 
     async def _finish(self, hand: Hand, model: TableModel) -> None:
         result = hand.state.result

@@ -42,6 +42,7 @@ class TableModel(HandControls, DialogControls):
         self.round, self.deal_no = round_no, deal_no
         self._phase = obs.phase
         self.log.clear()
+        self.log_back = 0
         again = _(", deal {n}").format(n=deal_no) if deal_no > 1 else ""
         self.note(
             _("Round {round} of {rounds}{again}: dealer {dealer}, forehand {forehand}").format(
@@ -110,6 +111,13 @@ class TableModel(HandControls, DialogControls):
 
     def note(self, line: str) -> None:
         self.log.append(line)
+        if self.log_back:
+            self.log_back += 1  # a scrolled-back pane keeps showing the same lines
+
+    def scroll_log(self, step: int) -> None:
+        """PgUp/PgDn: the log pane ``step`` lines further back (positive) or forward."""
+        self.log_back = max(0, min(len(self.log) - 1, self.log_back + step))
+        self.changed()
 
     # -- what the player is asked -------------------------------------------------------
     def ask(self, obs: Observation, why_not: WhyNot | None = None) -> asyncio.Future[Action]:

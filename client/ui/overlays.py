@@ -15,6 +15,7 @@ from tarock.client.ui.canvas import Canvas, clip
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.screen import screen
 from tarock.client.ui.table_state import RoundInfo
+from tarock.core.observation import TrickView
 
 Lines = list[list[tuple[str, str]]]
 
@@ -89,13 +90,13 @@ def standings_lines(model: TableModel) -> Lines:
     return out
 
 
-def trick_view_lines(model: TableModel, title: str, tricks: Sequence[object]) -> Lines:
+def trick_view_lines(model: TableModel, tricks: Sequence[TrickView]) -> Lines:
+    """Each of ``tricks`` numbered as it was played in the hand (the 7th trick is "7.")."""
+    played = list(model.obs.tricks) if model.obs is not None else []
     out: Lines = []
-    for k, trick in enumerate(tricks, start=1):
-        from tarock.core.observation import TrickView
-
-        assert isinstance(trick, TrickView)
-        out.append([("class:overlay", f"{k:>2}. " + trick_text(trick, model.names, SYMBOLS))])
+    for trick in tricks:
+        n = played.index(trick) + 1 if trick in played else 0
+        out.append([("class:overlay", f"{n:>2}. " + trick_text(trick, model.names, SYMBOLS))])
     if not tricks:
         out.append([("class:overlay", "  " + _("(none)"))])
     return out
@@ -124,15 +125,15 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
         return _("Final standings"), standings_lines(model)
     if kind == "last":
         last = model.last_trick()
-        return _("Last trick"), trick_view_lines(model, "", [last] if last is not None else [])
+        return _("Last trick"), trick_view_lines(model, [last] if last is not None else [])
     if kind == "tricks":
-        lines = [[("class:overlay.head", _("Your tricks"))], *trick_view_lines(model, "", model.own_tricks())]
+        lines = [[("class:overlay.head", _("Your tricks"))], *trick_view_lines(model, model.own_tricks())]
         party = model.party()
         if party:
             lines.append(
                 [("class:overlay.head", _("Tricks of {names}").format(names=names_text(party, model.names)))]
             )
-            lines.extend(trick_view_lines(model, "", model.partner_tricks()))
+            lines.extend(trick_view_lines(model, model.partner_tricks()))
         points = number_text(model.points(), SYMBOLS)
         lines.append([("class:overlay", _("Points so far: {points}").format(points=points))])
         return _("Tricks"), lines
@@ -193,6 +194,7 @@ def help_lines(w: int = 78) -> list[str]:
         ("H", _("a hint: what the bot would do, and why")),
         ("R", _("the rules of this table")),
         ("F2", _("the menu (≡)")),
+        (_("PgUp/PgDn"), _("the log: earlier events of the hand")),
         ("Q", _("leave: close and go on later, or end the table")),
         ("", _("Letters work in either case.")),
     ]
