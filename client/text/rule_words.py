@@ -87,6 +87,11 @@ def game_title(game: ContractSpec | str | None, rules: RuleFacts | None = None) 
     return p_("game", spec.title if spec is not None else game or "")
 
 
+def option_value_text(value: object) -> str:
+    """One of an option's choices in the player's words (``queen``: "eine Dame rufen")."""
+    return p_("option-value", str(value))
+
+
 def game_description(spec: ContractSpec) -> str:
     return p_("game-description", spec.description) if spec.description else ""
 

@@ -19,6 +19,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 
 from tarock.client.i18n import _
 from tarock.client.ui.canvas import Canvas, CanvasControl, clip
+from tarock.client.ui.lobby_forms import LABEL_WIDTH
 from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel
 from tarock.client.ui.style import STYLE
 
@@ -111,7 +112,7 @@ def _draw_form(model: LobbyModel, canvas: Canvas) -> None:
     w, h = canvas.width, canvas.height
     title = _("Play against bots") if form.kind == "bots" else _("Open a table on the network")
     canvas.put(2, 2, [("class:lobby.title", title)])
-    label_w = min(28, max((len(f.label) for f in form.fields), default=10) + 2)
+    label_w = min(LABEL_WIDTH, w // 3)
     rows = [(f.label, f.shown(), f.detail) for f in form.fields]
     rows += [(_("Start") if form.kind == "bots" else _("Open the table"), "", ""), (_("Back"), "", "")]
     inner = h - 7
@@ -202,11 +203,13 @@ def load_lobby_bindings(model: LobbyModel) -> KeyBindings:
     typed_into(pin, model.pin_type)
 
     @kb.add("q", filter=main)
+    @kb.add("Q", filter=main)
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         model.finish(LobbyChoice("quit"))
 
     @kb.add("w", filter=main)
+    @kb.add("W", filter=main)
     def _watch(event: KeyPressEvent) -> None:
         model.watch()
 

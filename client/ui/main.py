@@ -115,6 +115,7 @@ async def _lobby(
     save = _save(args)
     portal = _portal(net)
     message = ""
+    refused = ""
     while True:
         summary = save.summary()
         saved = ""
@@ -131,6 +132,7 @@ async def _lobby(
             model.net_saved_private = net.saved_private()
             model.network_note = net.note
             model.tables = net.entries()
+            model.select_table(refused)
             net.lobby = model
         try:
             choice = await run_lobby(model)
@@ -150,6 +152,7 @@ async def _lobby(
                 outcome = await play_network(net, portal, choice, player, seen)
             except NetProblem as exc:
                 message = str(exc)
+                refused = choice.table.name if choice.table is not None else ""
                 continue
         else:
             continue
@@ -187,7 +190,7 @@ async def play_network(
                     dict(choice.options),
                     choice.rounds,
                     choice.table.name,
-                    len(choice.bots),
+                    choice.bots,
                     choice.pin,
                 )
             if choice.kind in ("join", "watch"):
