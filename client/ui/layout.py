@@ -378,6 +378,10 @@ def draw_message(model: TableModel, w: int, h: int) -> Canvas:
 def status_keys(model: TableModel) -> list[tuple[str, str]]:
     """The keys that work now, as ``(key, what)`` pairs."""
     d = model.decision if model.waiting else None
+    if model.overlay in ("menu", "quit"):
+        return [("↑↓", _("choose")), (_("Enter"), _("take")), ("Esc", _("back to the table"))]
+    if model.overlay == "settlement":
+        return [("↑↓", _("scroll")), (_("Enter"), _("go on"))]
     if model.overlay is not None:
         return [("↑↓", _("scroll")), ("Enter/Esc", _("close"))]
     keys: list[tuple[str, str]] = []
@@ -388,8 +392,11 @@ def status_keys(model: TableModel) -> list[tuple[str, str]]:
         keys += [("←→", _("move")), (_("Space") + " " + cards, _("tick")), (_("Enter"), _("lay away"))]
     elif d is not None:
         keys += [("↑↓ " + keys_span(model.dialog_rows()), _("choose")), (_("Enter"), _("take"))]
+    if not model.watching:
+        keys.append(("H", _("hint")))
+    if model.can_undo() and not model.network:
+        keys.append(("U", _("undo")))
     keys += [
-        ("H", _("hint")),
         ("?", _("help")),
         ("Q", _("quit")),
         ("L", _("last trick")),

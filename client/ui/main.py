@@ -110,7 +110,12 @@ async def lobby(args: argparse.Namespace, catalogue: Catalogue, seen: Seen | Non
 
 
 async def _lobby(
-    args: argparse.Namespace, catalogue: Catalogue, player: str, net: Network | None, seen: Seen | None = None
+    args: argparse.Namespace,
+    catalogue: Catalogue,
+    player: str,
+    net: Network | None,
+    seen: Seen | None = None,
+    new_game: bool = False,
 ) -> int:
     save = _save(args)
     portal = _portal(net)
@@ -126,6 +131,8 @@ async def _lobby(
             saved = describe_saved(title, played, setup.rounds)
         model = LobbyModel(catalogue, player=player, saved=saved, message=message)
         message = ""
+        if new_game:  # "New game" in the table's menu: the form of a new table at once
+            model.page, model.form, new_game = "form", model.new_form("bots"), False
         if net is not None:
             model.network = net.node is not None
             model.net_saved = net.saved_table()
@@ -159,6 +166,7 @@ async def _lobby(
         if outcome == "closed":
             _say_after(outcome, save)
             return 0
+        new_game = outcome == "new"
 
 
 def _portal(net: Network | None) -> Portal | None:
@@ -175,6 +183,7 @@ async def play_network(
         title=choice.table.name if choice.table else "",
         rounds=choice.rounds,
         hint_fn=HINT,
+        network=True,
     )
     if seen is not None:
         seen(net, model)
@@ -233,6 +242,8 @@ async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str
         if args.seed is not None:
             setup.seed = args.seed
         outcome = await play_local(setup, catalogue, save, _records(args), _pace(args))
+    if outcome == "new":  # "New game" in the table's menu: the lobby's form of a new table
+        return await _lobby(args, catalogue, _player(args), None, new_game=True)
     _say_after(outcome, save)
     return 0 if outcome != "ended" else 1
 

@@ -62,6 +62,8 @@ class TableModel(HandControls, DialogControls):
         self.obs = obs
         if not isinstance(seen, Play):
             self.note(action_text(seen, self.names, obs, phase=phase, style=SYMBOLS))
+        if not self.waiting and self.hint is None:
+            self.message = ""  # a word about the last turn ("not your turn") goes with it
         self.changed()
 
     def trick_done(self, obs: Observation, trick: TrickView) -> None:
@@ -137,6 +139,18 @@ class TableModel(HandControls, DialogControls):
         self.changed()
         return self._answer
 
+    def withdraw(self, reason: Exception) -> None:
+        """The question asked is withdrawn (the player took back an action): the future
+        :meth:`ask` returned raises ``reason``."""
+        answer, self._answer = self._answer, None
+        if answer is not None and not answer.done():
+            self.decision = None
+            self.lifted = None
+            self.chosen = set()
+            self.hint = None
+            answer.set_exception(reason)
+        self.changed()
+
     def acknowledge(self) -> asyncio.Future[None]:
         """A future that resolves when the player closed the settlement (went on)."""
         if self._continue is None or self._continue.done():
@@ -181,6 +195,8 @@ class TableModel(HandControls, DialogControls):
     async def ask_hint(self) -> None:
         """What the bot would do here, and why (computed off the event loop)."""
         obs = self.obs
+        if self.watching:
+            return
         if obs is None or not self.waiting or self.hint_fn is None:
             self.message = _("No hint now: it is not your turn.")
             self.changed()

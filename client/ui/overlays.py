@@ -109,7 +109,7 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
     if kind == "menu":
         return "≡ " + _("Menu"), [
             [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
-            for i, (key, label, _tag) in enumerate(menu_items())
+            for i, (key, label, _tag) in enumerate(menu_items(model))
         ]
     if kind == "sheet":
         return _("Score sheet"), sheet_lines(model, w)
@@ -144,7 +144,7 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
     if kind == "quit":
         return _("Leave the table?"), [
             [("class:dialog.selected" if i == model.menu_index else "class:overlay", f" {key}  {label}")]
-            for i, (key, label, _tag) in enumerate(quit_items())
+            for i, (key, label, _tag) in enumerate(quit_items(model))
         ]
     return "", []
 
@@ -155,19 +155,34 @@ def model_rules_lines(model: TableModel, w: int) -> list[str]:
     return rules_lines(model.rules, w, model.option_specs) if model.rules is not None else []
 
 
-def menu_items() -> list[tuple[str, str, str]]:
-    return [
+def menu_items(model: TableModel) -> list[tuple[str, str, str]]:
+    """The menu's ``(key, label, tag)`` rows: what the table offers now."""
+    out = [
         ("S", _("Score sheet"), "sheet"),
         ("L", _("Last trick"), "last"),
         ("T", _("Tricks"), "tricks"),
         ("R", _("Rules"), "rules"),
         ("?", _("Help"), "help"),
-        ("Q", _("Leave the table"), "quit"),
-        ("Esc", _("Back to the table"), "close"),
     ]
+    if not model.network:
+        if model.can_undo():
+            out.append(("U", _("Undo your last action"), "undo"))
+        out.append(("N", _("New game (this table is kept)"), "new"))
+    out.append(("Q", _("Leave the table"), "quit"))
+    out.append(("Esc", _("Back to the table"), "close"))
+    return out
 
 
-def quit_items() -> list[tuple[str, str, str]]:
+def quit_items(model: TableModel) -> list[tuple[str, str, str]]:
+    """The rows of the question on leaving: a local table may be kept or ended; a network
+    seat is left (the lobby takes it up again); a watcher stops watching."""
+    if model.watching:
+        return [("1", _("Stop watching"), "save"), ("Esc", _("Back to the table"), "close")]
+    if model.network:
+        return [
+            ("1", _("Leave the table now (the lobby takes you back to your seat)"), "save"),
+            ("Esc", _("Back to the table"), "close"),
+        ]
     return [
         ("1", _("Close and go on later (nothing is lost)"), "save"),
         ("2", _("End the table now (final standings)"), "end"),
@@ -220,7 +235,7 @@ def draw_overlay(model: TableModel, w: int, h: int) -> Canvas:
     inner = h - 2
     top = max(0, min(model.scroll, len(lines) - inner))
     model.scroll = top
-    items = menu_items() if model.overlay == "menu" else quit_items() if model.overlay == "quit" else []
+    items = {"menu": menu_items, "quit": quit_items}.get(model.overlay or "", lambda m: [])(model)
     for i, line in enumerate(lines[top : top + inner]):
         tag = ("item", items[top + i][2]) if items else None
         canvas.put(1 + i, 1, clip(line, w - 2), tag)

@@ -94,6 +94,10 @@ class TableState:
     standings: list[Standing] = field(default_factory=list)
     over: bool = False
     left_early: bool = False
+    network: bool = False
+    """A table over the network (leaving it is not ending it; no undo)."""
+    can_undo: Callable[[], bool] = lambda: False
+    """Whether the player's last action may be taken back now (a local table against bots)."""
     watching: bool = False
     """Following a table without a seat (public information only)."""
     hint: Hint | None = None

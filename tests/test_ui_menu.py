@@ -1,0 +1,111 @@
+"""The table's menu and keys against bots: U takes back the player's last action while nothing
+hidden came to light since (the same question is asked again), N starts a new game (the lobby's
+form), the leaving question's footer names its keys; a watcher is offered no hint and a network
+seat no undo, and leaving a network table says what it does.
+
+docs/rules.md §4.1 (the app's words): "Den Bummerl-Stand zeigt das Menü (≡) am Tisch."
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ui_harness import Driver, run
+from ui_play import until
+
+from tarock.client.i18n import _, set_language
+from tarock.client.ui.app import play_local
+from tarock.client.ui.layout import status_keys
+from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.model import TableModel
+from tarock.client.ui.undo import known
+from tarock.core.plugins import load_plugins
+
+NAMES = ["Du", "Franz", "Hilde", "Sepp"]
+
+
+@pytest.fixture(autouse=True)
+def german() -> object:
+    set_language("de")
+    yield
+    set_language("de")
+
+
+def _keep(ref: dict[str, object]) -> object:
+    def keep(table: LocalTable, model: TableModel) -> None:
+        ref["model"], ref["table"] = model, table
+
+    return keep
+
+
+def _footer(d: Driver) -> str:
+    return d.term.line(d.term.rows - 1)
+
+
+def test_undo_takes_back_the_last_action_only_while_nothing_came_to_light(tmp_path: Path) -> None:
+    setup = TableSetup("koenigrufen-club", {}, list(NAMES), ["", "heuristic", "heuristic", "heuristic"], 4, 3)
+    ref: dict[str, object] = {}
+    done: dict[str, object] = {}
+
+    async def script(d: Driver) -> None:
+        await until(lambda: "model" in ref)
+        model = ref["model"]
+        assert isinstance(model, TableModel)
+        for _step in range(300):
+            await until(lambda: model.waiting or model.overlay == "settlement", 60)
+            await d.settle(0.05)
+            if model.overlay == "settlement":
+                d.press("enter")
+                await until(lambda: model.overlay != "settlement")
+                continue
+            obs = model.obs
+            assert obs is not None
+            if model.can_undo() and "undone" not in done:
+                assert "U " + _("undo") in _footer(d)
+                mine = max(i for i, a in enumerate(obs.history) if a.seat == model.seat)
+                d.press("U")
+                await d.wait_for(_("You took back your last action."))
+                await until(lambda: model.waiting)
+                now = model.obs
+                assert now is not None and now.history == obs.history[:mine]
+                assert known(now)[0] <= known(obs)[0]
+                done["undone"] = True
+            elif not model.can_undo() and "refused" not in done and len(obs.history) > 8:
+                assert "U " + _("undo") not in _footer(d)
+                d.press("u")
+                nothing = _("Nothing to take back: a card has been seen since, or it is not your turn.")
+                await d.wait_for(nothing.split(":")[0])
+                done["refused"] = True
+            if len(done) == 2:
+                break
+            before = len(model.obs.history) if model.obs is not None else 0
+            d.press("h")
+            await d.wait_for(_("Hint: {action}").split("{")[0])
+            d.press("enter")
+            await until(lambda before=before: model.obs is not None and len(model.obs.history) > before)
+        d.press("f2")
+        menu = await d.wait_for(_("Menu"))
+        assert _("New game (this table is kept)") in menu
+        assert "Esc " + _("back to the table") in _footer(d)
+        d.press("esc")
+        d.press("q")
+        await d.wait_for(_("Leave the table?"))
+        assert _("choose") in _footer(d) and _("scroll") not in _footer(d)
+        d.press("esc")
+        d.press("f2")
+        await d.wait_for(_("Menu"))
+        d.press("N")
+
+    outcome = run(lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None,
+                                     seen=_keep(ref)), script, cols=80, rows=24, timeout=300)
+    assert outcome == "new"
+    assert done == {"undone": True, "refused": True}
+
+
+def test_a_watcher_is_offered_no_hint_and_a_network_seat_no_undo() -> None:
+    watcher = TableModel(seat=0, names=["Anna", "Berta", "Cilli", "Dora"], watching=True, network=True)
+    keys = dict(status_keys(watcher))
+    assert "H" not in keys and "U" not in keys
+    seat = TableModel(seat=0, names=["Anna", "Berta", "Cilli", "Dora"], network=True, can_undo=lambda: True)
+    assert "U" not in dict(status_keys(seat)) and "H" in dict(status_keys(seat))
