@@ -12,9 +12,11 @@ from ui_play import dialog_text
 from ui_static import at_decision, find
 
 from tarock.client.i18n import _, set_language
+from tarock.client.ui.hint import heuristic_hint
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.row_keys import row_key
-from tarock.core.actions import Discard
+from tarock.core.actions import Discard, Pass
+from tarock.core.observation import Observation
 
 
 @pytest.fixture(autouse=True)
@@ -66,5 +68,25 @@ def test_a_dialog_over_the_talon_shows_it_and_marks_the_chosen_line() -> None:
         assert lines[1].startswith(f"│ {row_key(0)}▸"), box
         d.press("down")
         await d.wait_for(lambda t: dialog_text(d.term).splitlines()[2].startswith(f"│ {row_key(1)}▸"))
+
+    at_decision(obs, script)
+
+
+def test_a_hint_to_pass_among_the_announcements_says_the_lines_word() -> None:
+    """The dialog's line reads "Gut!" (docs/rules.md §8.5): the hint names it the same."""
+
+    def passing(o: Observation) -> bool:
+        if o.phase != "announce" or not any(isinstance(a, Pass) for a in o.legal):
+            return False
+        return isinstance(heuristic_hint(o, "heuristic").action, Pass)
+
+    obs = find("koenigrufen-club", passing)
+
+    async def script(d: Driver, model: TableModel) -> None:
+        await d.wait_for("┌─")
+        d.press("H")
+        text = await d.wait_for(_("Hint: {action}").split("{")[0])
+        line = next(row for row in text.splitlines() if _("Hint: {action}").split("{")[0] in row)
+        assert _("Gut!") in line and _("Pass") not in line, line
 
     at_decision(obs, script)
