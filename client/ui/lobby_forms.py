@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from tarock.client.bots import BOT_KINDS
 from tarock.client.i18n import _, p_
-from tarock.client.text.rule_words import option_value_text
+from tarock.client.text.rule_words import option_description, option_value_text
 from tarock.core.options import Declared
 from tarock.core.plugins import Catalogue
 from tarock.core.rules import RuleError
@@ -53,7 +53,7 @@ def option_field(name: str, declared: Declared, value: Any) -> Field | None:
     """A form field for an option, by its type (None for a list option: kept as it is)."""
     spec = declared.spec
     label = p_("option-name", name)
-    detail = p_("option", spec.description)
+    detail = option_description(spec.description)
     if spec.choices:
         values = list(spec.choices)
         index = values.index(value) if value in values else 0
