@@ -408,11 +408,17 @@ def status_keys(model: TableModel) -> list[tuple[str, str]]:
 
 
 def draw_status(model: TableModel, w: int, h: int) -> Canvas:
+    """The keys that work now; those that do not fit with their words are shown as keys alone
+    (the help page says what each does), so every key the table offers is on the screen."""
     canvas = Canvas(w, h, "class:status")
     col = 1
-    for key, what in status_keys(model):
+    keys = status_keys(model)
+    for i, (key, what) in enumerate(keys):
         part = [("class:status bold", key), ("class:status", f" {what}  ")]
         if col + text_width(part) > w:
+            rest = " ".join(k for k, _what in keys[i:])
+            if col + len(rest) < w:
+                canvas.put(0, col, [("class:status bold", rest)])
             break
         col = canvas.put(0, col, part)
     return canvas

@@ -14,6 +14,7 @@ from tarock.client.text.rule_words import Terms, names_text
 from tarock.client.ui.canvas import Canvas, clip
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.screen import screen
+from tarock.client.ui.settlement_view import settlement_lines
 from tarock.client.ui.table_state import RoundInfo
 from tarock.core.observation import TrickView
 
@@ -21,47 +22,43 @@ Lines = list[list[tuple[str, str]]]
 
 
 def sheet_lines(model: TableModel, w: int) -> Lines:
-    """The score sheet: per round the game, who declared and who was the partner, each seat's amount."""
+    """The score sheet: per round the game, who declared (the partner in brackets) and each
+    seat's amount, in columns wide enough for every figure; the last row the totals."""
     names = model.names
-    col = max(9, *(len(n) + 1 for n in names))
-    game_w = max([14] + [min(24, len(r.game)) for r in model.sheet])
-    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)'):<20}" + "".join(
-        f"{n:>{col}}" for n in names
+    terms = Terms.of_rules(model.rules)
+    amounts = [[terms.amount(a, SYMBOLS) for a in row.settlement] for row in model.sheet]
+    totals = [terms.amount(t, SYMBOLS) for t in model.sheet[-1].totals] if model.sheet else []
+    figures = [a for row in amounts for a in row] + totals
+    col = max([len(n) for n in names] + [len(a) for a in figures]) + 2
+    who_w = max([len(_("Declarer (partner)"))] + [len(_sheet_who(model, row)) for row in model.sheet])
+    game_w = max([len(_("Game"))] + [len(row.game) for row in model.sheet])
+    room = w - 4 - 4 - col * len(names)  # the round's number, the seats' columns
+    who_w = min(who_w, max(8, room // 2))
+    game_w = min(game_w, max(8, room - who_w - 1))
+    head = f"{_('Rd'):>3} {_('Game'):<{game_w}} {_('Declarer (partner)')[:who_w]:<{who_w}}" + "".join(
+        f"{n[: col - 1]:>{col}}" for n in names
     )
     out: Lines = [[("class:overlay.head", head)]]
-    for row in model.sheet:
-        out.append([("class:overlay", _sheet_row(model, row, col, game_w))])
+    for row, cells in zip(model.sheet, amounts, strict=True):
+        factor = f" ×{row.factor}" if row.factor != 1 else ""
+        game = (row.game + factor)[:game_w]
+        who = _sheet_who(model, row)[:who_w]
+        line = f"{row.number:>3} {game:<{game_w}} {who:<{who_w}}" + "".join(f"{a:>{col}}" for a in cells)
+        out.append([("class:overlay", line)])
     if not model.sheet:
         out.append([("class:overlay", "  " + _("(no rounds played yet)"))])
-    unit = model.rules.facts.money if model.rules is not None else ""
-    if unit:
-        out.append(
-            [
-                (
-                    "class:overlay",
-                    "  "
-                    + _("(amounts in {unit}; the running total in brackets)").format(
-                        unit=Terms.of_rules(model.rules).unit_name
-                    ),
-                )
-            ]
-        )
     else:
-        out.append([("class:overlay", "  " + _("(the running total in brackets)"))])
+        label = _("Total")
+        line = f"{'':>3} {label:<{game_w + who_w + 1}}" + "".join(f"{t:>{col}}" for t in totals)
+        out.append([("class:overlay.head", line)])
     return out
 
 
-def _sheet_row(model: TableModel, row: RoundInfo, col: int, game_w: int) -> str:
-    names = model.names
-    who = names[row.declarer] if row.declarer is not None else "–"
+def _sheet_who(model: TableModel, row: RoundInfo) -> str:
+    who = model.names[row.declarer] if row.declarer is not None else "–"
     if row.partners:
-        who += f" ({names_text(row.partners, names)})"
-    cells = "".join(
-        f"{Terms().amount(a, SYMBOLS)}({Terms().amount(t, SYMBOLS)})".rjust(col)
-        for a, t in zip(row.settlement, row.totals, strict=True)
-    )
-    factor = f"  ×{row.factor}" if row.factor != 1 else ""
-    return f"{row.number:>3} {row.game[:game_w]:<{game_w}} {who[:20]:<20}{cells}{factor}"
+        who += f" ({names_text(row.partners, model.names)})"
+    return who
 
 
 def standings_lines(model: TableModel) -> Lines:
@@ -115,9 +112,13 @@ def overlay_content(model: TableModel, w: int) -> tuple[str, Lines]:
         return _("Score sheet"), sheet_lines(model, w)
     if kind == "settlement":
         lines: Lines = []
-        for line in model.settlement:
-            for part in textwrap.wrap(line, wrap, subsequent_indent="    ") or [""]:
-                lines.append([("class:overlay", part)])
+        settled = model.settled
+        if settled is not None and settled.result is not None:
+            lines = [[("class:overlay", line)] for line in settlement_lines(settled, model.names, wrap)]
+        else:
+            for line in model.settlement:
+                for part in textwrap.wrap(line, wrap, subsequent_indent="    ") or [""]:
+                    lines.append([("class:overlay", part)])
         lines.append([("class:overlay", "")])
         lines.append([("class:key", _("Enter: go on"))])
         return _("Settlement"), lines
