@@ -12,6 +12,7 @@ from tarock.client.ui.cards import card_fragments
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.row_keys import row_key
 from tarock.client.ui.screen import screen
+from tarock.client.ui.table_state import LOG_SIZE
 
 
 def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, Hashable | None]]]:
@@ -82,7 +83,14 @@ def dialog_size(model: TableModel) -> tuple[int, int]:
     talon = talon_line(model)
     content = max([text_width(frags) for frags, _tag in rows] + [len(title) + 6, 44, text_width(talon)])
     w = min(size[0] - 4, content + 4)
-    return w, min(size[1] - 10, len(rows) + 6 + (1 if talon else 0))
+    # above the log pane (its first lines say how the deal began) and the hand: long dialogs scroll
+    log_more = min(LOG_SIZE + 1, 4 + max(0, size[1] - 24) // 5) - 4  # the pane grows with the screen
+    return w, min(size[1] - 1 - BELOW_DIALOG - log_more, len(rows) + 6 + (1 if talon else 0))
+
+
+BELOW_DIALOG = 11
+"""The rows a dialog leaves free at the bottom: the log pane at its smallest (4), the hand (4),
+the message (2) and the keys (1)."""
 
 
 def talon_line(model: TableModel) -> Fragments:
@@ -136,6 +144,10 @@ def _selected_detail(model: TableModel) -> str:
             a = next(x for x in d.additions if x.name == names[st.row])
             return f"{a.label}: {a.detail}" if a.detail else a.label
         return ""
+    if len(d.options) == 1 and d.options[0].kind != "pass":
+        detail = d.options[0].detail
+        said = _("The only choice the rules allow here.")
+        return said + (" " + detail[:1].upper() + detail[1:] if detail else "")
     if 0 <= st.row < len(d.options):
         o = d.options[st.row]
         return f"{o.label}: {o.detail}" if o.detail else ""

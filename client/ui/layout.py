@@ -462,7 +462,7 @@ def table_layout(model: TableModel, click: Callable[[Hashable], None]) -> Layout
         ),
         width=lambda: dialog_size(model)[0],
         height=lambda: dialog_size(model)[1],
-        top=3,
+        top=1,
     )
     overlay = Float(
         ConditionalContainer(

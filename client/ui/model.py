@@ -135,9 +135,16 @@ class TableModel(HandControls, DialogControls):
         self.hint = None
         self.message = ""
         self.cursor = self._first_cursor()
-        self._answer = asyncio.get_running_loop().create_future()
+        self._answer = answer = asyncio.get_running_loop().create_future()
+        d = self.decision
+        lone = d.options[0] if d.kind == "dialog" and len(d.options) == 1 else None
+        if lone is not None and lone.kind == "pass" and not lone.toggles:
+            only = d.resolve(0)
+            if only is not None:  # a dialog of one "Weiter" asks nothing: it is said in the log
+                self.choose(only)
+                return answer
         self.changed()
-        return self._answer
+        return answer
 
     def withdraw(self, reason: Exception) -> None:
         """The question asked is withdrawn (the player took back an action): the future
