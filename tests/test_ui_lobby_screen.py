@@ -115,3 +115,20 @@ def test_after_a_refused_pin_enter_asks_for_that_tables_pin_again() -> None:
 
     choice = run(lambda: run_lobby(model), script, cols=80, rows=24)
     assert isinstance(choice, LobbyChoice) and choice.kind == "quit"
+
+
+def test_the_chosen_rows_words_are_shown_in_full_at_80_columns(language: str) -> None:
+    model = LobbyModel(load_plugins(None), player="Anna", network=True, tables=_tables())
+    seen: dict[str, str] = {}
+
+    async def script(d: Driver) -> None:
+        await d.wait_for(_("Open a table on the network"))
+        for tag, _label, detail in model.entries():
+            _to(d, model, tag)
+            await d.settle(0.05)
+            seen[detail] = " ".join(d.term.text().split())
+        d.press("esc")
+
+    run(lambda: run_lobby(model), script, cols=80, rows=24)
+    for detail, text in seen.items():
+        assert " ".join(detail.split()) in text, detail

@@ -88,6 +88,10 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
         if detail:
             canvas.put(row, col, clip([("class:lobby.detail", detail)], w - col - 1), ("row", i))
         row += 1
+    if 0 <= model.row < len(entries) and entries[model.row][2]:  # the chosen row's words in full
+        h = canvas.height
+        for i, line in enumerate(textwrap.wrap(entries[model.row][2], w - 6)[:2]):
+            canvas.put(h - 5 + i, 4, [("class:lobby.detail", line)])
     if (model.network or model.network_note) and tables_start == len(entries):
         row += 1
         canvas.put(row, 2, [("class:lobby.title", _("Tables on the network"))])
