@@ -50,7 +50,8 @@ def payment_text(item: Item, names: Sequence[str], terms: Terms) -> str:
     per_side = per_opposite * len(item.opposite) // len(item.side)
     payers, receivers = (item.opposite, item.side) if amount > 0 else (item.side, item.opposite)
     paid, got = (per_opposite, per_side) if amount > 0 else (per_side, per_opposite)
-    who, whom = names_text(payers, names), names_text(receivers, names)
+    who = names_text(payers, names)
+    whom = names_text(receivers, [p_("pronoun", "you") if is_you(n) else n for n in names])  # "an dich"
     if len(payers) == 1:
         value = f"{got} {terms.unit}" if terms.money else str(got)
         if is_you(who):  # "You pay", not "You pays"
