@@ -12,14 +12,17 @@ from pathlib import Path
 import pytest
 from ui_harness import Driver, run
 from ui_play import dialog_text, until
+from ui_static import at_decision, find
 
 from tarock.client.i18n import _, set_language
 from tarock.client.ui.app import play_local
+from tarock.client.ui.decisions import decision_of
 from tarock.client.ui.dialog_view import talon_line
 from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.row_keys import COMMAND_LETTERS, ROW_KEYS, keys_span, row_key
 from tarock.core.actions import Play
+from tarock.core.observation import Observation
 from tarock.core.plugins import load_plugins
 
 NAMES = ["Du", "Franz", "Hilde", "Sepp"]
@@ -123,3 +126,29 @@ def test_cards_eleven_and_twelve_are_played_by_their_keys(tmp_path: Path) -> Non
         script, cols=80, rows=24, timeout=400)
     assert played == {10: "a", 11: "b"}
     assert dialogs
+
+
+def _after(obs: Observation, keys: list[str]) -> tuple[object, bool, int]:
+    """What ``keys`` pressed in the dialog of ``obs`` lead to: the action taken (None: none yet),
+    whether the additions page is open, and the line it is for."""
+    state: dict[str, object] = {}
+
+    async def script(d: Driver, model: TableModel) -> None:
+        await d.wait_for("┌─")
+        d.press(*keys)
+        await d.settle(0.1)
+        state["additions"], state["option"] = model.stage.additions, model.stage.option
+
+    action = at_decision(obs, script)
+    return action, bool(state.get("additions")), int(str(state.get("option", -1))) if state else -1
+
+
+@pytest.mark.parametrize("variant, phase", [("tarock40", "bidding"), ("koenigrufen-club", "announce")])
+def test_a_lines_key_does_what_enter_does_on_that_line_in_every_dialog(variant: str, phase: str) -> None:
+    obs = find(variant, lambda o: o.phase == phase and len(o.legal) > 2 and o.legal[0].type != "play")
+    lines = len(decision_of(obs, NAMES).options)
+    for i in range(min(lines, 4)):
+        by_key = _after(obs, [row_key(i)])
+        by_enter = _after(obs, ["down"] * i + ["enter"])
+        assert by_key == by_enter, (i, by_key, by_enter)
+        assert by_key[0] is not None or by_key[1], "the key took the line (or opened its additions)"
