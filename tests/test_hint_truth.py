@@ -7,7 +7,7 @@ the table now (the highest card so far, the partner's card leading, the cheapest
 hand's counts, the longest suit) is checked against the observation; a reason about the trick's
 end or about following suit is checked in deals sampled to agree with the observation
 (:class:`client.bots.worlds.Sampler`): every way the players after the card may play (the rules
-of docs/rules.md §4.3: follow suit, else trump) must leave it true.
+of docs/rules.md §4.1: follow suit, else trump) must leave it true.
 
 The count is bounded for CI (``TAROCK_HINT_POSITIONS``, default 300); the acceptance's 10,000:
 

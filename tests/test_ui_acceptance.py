@@ -2,8 +2,8 @@
 keys the screen shows, and one at 100×30 in English; the settlement's and the score sheet's
 figures in aligned columns with their cents.
 
-docs/rules.md §8.2: Königrufen deals 12 cards to each of four players and 6 to the talon;
-docs/rules.md §4.1 (the app's words): "Eine Karte antippen hebt sie an, nochmal antippen spielt sie aus."
+docs/rules.md §15.1: Königrufen deals 12 cards to each of four players and 6 to the talon;
+docs/rules.md §4.1: a card is played by following suit, else a trump, else any (the dimmed cards may not go).
 """
 
 from __future__ import annotations
@@ -15,26 +15,14 @@ import pytest
 from ui_harness import Driver, run
 from ui_keys_only import play_shown
 from ui_play import until
+from ui_static import keeper
 
 from tarock.client.i18n import _, set_language
 from tarock.client.ui.app import play_local
-from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.local import SavedTable, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.core.actions import Play
 from tarock.core.plugins import load_plugins
-
-
-@pytest.fixture(autouse=True)
-def german_after() -> object:
-    yield
-    set_language("de")
-
-
-def _keep(ref: dict[str, object]) -> object:
-    def keep(table: LocalTable, model: TableModel) -> None:
-        ref["model"] = model
-
-    return keep
 
 
 def _aligned(rows: list[str]) -> None:
@@ -85,7 +73,7 @@ def test_a_whole_koenigrufen_hand_with_the_keys_on_the_screen(lang: str, cols: i
     ref: dict[str, object] = {}
     out: dict[str, object] = {}
     outcome = run(lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None,
-                                     seen=_keep(ref)),
+                                     seen=keeper(ref)),
                   lambda d: _whole_hand(d, ref, out), cols=cols, rows=rows, timeout=500)
     assert outcome == "ended"
     sheet = str(out["sheet"])

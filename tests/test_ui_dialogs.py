@@ -2,7 +2,7 @@
 one answer the rules force says so; a dialog leaves the log's first line (how the deal began) in
 view at 80×24 and 100×30.
 
-docs/rules.md §8.5: three "Gut!" in a row end the announcements.
+docs/rules.md §15.5: the announcements close with "Gut!" (a pass).
 """
 
 from __future__ import annotations
@@ -11,16 +11,9 @@ import pytest
 from ui_harness import Driver
 from ui_static import at_decision, find
 
-from tarock.client.i18n import _, set_language
+from tarock.client.i18n import _
 from tarock.client.ui.model import TableModel
 from tarock.core.actions import Discard, Pass, Play
-
-
-@pytest.fixture(autouse=True)
-def german() -> object:
-    set_language("de")
-    yield
-    set_language("de")
 
 
 def test_a_question_whose_only_answer_is_to_pass_is_not_asked() -> None:

@@ -1,7 +1,7 @@
 """Every card and every dialog line has a key, at every hand size, and every key works in either case.
 
-docs/rules.md §4.1 (the app's words): "Eine Karte antippen hebt sie an, nochmal antippen spielt sie aus."
-A Königrufen hand has 12 cards (docs/rules.md §8.2): cards 11 and 12 are played here by their keys
+docs/rules.md §4.1: which cards may follow; every card of the hand has a key either way.
+A Königrufen hand has 12 cards (docs/rules.md §15.1): cards 11 and 12 are played here by their keys
 (``a`` and ``b``, shown under them), in lower and in upper case.
 """
 
@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from ui_harness import Driver, run
 from ui_play import dialog_text, until
-from ui_static import at_decision, find
+from ui_static import at_decision, find, keeper
 
-from tarock.client.i18n import _, set_language
+from tarock.client.i18n import _
 from tarock.client.ui.app import play_local
 from tarock.client.ui.decisions import decision_of
 from tarock.client.ui.dialog_view import talon_line
-from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.local import SavedTable, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.row_keys import COMMAND_LETTERS, ROW_KEYS, keys_span, row_key
 from tarock.core.actions import Play
@@ -28,26 +28,12 @@ from tarock.core.plugins import load_plugins
 NAMES = ["Du", "Franz", "Hilde", "Sepp"]
 
 
-@pytest.fixture(autouse=True)
-def german() -> object:
-    set_language("de")
-    yield
-    set_language("de")
-
-
 def test_the_scheme_reaches_eighteen_cards_and_twenty_lines_without_a_command_letter() -> None:
     assert len(ROW_KEYS) >= 20 and len(set(ROW_KEYS)) == len(ROW_KEYS)
     assert not set(ROW_KEYS) & set(COMMAND_LETTERS)
     assert [row_key(i) for i in range(12)] == list("1234567890ab")
     assert keys_span(9) == "1-9" and keys_span(10) == "1-0" and keys_span(12) == "1-0 a-b"
     assert row_key(len(ROW_KEYS)) == ""
-
-
-def _keep(ref: dict[str, object]) -> object:
-    def keep(table: LocalTable, model: TableModel) -> None:
-        ref["table"], ref["model"] = table, model
-
-    return keep
 
 
 async def _hint_and_take(d: Driver, model: TableModel) -> None:
@@ -122,8 +108,9 @@ def test_cards_eleven_and_twelve_are_played_by_their_keys(tmp_path: Path) -> Non
         await d.wait_for(_("Final standings"))
         d.press("enter")
 
-    run(lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None, seen=_keep(ref)),
-        script, cols=80, rows=24, timeout=400)
+    save = SavedTable(tmp_path / "t.json")
+    run(lambda: play_local(setup, load_plugins(None), save, None, seen=keeper(ref)), script, cols=80, rows=24,
+        timeout=400)
     assert played == {10: "a", 11: "b"}
     assert dialogs
 

@@ -2,38 +2,24 @@
 by PgUp/PgDn, and the same lines after the table was closed and resumed; the last trick (L) is
 numbered as it was played.
 
-docs/rules.md §4.1 (the app's words): "Den Bummerl-Stand zeigt das Menü (≡) am Tisch."
+docs/rules.md §4.2: who wins a trick; the log and the last trick show each trick with its number.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from ui_harness import Driver, run
 from ui_play import until
+from ui_static import keeper
 
-from tarock.client.i18n import _, set_language
+from tarock.client.i18n import _
 from tarock.client.ui.app import play_local
-from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.local import SavedTable, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.core.plugins import load_plugins
 
 NAMES = ["Du", "Franz", "Hilde", "Sepp"]
-
-
-@pytest.fixture(autouse=True)
-def german() -> object:
-    set_language("de")
-    yield
-    set_language("de")
-
-
-def _keep(ref: dict[str, object]) -> object:
-    def keep(table: LocalTable, model: TableModel) -> None:
-        ref["model"] = model
-
-    return keep
 
 
 def _log_pane(d: Driver) -> list[str]:
@@ -85,7 +71,7 @@ def test_the_log_scrolls_keeps_its_start_and_survives_a_resume(tmp_path: Path) -
             d.press("pgup")
             await d.settle(0.05)
         assert hidden[0].strip() in _log_pane(d) and _log_pane(d)[0] == headline.strip()
-        assert "PgUp" in d.term.text()
+        assert _("PgUp/PgDn: more of the hand").split(":")[0] in d.term.text()
         d.press("pgdn")
         d.press("L")
         last = await d.wait_for(_("Last trick"))
@@ -94,7 +80,7 @@ def test_the_log_scrolls_keeps_its_start_and_survives_a_resume(tmp_path: Path) -
         kept["log"] = list(model.log)
         d.press("c-c")
 
-    outcome = run(lambda: play_local(setup, load_plugins(None), save, None, seen=_keep(ref)), first,
+    outcome = run(lambda: play_local(setup, load_plugins(None), save, None, seen=keeper(ref)), first,
                   cols=80, rows=24)
     assert outcome == "closed" and save.exists()
 
@@ -111,5 +97,5 @@ def test_the_log_scrolls_keeps_its_start_and_survives_a_resume(tmp_path: Path) -
         d.press("c-c")
 
     stored = TableSetup.from_json(setup.to_json())
-    run(lambda: play_local(stored, load_plugins(None), save, None, resume=True, seen=_keep(again)), second,
+    run(lambda: play_local(stored, load_plugins(None), save, None, resume=True, seen=keeper(again)), second,
         cols=80, rows=24)

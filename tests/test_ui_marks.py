@@ -1,29 +1,21 @@
 """What the screen marks is visible without reverse video: cards ticked to lay away (✓), cards taken
 from the talon (*), the dialog line chosen or hinted (▸); a dialog over the table shows the talon.
 
-docs/rules.md §8.3 (Königrufen): the declarer takes talon cards and lays as many away.
+docs/rules.md §15.4 (Königrufen): the declarer takes talon cards and lays as many away.
 """
 
 from __future__ import annotations
 
-import pytest
 from ui_harness import Driver
 from ui_play import dialog_text
 from ui_static import at_decision, find
 
-from tarock.client.i18n import _, set_language
+from tarock.client.i18n import _
 from tarock.client.ui.hint import heuristic_hint
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.row_keys import row_key
 from tarock.core.actions import Discard, Pass
 from tarock.core.observation import Observation
-
-
-@pytest.fixture(autouse=True)
-def german() -> object:
-    set_language("de")
-    yield
-    set_language("de")
 
 
 def _keys_row(d: Driver) -> str:
@@ -73,7 +65,7 @@ def test_a_dialog_over_the_talon_shows_it_and_marks_the_chosen_line() -> None:
 
 
 def test_a_hint_to_pass_among_the_announcements_says_the_lines_word() -> None:
-    """The dialog's line reads "Gut!" (docs/rules.md §8.5): the hint names it the same."""
+    """The dialog's line reads "Gut!" (docs/rules.md §15.5): the hint names it the same."""
 
     def passing(o: Observation) -> bool:
         if o.phase != "announce" or not any(isinstance(a, Pass) for a in o.legal):

@@ -3,40 +3,26 @@ hidden came to light since (the same question is asked again), N starts a new ga
 form), the leaving question's footer names its keys; a watcher is offered no hint and a network
 seat no undo, and leaving a network table says what it does.
 
-docs/rules.md §4.1 (the app's words): "Den Bummerl-Stand zeigt das Menü (≡) am Tisch."
+docs/rules.md §1.3: illegal actions are never offered (the menu offers undo only where it is allowed).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from ui_harness import Driver, run
 from ui_play import until
+from ui_static import keeper
 
-from tarock.client.i18n import _, set_language
+from tarock.client.i18n import _
 from tarock.client.ui.app import play_local
 from tarock.client.ui.layout import status_keys
-from tarock.client.ui.local import LocalTable, SavedTable, TableSetup
+from tarock.client.ui.local import SavedTable, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.undo import known
 from tarock.core.plugins import load_plugins
 
 NAMES = ["Du", "Franz", "Hilde", "Sepp"]
-
-
-@pytest.fixture(autouse=True)
-def german() -> object:
-    set_language("de")
-    yield
-    set_language("de")
-
-
-def _keep(ref: dict[str, object]) -> object:
-    def keep(table: LocalTable, model: TableModel) -> None:
-        ref["model"], ref["table"] = model, table
-
-    return keep
 
 
 def _footer(d: Driver) -> str:
@@ -98,7 +84,7 @@ def test_undo_takes_back_the_last_action_only_while_nothing_came_to_light(tmp_pa
         d.press("N")
 
     outcome = run(lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None,
-                                     seen=_keep(ref)), script, cols=80, rows=24, timeout=300)
+                                     seen=keeper(ref)), script, cols=80, rows=24, timeout=300)
     assert outcome == "new"
     assert done == {"undone": True, "refused": True}
 

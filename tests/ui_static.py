@@ -16,6 +16,7 @@ from ui_harness import Driver, run
 from tarock.client.bots import make_bot
 from tarock.client.ui.app import run_table
 from tarock.client.ui.hint import HINT
+from tarock.client.ui.local import LocalTable
 from tarock.client.ui.model import TableModel
 from tarock.core.actions import Action
 from tarock.core.deal import deal
@@ -54,6 +55,15 @@ def find(variant: str, test: Callable[[Observation], bool], seeds: range = range
         if obs is not None:
             return obs
     raise AssertionError("no deal reached the decision")
+
+
+def keeper(ref: dict[str, object]) -> Callable[[LocalTable, TableModel], None]:
+    """What ``play_local(seen=...)`` is given: keeps the table and the model in ``ref``."""
+
+    def keep(table: LocalTable, model: TableModel) -> None:
+        ref["table"], ref["model"] = table, model
+
+    return keep
 
 
 def at_decision(

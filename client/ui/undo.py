@@ -10,6 +10,7 @@ state is what its actions make it).
 
 from __future__ import annotations
 
+from tarock.client.ui.hint_reasons import seen_cards
 from tarock.core.engine import Hand
 from tarock.core.observation import Observation, observe
 
@@ -20,14 +21,7 @@ class Undone(Exception):
 
 def known(obs: Observation) -> tuple[frozenset[int], int | None]:
     """What ``obs`` lets its seat see: every card it knows where it lies, and its partner."""
-    cards: set[int] = set(obs.hand) | set(obs.talon_seen) | set(obs.discards)
-    for trick in (*obs.tricks, *((obs.trick,) if obs.trick is not None else ())):
-        cards.update(trick.cards)
-    for pile in obs.talon_shown:
-        cards.update(pile)
-    for _seat, open_cards in obs.open_hands:
-        cards.update(open_cards)
-    return frozenset(cards), obs.partner
+    return seen_cards(obs), obs.partner
 
 
 def replayed(hand: Hand, count: int) -> Hand:
