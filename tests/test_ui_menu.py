@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ui_harness import Driver, run
 from ui_play import until
-from ui_static import keeper
+from ui_static import at_decision, find, keeper
 
 from tarock.client.i18n import _
 from tarock.client.ui.app import play_local
@@ -71,8 +71,7 @@ def test_undo_takes_back_the_last_action_only_while_nothing_came_to_light(tmp_pa
             d.press("enter")
             await until(lambda before=before: model.obs is not None and len(model.obs.history) > before)
         d.press("f2")
-        menu = await d.wait_for(_("Menu"))
-        assert _("New game (this table is kept)") in menu
+        await d.wait_for(_("New game (this table is kept)"))
         assert "Esc " + _("back to the table") in _footer(d)
         d.press("esc")
         d.press("q")
@@ -80,13 +79,48 @@ def test_undo_takes_back_the_last_action_only_while_nothing_came_to_light(tmp_pa
         assert _("choose") in _footer(d) and _("scroll") not in _footer(d)
         d.press("esc")
         d.press("f2")
-        await d.wait_for(_("Menu"))
+        await d.wait_for(_("New game (this table is kept)"))
         d.press("N")
 
     outcome = run(lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None,
                                      seen=keeper(ref)), script, cols=80, rows=24, timeout=300)
     assert outcome == "new"
     assert done == {"undone": True, "refused": True}
+
+
+def test_a_watcher_sees_no_hint_key_and_h_says_nothing() -> None:
+    obs = find("tarock54", lambda o: o.phase == "play" and len(o.tricks) >= 1)
+
+    async def script(d: Driver, model: TableModel) -> None:
+        await d.wait_for(_("You are watching this table."))
+        assert "H " + _("hint") not in _footer(d)
+        d.press("h", "H")
+        text = await d.settle(0.2)
+        assert _("No hint now: it is not your turn.") not in text
+        d.press("q")
+        text = await d.wait_for(_("Leave the table?"))
+        assert _("Stop watching") in text and _("End the table now (final standings)") not in text
+        d.press("esc")
+
+    at_decision(obs, script, ask=False, watching=True, network=True)
+
+
+def test_a_network_seat_is_told_what_leaving_does_and_has_no_undo() -> None:
+    obs = find("tarock54", lambda o: o.phase == "play" and bool(o.legal))
+
+    async def script(d: Driver, model: TableModel) -> None:
+        await d.wait_for(lambda t: model.waiting)
+        d.press("q")
+        text = await d.wait_for(_("Leave the table?"))
+        assert _("Leave the table now (the lobby takes you back to your seat)") in text
+        assert _("End the table now (final standings)") not in text
+        d.press("esc")
+        d.press("f2")
+        menu = await d.wait_for(_("Back to the table"))
+        assert _("New game (this table is kept)") not in menu and _("Undo your last action") not in menu
+        d.press("esc")
+
+    at_decision(obs, script, network=True)
 
 
 def test_a_watcher_is_offered_no_hint_and_a_network_seat_no_undo() -> None:

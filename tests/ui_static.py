@@ -72,16 +72,21 @@ def at_decision(
     cols: int = 80,
     rows: int = 24,
     names: Sequence[str] = NAMES,
-    history: Sequence[Observation] = (),
+    ask: bool = True,
+    **fields: object,
 ) -> Action | None:
-    """Show ``obs`` (after the observations ``history`` were told as actions), ask, run ``script``."""
+    """Show ``obs``, ask for its decision (unless not ``ask``: a watcher), run ``script``;
+    ``fields`` set the model's (``watching``, ``network``)."""
     seat_names = [names[(s - obs.seat) % len(names)] if s != obs.seat else names[0] for s in range(obs.seats)]
     model = TableModel(seat=obs.seat, names=seat_names, title="Tarock", hint_fn=HINT)
+    for name, value in fields.items():
+        setattr(model, name, value)
     chosen: list[Action] = []
 
     async def drive(model: TableModel) -> None:
         model.hand_started(obs, 1, 1)
-        chosen.append(await model.ask(obs))
+        if ask:
+            chosen.append(await model.ask(obs))
 
     async def whole(d: Driver) -> None:
         await script(d, model)
