@@ -65,7 +65,7 @@ def test_the_rules_and_help_pages_explain_in_a_players_words(language: str) -> N
     for premium in obs.rules.premiums:
         line = next(x for x in pages["rules"] if x.startswith(p_("premium", premium.title) + ":"))
         assert " – " in line, line  # the premium's values, then what it takes
-    uhu = p_("premium-description", "the Uhu (II) takes the second-to-last trick")
+    uhu = p_("premium-meaning", "the II wins the second-last trick")
     at = next(i for i, x in enumerate(pages["rules"]) if x.startswith(p_("premium", "Uhu") + ":"))
     assert uhu in " ".join(pages["rules"][at : at + 2]), pages["rules"][at : at + 2]
     help_text = " ".join(pages["help"])

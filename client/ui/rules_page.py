@@ -25,6 +25,7 @@ from tarock.client.text.rule_words import (
     tariff_text,
 )
 from tarock.client.ui.cards import cards_text
+from tarock.client.words import PREMIUMS
 from tarock.core.contracts import ContractSpec, PremiumSpec, TrickRules
 from tarock.core.facts import RuleFacts
 from tarock.core.options import Declared, show_value
@@ -164,6 +165,8 @@ def premium_line(premium: PremiumSpec, facts: RuleFacts, names: bool = False) ->
     text = f"  {premium_title(premium.name, facts)}{name}: {', '.join(parts)}"
     if premium.description:
         text += " – " + p_("premium-description", premium.description)
+    elif premium.name in PREMIUMS:  # the vocabulary's meaning where the rules give no description
+        text += " – " + p_("premium-meaning", PREMIUMS[premium.name])
     return text
 
 

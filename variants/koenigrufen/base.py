@@ -87,20 +87,6 @@ TITLES = {
     "mondfang": "Mondfang", "valat": "Valat",
 }
 """The premiums' names as the rulebooks write them."""
-DESCRIPTIONS = {
-    "trull": "Pagat, Mond and Sküs all end among one party's cards",
-    "kings": "all four Kings end among one party's cards",
-    "absolut": "one party's cards count at least 45⅔ points",
-    "grammopoi": "one party's cards count at least 55⅔ points",
-    "king": "the called King takes the last trick",
-    "pagat": "the Pagat (I) takes the last trick",
-    "uhu": "the Uhu (II) takes the second-to-last trick",
-    "kakadu": "the Kakadu (III) takes the third-to-last trick",
-    "marabu": "the Marabu (IIII) takes the fourth-to-last trick",
-    "mondfang": "the Sküs takes the trick that holds the other party's Mond (XXI)",
-    "valat": "one party makes all twelve tricks",
-}
-"""What each premium takes, for the rules page (docs/rules.md §9.2-§9.5)."""
 
 
 def obligations(state: HandState, seat: int) -> dict[Card, int]:
@@ -221,8 +207,7 @@ class Koenigrufen:
 
     @hookimpl
     def tarock_premium_specs(self, options: Mapping[str, Any]) -> Sequence[PremiumSpec]:
-        return [PremiumSpec(name, TITLES[name], *self.d.premium_values[name], material=name in MATERIAL,
-                            description=DESCRIPTIONS[name])
+        return [PremiumSpec(name, TITLES[name], *self.d.premium_values[name], material=name in MATERIAL)
                 for name in PREMIUM_ORDER if name in self.d.premium_values]
 
     @hookimpl
