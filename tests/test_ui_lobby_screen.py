@@ -132,3 +132,29 @@ def test_the_chosen_rows_words_are_shown_in_full_at_80_columns(language: str) ->
     run(lambda: run_lobby(model), script, cols=80, rows=24)
     for detail, text in seen.items():
         assert " ".join(detail.split()) in text, detail
+
+
+def test_the_lobbys_rules_page_fits_80_columns(language: str) -> None:
+    model = LobbyModel(load_plugins(None), player="Anna")
+    seen: list[str] = []
+
+    async def script(d: Driver) -> None:
+        await d.wait_for(_("Rules"))
+        _to(d, model, "rules")
+        d.press("enter")
+        await d.wait_for(_("Rules of which game?"))
+        names = [v.name for v in model.variants()]
+        d.press(*["down"] * names.index("koenigrufen-club"), "enter")
+        await d.wait_for(lambda t: model.page == "rules")
+        for _page in range(30):
+            await d.settle(0.05)
+            seen.append(d.term.text())
+            d.press("pgdn")
+        d.press("esc", "esc", "esc")
+
+    run(lambda: run_lobby(model), script, cols=80, rows=24)
+    shown = {line.strip() for screen in seen for line in screen.splitlines()}
+    assert model.rules_shown is not None
+    for line in model.rules_shown(76):  # every line whole, as wrapped to the screen
+        assert line.strip() in shown, line
+    assert any(p_("premium", "Uhu") + ":" in s for s in seen)

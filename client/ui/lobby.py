@@ -45,6 +45,8 @@ def draw_lobby(model: LobbyModel, w: int, h: int) -> Canvas:
     else:
         canvas.put(2, 2, [("class:lobby.title", model.rules_title)])
         inner = h - 6
+        if model.rules_shown is not None:  # wrapped to this screen, so no line is cut
+            model.rules = model.rules_shown(w - 4)
         top = max(0, min(model.scroll, len(model.rules) - inner))
         model.scroll = top
         for i, line in enumerate(model.rules[top : top + inner]):

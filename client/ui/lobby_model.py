@@ -84,6 +84,8 @@ class LobbyModel:
     form: Form | None = None
     rules: list[str] = field(default_factory=list)
     rules_title: str = ""
+    rules_shown: Callable[[int], list[str]] | None = None
+    """The rules page wrapped to a width (the screen's, when it is drawn)."""
     scroll: int = 0
     message: str = ""
     pin: str = ""
@@ -311,6 +313,14 @@ class LobbyModel:
             self.message = str(exc)
             return
         self.rules = rules_lines(rules.facts, width, rules.option_specs)
+        wrapped: dict[int, list[str]] = {}
+
+        def shown(w: int) -> list[str]:
+            if w not in wrapped:
+                wrapped[w] = rules_lines(rules.facts, w, rules.option_specs)
+            return wrapped[w]
+
+        self.rules_shown = shown
         self.rules_title = p_("variant", variant.title)
         self.page, self.scroll = "rules", 0
 
