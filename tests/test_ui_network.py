@@ -460,7 +460,7 @@ def test_open_a_private_table_from_the_lobby(tmp_path: Path) -> None:
             d.press("down", "down")  # to the rounds
             d.press(*["left"] * 5)  # 12 -> 1
             await d.wait_for("◀ 1 ▶")
-            d.press("down", "down")  # past the seats for bots, to the PIN
+            d.press("down", "down", "down")  # past the seats for bots and how they play, to the PIN
             await d.wait_for(_("empty: anyone on the network may join; a PIN: only who knows it"))
             d.press("2", "4", "6", "8")
             await d.wait_for("2468▏")
