@@ -41,7 +41,7 @@ TRUMP_LEAD = NP_("hint", "a trump lead: who holds a trump must play one")
 """A trump led: a later player with a trump has only trumps to play."""
 SUIT_LEAD = NP_("hint", "a {suit} lead: who holds {suit} must follow")
 """A plain suit led: a later player with that suit has only that suit to play."""
-HAND_COUNT = NP_("hint", "your hand: {tarocks} tarocks ({high} from XV up), {kings} Kings")
+HAND_COUNT = NP_("hint", "your hand: tarocks {tarocks} ({high} from XV up), Kings {kings}")
 """What the bidder's hand holds (facts, the judgement is the bot's)."""
 LONGEST_SUIT = NP_("hint", "the suit you hold most cards of ({n})")
 """The trump suit chosen is the hand's longest."""
