@@ -30,6 +30,14 @@ def _to(d: Driver, model: LobbyModel, tag: str) -> None:
     d.press(*["down"] * ((row - model.row) % len(model.entries())))
 
 
+async def _open(d: Driver, model: LobbyModel, tag: str, shows: str) -> None:
+    """From the lobby's menu, Enter on the row ``tag``; wait for the page showing ``shows``."""
+    await d.wait_for(_("Play against bots"))
+    _to(d, model, tag)
+    d.press("enter")
+    await d.wait_for(shows)
+
+
 def _arrow_column(d: Driver, label: str) -> int:
     found = d.term.find(label)
     assert found is not None, d.term.text()
@@ -42,10 +50,7 @@ def test_the_network_form_in_words_with_a_steady_label_column_and_the_bots_stren
     picked: list[str] = []
 
     async def script(d: Driver) -> None:
-        await d.wait_for(_("Open a table on the network"))
-        _to(d, model, "open")
-        d.press("enter")
-        await d.wait_for(_("Seats for bots"))
+        await _open(d, model, "open", _("Seats for bots"))
         form = model.form
         assert form is not None
         before = _arrow_column(d, _("Rounds"))
@@ -139,10 +144,7 @@ def test_the_lobbys_rules_page_fits_80_columns(language: str) -> None:
     seen: list[str] = []
 
     async def script(d: Driver) -> None:
-        await d.wait_for(_("Rules"))
-        _to(d, model, "rules")
-        d.press("enter")
-        await d.wait_for(_("Rules of which game?"))
+        await _open(d, model, "rules", _("Rules of which game?"))
         names = [v.name for v in model.variants()]
         d.press(*["down"] * names.index("koenigrufen-club"), "enter")
         await d.wait_for(lambda t: model.page == "rules")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ui_harness import Driver, run
 from ui_play import until
-from ui_static import keeper
+from ui_static import against_bots, keeper, model_of
 
 from tarock.client.i18n import _
 from tarock.client.ui.app import play_local
@@ -31,15 +31,13 @@ def _log_pane(d: Driver) -> list[str]:
 
 
 def test_the_log_scrolls_keeps_its_start_and_survives_a_resume(tmp_path: Path) -> None:
-    setup = TableSetup("koenigrufen-club", {}, list(NAMES), ["", "heuristic", "heuristic", "heuristic"], 2, 4)
+    setup = against_bots("koenigrufen-club", 2, 4)
     save = SavedTable(tmp_path / "t.json")
     ref: dict[str, object] = {}
     kept: dict[str, object] = {}
 
     async def first(d: Driver) -> None:
-        await until(lambda: "model" in ref)
-        model = ref["model"]
-        assert isinstance(model, TableModel)
+        model = await model_of(ref)
         while True:
             await until(lambda: model.waiting or model.overlay == "settlement", 60)
             obs = model.obs

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from ui_harness import Driver, run
 from ui_play import until
-from ui_static import at_decision, find, keeper
+from ui_static import against_bots, at_decision, find, keeper, model_of
 
 from tarock.client.i18n import _
 from tarock.client.ui.app import play_local
 from tarock.client.ui.layout import status_keys
-from tarock.client.ui.local import SavedTable, TableSetup
+from tarock.client.ui.local import SavedTable
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.undo import known
 from tarock.core.plugins import load_plugins
@@ -30,14 +30,12 @@ def _footer(d: Driver) -> str:
 
 
 def test_undo_takes_back_the_last_action_only_while_nothing_came_to_light(tmp_path: Path) -> None:
-    setup = TableSetup("koenigrufen-club", {}, list(NAMES), ["", "heuristic", "heuristic", "heuristic"], 4, 3)
+    setup = against_bots("koenigrufen-club", 4, 3)
     ref: dict[str, object] = {}
     done: dict[str, object] = {}
 
     async def script(d: Driver) -> None:
-        await until(lambda: "model" in ref)
-        model = ref["model"]
-        assert isinstance(model, TableModel)
+        model = await model_of(ref)
         for _step in range(300):
             await until(lambda: model.waiting or model.overlay == "settlement", 60)
             await d.settle(0.05)

@@ -12,11 +12,12 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 
 from ui_harness import Driver, run
+from ui_play import until
 
 from tarock.client.bots import make_bot
 from tarock.client.ui.app import run_table
 from tarock.client.ui.hint import HINT
-from tarock.client.ui.local import LocalTable
+from tarock.client.ui.local import LocalTable, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.core.actions import Action
 from tarock.core.deal import deal
@@ -55,6 +56,19 @@ def find(variant: str, test: Callable[[Observation], bool], seeds: range = range
         if obs is not None:
             return obs
     raise AssertionError("no deal reached the decision")
+
+
+def against_bots(variant: str, rounds: int, seed: int, names: Sequence[str] = NAMES) -> TableSetup:
+    """A table of ``variant`` for the player at seat 0 and three rule-of-thumb bots."""
+    return TableSetup(variant, {}, list(names), ["", "heuristic", "heuristic", "heuristic"], rounds, seed)
+
+
+async def model_of(ref: dict[str, object]) -> TableModel:
+    """The model :func:`keeper` kept, once the table has started."""
+    await until(lambda: "model" in ref)
+    model = ref["model"]
+    assert isinstance(model, TableModel)
+    return model
 
 
 def keeper(ref: dict[str, object]) -> Callable[[LocalTable, TableModel], None]:
