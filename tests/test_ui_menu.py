@@ -69,7 +69,7 @@ def test_undo_takes_back_the_last_action_only_while_nothing_came_to_light(tmp_pa
             d.press("enter")
             await until(lambda before=before: model.obs is not None and len(model.obs.history) > before)
         d.press("f2")
-        await d.wait_for(_("New game (this table is kept)"))
+        await d.wait_for(_("New game (this table is closed, as with Q)"))
         assert "Esc " + _("back to the table") in _footer(d)
         d.press("esc")
         d.press("q")
@@ -77,7 +77,7 @@ def test_undo_takes_back_the_last_action_only_while_nothing_came_to_light(tmp_pa
         assert _("choose") in _footer(d) and _("scroll") not in _footer(d)
         d.press("esc")
         d.press("f2")
-        await d.wait_for(_("New game (this table is kept)"))
+        await d.wait_for(_("New game (this table is closed, as with Q)"))
         d.press("N")
 
     outcome = run(lambda: play_local(setup, load_plugins(None), SavedTable(tmp_path / "t.json"), None,
@@ -115,7 +115,8 @@ def test_a_network_seat_is_told_what_leaving_does_and_has_no_undo() -> None:
         d.press("esc")
         d.press("f2")
         menu = await d.wait_for(_("Back to the table"))
-        assert _("New game (this table is kept)") not in menu and _("Undo your last action") not in menu
+        assert _("New game (this table is closed, as with Q)") not in menu
+        assert _("Undo your last action") not in menu
         d.press("esc")
 
     at_decision(obs, script, network=True)

@@ -115,7 +115,7 @@ async def _lobby(
     player: str,
     net: Network | None,
     seen: Seen | None = None,
-    new_game: bool = False,
+    new_game: str = "",
 ) -> int:
     save = _save(args)
     portal = _portal(net)
@@ -131,8 +131,8 @@ async def _lobby(
             saved = describe_saved(title, played, setup.rounds)
         model = LobbyModel(catalogue, player=player, saved=saved, message=message)
         message = ""
-        if new_game:  # "New game" in the table's menu: the form of a new table at once
-            model.page, model.form, new_game = "form", model.new_form("bots"), False
+        if new_game:  # "New game" in the table's menu: the form of a new table of that game at once
+            model.page, model.form, new_game = "form", model.new_form("bots", new_game), ""
         if net is not None:
             model.network = net.node is not None
             model.net_saved = net.saved_table()
@@ -166,7 +166,7 @@ async def _lobby(
         if outcome == "closed":
             _say_after(outcome, save)
             return 0
-        new_game = outcome == "new"
+        new_game = (choice.variant or "-") if outcome == "new" else ""
 
 
 def _portal(net: Network | None) -> Portal | None:
@@ -231,6 +231,7 @@ async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str
     save = _save(args)
     summary = save.summary()
     if summary is not None and not args.new and (args.variant is None or args.variant == summary[0].variant):
+        variant = summary[0].variant
         outcome = await _resume(save, catalogue, args)
     else:
         variant = args.variant or catalogue.enabled[0]
@@ -243,7 +244,7 @@ async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str
             setup.seed = args.seed
         outcome = await play_local(setup, catalogue, save, _records(args), _pace(args))
     if outcome == "new":  # "New game" in the table's menu: the lobby's form of a new table
-        return await _lobby(args, catalogue, _player(args), None, new_game=True)
+        return await _lobby(args, catalogue, _player(args), None, new_game=variant)
     _say_after(outcome, save)
     return 0 if outcome != "ended" else 1
 

@@ -168,7 +168,7 @@ def menu_items(model: TableModel) -> list[tuple[str, str, str]]:
     if not model.network:
         if model.can_undo():
             out.append(("U", _("Undo your last action"), "undo"))
-        out.append(("N", _("New game (this table is kept)"), "new"))
+        out.append(("N", _("New game (this table is closed, as with Q)"), "new"))
     out.append(("Q", _("Leave the table"), "quit"))
     out.append(("Esc", _("Back to the table"), "close"))
     return out
