@@ -168,7 +168,7 @@ def test_no_string_on_screen_bypasses_the_catalogue(variant: str, seed: int, tmp
             d.press("q")
             await d.settle()
             d.press("2")
-            seen.screens.append(await d.wait_for(_("Final standings")))
+            seen.screens.append(await d.wait_for("─ " + _("Final standings")))
             ref["plugins"] = [n for n, _v in obs.rules.plugins] if obs.rules is not None else []
             d.press("enter")
 

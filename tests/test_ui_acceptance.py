@@ -56,7 +56,7 @@ async def _whole_hand(d: Driver, ref: dict[str, object], out: dict[str, object])
             d.press("Q")
             await d.wait_for(_("Leave the table?"))
             d.press("2")
-            await d.wait_for(_("Final standings"))
+            await d.wait_for("─ " + _("Final standings"))
             d.press("enter")
             return
         d.press("enter")

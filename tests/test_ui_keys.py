@@ -105,7 +105,7 @@ def test_cards_eleven_and_twelve_are_played_by_their_keys(tmp_path: Path) -> Non
         d.press("q")
         await d.wait_for(_("Leave the table?"))
         d.press("2")
-        await d.wait_for(_("Final standings"))
+        await d.wait_for("─ " + _("Final standings"))
         d.press("enter")
 
     save = SavedTable(tmp_path / "t.json")
