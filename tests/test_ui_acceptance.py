@@ -81,6 +81,9 @@ def test_a_whole_koenigrufen_hand_with_the_keys_on_the_screen(lang: str, cols: i
     head = next(line for line in sheet.splitlines() if "Sepp" in line and "Hilde" in line)
     total = next(line for line in sheet.splitlines() if _("Total") in line)
     _aligned([head.strip().strip("│").rstrip(), total.strip().strip("│").rstrip()])
+    word = _("{names} and {last}").split("}")[1].split("{")[0].strip()  # "und"
+    for after in (f", {names[0]} ", f" {word} {names[0]}"):  # the player after another name: "und du"
+        assert after not in str(out["settlement"]), after
     other = {"de": ("Trick", "Round", "Hint"), "en": ("Stich", "Runde", "Tipp")}[lang]
     for word in other:
         assert word not in str(out["settlement"]) + sheet, word

@@ -11,7 +11,7 @@ import pytest
 from ui_harness import Driver
 from ui_static import at_decision, find
 
-from tarock.client.i18n import _
+from tarock.client.i18n import _, set_language
 from tarock.client.ui.model import TableModel
 from tarock.core.actions import Discard, Pass, Play
 
@@ -56,3 +56,13 @@ def test_a_dialog_leaves_the_start_of_the_deal_in_view(cols: int, rows: int) -> 
         assert lines[log_top + 1].strip() == model.log[0].strip()
 
     at_decision(obs, script, cols=cols, rows=rows)
+
+
+def test_the_player_named_after_another_is_written_in_lower_case() -> None:
+    """German "Hilde und du" (not "Hilde und Du"); first in a list the name stays "Du"."""
+    from tarock.client.text.rule_words import names_text
+
+    assert names_text([2, 0], ["Du", "Franz", "Hilde"]) == "Hilde und du"
+    assert names_text([0, 2], ["Du", "Franz", "Hilde"]) == "Du und Hilde"
+    set_language("en")
+    assert names_text([1, 0], ["You", "Franz"]) == "Franz and you"

@@ -213,9 +213,11 @@ def seat_name(names: Sequence[str], seat: int) -> str:
 
 
 def and_text(named: Sequence[str]) -> str:
-    """``Hilde``, ``Hilde and Sepp``, ``Franz, Sepp and Resi``."""
+    """``Hilde``, ``Hilde and Sepp``, ``Franz, Sepp and Resi``; the reading player after
+    another name as the pronoun in lower case (``Hilde und du``)."""
     if len(named) == 1:
         return named[0]
+    named = [named[0], *(p_("subject", "you") if is_you(n) else n for n in named[1:])]
     return _("{names} and {last}").format(names=", ".join(named[:-1]), last=named[-1])
 
 
