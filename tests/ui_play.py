@@ -202,12 +202,11 @@ def check_settlement(d: Driver, model: TableModel, seen: Seen) -> Observation:
     assert obs is not None and obs.result is not None
     text = d.term.text()
     assert _("Settlement") in text
-    game = ""
-    if obs.contract is not None:
-        game = game_title(obs.contract.spec)
     flat = " ".join(text.split())
+    if obs.contract is not None:
+        assert game_title(obs.contract.spec) in flat, "the headline names the game"
     for item in obs.result.items:
-        title = item_title(item, model.names, obs.rules, game)
+        title = item_title(item, model.names, obs.rules, "")  # the game is named in the headline
         assert " ".join(title.split()) in flat, f"item {title!r} not in the settlement:\n{text}"
     seen.settlements.append(text)
     seen.screens.append(text)

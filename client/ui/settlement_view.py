@@ -82,9 +82,8 @@ def settlement_lines(obs: Observation, names: Sequence[str], width: int) -> list
     for line in _headline(obs, names, terms):
         out.extend(textwrap.wrap(line, width, subsequent_indent="  "))
     out.append("")
-    contract = game_title(obs.contract.spec) if obs.contract is not None else ""
     for item in result.items:
-        title = item_owner(item, names, obs.rules, contract)
+        title = item_owner(item, names, obs.rules, "")  # "Game (Hilde and you)": the headline names the game
         right = f"{item_outcome(item)}, {item_calc(item, terms, SYMBOLS)}"
         room = width - text_width([("", right)]) - 2
         first = textwrap.wrap(title, max(12, room)) or [""]
