@@ -394,20 +394,19 @@ def test_join_a_private_table_from_the_lobby_with_its_pin(tmp_path: Path) -> Non
             assert _("private (PIN)") in row and "1 Platz frei" in row, row
             d.press(*["down"] * 4)  # play against bots, open, rules, quit, then the table
             d.press("enter")
-            await d.wait_for(_("Table {name} is private: its PIN").format(name=table))
+            await d.wait_for(_("“{name}” is private: its PIN").format(name=table))
             d.press("enter")  # nothing typed yet: the page says what to do
             await d.wait_for(_("Type the table's PIN (ask its host), or Esc to go back."))
             d.press("0", "0", "0", "0")
             await d.wait_for("••••")
             d.press("enter")
-            refused = _("Table {name} did not take that PIN: ask its host and try again.")
+            refused = _("“{name}” did not take that PIN: ask its host and try again.")
             screen = await d.wait_for(refused.format(name=table), timeout=60)
             assert "Traceback" not in screen and _("Open a table on the network") in screen
             ref.clear()
             listed = await d.wait_for(lambda t: table in t and _("private (PIN)") in t, timeout=30)
-            d.press(*["down"] * 4)
-            d.press("enter")
-            await d.wait_for(_("Table {name} is private: its PIN").format(name=table))
+            d.press("enter")  # the cursor stayed on the table the PIN was for
+            await d.wait_for(_("“{name}” is private: its PIN").format(name=table))
             d.press("4", "7", "1", "1", "enter")
             await until(lambda: "model" in ref, what="the table's model")
             await _play_to_the_end(d, ref, seen)
@@ -461,7 +460,7 @@ def test_open_a_private_table_from_the_lobby(tmp_path: Path) -> None:
             d.press("down", "down")  # to the rounds
             d.press(*["left"] * 5)  # 12 -> 1
             await d.wait_for("◀ 1 ▶")
-            d.press("down", "down")  # past the seats for bots, to the PIN
+            d.press("down", "down", "down")  # past the seats for bots and how they play, to the PIN
             await d.wait_for(_("empty: anyone on the network may join; a PIN: only who knows it"))
             d.press("2", "4", "6", "8")
             await d.wait_for("2468▏")

@@ -62,7 +62,7 @@ async def _sheet_and_leave(d: Driver, ref: dict[str, object]) -> str:
     d.press("q")
     await d.wait_for(_("Leave the table?"))
     d.press("2")
-    standings = await d.wait_for(_("Final standings"))
+    standings = await d.wait_for("─ " + _("Final standings"))
     d.press("enter")
     return sheet + "\n" + standings
 
@@ -124,7 +124,7 @@ def test_court_cards_have_their_colours(tmp_path: Path) -> None:
             await until(lambda: "model" in ref)
             await play_hand(d, ref, seen)
             d.press("enter")
-            await d.wait_for(_("Final standings"))
+            await d.wait_for("─ " + _("Final standings"))
             d.press("enter")
 
         run(

@@ -25,6 +25,7 @@ from tarock.client.text.rule_words import game_title
 from tarock.client.ui.cards import card_text
 from tarock.client.ui.decisions import decision_of
 from tarock.client.ui.model import TableModel
+from tarock.client.ui.row_keys import row_key
 from tarock.client.ui.style import DIMMED
 from tarock.core.cards import rank_of
 from tarock.core.observation import Observation
@@ -102,8 +103,8 @@ def check_dialog(term: Terminal, obs: Observation, model: TableModel, seen: Seen
     box = dialog_text(term)
     assert expected.title in box, box
     rows = [line for line in box.splitlines()[1:-1] if line.strip("│ ")]
-    numbered = [line for line in rows if line.lstrip("│ ")[:2].strip().isdigit()]
-    assert len(numbered) == min(9, len(expected.options)), f"{len(expected.options)} options:\n{box}"
+    numbered = [line for i, line in enumerate(rows) if line.startswith(f"│ {row_key(i)}")]
+    assert len(numbered) == min(len(rows), len(expected.options)), f"{len(expected.options)} options:\n{box}"
     for option in expected.options:
         assert option.label[:20] in box, f"{option.label!r} missing from\n{box}"
     seen.dialogs.append(expected.title)
@@ -173,8 +174,8 @@ async def check_discard(d: Driver, obs: Observation, model: TableModel, seen: Se
     hand = model.hand()
     forbidden = [c for c in hand if c not in allowed]
     seen.discards += 1
-    if forbidden and hand.index(forbidden[0]) < 10:
-        d.press("1234567890"[hand.index(forbidden[0])])
+    if forbidden and row_key(hand.index(forbidden[0])):
+        d.press(row_key(hand.index(forbidden[0])))
         text = await d.wait_for(
             card_text(forbidden[0])
             + " "
@@ -201,12 +202,11 @@ def check_settlement(d: Driver, model: TableModel, seen: Seen) -> Observation:
     assert obs is not None and obs.result is not None
     text = d.term.text()
     assert _("Settlement") in text
-    game = ""
-    if obs.contract is not None:
-        game = game_title(obs.contract.spec)
     flat = " ".join(text.split())
+    if obs.contract is not None:
+        assert game_title(obs.contract.spec) in flat, "the headline names the game"
     for item in obs.result.items:
-        title = item_title(item, model.names, obs.rules, game)
+        title = item_title(item, model.names, obs.rules, "")  # the game is named in the headline
         assert " ".join(title.split()) in flat, f"item {title!r} not in the settlement:\n{text}"
     seen.settlements.append(text)
     seen.screens.append(text)

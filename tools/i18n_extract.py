@@ -43,8 +43,8 @@ RULE_SOURCES = (ROOT / "core", ROOT / "variants")
 HOUSE_RULES = " House rules: "
 """How core.plugins joins a base variant's description and its house rules' names."""
 
-GERMAN_SOURCES = frozenset({"game", "premium", "variant", "kontra", "card", "option-name", "bot", "money",
-                            "item"})
+GERMAN_SOURCES = frozenset({"game", "premium", "variant", "kontra", "card", "option-name", "option-value",
+                            "bot", "money", "item"})
 """Contexts whose msgids are not English (names from the rules, identifiers): en.po translates them too."""
 
 
@@ -162,6 +162,7 @@ def data_messages() -> set[Message]:
         for name, declared in rules.option_specs.items():
             out.add(Message("option-name", name))
             out.add(Message("option", declared.spec.description))
+            out.update(Message("option-value", str(c)) for c in declared.spec.choices)
         out.update(Message("kontra", w) for w in facts.facts.kontra_words)
         if facts.facts.money:
             out.add(Message("money", facts.facts.money))

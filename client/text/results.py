@@ -41,7 +41,7 @@ def item_title(item: Item, names: Sequence[str], rules: RuleFacts | None, contra
     return (_("{premium} (announced)") if item.announced else _("{premium} (silent)")).format(premium=title)
 
 
-def _payment(item: Item, names: Sequence[str], terms: Terms) -> str:
+def payment_text(item: Item, names: Sequence[str], terms: Terms) -> str:
     """Who pays whom for ``item`` (the formula of :mod:`core.settlement`)."""
     amount = item.amount
     if not amount:
@@ -50,7 +50,8 @@ def _payment(item: Item, names: Sequence[str], terms: Terms) -> str:
     per_side = per_opposite * len(item.opposite) // len(item.side)
     payers, receivers = (item.opposite, item.side) if amount > 0 else (item.side, item.opposite)
     paid, got = (per_opposite, per_side) if amount > 0 else (per_side, per_opposite)
-    who, whom = names_text(payers, names), names_text(receivers, names)
+    who = names_text(payers, names)
+    whom = names_text(receivers, [p_("pronoun", "you") if is_you(n) else n for n in names])  # "an dich"
     if len(payers) == 1:
         value = f"{got} {terms.unit}" if terms.money else str(got)
         if is_you(who):  # "You pay", not "You pays"
@@ -74,6 +75,25 @@ def item_outcome(item: Item) -> str:
     return _("made") if item.made else _("failed")
 
 
+def item_calc(item: Item, terms: Terms, style: Style = PLAIN) -> str:
+    """An item's value with the single-game scale and its Kontra: ``20 x2 (single game) x4 (Re)``."""
+    calc = str(item.base)
+    if item.scale != 1:
+        calc += " " + _("{factor} (single game)").format(factor=factor_text(item.scale, style))
+    if item.kontra:
+        calc += f" {factor_text(2 ** item.kontra, style)} ({terms.kontra(item.kontra, style)})"
+    return calc
+
+
+def item_owner(item: Item, names: Sequence[str], rules: RuleFacts | None, contract: str) -> str:
+    """An item's title with whose it is: ``Trull (announced) by Franz and Sepp``."""
+    party = item.side if item.for_side else item.opposite
+    title = item_title(item, names, rules, contract)
+    if not item.label:  # a labelled item names its party itself ("seat 1's game")
+        title = _("{item} by {party}").format(item=title, party=names_text(party, names))
+    return title
+
+
 def item_line(item: Item, names: Sequence[str], terms: Terms, rules: RuleFacts | None = None,
               contract: str = "", style: Style = PLAIN) -> str:
     """One settlement item in words: what it is, whose it is and how it came
@@ -82,17 +102,10 @@ def item_line(item: Item, names: Sequence[str], terms: Terms, rules: RuleFacts |
     ``Trull (announced) by Franz, Sepp and Resi: made, 20 x2 (single game) x4 (Re):
     Hilde pays 160 ct to each of Franz, Sepp and Resi``
     """
-    party = item.side if item.for_side else item.opposite
-    calc = str(item.base)
-    if item.scale != 1:
-        calc += " " + _("{factor} (single game)").format(factor=factor_text(item.scale, style))
-    if item.kontra:
-        calc += f" {factor_text(2 ** item.kontra, style)} ({terms.kontra(item.kontra, style)})"
-    title = item_title(item, names, rules, contract)
-    if not item.label:  # a labelled item names its party itself ("seat 1's game")
-        title = _("{item} by {party}").format(item=title, party=names_text(party, names))
+    calc = item_calc(item, terms, style)
+    title = item_owner(item, names, rules, contract)
     return _("{item}: {outcome}, {calc}: {payment}").format(
-        item=title, outcome=item_outcome(item), calc=calc, payment=_payment(item, names, terms))
+        item=title, outcome=item_outcome(item), calc=calc, payment=payment_text(item, names, terms))
 
 
 def breakdown_lines(items: Sequence[Item], names: Sequence[str], terms: Terms | None = None,

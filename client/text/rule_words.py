@@ -87,6 +87,32 @@ def game_title(game: ContractSpec | str | None, rules: RuleFacts | None = None) 
     return p_("game", spec.title if spec is not None else game or "")
 
 
+_CITATION = re.compile(
+    r"\s*\((?:[^()]*?;\s*)?docs/[\w./]+(?:\s*§[\d.]+)?\)"  # "(…; docs/rules.md §4.5)", "(docs/rules.md §13)"
+    r"|(?:,\s*)?docs/[\w./]+(?:\s*§[\d.]+)?:\s*"  # "docs/rules.md §16: "
+    r"|,?\s*docs/[\w./]+(?:\s*§[\d.]+)?"  # a bare citation
+)
+
+
+def player_words(text: str) -> str:
+    """``text`` without the citations of the project's documents a rule's data may carry
+    (a player reads the rule, not where the developers found it)."""
+    def keep(m: re.Match[str]) -> str:
+        return ": " if m.group(0).startswith(",") and ":" in m.group(0) else ""
+
+    return _CITATION.sub(keep, text).strip()
+
+
+def option_description(description: str) -> str:
+    """An option's description in the player's language and words."""
+    return player_words(p_("option", description))
+
+
+def option_value_text(value: object) -> str:
+    """One of an option's choices in the player's words (``queen``: "eine Dame rufen")."""
+    return p_("option-value", str(value))
+
+
 def game_description(spec: ContractSpec) -> str:
     return p_("game-description", spec.description) if spec.description else ""
 
@@ -94,7 +120,7 @@ def game_description(spec: ContractSpec) -> str:
 def variant_description(text: str) -> str:
     """A variant's description; a house-rule variant's is its base's and the house rules' names."""
     base, sep, rules = text.partition(" House rules: ")
-    out = p_("variant-description", base)
+    out = player_words(p_("variant-description", base))
     return out + " " + _("House rules: {names}").format(names=rules.rstrip(".")) if sep else out
 
 
@@ -187,9 +213,11 @@ def seat_name(names: Sequence[str], seat: int) -> str:
 
 
 def and_text(named: Sequence[str]) -> str:
-    """``Hilde``, ``Hilde and Sepp``, ``Franz, Sepp and Resi``."""
+    """``Hilde``, ``Hilde and Sepp``, ``Franz, Sepp and Resi``; the reading player after
+    another name as the pronoun in lower case (``Hilde und du``)."""
     if len(named) == 1:
         return named[0]
+    named = [named[0], *(p_("subject", "you") if is_you(n) else n for n in named[1:])]
     return _("{names} and {last}").format(names=", ".join(named[:-1]), last=named[-1])
 
 
@@ -208,12 +236,12 @@ def reason_text(reason: Reason | None) -> str:
         return ""
     by_message = p_("reason", reason.message)
     if by_message != reason.message:
-        return by_message
+        return player_words(by_message)
     by_template = fill(reason.message)
     if by_template is not None:
         return by_template
     by_code = p_("reason-code", reason.code)
-    return by_code if by_code != reason.code else reason.message
+    return player_words(by_code if by_code != reason.code else reason.message)
 
 
 _SEAT = re.compile(r"\bseat (\d+)\b")

@@ -25,7 +25,7 @@ from tarock.client.ui.model import TableModel
 from tarock.client.ui.style import STYLE
 from tarock.core.plugins import Catalogue
 
-Outcome = Literal["over", "closed", "ended"]
+Outcome = Literal["over", "closed", "ended", "new"]
 
 
 def table_application(model: TableModel, commands: Commands) -> Application[Outcome]:
@@ -42,7 +42,10 @@ def table_application(model: TableModel, commands: Commands) -> Application[Outc
 
 
 async def run_table(
-    model: TableModel, drive: Callable[[TableModel], Awaitable[object]], end: Callable[[], None] | None = None
+    model: TableModel,
+    drive: Callable[[TableModel], Awaitable[object]],
+    end: Callable[[], None] | None = None,
+    undo: Callable[[], None] = lambda: None,
 ) -> Outcome:
     """Show ``model`` while ``drive(model)`` plays the table; return how the screen was left.
 
@@ -72,7 +75,13 @@ async def run_table(
     def leave() -> None:
         exit_with("ended" if model.left_early else "over")
 
-    app = table_application(model, Commands(close=close, end=end_now, leave=leave))
+    def new_game() -> None:
+        if driver is not None:
+            driver.cancel()
+        exit_with("new")
+
+    commands = Commands(close=close, end=end_now, leave=leave, undo=undo, new_game=new_game)
+    app = table_application(model, commands)
     holder.append(app)
 
     async def driven() -> object:
@@ -127,6 +136,7 @@ async def play_local(
     )
     for obs, row in table.restored_rounds():
         model.add_round(obs, row)
+    model.can_undo = lambda: table.undo_point() is not None
     if seen is not None:
         seen(table, model)
 
@@ -134,4 +144,4 @@ async def play_local(
         table.stop()
         model.stopped(table.table)
 
-    return await run_table(model, table.run, end)
+    return await run_table(model, table.run, end, lambda: table.undo(model))

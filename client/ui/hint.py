@@ -28,12 +28,10 @@ from tarock.client.bots.limits import valat_verdict_for
 from tarock.client.i18n import NP_, _, number, p_
 from tarock.client.text.actions import action_words
 from tarock.client.text.figures import SYMBOLS
-from tarock.client.text.rule_words import Terms
-from tarock.client.ui.cards import card_text
-from tarock.core.actions import Action, Announce, Bid, Call, Discard, Kontra, Pass, Play, Trump
-from tarock.core.cards import SUIT_OF, TAROCK, Card
+from tarock.client.text.rule_words import Terms, pass_text
+from tarock.client.ui.hint_reasons import explain as proven
+from tarock.core.actions import Action, Pass
 from tarock.core.observation import Observation
-from tarock.core.tricks import winner
 from tarock.core.valat import ValatVerdict
 
 
@@ -47,8 +45,14 @@ class Hint:
 
     def text(self, names: Sequence[str], obs: Observation | None = None) -> str:
         """``Hint: ♥K — takes the trick``."""
-        what = action_words(self.action, names, obs, style=SYMBOLS)
-        why = p_("hint", self.reason).format(**self.fields) if self.reason else ""
+        if isinstance(self.action, Pass) and obs is not None:
+            what = pass_text(obs.phase)  # the word the dialog's line shows ("Gut!" among the announcements)
+        else:
+            what = action_words(self.action, names, obs, style=SYMBOLS)
+        fields = dict(self.fields)
+        if "seat" in fields and int(fields["seat"]) < len(names):
+            fields["name"] = names[int(fields["seat"])]
+        why = p_("hint", self.reason).format(**fields) if self.reason else ""
         return (
             _("Hint: {action} — {reason}").format(action=what, reason=why)
             if why
@@ -127,65 +131,13 @@ def from_pair(fn: Callable[[Observation, str], tuple[Action, str]]) -> HintFn:
     return hint
 
 
-ACTION_HINTS: tuple[tuple[type[Action], str], ...] = (
-    (Bid, NP_("hint", "the hand is strong enough for this game")),
-    (Call, NP_("hint", "its holder becomes your partner")),
-    (Discard, NP_("hint", "keeps the tarocks and high cards, counts for you")),
-    (Kontra, NP_("hint", "the hand is strong against this game")),
-    (Trump, NP_("hint", "the longest and strongest suit of the hand")),
-    (Announce, NP_("hint", "the hand can make it")),
-)
-"""Why a bot takes an action of each kind, where nothing more particular is known."""
-TAG_HINTS = {"talon": NP_("hint", "the half that fits the hand best")}
-"""The same for the actions a variant adds, by their record tag."""
-
-
 def explain(obs: Observation, action: Action) -> tuple[str, dict[str, str]]:
-    """Why ``action`` in a few words (a msgid of context ``hint`` and its fields)."""
-    if isinstance(action, Play):
-        return _explain_play(obs, action.card)
-    if isinstance(action, Pass):
-        if any(isinstance(a, Kontra) for a in obs.legal):
-            return NP_("hint", "the hand is not strong enough for a Kontra"), {}
-        if obs.phase == "announce":
-            return NP_("hint", "nothing more the hand can promise"), {}
-        return NP_("hint", "the hand is not strong enough to bid"), {}
+    """Why ``action``: the Valat check's figures, or what the observation proves
+    (:func:`client.ui.hint_reasons.explain`; no reason where it proves nothing)."""
     verdict = valat_verdict_for(obs, action)
     if verdict is not None:  # the Valat check's own figures, as the rules read them
         return VALAT_HINT, _valat_figures(verdict)
-    by_kind = (text for kind, text in ACTION_HINTS if isinstance(action, kind))
-    return next(by_kind, TAG_HINTS.get(action.type, "")), {}
-
-
-def _explain_play(obs: Observation, card: Card) -> tuple[str, dict[str, str]]:
-    contract = obs.contract
-    trick = obs.trick
-    if contract is None or trick is None or not trick.cards:
-        if SUIT_OF[card] == TAROCK and contract is not None and contract.spec.tricks.trump == "tarock":
-            return NP_("hint", "a high trump draws the others' trumps"), {}
-        return NP_("hint", "a lead the others must follow"), {}
-    cards = (*trick.cards, card)
-    wins = winner(cards, contract.spec.tricks, contract.suit) == len(cards) - 1
-    if wins:
-        return NP_("hint", "takes the trick"), {}
-    leader = trick.seats[winner(trick.cards, contract.spec.tricks, contract.suit)]
-    friends = _friends(obs)
-    values = obs.rules.facts.card_values if obs.rules is not None else ()
-    if leader in friends and values and values[card] > 1:
-        return NP_("hint", "your partner wins the trick: {card} adds points to it"), {"card": card_text(card)}
-    return NP_("hint", "the trick cannot be won: the cheapest card"), {}
-
-
-def _friends(obs: Observation) -> set[int]:
-    if obs.declarer is None:
-        return set()
-    if obs.seat == obs.declarer:
-        return {obs.partner} if obs.partner is not None else set()
-    if obs.partner == obs.seat:
-        return {obs.declarer}
-    if obs.partner is not None:
-        return {s for s in range(obs.seats) if s not in (obs.declarer, obs.partner, obs.seat)}
-    return set()
+    return proven(obs, action)
 
 
 HINT: HintFn = search_hint

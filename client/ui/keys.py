@@ -16,9 +16,9 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 
-from tarock.client.ui.layout import KEYS
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.overlays import menu_items, quit_items
+from tarock.client.ui.row_keys import ROW_KEYS, both_cases
 from tarock.client.ui.table_state import Overlay
 
 
@@ -32,6 +32,10 @@ class Commands:
     """End the table now: the standings as they are."""
     leave: Callable[[], None]
     """The table is over and the player has seen the standings."""
+    undo: Callable[[], None] = lambda: None
+    """Take back the player's last action (a local table against bots)."""
+    new_game: Callable[[], None] = lambda: None
+    """Leave this table kept, for a new one."""
 
 
 _TASKS: set[asyncio.Task[None]] = set()
@@ -52,12 +56,14 @@ def item(model: TableModel, commands: Commands, tag: str) -> None:
     elif tag == "end":
         model.close_overlay()
         commands.end()
+    elif tag == "undo":
+        model.close_overlay()
+        commands.undo()
+    elif tag == "new":
+        model.close_overlay()
+        commands.new_game()
     elif tag in ("sheet", "last", "tricks", "rules", "help", "quit"):
         model.open(tag)  # type: ignore[arg-type]
-
-
-def _overlay_is(model: TableModel, kind: Overlay) -> Condition:
-    return Condition(lambda: model.overlay == kind)
 
 
 def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
@@ -76,12 +82,19 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
     hand = free & ~dialog
 
     def items() -> list[tuple[str, str, str]]:
-        return menu_items() if model.overlay == "menu" else quit_items()
+        return menu_items(model) if model.overlay == "menu" else quit_items(model)
+
+    def by_key(key: str) -> None:
+        """A menu's or the leaving question's key: the row it names, if shown now."""
+        tag = next((t for k, _label, t in items() if k.lower() == key.lower()), None)
+        if tag is not None:
+            item(model, commands, tag)
 
     def calls(keys: str, when: Filter, do: Callable[[], object], eager: bool = False) -> None:
-        """Each of the space-separated ``keys``, pressed ``when``, does ``do``."""
+        """Each of the space-separated ``keys`` (a letter in either case), pressed ``when``, does ``do``."""
         for key in keys.split():
-            kb.add(key, filter=when, eager=eager)(lambda event: do())
+            for name in both_cases(key):
+                kb.add(name, filter=when, eager=eager)(lambda event: do())
 
     # -- overlays ---------------------------------------------------------------------
     @kb.add("escape", filter=overlay, eager=True)
@@ -129,18 +142,11 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
     def _take_item(event: KeyPressEvent) -> None:
         item(model, commands, items()[model.menu_index][2])
 
-    for key, _label, tag in [*menu_items(), *quit_items()]:
-        if key == "Esc":
-            continue
-        kind: Overlay = "menu" if (key, _label, tag) in menu_items() else "quit"
-
-        def take(event: KeyPressEvent, tag: str = tag, kind: Overlay = kind) -> None:
-            item(model, commands, tag)
-
-        kb.add(key.lower(), filter=_overlay_is(model, kind))(take)
+    for key in "sltr?qun12":
+        calls(key, listing, lambda key=key: by_key(key))  # type: ignore[misc]
 
     # -- commands at the table -----------------------------------------------------------
-    for key, kind in (
+    shows: tuple[tuple[str, Overlay], ...] = (
         ("s", "sheet"),
         ("l", "last"),
         ("t", "tricks"),
@@ -149,21 +155,25 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         ("f1", "help"),
         ("f2", "menu"),
         ("q", "quit"),
-    ):
+    )
+    for key, kind in shows:
 
         def show(event: KeyPressEvent, kind: Overlay = kind) -> None:
             model.open(kind)
 
-        kb.add(key, filter=free)(show)
+        for name in both_cases(key):
+            kb.add(name, filter=free)(show)
+
+    calls("pageup", free, lambda: model.scroll_log(3))
+    calls("pagedown", free, lambda: model.scroll_log(-3))
 
     @kb.add("c-c")
     @kb.add("c-q")
     def _interrupt(event: KeyPressEvent) -> None:
         commands.close()
 
-    @kb.add("h", filter=free)
-    def _hint(event: KeyPressEvent) -> None:
-        _spawn(model.ask_hint())
+    calls("h", free & ~Condition(lambda: model.watching), lambda: _spawn(model.ask_hint()))
+    calls("u", free & Condition(lambda: not model.network), commands.undo)
 
     # -- the hand ----------------------------------------------------------------------
     calls("left", hand, lambda: model.move(-1))
@@ -183,12 +193,8 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
         model.lifted = None
         model.changed()
 
-    for i, key in enumerate(KEYS):
-
-        def press(event: KeyPressEvent, i: int = i) -> None:
-            model.press_card(i)
-
-        kb.add(key, filter=hand)(press)
+    for i, key in enumerate(ROW_KEYS):
+        calls(key, hand, lambda i=i: model.press_card(i))  # type: ignore[misc]
 
     # -- dialogs -----------------------------------------------------------------------
     calls("up", dialog, lambda: model.dialog_move(-1))
@@ -197,12 +203,8 @@ def load_table_bindings(model: TableModel, commands: Commands) -> KeyBindings:
     calls("escape", dialog, model.dialog_back, eager=True)
     calls("backspace", dialog, model.dialog_back)
 
-    for n in range(1, 10):
-
-        def pick(event: KeyPressEvent, n: int = n) -> None:
-            model.dialog_pick(n - 1)
-
-        kb.add(str(n), filter=dialog)(pick)
+    for i, key in enumerate(ROW_KEYS):
+        calls(key, dialog, lambda i=i: model.dialog_pick(i))  # type: ignore[misc]
     return kb
 
 

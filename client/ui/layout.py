@@ -42,14 +42,11 @@ from tarock.client.ui.cards import card_fragments, cards_text, groups, trump_sui
 from tarock.client.ui.dialog_view import dialog_size, draw_dialog
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.overlays import draw_overlay, overlay_size
+from tarock.client.ui.row_keys import keys_span, row_key
 from tarock.client.ui.screen import draw_too_small, too_small
 from tarock.client.ui.table_state import LOG_SIZE
 from tarock.core.cards import SUIT_OF, TAROCK, Card
 from tarock.core.observation import Observation
-
-KEYS = "1234567890"
-"""The keys that lift (and play) the first ten cards of the hand."""
-
 
 # -- who sits where ------------------------------------------------------------------------
 
@@ -235,11 +232,28 @@ def draw_info(model: TableModel, w: int, h: int) -> Canvas:
 
 
 def draw_log(model: TableModel, w: int, h: int) -> Canvas:
+    """The hand's events: its first line (who deals, who leads) always, then the newest
+    that fit, or older ones while scrolled back (PgUp/PgDn), with a mark saying so."""
     canvas = Canvas(w, h)
-    canvas.put(0, 0, [("class:rule", "─" * w)])
-    lines = list(model.log)[-(h - 1) :] if h > 1 else []
-    for i, line in enumerate(lines):
-        canvas.put(1 + i, 1, clip([("class:log", line)], w - 2))
+    log = model.log
+    rows = h - 1
+    hidden_before = 0
+    if rows >= 1 and log:
+        body = log[1:]
+        room = rows - 1
+        model.log_back = min(model.log_back, max(0, len(body) - room))
+        end = len(body) - model.log_back
+        start = max(0, end - room)
+        hidden_before = start
+        shown = [log[0], *body[start:end]] if room > 0 else [log[0]]
+        for i, line in enumerate(shown):
+            canvas.put(1 + i, 1, clip([("class:log", line)], w - 2))
+    rule = "─" * w
+    canvas.put(0, 0, [("class:rule", rule)])
+    if hidden_before or model.log_back:
+        mark = " " + _("PgUp/PgDn: more of the hand") + " "
+        if text_width([("", mark)]) < w - 2:
+            canvas.put(0, w - text_width([("", mark)]) - 1, [("class:rule", mark)])
     return canvas
 
 
@@ -286,6 +300,18 @@ def card_style(model: TableModel, card: Card, index: int) -> str:
     return " ".join(styles)
 
 
+def card_mark(model: TableModel, card: Card) -> str:
+    """The sign beside a card's key: ✓ ticked to lay away, * taken from the talon
+    (so neither is shown by reverse video alone)."""
+    d = model.decision
+    if model.waiting and d is not None and d.kind == "discard" and card in model.chosen:
+        return "✓"
+    obs = model.obs
+    if obs is not None and card in obs.talon_seen and obs.result is None:
+        return "*"
+    return ""
+
+
 def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
     """Three rows: the lifted card raised, the hand, the keys of the first ten cards."""
     canvas = Canvas(w, h)
@@ -307,8 +333,9 @@ def draw_hand(model: TableModel, w: int, h: int) -> Canvas:
         row = 1 if model.lifted == card else 2
         x = shift + col
         canvas.put(row, x, frags, tag=("card", i))
-        if i < len(KEYS):
-            canvas.put(3, x, [("class:key", KEYS[i])], tag=("card", i))
+        if row_key(i):
+            key = [("class:key", row_key(i)), ("class:mark", card_mark(model, card))]
+            canvas.put(3, x, key, tag=("card", i))
     # the separators between suits
     prev: Card | None = None
     for card, col in cells:
@@ -342,7 +369,7 @@ def draw_message(model: TableModel, w: int, h: int) -> Canvas:
             text = _("Lay {n} cards away: {k} chosen.").format(n=d.discard_count, k=len(model.chosen))
             obs = model.obs
             if obs is not None and obs.talon_seen:
-                text += " " + _("From the talon: {cards}").format(cards=cards_text(obs.talon_seen))
+                text += " " + _("From the talon (marked *): {cards}").format(cards=cards_text(obs.talon_seen))
     for i, line in enumerate(textwrap.wrap(text, max(10, w - 2))[:h]):
         canvas.put(i, 1, clip([("class:message", line)], w - 2))
     return canvas
@@ -351,17 +378,25 @@ def draw_message(model: TableModel, w: int, h: int) -> Canvas:
 def status_keys(model: TableModel) -> list[tuple[str, str]]:
     """The keys that work now, as ``(key, what)`` pairs."""
     d = model.decision if model.waiting else None
+    if model.overlay in ("menu", "quit"):
+        return [("↑↓", _("choose")), (_("Enter"), _("take")), ("Esc", _("back to the table"))]
+    if model.overlay == "settlement":
+        return [("↑↓", _("scroll")), (_("Enter"), _("go on"))]
     if model.overlay is not None:
         return [("↑↓", _("scroll")), ("Enter/Esc", _("close"))]
     keys: list[tuple[str, str]] = []
+    cards = keys_span(len(model.hand()))
     if d is not None and d.kind == "play":
-        keys += [("←→ 1-0", _("lift")), (_("Enter"), _("play"))]
+        keys += [("←→ " + cards, _("lift")), (_("Enter"), _("play"))]
     elif d is not None and d.kind == "discard":
-        keys += [("←→", _("move")), (_("Space") + " 1-0", _("tick")), (_("Enter"), _("lay away"))]
+        keys += [("←→", _("move")), (_("Space") + " " + cards, _("tick")), (_("Enter"), _("lay away"))]
     elif d is not None:
-        keys += [("↑↓ 1-9", _("choose")), (_("Enter"), _("take"))]
+        keys += [("↑↓ " + keys_span(model.dialog_rows()), _("choose")), (_("Enter"), _("take"))]
+    if not model.watching:
+        keys.append(("H", _("hint")))
+    if model.can_undo() and not model.network:
+        keys.append(("U", _("undo")))
     keys += [
-        ("H", _("hint")),
         ("?", _("help")),
         ("Q", _("quit")),
         ("L", _("last trick")),
@@ -373,11 +408,17 @@ def status_keys(model: TableModel) -> list[tuple[str, str]]:
 
 
 def draw_status(model: TableModel, w: int, h: int) -> Canvas:
+    """The keys that work now; those that do not fit with their words are shown as keys alone
+    (the help page says what each does), so every key the table offers is on the screen."""
     canvas = Canvas(w, h, "class:status")
     col = 1
-    for key, what in status_keys(model):
+    keys = status_keys(model)
+    for i, (key, what) in enumerate(keys):
         part = [("class:status bold", key), ("class:status", f" {what}  ")]
         if col + text_width(part) > w:
+            rest = " ".join(k for k, _what in keys[i:])
+            if col + len(rest) < w:
+                canvas.put(0, col, [("class:status bold", rest)])
             break
         col = canvas.put(0, col, part)
     return canvas
@@ -421,7 +462,7 @@ def table_layout(model: TableModel, click: Callable[[Hashable], None]) -> Layout
         ),
         width=lambda: dialog_size(model)[0],
         height=lambda: dialog_size(model)[1],
-        top=3,
+        top=1,
     )
     overlay = Float(
         ConditionalContainer(

@@ -19,6 +19,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 
 from tarock.client.i18n import _
 from tarock.client.ui.canvas import Canvas, CanvasControl, clip
+from tarock.client.ui.lobby_forms import LABEL_WIDTH
 from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel
 from tarock.client.ui.style import STYLE
 
@@ -44,6 +45,8 @@ def draw_lobby(model: LobbyModel, w: int, h: int) -> Canvas:
     else:
         canvas.put(2, 2, [("class:lobby.title", model.rules_title)])
         inner = h - 6
+        if model.rules_shown is not None:  # wrapped to this screen, so no line is cut
+            model.rules = model.rules_shown(w - 4)
         top = max(0, min(model.scroll, len(model.rules) - inner))
         model.scroll = top
         for i, line in enumerate(model.rules[top : top + inner]):
@@ -87,6 +90,10 @@ def _draw_main(model: LobbyModel, canvas: Canvas) -> None:
         if detail:
             canvas.put(row, col, clip([("class:lobby.detail", detail)], w - col - 1), ("row", i))
         row += 1
+    if 0 <= model.row < len(entries) and entries[model.row][2]:  # the chosen row's words in full
+        h = canvas.height
+        for i, line in enumerate(textwrap.wrap(entries[model.row][2], w - 6)[:2]):
+            canvas.put(h - 5 + i, 4, [("class:lobby.detail", line)])
     if (model.network or model.network_note) and tables_start == len(entries):
         row += 1
         canvas.put(row, 2, [("class:lobby.title", _("Tables on the network"))])
@@ -111,7 +118,7 @@ def _draw_form(model: LobbyModel, canvas: Canvas) -> None:
     w, h = canvas.width, canvas.height
     title = _("Play against bots") if form.kind == "bots" else _("Open a table on the network")
     canvas.put(2, 2, [("class:lobby.title", title)])
-    label_w = min(28, max((len(f.label) for f in form.fields), default=10) + 2)
+    label_w = min(LABEL_WIDTH, w // 3)
     rows = [(f.label, f.shown(), f.detail) for f in form.fields]
     rows += [(_("Start") if form.kind == "bots" else _("Open the table"), "", ""), (_("Back"), "", "")]
     inner = h - 7
@@ -202,11 +209,13 @@ def load_lobby_bindings(model: LobbyModel) -> KeyBindings:
     typed_into(pin, model.pin_type)
 
     @kb.add("q", filter=main)
+    @kb.add("Q", filter=main)
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         model.finish(LobbyChoice("quit"))
 
     @kb.add("w", filter=main)
+    @kb.add("W", filter=main)
     def _watch(event: KeyPressEvent) -> None:
         model.watch()
 

@@ -10,11 +10,14 @@ from typing import Any, Literal
 
 from tarock.client.bots import BOT_KINDS
 from tarock.client.i18n import _, p_
+from tarock.client.text.rule_words import option_description, option_value_text
 from tarock.core.options import Declared
 from tarock.core.plugins import Catalogue
 from tarock.core.rules import RuleError
 
 BOT_NAMES = ("Franz", "Hilde", "Sepp", "Resi")
+LABEL_WIDTH = 24
+"""The form's label column (the same for every game, so it does not jump when the game changes)."""
 ROUNDS = (1, 2, 4, 6, 8, 12, 16, 24)
 
 
@@ -50,10 +53,11 @@ def option_field(name: str, declared: Declared, value: Any) -> Field | None:
     """A form field for an option, by its type (None for a list option: kept as it is)."""
     spec = declared.spec
     label = p_("option-name", name)
-    detail = p_("option", spec.description)
+    detail = option_description(spec.description)
     if spec.choices:
         values = list(spec.choices)
-        return Field(f"option:{name}", label, values, values.index(value) if value in values else 0, detail)
+        index = values.index(value) if value in values else 0
+        return Field(f"option:{name}", label, values, index, detail, show=option_value_text)
     if spec.kind is bool:
         return Field(f"option:{name}", label, [True, False], 0 if value else 1, detail, show=_flag)
     if spec.kind is int:
@@ -132,6 +136,16 @@ def new_form(
                 [0, 1, 2, 3],
                 0,
                 _("seats filled by bots at once; the others wait for players"),
+            )
+        )
+        fields.append(
+            Field(
+                "strength",
+                _("Bots play"),
+                list(BOT_KINDS),
+                BOT_KINDS.index("heuristic") if "heuristic" in BOT_KINDS else 0,
+                _("how the bots at this table play"),
+                show=bot_label,
             )
         )
         fields.append(

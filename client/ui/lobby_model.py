@@ -84,12 +84,16 @@ class LobbyModel:
     form: Form | None = None
     rules: list[str] = field(default_factory=list)
     rules_title: str = ""
+    rules_shown: Callable[[int], list[str]] | None = None
+    """The rules page wrapped to a width (the screen's, when it is drawn)."""
     scroll: int = 0
     message: str = ""
     pin: str = ""
     """What the player typed on the PIN page so far."""
     pin_for: LobbyChoice | None = None
     """The choice the PIN page completes (join, watch or go on at a private table)."""
+    following: str = ""
+    """The network table the cursor stays on as the list changes, until the player moves it."""
     on_change: Callable[[], None] = lambda: None
     _result: asyncio.Future[LobbyChoice] | None = None
 
@@ -123,6 +127,7 @@ class LobbyModel:
         return list(self.catalogue.offered().values())
 
     def move(self, step: int) -> None:
+        self.following = ""
         if self.page == "main":
             self.row = (self.row + step) % len(self.entries())
         elif self.page == "rules-pick":
@@ -196,7 +201,17 @@ class LobbyModel:
     def pin_title(self) -> str:
         choice = self.pin_for
         name = choice.table.name if choice is not None and choice.table is not None else self.net_saved
-        return _("Table {name} is private: its PIN").format(name=name)
+        return _("“{name}” is private: its PIN").format(name=name)
+
+    def select_table(self, name: str) -> None:
+        """Put the cursor on the network table ``name`` if the menu lists it (the table a
+        refused PIN was for: Enter then asks for the PIN again, not for a new table), also
+        once the network lists it again."""
+        self.following = name
+        for row, (tag, _label, _detail) in enumerate(self.entries()):
+            if tag.startswith("table:") and self.tables[int(tag.split(":")[1])].name == name:
+                self.row = row
+                return
 
     def _take(self, tag: str) -> None:
         if tag == "resume":
@@ -283,7 +298,7 @@ class LobbyModel:
             "open",
             variant,
             options,
-            ("heuristic",) * int(values["bots"]),
+            (str(values["strength"]),) * int(values["bots"]),
             int(values["rounds"]),
             self.player,
             TableEntry(name, variant, "", 0, (), int(values["rounds"]), None, private=bool(pin)),
@@ -298,6 +313,14 @@ class LobbyModel:
             self.message = str(exc)
             return
         self.rules = rules_lines(rules.facts, width, rules.option_specs)
+        wrapped: dict[int, list[str]] = {}
+
+        def shown(w: int) -> list[str]:
+            if w not in wrapped:
+                wrapped[w] = rules_lines(rules.facts, w, rules.option_specs)
+            return wrapped[w]
+
+        self.rules_shown = shown
         self.rules_title = p_("variant", variant.title)
         self.page, self.scroll = "rules", 0
 
@@ -315,6 +338,8 @@ class LobbyModel:
         self.tables = list(tables)
         self.network_note = note
         self.row = min(self.row, len(self.entries()) - 1)
+        if self.following:
+            self.select_table(self.following)
         self.changed()
 
 

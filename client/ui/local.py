@@ -29,6 +29,7 @@ from tarock.client.i18n import _
 from tarock.client.players import BotSeat, Player, Policy
 from tarock.client.text.rule_words import reason_text
 from tarock.client.ui.model import TableModel
+from tarock.client.ui.undo import Undone, replayed, undo_point
 from tarock.core.actions import Action
 from tarock.core.codec import RecordError
 from tarock.core.deal import active_seats, deal
@@ -183,6 +184,7 @@ class LocalTable:
         self.table = Table(seats=setup.seats, rounds=setup.rounds)
         self.finished: list[dict[str, Any]] = []
         self.hand: Hand | None = None
+        self._undo: tuple[int, int | None] = (-1, None)
         self.resumed = False
         self.stopped = False
         self._restored: list[tuple[Hand, SheetRow]] = []
@@ -258,19 +260,22 @@ class LocalTable:
             raise exc.at(self.table.round, self.table.passed_out + 1, self.setup.seed) from exc.__cause__
 
     async def _run(self, model: TableModel) -> Table:
-        me = self.setup.human
         while not self.table.over and not self.stopped:
             hand = self.hand or self._new_hand()
             self.hand = hand
             self._persist(hand)
-            model.hand_started(observe(hand, me), self.table.round, self.table.passed_out + 1)
+            self._retell(hand, model)
             while not hand.done:
                 seat = hand.state.to_move
                 assert seat is not None
                 obs = observe(hand, seat)
                 player = self.players[seat]
                 if player is None:
-                    action = await model.ask(obs, self.why_not(hand, seat))
+                    try:
+                        action = await model.ask(obs, self.why_not(hand, seat))
+                    except Undone:
+                        hand = self._take_back(hand, model)
+                        continue
                 else:
                     if self.pace:
                         await asyncio.sleep(self.pace)
@@ -281,20 +286,65 @@ class LocalTable:
                 except IllegalAction as exc:  # a bot's mistake must not end the table
                     raise RuntimeError(f"seat {seat} chose an illegal action: {exc}") from exc
                 self._persist(hand)
-                model.action_taken(observe(hand, me), action)
-                if len(hand.state.tricks) > tricks:
-                    t = hand.state.tricks[-1]
-                    model.trick_done(
-                        observe(hand, me), TrickView(t.leader, tuple(t.seats), tuple(t.cards), t.winner)
-                    )
-                    if self.pace and not hand.done:
-                        await asyncio.sleep(self.pace * 2)
+                self._tell(hand, action, tricks, model)
+                if len(hand.state.tricks) > tricks and self.pace and not hand.done:
+                    await asyncio.sleep(self.pace * 2)
             await self._finish(hand, model)
             await model.acknowledge()
         model.table_over(self.table)
         if self.table.over and self.save is not None:
             self.save.remove()
         return self.table
+
+    # -- undo ----------------------------------------------------------------------------
+    def undo_point(self) -> int | None:
+        """How many actions of the hand in play stay if the player takes back the last own
+        action now (None: not now; see :mod:`client.ui.undo`)."""
+        hand = self.hand
+        if hand is None:
+            return None
+        if self._undo[0] != len(hand.state.actions):  # drawn often: worked out once per action
+            self._undo = (len(hand.state.actions), undo_point(hand, self.setup.human))
+        return self._undo[1]
+
+    def undo(self, model: TableModel) -> None:
+        """Take back the player's last action, if it may be (the model's question is withdrawn)."""
+        if self.undo_point() is not None:
+            model.withdraw(Undone())
+        else:
+            model.message = _("Nothing to take back: a card has been seen since, or it is not your turn.")
+            model.changed()
+
+    def _take_back(self, hand: Hand, model: TableModel) -> Hand:
+        point = self.undo_point()
+        if point is None:
+            return hand
+        self.hand = replayed(hand, point)
+        self._persist(self.hand)
+        self._retell(self.hand, model)
+        model.note(_("You took back your last action."))
+        return self.hand
+
+    def _tell(self, hand: Hand, action: Action, tricks: int, model: TableModel) -> None:
+        """Tell the screen ``action`` (applied to ``hand``, which had ``tricks`` tricks before)."""
+        me = self.setup.human
+        model.action_taken(observe(hand, me), action)
+        if len(hand.state.tricks) > tricks:
+            t = hand.state.tricks[-1]
+            model.trick_done(observe(hand, me), TrickView(t.leader, tuple(t.seats), tuple(t.cards), t.winner))
+
+    def _retell(self, hand: Hand, model: TableModel) -> None:
+        """Start the hand on the screen; a resumed hand's actions so far are told again
+        (from its deal), so its log reads as it did before the table was closed."""
+        s = hand.state
+        hands, talon = hand.deal
+        dealt = [list(h) for h in hands], [list(p) for p in talon]
+        start = Hand(self.rules, s.dealer, *dealt, s.seats, s.active, hand.context)
+        model.hand_started(observe(start, self.setup.human), self.table.round, self.table.passed_out + 1)
+        for action in s.actions:
+            tricks = len(start.state.tricks)
+            start.apply(action)
+            self._tell(start, action, tricks, model)
 
     async def _finish(self, hand: Hand, model: TableModel) -> None:
         result = hand.state.result

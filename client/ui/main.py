@@ -110,11 +110,17 @@ async def lobby(args: argparse.Namespace, catalogue: Catalogue, seen: Seen | Non
 
 
 async def _lobby(
-    args: argparse.Namespace, catalogue: Catalogue, player: str, net: Network | None, seen: Seen | None = None
+    args: argparse.Namespace,
+    catalogue: Catalogue,
+    player: str,
+    net: Network | None,
+    seen: Seen | None = None,
+    new_game: str = "",
 ) -> int:
     save = _save(args)
     portal = _portal(net)
     message = ""
+    refused = ""
     while True:
         summary = save.summary()
         saved = ""
@@ -125,12 +131,15 @@ async def _lobby(
             saved = describe_saved(title, played, setup.rounds)
         model = LobbyModel(catalogue, player=player, saved=saved, message=message)
         message = ""
+        if new_game:  # "New game" in the table's menu: the form of a new table of that game at once
+            model.page, model.form, new_game = "form", model.new_form("bots", new_game), ""
         if net is not None:
             model.network = net.node is not None
             model.net_saved = net.saved_table()
             model.net_saved_private = net.saved_private()
             model.network_note = net.note
             model.tables = net.entries()
+            model.select_table(refused)
             net.lobby = model
         try:
             choice = await run_lobby(model)
@@ -150,12 +159,14 @@ async def _lobby(
                 outcome = await play_network(net, portal, choice, player, seen)
             except NetProblem as exc:
                 message = str(exc)
+                refused = choice.table.name if choice.table is not None else ""
                 continue
         else:
             continue
         if outcome == "closed":
             _say_after(outcome, save)
             return 0
+        new_game = (choice.variant or "-") if outcome == "new" else ""
 
 
 def _portal(net: Network | None) -> Portal | None:
@@ -172,6 +183,7 @@ async def play_network(
         title=choice.table.name if choice.table else "",
         rounds=choice.rounds,
         hint_fn=HINT,
+        network=True,
     )
     if seen is not None:
         seen(net, model)
@@ -187,7 +199,7 @@ async def play_network(
                     dict(choice.options),
                     choice.rounds,
                     choice.table.name,
-                    len(choice.bots),
+                    choice.bots,
                     choice.pin,
                 )
             if choice.kind in ("join", "watch"):
@@ -219,6 +231,7 @@ async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str
     save = _save(args)
     summary = save.summary()
     if summary is not None and not args.new and (args.variant is None or args.variant == summary[0].variant):
+        variant = summary[0].variant
         outcome = await _resume(save, catalogue, args)
     else:
         variant = args.variant or catalogue.enabled[0]
@@ -230,6 +243,8 @@ async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str
         if args.seed is not None:
             setup.seed = args.seed
         outcome = await play_local(setup, catalogue, save, _records(args), _pace(args))
+    if outcome == "new":  # "New game" in the table's menu: the lobby's form of a new table
+        return await _lobby(args, catalogue, _player(args), None, new_game=variant)
     _say_after(outcome, save)
     return 0 if outcome != "ended" else 1
 

@@ -42,6 +42,7 @@ class TableModel(HandControls, DialogControls):
         self.round, self.deal_no = round_no, deal_no
         self._phase = obs.phase
         self.log.clear()
+        self.log_back = 0
         again = _(", deal {n}").format(n=deal_no) if deal_no > 1 else ""
         self.note(
             _("Round {round} of {rounds}{again}: dealer {dealer}, forehand {forehand}").format(
@@ -61,6 +62,8 @@ class TableModel(HandControls, DialogControls):
         self.obs = obs
         if not isinstance(seen, Play):
             self.note(action_text(seen, self.names, obs, phase=phase, style=SYMBOLS))
+        if not self.waiting and self.hint is None:
+            self.message = ""  # a word about the last turn ("not your turn") goes with it
         self.changed()
 
     def trick_done(self, obs: Observation, trick: TrickView) -> None:
@@ -110,6 +113,13 @@ class TableModel(HandControls, DialogControls):
 
     def note(self, line: str) -> None:
         self.log.append(line)
+        if self.log_back:
+            self.log_back += 1  # a scrolled-back pane keeps showing the same lines
+
+    def scroll_log(self, step: int) -> None:
+        """PgUp/PgDn: the log pane ``step`` lines further back (positive) or forward."""
+        self.log_back = max(0, min(len(self.log) - 1, self.log_back + step))
+        self.changed()
 
     # -- what the player is asked -------------------------------------------------------
     def ask(self, obs: Observation, why_not: WhyNot | None = None) -> asyncio.Future[Action]:
@@ -125,9 +135,28 @@ class TableModel(HandControls, DialogControls):
         self.hint = None
         self.message = ""
         self.cursor = self._first_cursor()
-        self._answer = asyncio.get_running_loop().create_future()
+        self._answer = answer = asyncio.get_running_loop().create_future()
+        d = self.decision
+        lone = d.options[0] if d.kind == "dialog" and len(d.options) == 1 else None
+        if lone is not None and lone.kind == "pass" and not lone.toggles:
+            only = d.resolve(0)
+            if only is not None:  # a dialog of one "Weiter" asks nothing: it is said in the log
+                self.choose(only)
+                return answer
         self.changed()
-        return self._answer
+        return answer
+
+    def withdraw(self, reason: Exception) -> None:
+        """The question asked is withdrawn (the player took back an action): the future
+        :meth:`ask` returned raises ``reason``."""
+        answer, self._answer = self._answer, None
+        if answer is not None and not answer.done():
+            self.decision = None
+            self.lifted = None
+            self.chosen = set()
+            self.hint = None
+            answer.set_exception(reason)
+        self.changed()
 
     def acknowledge(self) -> asyncio.Future[None]:
         """A future that resolves when the player closed the settlement (went on)."""
@@ -173,6 +202,8 @@ class TableModel(HandControls, DialogControls):
     async def ask_hint(self) -> None:
         """What the bot would do here, and why (computed off the event loop)."""
         obs = self.obs
+        if self.watching:
+            return
         if obs is None or not self.waiting or self.hint_fn is None:
             self.message = _("No hint now: it is not your turn.")
             self.changed()

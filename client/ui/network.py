@@ -320,11 +320,7 @@ class Network:
             node.seats.remove(driver)
         if left.code == "pin":
             log.info("%s", left.reason)
-            raise NetError(
-                _("Table {name} did not take that PIN: ask its host and try again.").format(
-                    name=name
-                )
-            )
+            raise NetError(_("“{name}” did not take that PIN: ask its host and try again.").format(name=name))
         return left
 
     async def host(
@@ -334,10 +330,11 @@ class Network:
         options: dict[str, Any],
         rounds: int,
         name: str,
-        bots: int,
+        bots: Sequence[str],
         pin: str = "",
     ) -> Leave:
-        """Open a table (private with a ``pin``), seat the player and ``bots`` bots, play it until it ends."""
+        """Open a table (private with a ``pin``), seat the player and a bot of each kind of
+        ``bots``, play it until it ends."""
         node = self._node()
         try:
             game = Game.make(self.catalogue, variant, options, SEATS, rounds, DEFAULT_DEALING)
@@ -346,9 +343,9 @@ class Network:
         self._use_pin(node, pin)
         info = new_table(game, name, private=bool(pin))
         seed = random.SystemRandom().randrange(1_000_000)
-        names = [_("Bot {n}").format(n=k + 1) for k in range(bots)]
-        robots = [Seated(BotSeat(make_bot("heuristic", seed + k, names[k])), lambda event: None)
-                  for k in range(bots)]
+        names = [_("Bot {n}").format(n=k + 1) for k in range(len(bots))]
+        robots = [Seated(BotSeat(make_bot(kind, seed + k, names[k])), lambda event: None)
+                  for k, kind in enumerate(bots)]
         seat = self._screen_seat(model)
         disc = self.discovery
         publish = disc.publish if disc is not None else None

@@ -15,8 +15,17 @@ from collections.abc import Iterator, Mapping
 
 from tarock.client.i18n import _, n_, p_
 from tarock.client.text.figures import points_text
-from tarock.client.text.rule_words import Terms, game_description, game_title, premium_title, tariff_text
+from tarock.client.text.rule_words import (
+    Terms,
+    game_description,
+    game_title,
+    option_description,
+    option_value_text,
+    premium_title,
+    tariff_text,
+)
 from tarock.client.ui.cards import cards_text
+from tarock.client.words import PREMIUMS
 from tarock.core.contracts import ContractSpec, PremiumSpec, TrickRules
 from tarock.core.facts import RuleFacts
 from tarock.core.options import Declared, show_value
@@ -90,12 +99,14 @@ def summary(spec: ContractSpec, facts: RuleFacts) -> str:
     return "; ".join(parts)
 
 
-def contract_lines(spec: ContractSpec, facts: RuleFacts, names: bool = False) -> Iterator[str]:
+def contract_lines(
+    spec: ContractSpec, facts: RuleFacts, names: bool = False, number: int = 0
+) -> Iterator[str]:
     """One game: its title and value, then its rules indented (``names``: with
-    its name in the records, ``[solo-pagat]``)."""
+    its name in the records, ``[solo-pagat]``, and its rank; else numbered ``number``)."""
     value = tariff_text(spec, facts)
     name = f" [{spec.name}]" if names else ""
-    yield f"{spec.rank:>3}. {game_title(spec)}{name}: {value}"
+    yield f"{spec.rank if names else number:>3}. {game_title(spec)}{name}: {value}"
     if spec.description:
         yield "     " + game_description(spec)
     who = [_partnership(spec)]
@@ -154,6 +165,8 @@ def premium_line(premium: PremiumSpec, facts: RuleFacts, names: bool = False) ->
     text = f"  {premium_title(premium.name, facts)}{name}: {', '.join(parts)}"
     if premium.description:
         text += " – " + p_("premium-description", premium.description)
+    elif premium.name in PREMIUMS:  # the vocabulary's meaning where the rules give no description
+        text += " – " + p_("premium-meaning", PREMIUMS[premium.name])
     return text
 
 
@@ -162,6 +175,8 @@ def _value(value: object) -> str:
         return _("yes") if value else _("no")
     if isinstance(value, tuple):
         return ", ".join(str(v) for v in value) or "–"
+    if isinstance(value, str):
+        return option_value_text(value)
     return str(value)
 
 
@@ -169,7 +184,7 @@ def option_line(name: str, declared: Declared, value: object) -> str:
     spec = declared.spec
     return _("  {option}: {value} (default {default}) – {description}").format(
         option=p_("option-name", name),
-        description=p_("option", spec.description),
+        description=option_description(spec.description),
         value=_value(value),
         default=_value(spec.default),
     )
@@ -212,7 +227,7 @@ def option_detail(name: str, declared: Declared, value: object) -> str:
         default=show_value(spec.default),
         now=now,
         allowed=allowed_text(declared),
-        description=p_("option", spec.description),
+        description=option_description(spec.description),
         plugin=declared.plugin,
     )
 
@@ -238,8 +253,8 @@ def rules_page(
         "",
         _("Games, lowest first:"),
     ]
-    for spec in facts.contracts:
-        lines.extend(contract_lines(spec, facts, names))
+    for number, spec in enumerate(facts.contracts, start=1):
+        lines.extend(contract_lines(spec, facts, names, number))
     lines += ["", _("Premiums:")]
     lines += [premium_line(p, facts, names) for p in facts.premiums] or ["  " + _("none")]
     scope = (
@@ -264,7 +279,8 @@ def rules_page(
     elif facts.options:
         lines += ["", _("Options:")]
         lines += [f"  {p_('option-name', name)}: {_value(value)}" for name, value in facts.options.items()]
-    lines += ["", _("Plugins: {list}").format(list=", ".join(f"{n} {v}" for n, v in facts.plugins))]
+    if names:
+        lines += ["", _("Plugins: {list}").format(list=", ".join(f"{n} {v}" for n, v in facts.plugins))]
     return lines
 
 
@@ -273,5 +289,6 @@ def rules_lines(facts: RuleFacts, width: int, options: Mapping[str, Declared] | 
     out: list[str] = []
     for line in rules_page(facts, options):
         indent = " " * (len(line) - len(line.lstrip()))
-        out.extend(textwrap.wrap(line, width, subsequent_indent=indent + "  ") or [""])
+        wrapped = textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False)
+        out.extend(wrapped or [""])
     return out

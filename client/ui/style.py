@@ -49,6 +49,7 @@ STYLE = Style.from_dict(
         "log": "fg:#a8a8a8",
         "rule": f"fg:{DIMMED}",
         "key": "fg:#ffd700",
+        "mark": "fg:#22b14c bold",
         "message": "fg:#ffd700 bold",
         "status": "reverse",
         "dialog": "bg:#1c1c3a",

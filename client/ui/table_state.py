@@ -9,7 +9,6 @@ works on; the card and dialog controls (:mod:`client.ui.hand_controls`,
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,6 +30,7 @@ from tarock.core.table import Standing
 Overlay = Literal["menu", "sheet", "last", "tricks", "rules", "help", "settlement", "standings", "quit"]
 WhyNot = Callable[[Action], Reason | None]
 LOG_SIZE = 8
+"""The lines the log pane shows at most; the log itself keeps the whole hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,10 @@ class TableState:
     obs: Observation | None = None
     settled: Observation | None = None
     """The last finished hand, as the settlement shows it (a network table may deal the next meanwhile)."""
-    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
+    log: list[str] = field(default_factory=list)
+    """The hand's events; the first line says who deals and leads (the pane keeps it in view)."""
+    log_back: int = 0
+    """How many lines the log pane is scrolled back from the newest (PgUp/PgDn)."""
     decision: Decision | None = None
     why_not: WhyNot | None = None
     lifted: Card | None = None
@@ -91,6 +94,10 @@ class TableState:
     standings: list[Standing] = field(default_factory=list)
     over: bool = False
     left_early: bool = False
+    network: bool = False
+    """A table over the network (leaving it is not ending it; no undo)."""
+    can_undo: Callable[[], bool] = lambda: False
+    """Whether the player's last action may be taken back now (a local table against bots)."""
     watching: bool = False
     """Following a table without a seat (public information only)."""
     hint: Hint | None = None
