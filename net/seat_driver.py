@@ -29,6 +29,8 @@ log = logging.getLogger("tarock.net")
 
 GIVE_UP = 600.0
 """How long a seat looks for a host before it gives up."""
+WATCH = 1.0
+"""Longest wait of a seat's watch on the table's agreement before it looks again."""
 
 Listener = Callable[[Shown], None]
 
@@ -44,6 +46,9 @@ class SeatHome(Protocol):
 
     @property
     def agreements(self) -> dict[str, Agreement]: ...
+
+    @property
+    def agreement_joined(self) -> trio.Event: ...
 
     @property
     def host(self) -> HostDriver | None: ...
@@ -62,14 +67,13 @@ class SeatDriver:
     """Plays one seat: connects to the host, resumes after a drop, follows the succession."""
 
     def __init__(self, node: SeatHome, core: SeatCore, player: Player | None, listener: Listener, *,
-                 threaded: bool = False, bot_for: Callable[[int], Policy] | None = None,
+                 shows_all: bool = False, bot_for: Callable[[int], Policy] | None = None,
                  me: str | None = None, name: str | None = None) -> None:
         self.node = node
         self.core = core
         self.player = player
         self.listener = listener
-        self.threaded = threaded
-        core.hand.shows = threaded  # a person's screen shows every view; a bot decodes those it acts on
+        core.hand.shows = shows_all  # a person's screen shows every view; a bot decodes those it acts on
         self.me = me or node.me
         self.name = name or node.name
         self.channel: Channel | None = None
@@ -207,15 +211,17 @@ class SeatDriver:
         async def follow_leader() -> None:
             """Leave a host the table's agreement no longer names (the seat then joins the new one)."""
             while True:
+                joined = self.node.agreement_joined  # taken before the look, so no join is missed
                 agreement = self.node.agreements.get(self.core.table_id)
                 if agreement is None:
-                    await trio.sleep(0.5)
+                    with trio.move_on_after(WATCH):
+                        await joined.wait()
                     continue
                 lead = agreement.leadership()
                 if lead.leader is not None and lead.leader != host_node:
                     link.close("superseded", "another node hosts the table now")
                     return
-                await agreement.wait_changed(1.0)
+                await agreement.wait_changed(WATCH)
 
         try:
             async with trio.open_nursery() as nursery:
