@@ -62,7 +62,7 @@ class HostDriver:
         for effect in effects:
             if isinstance(effect, Send):
                 link = self.links.get(effect.to)
-                if link is None or link.conn.closed:
+                if link is None or link.conn.closed or link.post(effect.body):
                     continue
                 try:
                     link.conn.send_body(dump(effect.body), trio.current_time())
@@ -164,7 +164,9 @@ class HostDriver:
         version = choose_version(hello.proto_min, hello.proto_max)
         assert version is not None  # the connection refused other ranges already
         channel = self.sessions.get(node)
-        resumed = channel is not None and hello.session == channel.session
+        # This node's own seat always starts afresh (and is sent the hand so far): what was
+        # posted to it in-process is in no session's channel, so none could be resent.
+        resumed = channel is not None and hello.session == channel.session and link.local is None
         if not resumed or channel is None:
             channel = Channel(secrets.token_hex(16))
             self.sessions[node] = channel
@@ -190,10 +192,13 @@ class HostDriver:
                     log.warning("bad body from %s: %s", node[:8], exc)
                     link.close("protocol", f"bad body: {exc}")
                     return
-                self.apply(core.receive(node, msg, trio.current_time()))
+                await on_body(msg)
+
+        async def on_body(msg: object) -> None:
+            self.apply(core.receive(node, msg, trio.current_time()))
 
         try:
-            closed = await link.run(on_event)
+            closed = await link.run(on_event, on_body)
             log.info("%s (%s) left: %s (%s)", hello.name, node[:8], closed.reason, closed.code)
             if closed.code in FAULTS and not closed.by_peer:
                 drop(link.peer, closed.code, closed.reason)

@@ -100,8 +100,9 @@ class SeatDriver:
                     continue
                 link = self.link
                 if link is not None and not link.conn.closed and link.conn.channel is self.channel:
-                    link.conn.send_body(dump(body), trio.current_time())
-                    link.push()
+                    if not link.post(body):
+                        link.conn.send_body(dump(body), trio.current_time())
+                        link.push()
                     continue
                 try:
                     self.channel.wrap(dump(body))  # resent after the next welcome that resumes the session
@@ -201,10 +202,13 @@ class SeatDriver:
                 except MessageError as exc:
                     link.close("protocol", f"bad body: {exc}")
                     return
-                first = self.questions.back(msg)
-                if first is not None:
-                    self._show(first)
-                self.apply(self.core.receive(msg))
+                await on_body(msg)
+
+        async def on_body(msg: object) -> None:
+            first = self.questions.back(msg)
+            if first is not None:
+                self._show(first)
+            self.apply(self.core.receive(msg))
 
         host_node = self.node.me if address is LOCAL else welcome.node
 
@@ -228,7 +232,7 @@ class SeatDriver:
                 self._nursery = nursery
                 if not self.core.watch:
                     nursery.start_soon(follow_leader)
-                closed: Closed = await link.run(on_event)
+                closed: Closed = await link.run(on_event, on_body)
                 nursery.cancel_scope.cancel()
         finally:
             self._nursery = None
