@@ -20,8 +20,8 @@ from tarock.net.identity import Identity
 from tarock.net.link import Link
 from tarock.net.pake import Pake
 from tarock.net.protocol.channel import Channel, QueueFull
-from tarock.net.protocol.connection import Authenticated, BodyReceived, Closed, Event, choose_version
-from tarock.net.protocol.messages import Hello, MessageError, Welcome, dump, parse
+from tarock.net.protocol.connection import Authenticated, Closed, choose_version
+from tarock.net.protocol.messages import Hello, Welcome, dump
 
 log = logging.getLogger("tarock.net")
 
@@ -184,21 +184,11 @@ class HostDriver:
                  "watcher" if verdict.seat is None else f"seat {verdict.seat}")
         self.apply(core.connected(node, hello, trio.current_time()))
 
-        async def on_event(event: Event) -> None:
-            if isinstance(event, BodyReceived):
-                try:
-                    msg = parse(event.body, "body")
-                except MessageError as exc:
-                    log.warning("bad body from %s: %s", node[:8], exc)
-                    link.close("protocol", f"bad body: {exc}")
-                    return
-                await on_body(msg)
-
         async def on_body(msg: object) -> None:
             self.apply(core.receive(node, msg, trio.current_time()))
 
         try:
-            closed = await link.run(on_event, on_body)
+            closed = await link.run(on_body=on_body)
             log.info("%s (%s) left: %s (%s)", hello.name, node[:8], closed.reason, closed.code)
             if closed.code in FAULTS and not closed.by_peer:
                 drop(link.peer, closed.code, closed.reason)

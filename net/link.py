@@ -18,9 +18,16 @@ import trio
 
 from tarock.net.admission import FAULTS, drop
 from tarock.net.local import LocalStream, Posted
-from tarock.net.protocol.connection import Authenticated, Closed, Connection, Event, HelloReceived
+from tarock.net.protocol.connection import (
+    Authenticated,
+    BodyReceived,
+    Closed,
+    Connection,
+    Event,
+    HelloReceived,
+)
 from tarock.net.protocol.limits import Timing
-from tarock.net.protocol.messages import Hello
+from tarock.net.protocol.messages import Hello, MessageError, parse
 
 log = logging.getLogger("tarock.net")
 
@@ -150,30 +157,38 @@ class Link:
         await self.flush()
         return None
 
-    async def run(self, on_event: Callable[[Event], Awaitable[None]],
+    async def run(self, on_event: Callable[[Event], Awaitable[None]] | None = None,
                   on_body: OnBody | None = None) -> Closed:
         """Read, tick and write until the connection ends; returns how it ended.  ``on_body``
-        takes what the other end posted in-process (:meth:`post`)."""
+        takes every body, parsed (a body that does not parse closes the connection), and what
+        the other end posted in-process (:meth:`post`); ``on_event`` the other events."""
         try:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
                 nursery.start_soon(self._writer)
-                for event in self.pending:
-                    await on_event(event)
-                self.pending = []
-                self.push()
+                events, self.pending = self.pending, []
+                alive = True
                 while True:
-                    while self.posted and on_body is not None and not self.conn.closed:
-                        await on_body(self.posted.pop(0))
-                    alive = await self._read_once(self.conn.next_deadline())
-                    for event in self.conn.events():
+                    for event in events:
                         if isinstance(event, Closed):
                             self.closed = event
-                        else:
+                        elif on_body is not None and isinstance(event, BodyReceived):
+                            try:
+                                body = parse(event.body, "body")
+                            except MessageError as exc:
+                                log.warning("%s: bad body: %s", self.peer, exc)
+                                self.close("protocol", f"bad body: {exc}")
+                                break
+                            await on_body(body)
+                        elif on_event is not None:
                             await on_event(event)
                     self.push()
                     if not alive or self.conn.closed:
                         break
+                    while self.posted and on_body is not None and not self.conn.closed:
+                        await on_body(self.posted.pop(0))
+                    alive = await self._read_once(self.conn.next_deadline())
+                    events = self.conn.events()
                 # The writer sends what is left (a bye with the reason) and then ends the run.
                 self._closing = True
                 self.push()

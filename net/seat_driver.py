@@ -18,9 +18,9 @@ from tarock.net.link import Link
 from tarock.net.local import LOCAL
 from tarock.net.pake import Pake
 from tarock.net.protocol.channel import Channel, QueueFull
-from tarock.net.protocol.connection import BodyReceived, Closed, Event, HelloRefused, Welcomed
+from tarock.net.protocol.connection import Closed, HelloRefused, Welcomed
 from tarock.net.protocol.limits import Timing
-from tarock.net.protocol.messages import Hello, MessageError, Refuse, SeatInfo, dump, parse
+from tarock.net.protocol.messages import Hello, Refuse, SeatInfo, dump
 from tarock.net.seat import SeatCore
 from tarock.net.seat_stats import Questions, Stats
 from tarock.net.transport import ConnectError, PeerAddress
@@ -195,15 +195,6 @@ class SeatDriver:
         self.refusal = None
         self.apply(self.core.welcomed(welcome, link.conn.peer_key))
 
-        async def on_event(ev: Event) -> None:
-            if isinstance(ev, BodyReceived):
-                try:
-                    msg = parse(ev.body, "body")
-                except MessageError as exc:
-                    link.close("protocol", f"bad body: {exc}")
-                    return
-                await on_body(msg)
-
         async def on_body(msg: object) -> None:
             first = self.questions.back(msg)
             if first is not None:
@@ -232,7 +223,7 @@ class SeatDriver:
                 self._nursery = nursery
                 if not self.core.watch:
                     nursery.start_soon(follow_leader)
-                closed: Closed = await link.run(on_event, on_body)
+                closed: Closed = await link.run(on_body=on_body)
                 nursery.cancel_scope.cancel()
         finally:
             self._nursery = None
