@@ -39,7 +39,7 @@ class LocalStream(trio.abc.Stream):
         with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
             self._send.send_nowait(Posted(body))
 
-    async def receive_any(self, max_bytes: int) -> bytes | Posted:
+    async def receive_any(self, max_bytes: int | None = None) -> bytes | Posted:
         """The next bytes (``b""``: the other end closed) or body the other end sent."""
         if not self._pending:
             try:
@@ -49,7 +49,8 @@ class LocalStream(trio.abc.Stream):
             if isinstance(item, Posted):
                 return item
             self._pending = item
-        out, self._pending = self._pending[:max_bytes], self._pending[max_bytes:]
+        size = len(self._pending) if max_bytes is None else max_bytes
+        out, self._pending = self._pending[:size], self._pending[size:]
         return out
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
@@ -64,16 +65,11 @@ class LocalStream(trio.abc.Stream):
         await trio.lowlevel.checkpoint()
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
-        while not self._pending:
-            try:
-                item = await self._receive.receive()
-            except (trio.EndOfChannel, trio.BrokenResourceError):
-                return b""
-            if isinstance(item, bytes):
-                self._pending = item  # a body posted here has no reader but receive_any's
-        size = len(self._pending) if max_bytes is None else max_bytes
-        out, self._pending = self._pending[:size], self._pending[size:]
-        return out
+        """The next bytes (a body posted to this end is for :meth:`receive_any`'s reader only)."""
+        while True:
+            item = await self.receive_any(max_bytes)
+            if not isinstance(item, Posted):
+                return item
 
     async def aclose(self) -> None:
         self._send.close()
