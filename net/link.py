@@ -34,7 +34,7 @@ log = logging.getLogger("tarock.net")
 READ_SIZE = 65536
 
 OnBody = Callable[[object], Awaitable[None]]
-"""What takes a body the other end posted in-process (:meth:`Link.post`)."""
+"""What takes a body: parsed from a frame, or posted in-process by the other end (:meth:`Link.post`)."""
 
 
 class Link:
