@@ -258,7 +258,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                             name=repr(info.name), variant=game.variant, rounds=game.rounds, where=where)
                      + " " + n_("{n} seat free.", "{n} seats free.", free).format(n=free) + " "
                      + _("Others join with: {command}").format(command=f"tarock join {info.name!r}"))
-                leave = await host_table(node, game, info, Seated(human, view, threaded=True), bots,
+                leave = await host_table(node, game, info, Seated(human, view, shows_all=True), bots,
                                          _bot_for(seed), publish=disc.publish)
             nursery.cancel_scope.cancel()
         return _ended(leave)

@@ -28,7 +28,7 @@ from tarock.net.dealing import HOST, DealingFault
 from tarock.net.handlog import Author
 from tarock.net.handplay import HandPlay
 from tarock.net.protocol.messages import Act, Fault
-from tarock.net.virtual import materialize, seen_by
+from tarock.net.virtual import materialize, seen_by_all
 
 NET_KEY = "net"
 
@@ -188,8 +188,8 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
                 for s in seen:
                     seen[s].update(at[c] for c in t.cards)
         else:
-            for s in seen:
-                seen[s].update(_visible(hand, s, at))
+            for s, visible in enumerate(seen_by_all(hand)):
+                seen[s].update(at[c] for c in visible)
         complete = play.step_complete(k) or (k == last and hand.done)
         for j in sorted(contributors):
             want = {p for s, ps in seen.items() if s != j for p in ps}
@@ -206,6 +206,3 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
         if k < last:
             hand.apply(actions[k])
 
-
-def _visible(hand: Hand, seat: int, at: dict[Card, int]) -> set[int]:
-    return {at[c] for c in seen_by(hand, seat)}

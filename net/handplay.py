@@ -45,6 +45,7 @@ from tarock.net.dealing import (
     PayloadError,
     RandomBytes,
 )
+from tarock.net.forward import Forward
 from tarock.net.handlog import (
     Ask,
     Author,
@@ -188,33 +189,13 @@ class HandPlay:
         """The log index after which the hand was over (or stopped by a fault)."""
 
     # -- what the attempt and the log hold (read by the host, the seat, the audit) -------------
-    @property
-    def ctx(self) -> DealContext:
-        return self.att.ctx
-
-    @property
-    def layout(self) -> Layout:
-        return self.att.layout
-
-    @property
-    def dealer(self) -> Dealer:
-        return self.att.dealer
-
-    @property
-    def virtual(self) -> VirtualHand | None:
-        return self.att.virtual
-
-    @property
-    def acts(self) -> list[Entry]:
-        return self.att.acts
-
-    @property
-    def log(self) -> list[Entry]:
-        return self.book.entries
-
-    @property
-    def head(self) -> str:
-        return self.book.head
+    ctx = Forward[DealContext]("att")
+    layout = Forward[Layout]("att")
+    dealer = Forward[Dealer]("att")
+    virtual = Forward[VirtualHand | None]("att")
+    acts = Forward[list[Entry]]("att")
+    log = Forward[list[Entry]]("book", "entries")
+    head = Forward[str]("book")
 
     @property
     def attempt(self) -> int:

@@ -87,7 +87,8 @@ class Run:
                 if fault is not None:
                     return out, fault
                 out += sub_question(sub, self.ctx.deal)
-        self.waiting = (tuple(self.play.waiting()[0]), self.play.waiting()[1])
+        waiting, decision = self.play.waiting()
+        self.waiting = (tuple(waiting), decision)
         return out, None
 
     def privates(self, outs: list[Out], seating: Seating, from_seat: int | None = None) -> Step:

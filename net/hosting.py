@@ -20,8 +20,8 @@ from tarock.net.identity import Identity
 from tarock.net.link import Link
 from tarock.net.pake import Pake
 from tarock.net.protocol.channel import Channel, QueueFull
-from tarock.net.protocol.connection import Authenticated, BodyReceived, Closed, Event, choose_version
-from tarock.net.protocol.messages import Hello, MessageError, Welcome, dump, parse
+from tarock.net.protocol.connection import Authenticated, Closed, choose_version
+from tarock.net.protocol.messages import Hello, Welcome, dump
 
 log = logging.getLogger("tarock.net")
 
@@ -62,7 +62,7 @@ class HostDriver:
         for effect in effects:
             if isinstance(effect, Send):
                 link = self.links.get(effect.to)
-                if link is None or link.conn.closed:
+                if link is None or link.conn.closed or link.post(effect.body):
                     continue
                 try:
                     link.conn.send_body(dump(effect.body), trio.current_time())
@@ -164,7 +164,9 @@ class HostDriver:
         version = choose_version(hello.proto_min, hello.proto_max)
         assert version is not None  # the connection refused other ranges already
         channel = self.sessions.get(node)
-        resumed = channel is not None and hello.session == channel.session
+        # This node's own seat always starts afresh (and is sent the hand so far): what was
+        # posted to it in-process is in no session's channel, so none could be resent.
+        resumed = channel is not None and hello.session == channel.session and link.local is None
         if not resumed or channel is None:
             channel = Channel(secrets.token_hex(16))
             self.sessions[node] = channel
@@ -182,18 +184,11 @@ class HostDriver:
                  "watcher" if verdict.seat is None else f"seat {verdict.seat}")
         self.apply(core.connected(node, hello, trio.current_time()))
 
-        async def on_event(event: Event) -> None:
-            if isinstance(event, BodyReceived):
-                try:
-                    msg = parse(event.body, "body")
-                except MessageError as exc:
-                    log.warning("bad body from %s: %s", node[:8], exc)
-                    link.close("protocol", f"bad body: {exc}")
-                    return
-                self.apply(core.receive(node, msg, trio.current_time()))
+        async def on_body(msg: object) -> None:
+            self.apply(core.receive(node, msg, trio.current_time()))
 
         try:
-            closed = await link.run(on_event)
+            closed = await link.run(on_body=on_body)
             log.info("%s (%s) left: %s (%s)", hello.name, node[:8], closed.reason, closed.code)
             if closed.code in FAULTS and not closed.by_peer:
                 drop(link.peer, closed.code, closed.reason)

@@ -17,13 +17,24 @@ from typing import Literal
 import trio
 
 from tarock.net.admission import FAULTS, drop
-from tarock.net.protocol.connection import Authenticated, Closed, Connection, Event, HelloReceived
+from tarock.net.local import LocalStream, Posted
+from tarock.net.protocol.connection import (
+    Authenticated,
+    BodyReceived,
+    Closed,
+    Connection,
+    Event,
+    HelloReceived,
+)
 from tarock.net.protocol.limits import Timing
-from tarock.net.protocol.messages import Hello
+from tarock.net.protocol.messages import Hello, MessageError, parse
 
 log = logging.getLogger("tarock.net")
 
 READ_SIZE = 65536
+
+OnBody = Callable[[object], Awaitable[None]]
+"""What takes a body: parsed from a frame, or posted in-process by the other end (:meth:`Link.post`)."""
 
 
 class Link:
@@ -49,6 +60,19 @@ class Link:
         """The writer is in the middle of sending (a bye after that could cut a frame)."""
         self.on_authenticated: Callable[[Hello], None] | None = None
         """(Server) called when the client has proved its key (the node's gate moves it on)."""
+        self.local = stream if isinstance(stream, LocalStream) else None
+        """The in-process stream to this node itself, whose ends hand bodies over as they are."""
+        self.posted: list[object] = []
+        """Bodies the other end posted, not yet handed on (:meth:`run`)."""
+
+    def post(self, body: object) -> bool:
+        """Hand ``body`` to this node's other end in-process (not encoded, framed, nor parsed);
+        False for a connection over the network, which sends it through :attr:`conn`."""
+        if self.local is None:
+            return False
+        if not self.conn.closed:
+            self.local.post(body)
+        return True
 
     def push(self) -> None:
         """Wake the writer if the connection has bytes to send (or is closing)."""
@@ -99,12 +123,16 @@ class Link:
         """Read what arrives until ``deadline``; False once the connection is closed."""
         with trio.move_on_at(deadline):
             try:
-                data = await self.stream.receive_some(READ_SIZE)
+                data = await (self.stream.receive_some(READ_SIZE) if self.local is None
+                              else self.local.receive_any(READ_SIZE))
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                 self.conn.receive_data(b"", trio.current_time())
                 log.debug("%s: read failed: %r", self.label, exc)
                 return False
-            self.conn.receive_data(bytes(data), trio.current_time())
+            if isinstance(data, Posted):
+                self.posted.append(data.body)
+            else:
+                self.conn.receive_data(bytes(data), trio.current_time())
         self.conn.tick(trio.current_time())
         return not self.conn.closed
 
@@ -129,26 +157,38 @@ class Link:
         await self.flush()
         return None
 
-    async def run(self, on_event: Callable[[Event], Awaitable[None]]) -> Closed:
-        """Read, tick and write until the connection ends; returns how it ended."""
+    async def run(self, on_event: Callable[[Event], Awaitable[None]] | None = None,
+                  on_body: OnBody | None = None) -> Closed:
+        """Read, tick and write until the connection ends; returns how it ended.  ``on_body``
+        takes every body, parsed (a body that does not parse closes the connection), and what
+        the other end posted in-process (:meth:`post`); ``on_event`` the other events."""
         try:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
                 nursery.start_soon(self._writer)
-                for event in self.pending:
-                    await on_event(event)
-                self.pending = []
-                self.push()
+                events, self.pending = self.pending, []
+                alive = True
                 while True:
-                    alive = await self._read_once(self.conn.next_deadline())
-                    for event in self.conn.events():
+                    for event in events:
                         if isinstance(event, Closed):
                             self.closed = event
-                        else:
+                        elif on_body is not None and isinstance(event, BodyReceived):
+                            try:
+                                body = parse(event.body, "body")
+                            except MessageError as exc:
+                                log.warning("%s: bad body: %s", self.peer, exc)
+                                self.close("protocol", f"bad body: {exc}")
+                                break
+                            await on_body(body)
+                        elif on_event is not None:
                             await on_event(event)
                     self.push()
                     if not alive or self.conn.closed:
                         break
+                    while self.posted and on_body is not None and not self.conn.closed:
+                        await on_body(self.posted.pop(0))
+                    alive = await self._read_once(self.conn.next_deadline())
+                    events = self.conn.events()
                 # The writer sends what is left (a bye with the reason) and then ends the run.
                 self._closing = True
                 self.push()

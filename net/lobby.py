@@ -55,7 +55,9 @@ class Seated:
 
     player: Player
     listener: Listener
-    threaded: bool = False
+    shows_all: bool = False
+    """The listener shows every change of the hand (a person's screen); False: only what the
+    player decides on is worked out (a bot)."""
 
 
 PLAYERS = "players"
@@ -165,7 +167,7 @@ def _seat(node: Node, info: TableInfo, who: Seated, identity: Identity, name: st
     core = SeatCore(identity.node, name, node.catalogue, store, records_dir=records, identity=identity)
     core.expect_table = info.id
     core.expect_rules = info.rules
-    return SeatDriver(node, core, who.player, who.listener, threaded=who.threaded, bot_for=bot_for,
+    return SeatDriver(node, core, who.player, who.listener, shows_all=who.shows_all, bot_for=bot_for,
                       me=identity.node, name=name)
 
 
@@ -176,7 +178,7 @@ async def join_table(node: Node, address: PeerAddress, table: str, rules: str, w
                     records_dir=None if watch else node.records_dir)
     core.expect_table = table
     core.expect_rules = rules
-    driver = SeatDriver(node, core, None if watch else who.player, who.listener, threaded=who.threaded,
+    driver = SeatDriver(node, core, None if watch else who.player, who.listener, shows_all=who.shows_all,
                         bot_for=bot_for)
     node.seats.append(driver)
     return driver
@@ -187,7 +189,7 @@ def resume_seat(node: Node, who: Seated, bot_for: BotFor) -> SeatDriver | None:
     core = SeatCore(node.me, node.name, node.catalogue, node.store, records_dir=node.records_dir)
     if not core.restore() or core.over or core.info is None:
         return None
-    driver = SeatDriver(node, core, who.player, who.listener, threaded=who.threaded, bot_for=bot_for)
+    driver = SeatDriver(node, core, who.player, who.listener, shows_all=who.shows_all, bot_for=bot_for)
     node.seats.append(driver)
     return driver
 

@@ -98,6 +98,10 @@ class Node:
         return self.succession.agreements
 
     @property
+    def agreement_joined(self) -> trio.Event:
+        return self.succession.agreement_joined
+
+    @property
     def hosting_changed(self) -> trio.Event:
         return self.succession.hosting_changed
 

@@ -20,6 +20,7 @@ from tarock.core.rules import RuleError
 from tarock.net.agreement.outcome import Outcome
 from tarock.net.dealing import RandomBytes
 from tarock.net.effects import Drop, Effect, Joined, Leave, Note, Refusal, Show
+from tarock.net.forward import Forward
 from tarock.net.game import Game, Sheet
 from tarock.net.identity import Identity
 from tarock.net.protocol.messages import (
@@ -68,25 +69,14 @@ class SeatCore:
         """Whether the player was shown the roster (a restarted node shows it again)."""
 
     # -- what the table, the hand and the sheet hold -----------------------------------------------
-    @property
-    def watch(self) -> bool:
-        return self.table.watch
-
-    @property
-    def info(self) -> TableInfo | None:
-        return self.table.info
-
-    @property
-    def sheet(self) -> Sheet | None:
-        return self.table.sheet
-
-    @property
-    def epoch(self) -> int:
-        return self.table.epoch
-
-    @property
-    def roster(self) -> tuple[SeatInfo, ...]:
-        return self.table.roster
+    watch = Forward[bool]("table")
+    info = Forward[TableInfo | None]("table")
+    sheet = Forward[Sheet | None]("table")
+    epoch = Forward[int]("table")
+    roster = Forward[tuple[SeatInfo, ...]]("table")
+    done = Forward[int]("table")
+    run = Forward[SeatRun | None]("hand")
+    deal = Forward[int]("hand")
 
     @property
     def table_id(self) -> str:
@@ -96,18 +86,6 @@ class SeatCore:
     @property
     def rules(self) -> str:
         return self.table.info.rules if self.table.info is not None else self.expect_rules
-
-    @property
-    def done(self) -> int:
-        return self.table.done
-
-    @property
-    def run(self) -> SeatRun | None:
-        return self.hand.run
-
-    @property
-    def deal(self) -> int:
-        return self.hand.deal
 
     @property
     def follows_log(self) -> bool:

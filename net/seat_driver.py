@@ -18,9 +18,9 @@ from tarock.net.link import Link
 from tarock.net.local import LOCAL
 from tarock.net.pake import Pake
 from tarock.net.protocol.channel import Channel, QueueFull
-from tarock.net.protocol.connection import BodyReceived, Closed, Event, HelloRefused, Welcomed
+from tarock.net.protocol.connection import Closed, HelloRefused, Welcomed
 from tarock.net.protocol.limits import Timing
-from tarock.net.protocol.messages import Hello, MessageError, Refuse, SeatInfo, dump, parse
+from tarock.net.protocol.messages import Hello, Refuse, SeatInfo, dump
 from tarock.net.seat import SeatCore
 from tarock.net.seat_stats import Questions, Stats
 from tarock.net.transport import ConnectError, PeerAddress
@@ -29,6 +29,8 @@ log = logging.getLogger("tarock.net")
 
 GIVE_UP = 600.0
 """How long a seat looks for a host before it gives up."""
+WATCH = 1.0
+"""Longest wait of a seat's watch on the table's agreement before it looks again."""
 
 Listener = Callable[[Shown], None]
 
@@ -44,6 +46,9 @@ class SeatHome(Protocol):
 
     @property
     def agreements(self) -> dict[str, Agreement]: ...
+
+    @property
+    def agreement_joined(self) -> trio.Event: ...
 
     @property
     def host(self) -> HostDriver | None: ...
@@ -62,14 +67,13 @@ class SeatDriver:
     """Plays one seat: connects to the host, resumes after a drop, follows the succession."""
 
     def __init__(self, node: SeatHome, core: SeatCore, player: Player | None, listener: Listener, *,
-                 threaded: bool = False, bot_for: Callable[[int], Policy] | None = None,
+                 shows_all: bool = False, bot_for: Callable[[int], Policy] | None = None,
                  me: str | None = None, name: str | None = None) -> None:
         self.node = node
         self.core = core
         self.player = player
         self.listener = listener
-        self.threaded = threaded
-        core.hand.shows = threaded  # a person's screen shows every view; a bot decodes those it acts on
+        core.hand.shows = shows_all  # a person's screen shows every view; a bot decodes those it acts on
         self.me = me or node.me
         self.name = name or node.name
         self.channel: Channel | None = None
@@ -96,8 +100,9 @@ class SeatDriver:
                     continue
                 link = self.link
                 if link is not None and not link.conn.closed and link.conn.channel is self.channel:
-                    link.conn.send_body(dump(body), trio.current_time())
-                    link.push()
+                    if not link.post(body):
+                        link.conn.send_body(dump(body), trio.current_time())
+                        link.push()
                     continue
                 try:
                     self.channel.wrap(dump(body))  # resent after the next welcome that resumes the session
@@ -190,39 +195,35 @@ class SeatDriver:
         self.refusal = None
         self.apply(self.core.welcomed(welcome, link.conn.peer_key))
 
-        async def on_event(ev: Event) -> None:
-            if isinstance(ev, BodyReceived):
-                try:
-                    msg = parse(ev.body, "body")
-                except MessageError as exc:
-                    link.close("protocol", f"bad body: {exc}")
-                    return
-                first = self.questions.back(msg)
-                if first is not None:
-                    self._show(first)
-                self.apply(self.core.receive(msg))
+        async def on_body(msg: object) -> None:
+            first = self.questions.back(msg)
+            if first is not None:
+                self._show(first)
+            self.apply(self.core.receive(msg))
 
         host_node = self.node.me if address is LOCAL else welcome.node
 
         async def follow_leader() -> None:
             """Leave a host the table's agreement no longer names (the seat then joins the new one)."""
             while True:
+                joined = self.node.agreement_joined  # taken before the look, so no join is missed
                 agreement = self.node.agreements.get(self.core.table_id)
                 if agreement is None:
-                    await trio.sleep(0.5)
+                    with trio.move_on_after(WATCH):
+                        await joined.wait()
                     continue
                 lead = agreement.leadership()
                 if lead.leader is not None and lead.leader != host_node:
                     link.close("superseded", "another node hosts the table now")
                     return
-                await agreement.wait_changed(1.0)
+                await agreement.wait_changed(WATCH)
 
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 if not self.core.watch:
                     nursery.start_soon(follow_leader)
-                closed: Closed = await link.run(on_event)
+                closed: Closed = await link.run(on_body=on_body)
                 nursery.cancel_scope.cancel()
         finally:
             self._nursery = None

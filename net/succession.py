@@ -64,6 +64,8 @@ class Succession:
         self.hosting_changed = trio.Event()
         self.agreements: dict[str, Agreement] = {}
         """The host agreement of each table this node sits at (from the moment the table is full)."""
+        self.agreement_joined = trio.Event()
+        """Set (and replaced) whenever an agreement joins :attr:`agreements`."""
 
     # -- hosting -------------------------------------------------------------------------
     def start_hosting(self, core: HostCore) -> HostDriver:
@@ -112,6 +114,8 @@ class Succession:
                               lookup=self._lookup, first_host=core.table.host, first_term=max(1, core.epoch),
                               lost=bool(node.lost))
         self.agreements[info.id] = agreement
+        self.agreement_joined.set()
+        self.agreement_joined = trio.Event()
         agreement.applied.append(lambda _index, outcome: self._committed(info.id, outcome))
         for seat in node.seats:
             if seat.core.table_id == info.id and not seat.core.watch:

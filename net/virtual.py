@@ -350,7 +350,7 @@ class VirtualHand:
         if seen is not None and seen[0] is hand and seen[1] == taken:
             return seen[2]
         at = self._at
-        found = {s: frozenset(at[c] for c in seen_by(hand, s)) for s in range(self.seats)}
+        found = {s: frozenset(at[c] for c in cards) for s, cards in enumerate(seen_by_all(hand))}
         self._seen = (hand, taken, found)
         return found
 
@@ -365,38 +365,56 @@ class VirtualHand:
 
 
 def seen_by(hand: Hand, seat: int) -> set[Card]:
-    """The cards whose place ``seat``'s observation shows: its hand, the talon it took,
-    the discards it sees, the tricks, the talon shown, the open hands, and, once the
+    """The cards whose place ``seat``'s observation shows (:func:`seen_by_all`)."""
+    return seen_by_all(hand)[seat]
+
+
+def seen_by_all(hand: Hand) -> list[set[Card]]:
+    """For each seat, the cards whose place its observation shows: its hand, the talon it
+    took, the discards it sees, the tricks, the talon shown, the open hands, and, once the
     partnership is public, the called card in its holder's hand.
 
     Read off the state as :func:`core.observation.observe` reads it (a test keeps
     the two alike), without the rest of the observation: the legal actions, the
-    history and the rule facts are not needed here, and this runs for every seat
-    after every action."""
+    history and the rule facts are not needed here, and this runs after every
+    action.  What every seat sees alike (the tricks, the talon shown, the open hands)
+    and the rules' answers are worked out once for all seats."""
     s = hand.state
     rules = hand.rules
     over = hand.done
-    mine = seat == s.declarer
-    cards: set[Card] = set(s.hands[seat])
-    if mine or over:
-        cards.update(s.talon_taken)
-        cards.update(s.discards)
+    public: set[Card] = set()
+    for trick in s.tricks:
+        public.update(trick.cards)
+    if s.trick is not None:
+        public.update(s.trick.cards)
+    for pile in (hand.deal[1] if over else rules.talon_shown(s)):
+        public.update(pile)
+    open_seats = set(range(s.seats) if over else rules.open_hands(s))
+    for other in open_seats:
+        public.update(s.hands[other])
+    if over:
+        public.update(s.talon_taken)
+        public.update(s.discards)
+        shown_discards: set[Card] = set()
     else:
         shown = frozenset(rules.discards_shown(s))
-        cards.update(c for c in s.discards if c in shown)
-    for trick in s.tricks:
-        cards.update(trick.cards)
-    if s.trick is not None:
-        cards.update(s.trick.cards)
-    for pile in (hand.deal[1] if over else rules.talon_shown(s)):
-        cards.update(pile)
-    for other in (range(s.seats) if over else rules.open_hands(s)):
-        if other != seat:
-            cards.update(s.hands[other])
-    partner = s.partner if (over or s.partner_known or seat == s.partner) else None
-    if partner is not None and s.called is not None and s.called in s.hands[partner]:
-        cards.add(s.called)
-    return cards
+        shown_discards = {c for c in s.discards if c in shown}
+    called = s.called
+    holder = s.partner if s.partner is not None and called is not None and called in s.hands[s.partner] \
+        else None
+    out: list[set[Card]] = []
+    for seat in range(s.seats):
+        cards = set(public)
+        cards.update(s.hands[seat])
+        if seat == s.declarer and not over:
+            cards.update(s.talon_taken)
+            cards.update(s.discards)
+        else:
+            cards.update(shown_discards)
+        if holder is not None and called is not None and (over or s.partner_known or seat == holder):
+            cards.add(called)
+        out.append(cards)
+    return out
 
 
 def mask(obs: Observation, known: set[Card], me: int | None) -> Observation:

@@ -263,14 +263,14 @@ def test_the_check_catches_a_deal_that_never_opens_the_ouvert_hands(
     from tarock.core.observation import observe
     from tarock.net import audit, virtual
 
-    original = virtual.seen_by
+    original = virtual.seen_by_all
 
-    def blind(hand: EngineHand, seat: int) -> set[int]:
-        opened = {c for _s, cards in observe(hand, seat).open_hands for c in cards}
-        return original(hand, seat) - opened
+    def blind(hand: EngineHand) -> list[set[int]]:
+        return [cards - {c for _s, cs in observe(hand, seat).open_hands for c in cs}
+                for seat, cards in enumerate(original(hand))]
 
-    monkeypatch.setattr(virtual, "seen_by", blind)
-    monkeypatch.setattr(audit, "seen_by", blind)
+    monkeypatch.setattr(virtual, "seen_by_all", blind)
+    monkeypatch.setattr(audit, "seen_by_all", blind)
     hand = play_forced(tmp_path, "piccolo-ouvert", monkeypatch)
     with pytest.raises(AssertionError, match="learned at, due at"):
         check_every_node(hand)

@@ -340,13 +340,13 @@ def test_the_spy_catches_a_visibility_rule_that_shows_the_talon_to_everyone(
     names the decryptions."""
     from tarock.net import audit, virtual
 
-    original = virtual.seen_by
+    original = virtual.seen_by_all
 
-    def leaky(hand: Hand, seat: int) -> set[int]:
-        return original(hand, seat) | {c for pile in hand.deal[1] for c in pile}
+    def leaky(hand: Hand) -> list[set[int]]:
+        return [cards | {c for pile in hand.deal[1] for c in pile} for cards in original(hand)]
 
-    monkeypatch.setattr(virtual, "seen_by", leaky)
-    monkeypatch.setattr(audit, "seen_by", leaky)
+    monkeypatch.setattr(virtual, "seen_by_all", leaky)
+    monkeypatch.setattr(audit, "seen_by_all", leaky)
     spy, t = _run(tmp_path, "tarock54", 1, node_id(2), monkeypatch)
     found = violations(spy, t)
     assert any("decrypted" in v for v in found) and any("openable" in v for v in found), found

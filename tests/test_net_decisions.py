@@ -72,7 +72,7 @@ async def test_an_answer_given_after_the_connection_dropped_is_played(tmp_path: 
                     for k in range(2)]
             nursery.start_soon(host_table, host, game, info, own, bots, bot_for)
             seat = await join_table(guest, PeerAddress("127.0.0.1", bound.port), info.id, info.rules,
-                                    Seated(person, shown.append, threaded=True), bot_for)
+                                    Seated(person, shown.append, shows_all=True), bot_for)
             result: list[object] = []
 
             async def play() -> None:
