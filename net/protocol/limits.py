@@ -53,8 +53,9 @@ class Timing:
     """A member that heard nothing from a host for a random time between this and twice this
     asks the others whether it could host (pre-vote); a host that heard from no majority
     for this long stops hosting (check-quorum)."""
-    beat: float = 0.5
-    """A host's heartbeat to the other members (three within the shortest election timeout)."""
+    beat: float = 0.2
+    """A host's heartbeat to the other members (several within the shortest election timeout,
+    so one or two lost do not start an election)."""
     step: float = 10.0
     """Longest wait for a connected seat's step of the deal or of a reveal (no person
     decides there): a seat that takes longer stalls the hand and is named."""
