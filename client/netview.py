@@ -14,6 +14,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 
+from tarock.client.errors import net_text
 from tarock.client.human import TableView, final_line, round_line
 from tarock.client.i18n import _, n_
 from tarock.client.render import contract_words, standings_lines
@@ -135,7 +136,8 @@ class HumanView:
                               "({n} actions of this hand were played by a bot for an absent player)",
                               len(event.bots)).format(n=len(event.bots)))
         elif isinstance(event, Voided):
-            self.write(_("The deal is void and is dealt again: {reason}").format(reason=event.reason))
+            self.write(_("The deal is void and is dealt again: {reason}").format(
+                reason=net_text(event.reason, r.names)))
         elif isinstance(event, Refusal):
             if event.code not in ("stale", "not-now"):
                 self.write(_("The host did not accept that: {reason}").format(
@@ -214,7 +216,8 @@ class BotView:
                        round=row.number if row else None, settlement=settlement, bots=list(event.bots),
                        totals=list(row.totals) if row else None)
         elif isinstance(event, Voided):
-            self._emit("void", _("deal void: {reason}").format(reason=event.reason), reason=event.reason,
+            why = net_text(event.reason, self.roster.names)
+            self._emit("void", _("deal void: {reason}").format(reason=why), reason=event.reason,
                        culprit=event.culprit)
         elif isinstance(event, Refusal):
             if event.code not in ("stale", "not-now"):

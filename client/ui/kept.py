@@ -1,0 +1,98 @@
+"""What the lobby keeps between tables: the player's name, the saved tables, the finished ones.
+
+- :func:`first_name`: the name to play under; asked once, at the first start (none in the
+  settings and no ``--name``), and kept in the user's settings (:mod:`client.settings`);
+- :func:`saved_rows`: the lobby's row of each saved table (:mod:`client.tables`);
+- :func:`kept_page`: the statistics, the replay viewer or the name page, back to the lobby after;
+- :func:`standings_on_exit`: the standings of the table left, printed on the terminal once the
+  screen is gone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tarock.client.history import KeptTable, read_table, standings_text
+from tarock.client.i18n import _, p_
+from tarock.client.replay_view import ReplayView
+from tarock.client.settings import Settings, load, save
+from tarock.client.statistics import Statistics
+from tarock.client.tables import KeptTable as KeptFile
+from tarock.client.tables import Tables
+from tarock.client.ui.history_pages import ask_name, show_lines, show_replay
+from tarock.client.ui.local import SavedTable, SaveError
+from tarock.core.plugins import Catalogue
+from tarock.net.store import StoreError
+
+
+async def first_name(args: argparse.Namespace) -> str:
+    """``--name``, else the name kept in the settings, else asked now (and kept)."""
+    given = (getattr(args, "name", None) or "").strip()
+    if given:
+        return given
+    kept = load().name
+    if kept:
+        return kept
+    name = await ask_name("", first=True)
+    return _keep_name(name) or _("You")
+
+
+def _keep_name(name: str) -> str:
+    if name:
+        try:
+            save(Settings(name=name))
+        except (OSError, StoreError) as exc:
+            print(f"tarock: {exc}", file=sys.stderr, flush=True)
+    return name
+
+
+def saved_rows(tables: Tables, catalogue: Catalogue) -> list[tuple[str, str]]:
+    """Each saved table's key and words: its game, the rounds played and who plays."""
+    rows = []
+    for saved in tables.saved():
+        variant = catalogue.variants.get(saved.setup.variant)
+        title = p_("variant", variant.title) if variant is not None else saved.setup.variant
+        text = _("{game}, {n} of {rounds} rounds played").format(
+            game=title, n=saved.played, rounds=saved.setup.rounds)
+        rows.append((saved.key, text))
+    return rows
+
+
+def finished_tables(tables: Tables, catalogue: Catalogue) -> list[KeptTable]:
+    """The finished tables that replay here (one that does not, with other plugins say, is left out)."""
+    out = []
+    for path in tables.finished():
+        try:
+            out.append(read_table(path, catalogue))
+        except SaveError:
+            continue
+    return out
+
+
+async def kept_page(kind: str, tables: Tables, catalogue: Catalogue, player: str) -> str:
+    """Show the page ``kind`` (``stats``, ``replay``, ``name``); return the player's name after it."""
+    if kind == "name":
+        name = await ask_name(player, first=False)
+        return _keep_name(name) if name != player else player
+    finished = finished_tables(tables, catalogue)
+    if kind == "stats":
+        await show_lines(_("Statistics"), Statistics(finished).lines())
+    else:
+        await show_replay(ReplayView(finished))
+    return player
+
+
+def standings_on_exit(save: SavedTable, catalogue: Catalogue) -> None:
+    """The standings of the table kept in ``save`` (in play, or moved to the history when it ended),
+    printed on the terminal."""
+    path = save.path
+    if not path.exists() and isinstance(save, KeptFile):
+        path = save.history / path.name
+    try:
+        kept = read_table(path, catalogue)
+    except (SaveError, json.JSONDecodeError):
+        return
+    if kept.table.rows:
+        print("\n".join(standings_text(kept)), flush=True)
