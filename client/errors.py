@@ -104,7 +104,7 @@ def error_text(exc: BaseException) -> str:
             return write(params)
         except (KeyError, IndexError, ValueError):
             pass
-    return store_text(str(exc))
+    return net_text(store_text(str(exc)))
 
 
 # -- a folder or store that cannot be used (net.store_files words it) -------------------------------
@@ -151,6 +151,12 @@ _NET: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          NP_("net", "{who} did not take their step of the hand for {s} s")),
         (r"(?P<who>.+?) kept back its opening at the hand's end \(a refused reveal\) for (?P<s>\S+) s",
          NP_("net", "{who} kept back their cards' opening at the hand's end for {s} s")),
+        (r"could not connect to (?P<address>\S+): no answer within (?P<s>\S+) s",
+         NP_("net", "could not connect to {address}: no answer within {s} s")),
+        (r"could not connect to (?P<address>\S+): Connection refused",
+         NP_("net", "could not connect to {address}: nobody listens there")),
+        (r"could not connect to (?P<address>\S+): (?P<why>.+)",
+         NP_("net", "could not connect to {address}: {why}")),
         (r"the host was lost during this deal; it is dealt again",
          NP_("net", "the host was lost during this deal; it is dealt again")),
     ))

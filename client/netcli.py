@@ -91,7 +91,9 @@ def _timing(args: argparse.Namespace) -> Timing:
 
 
 def _logging(args: argparse.Namespace) -> None:
-    level = logging.WARNING if not args.verbose else logging.INFO if args.verbose == 1 else logging.DEBUG
+    # without -v only a failure is logged: a refusal or a peer that does not answer is the command's one
+    # error line, not a log line before it
+    level = logging.ERROR if not args.verbose else logging.INFO if args.verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
 
 
