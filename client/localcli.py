@@ -22,6 +22,7 @@ import trio
 from tarock.client import command
 from tarock.client.bots import BOT_KINDS, make_bot
 from tarock.client.command import UsageError, out
+from tarock.client.errors import error_text
 from tarock.client.human import HumanPlayer, Quit, TableView, final_line, sheet_lines, standings_lines
 from tarock.client.i18n import _, n_, p_
 from tarock.client.paths import default_records_dir
@@ -133,7 +134,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     players += [BotSeat(make_bot(kind, seed * 4 + i, name))
                 for i, (kind, name) in enumerate(zip(kinds, bots, strict=True), start=1)]
     session = Session(variant, players, seed=seed, records_dir=_records_dir(args),
-                      rounds=args.rounds, options=command.options(args), listener=TableView(0, out))
+                      rounds=args.rounds, options=command.options(args), listener=TableView(0, out),
+                      keep=True)
     holder.append(session)
     table = n_("Tarock {title} [{name}], {n} round, seed {seed}.",
                "Tarock {title} [{name}], {n} rounds, seed {seed}.", args.rounds).format(
@@ -150,10 +152,30 @@ def cmd_play(args: argparse.Namespace) -> int:
         out(_("End of input: leaving the table.") if stop.eof else _("You left the table."))
         out(n_("{played} of {n} round was played.", "{played} of {n} rounds were played.",
                 session.table.rounds).format(played=len(session.table.rows), n=session.table.rounds))
+        _keep(args, session, kinds)
+        if session.table.rows:
+            out(final_line(len(session.table.rows), session.terms))
+            for line in standings_lines(session.table.standings(), session.names, session.terms):
+                out(line)
         out(_records_line(session))
         return 1 if stop.eof else 0
+    _keep(args, session, kinds)
     out(_records_line(session))
     return 0
+
+
+def _keep(args: argparse.Namespace, session: Session, kinds: list[str]) -> None:
+    """The table played here, kept with the finished ones (the lobby's statistics and replay)."""
+    from tarock.client.tables import Tables
+    from tarock.client.ui.local import TableSetup, state_dir
+
+    setup = TableSetup(session.variant, dict(session.rules.options), session.names, ["", *kinds],
+                       session.table.rounds, session.seed)
+    folder = Path(args.state) if getattr(args, "state", None) else state_dir()
+    try:
+        Tables(folder).keep(setup, session.finished or [])
+    except StoreError as exc:  # the table was played; only its keeping failed: said, not fatal
+        command.err(f"{command.prog(args)}: {error_text(exc)}")
 
 
 # -- selfplay ----------------------------------------------------------------------

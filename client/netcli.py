@@ -91,9 +91,10 @@ def _timing(args: argparse.Namespace) -> Timing:
 
 
 def _logging(args: argparse.Namespace) -> None:
-    # without -v only a failure is logged: a refusal or a peer that does not answer is the command's one
-    # error line, not a log line before it
-    level = logging.ERROR if not args.verbose else logging.INFO if args.verbose == 1 else logging.DEBUG
+    # without -v a player's command logs only failures: a refusal or a peer that does not answer is the
+    # command's one error line, not a log line before it (a headless bot's log keeps its warnings)
+    quiet = logging.WARNING if args.command == "bot" else logging.ERROR
+    level = quiet if not args.verbose else logging.INFO if args.verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
 
 

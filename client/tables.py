@@ -19,8 +19,9 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from tarock.client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup
+from tarock.client.ui.local import FORMAT, SAVE_NAME, SavedTable, SaveError, TableSetup
 from tarock.net.store import StoreError, write_file
 
 TABLES = "tables"
@@ -101,6 +102,15 @@ class Tables:
     def latest(self, variant: str | None = None) -> Saved | None:
         """The saved table played last (of ``variant`` if given)."""
         return next((s for s in self.saved() if variant is None or s.setup.variant == variant), None)
+
+    def keep(self, setup: TableSetup, finished: list[dict[str, Any]]) -> None:
+        """Keep a table played elsewhere (the line client's) with the others that ended: its setup and
+        the records of its finished hands (none: nothing to keep)."""
+        if finished:
+            data = {"format": FORMAT, "setup": setup.to_json(), "finished": finished, "current": None,
+                    "ended": time.strftime("%Y-%m-%d %H:%M")}
+            text = json.dumps(data, ensure_ascii=False)
+            write_file(self.history / f"{setup.stamp}.json", text, "state folder")
 
     def finished(self) -> list[Path]:
         """The files of the finished tables, the last ended first."""

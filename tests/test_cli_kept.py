@@ -18,6 +18,7 @@ from pathlib import Path
 from ui_harness import PtyProgram
 
 from tarock.client.history import read_table
+from tarock.client.text.figures import signed
 from tarock.client.ui.network import PLAYER_STORE
 from tarock.core.plugins import load_plugins
 from tarock.net.node import Node
@@ -156,3 +157,26 @@ def test_the_lobbys_node_keeps_its_identity_under_a_new_name(tmp_path: Path) -> 
     assert ids[0] == ids[1]
     other = Node("Anna", catalogue, TcpTransport("127.0.0.1", 0), tmp_path / "other")
     assert other.me != ids[0]
+
+
+def test_a_table_of_the_line_client_is_kept_too(tmp_path: Path) -> None:
+    """``tarock play --plain`` played to its end: kept with the others, its hands replay to its sheet."""
+    import subprocess
+
+    from net_procs import CLI
+
+    env = {"LANGUAGE": "en", "TAROCK_STATE": str(tmp_path / "state"), "PATH": "/usr/bin:/bin",
+           "TAROCK_CONFIG": str(tmp_path / "config"), "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run([*CLI, "--name", "Toni", "play", "--plain", "--variant", "tarock54", "--rounds",
+                           "1", "--seed", "2", "--strength", "random", "--no-records"], input="1\n" * 300,
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    [kept] = list((tmp_path / "state" / "history").glob("*.json"))
+    table = read_table(kept, load_plugins(None))
+    assert table.names == ["Toni", "Franz", "Hilde", "Sepp"] and len(table.table.rows) == 1
+    assert "Final standings after 1 round:" in done.stdout
+    final = done.stdout[done.stdout.index("Final standings"):].splitlines()
+    totals = table.table.rows[-1].totals
+    for seat, name in enumerate(table.names):  # the kept sheet is the one played
+        [line] = [line for line in final if f" {name} " in line]
+        assert line.rstrip().endswith(f"SP {signed(totals[seat])}"), (line, totals)
