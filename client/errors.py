@@ -13,37 +13,29 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tarock.client.i18n import NP_, _, p_
+from tarock.client.i18n import NP_, _, fill, p_
 
-_ARGPARSE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.DOTALL), msgid) for pattern, msgid in (
-        (r"argument (?P<option>\S+): (?P<why>.*)", NP_("argparse", "argument {option}: {why}")),
-        (r"invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)",
-         NP_("argparse", "invalid choice: {value} (choose from {choices})")),
-        (r"invalid \S+ value: (?P<value>.*)", NP_("argparse", "not a valid value: {value}")),
-        (r"unrecognized arguments: (?P<args>.*)", NP_("argparse", "unknown arguments: {args}")),
-        (r"the following arguments are required: (?P<args>.*)",
-         NP_("argparse", "these arguments are missing: {args}")),
-        (r"expected one argument", NP_("argparse", "a value is missing")),
-        (r"expected at least one argument", NP_("argparse", "at least one value is missing")),
-        (r"expected at most one argument", NP_("argparse", "at most one value is allowed")),
-        (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)",
-         NP_("argparse", "{option} is ambiguous: it could be {matches}")),
-        (r"not allowed with argument (?P<option>.*)", NP_("argparse", "not allowed with {option}")),
-        (r"ignored explicit argument (?P<value>.*)", NP_("argparse", "takes no value, not {value}")),
-    ))
+_ARGUMENT = re.compile(r"argument (?P<option>\S+): (?P<why>.*)", re.DOTALL)
+ARGPARSE = (
+    NP_("argparse", "invalid choice: {value} (choose from {choices})"),
+    NP_("argparse", "expected one argument"), NP_("argparse", "invalid {kind} value: {value}"),
+    NP_("argparse", "unrecognized arguments: {args}"),
+    NP_("argparse", "the following arguments are required: {args}"),
+    NP_("argparse", "expected at least one argument"), NP_("argparse", "expected at most one argument"),
+    NP_("argparse", "ambiguous option: {option} could match {matches}"),
+    NP_("argparse", "not allowed with argument {option}"),
+    NP_("argparse", "ignored explicit argument {value}"))
+"""argparse's own words (its English templates), for the catalogue: :func:`~client.i18n.fill` matches
+a line against them and writes it in the player's language with its values."""
 
 
 def argparse_text(message: str) -> str:
-    """An argparse error line in the player's language (nested parts too)."""
-    for pattern, msgid in _ARGPARSE:
-        found = pattern.fullmatch(message)
-        if found is not None:
-            parts = found.groupdict()
-            if "why" in parts:
-                parts["why"] = argparse_text(parts["why"])
-            return p_("argparse", msgid).format(**parts)
-    return message
+    """An argparse error line in the player's language (``argument X: why`` and the why)."""
+    found = _ARGUMENT.fullmatch(message)
+    if found is not None:
+        why = argparse_text(found["why"])
+        return p_("argparse", "argument {option}: {why}").format(option=found["option"], why=why)
+    return fill(message, "argparse") or message
 
 
 # -- the core's coded errors -----------------------------------------------------------------------
@@ -141,25 +133,16 @@ def store_text(text: str) -> str:
 
 _SEAT_NAMED = re.compile(r"\bseat (\d+) \(([^()]*)\)")
 _SEAT = re.compile(r"\bseat (\d+)\b")
-_NET: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.DOTALL), msgid) for pattern, msgid in (
-        (r"(?P<who>.+?) is away: the hand cannot go on without it",
-         NP_("net", "{who} is away: the hand cannot go on without them")),
-        (r"(?P<who>.+?) stalled its step of the deal for (?P<s>\S+) s",
-         NP_("net", "{who} did not take their step of the deal for {s} s")),
-        (r"(?P<who>.+?) stalled its step of the hand for (?P<s>\S+) s",
-         NP_("net", "{who} did not take their step of the hand for {s} s")),
-        (r"(?P<who>.+?) kept back its opening at the hand's end \(a refused reveal\) for (?P<s>\S+) s",
-         NP_("net", "{who} kept back their cards' opening at the hand's end for {s} s")),
-        (r"could not connect to (?P<address>\S+): no answer within (?P<s>\S+) s",
-         NP_("net", "could not connect to {address}: no answer within {s} s")),
-        (r"could not connect to (?P<address>\S+): Connection refused",
-         NP_("net", "could not connect to {address}: nobody listens there")),
-        (r"could not connect to (?P<address>\S+): (?P<why>.+)",
-         NP_("net", "could not connect to {address}: {why}")),
-        (r"the host was lost during this deal; it is dealt again",
-         NP_("net", "the host was lost during this deal; it is dealt again")),
-    ))
+_SEATS = (NP_("net", "{who} is away: the hand cannot go on without it"),
+          NP_("net", "{who} stalled its step of the deal for {s} s"),
+          NP_("net", "{who} stalled its step of the hand for {s} s"),
+          NP_("net", "{who} kept back its opening at the hand's end (a refused reveal) for {s} s"))
+_LINKS = (NP_("net", "could not connect to {address}: no answer within {s} s"),
+          NP_("net", "could not connect to {address}: Connection refused"),
+          NP_("net", "could not connect to {address}: {why}"),
+          NP_("net", "the host was lost during this deal; it is dealt again"))
+NET = _SEATS + _LINKS
+"""The network's sentences a player reads (its English words, seats already named), for the catalogue."""
 
 
 def seat_words(text: str, names: Sequence[str]) -> str:
@@ -179,11 +162,7 @@ def seat_name(seat: int, names: Sequence[str]) -> str:
 def net_text(text: str, names: Sequence[str] = ()) -> str:
     """A sentence of the network (a void deal's reason) in the player's language, seats by name."""
     text = seat_words(text, names)
-    for pattern, msgid in _NET:
-        found = pattern.fullmatch(text)
-        if found is not None:
-            return p_("net", msgid).format(**found.groupdict())
-    return text
+    return fill(text, "net") or text
 
 
 __all__ = ["NP_", "allowed_text", "argparse_text", "error_text", "net_text", "seat_words", "store_text"]

@@ -19,10 +19,9 @@ from tarock.client.text.rule_words import game_title
 
 @dataclass
 class _Player:
-    tables: int = 0
-    hands: int = 0
-    declared: int = 0
-    won: int = 0
+    """One player's counts (``tables``, ``hands``, ``declared``, ``won``) and totals by unit."""
+
+    counts: Counter[str] = field(default_factory=Counter)
     money: Counter[str] = field(default_factory=Counter)
 
 
@@ -46,11 +45,11 @@ class Statistics:
         names = kept.names
         unit = kept.terms.unit
         for name in names:
-            self.players[name].tables += 1
+            self.players[name].counts["tables"] += 1
         for hand in kept.hands:
             self.hands += 1
             for seat in hand.state.active or range(hand.state.seats):
-                self.players[names[seat]].hands += 1
+                self.players[names[seat]].counts["hands"] += 1
             state, result = hand.state, hand.state.result
             if result is None or result.passed_out or state.contract is None:
                 self.passed_out += 1
@@ -62,8 +61,7 @@ class Statistics:
             elif result.won is False:
                 self.lost[title] += 1
             for seat in result.declarers:
-                self.players[names[seat]].declared += 1
-                self.players[names[seat]].won += result.won is True
+                self.players[names[seat]].counts.update(declared=1, won=int(result.won is True))
         totals = kept.table.rows[-1].totals if kept.table.rows else (0,) * len(names)
         for seat, total in enumerate(totals):
             self.players[names[seat]].money[unit] += total
@@ -82,8 +80,10 @@ class Statistics:
         for name, p in sorted(self.players.items(), key=lambda item: -sum(item[1].money.values())):
             money = ", ".join(f"{signed(v)} {u}".rstrip() for u, v in sorted(p.money.items()))
             line = _("{name}: {tables}, {hands}, declared {declared}, won {won}, total {money}")
-            out.append("  " + line.format(name=name.ljust(width), tables=_tables(p.tables),
-                                          hands=_hands(p.hands), declared=p.declared, won=p.won, money=money))
+            n = p.counts
+            out.append("  " + line.format(name=name.ljust(width), tables=_tables(n["tables"]),
+                                          hands=_hands(n["hands"]), declared=n["declared"], won=n["won"],
+                                          money=money))
         out += ["", _("Sessions (ended, game, rounds, each player's total):")]
         for kept in self.tables:
             totals = kept.table.rows[-1].totals if kept.table.rows else (0,) * len(kept.names)

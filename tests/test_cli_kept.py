@@ -33,19 +33,24 @@ def program(tmp: Path, *args: str) -> PtyProgram:
                       cwd=str(ROOT))
 
 
+def keys(p: PtyProgram, *steps: tuple[str, ...]) -> None:
+    """Each step: wait for its words (the first) on screen, then press its keys; at the end the
+    program exits (status 0)."""
+    try:
+        for words, *pressed in steps:
+            p.wait_for(words, timeout=60)
+            time.sleep(0.3)
+            p.send(*pressed)
+        assert p.wait(30) == 0
+    finally:
+        p.close()
+
+
 def close_at_first_decision(tmp: Path, variant: str) -> None:
     """``tarock play --variant V`` until its first decision, then Q and "close, go on later"."""
     p = program(tmp, "--name", "Anna", "play", "--variant", variant, "--seed", "4", "--pace", "0")
-    try:
-        p.wait_for("F2", timeout=60)
-        time.sleep(0.5)
-        p.send("q")
-        p.wait_for("Leave the table?")
-        p.send("1")
-        assert p.wait(30) == 0
-        assert "The table is saved" in p.output()
-    finally:
-        p.close()
+    keys(p, ("F2", "q"), ("Leave the table?", "1"))
+    assert "The table is saved" in p.output()
 
 
 def test_starting_a_second_game_keeps_the_first(tmp_path: Path) -> None:
@@ -122,26 +127,15 @@ def test_a_finished_table_is_kept_with_its_statistics_and_replay(tmp_path: Path)
         lobby.wait_for(f"step 2 of {steps}")
         assert "     2. " in lobby.text()
         lobby.send("left")
-        lobby.wait_for(f"step 1 of {steps}")
-        lobby.send("esc")
-        lobby.wait_for("Replay a hand")
-        lobby.send("q")
-        assert lobby.wait(30) == 0
-    finally:
+    except BaseException:
         lobby.close()
+        raise
+    keys(lobby, (f"step 1 of {steps}", "esc"), ("Replay a hand", "q"))
     assert json.loads((tmp_path / "config" / "settings.json").read_text())["name"] == "Resi"
 
     again = program(tmp_path, "--offline")  # kept: not asked again; N changes it
-    try:
-        again.wait_for("Tarock · Resi")
-        again.send("n")
-        again.wait_for("Your name at the table")
-        again.send(*["backspace"] * 4, *"Berta", "enter")
-        again.wait_for("Tarock · Berta")
-        again.send("q")
-        assert again.wait(30) == 0
-    finally:
-        again.close()
+    keys(again, ("Tarock · Resi", "n"), ("Your name at the table", *["backspace"] * 4, *"Berta", "enter"),
+         ("Tarock · Berta", "q"))
     assert json.loads((tmp_path / "config" / "settings.json").read_text())["name"] == "Berta"
 
 
