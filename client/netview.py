@@ -55,7 +55,7 @@ class Roster:
         self.host = ""
 
     def update(self, event: Joined) -> None:
-        names = [_("Seat {n}").format(n=s) for s in range(event.info.seats)]
+        names = [_("Seat {n}").format(n=s + 1) for s in range(event.info.seats)]  # a player counts from 1
         for s in event.roster:
             names[s.seat] = s.name
         self.names = names
@@ -94,7 +94,7 @@ class HumanView:
                                name=repr(info.name), variant=info.variant, rounds=info.rounds)
                 if event.seat is not None:
                     self.write(_("{table} at seat {seat}; host: {host}.").format(
-                        table=table, seat=event.seat, host=r.host))
+                        table=table, seat=event.seat + 1, host=r.host))
                 else:
                     self.write(_("{table} as a watcher; host: {host}.").format(table=table, host=r.host))
             elif r.host != before[0]:
@@ -181,8 +181,8 @@ class BotView:
             r.update(event)
             text = _("at table {name} as seat {seat}, host {host} (epoch {epoch}), "
                      "roster {fingerprint}").format(
-                name=repr(event.info.name), seat=event.seat, host=r.host, epoch=event.epoch,
-                fingerprint=event.fingerprint)
+                name=repr(event.info.name), seat=event.seat + 1 if event.seat is not None else "-",
+                host=r.host, epoch=event.epoch, fingerprint=event.fingerprint)
             self._emit("seated", text, table=event.info.id, table_name=event.info.name,
                        seat=event.seat, host=event.host, host_name=r.host, epoch=event.epoch,
                        roster=[s.name for s in event.roster], fingerprint=event.fingerprint,
