@@ -199,6 +199,7 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
         )
         ref.clear()
         seen = Seen()
+        args.name = "Anna"  # another name: the seat is the node's (its key), not its name's
 
         async def again(d: Driver) -> None:
             await d.wait_for(_("Go on at the network table"), timeout=30)
