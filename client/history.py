@@ -9,6 +9,7 @@ terminal shows when the client closes.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from tarock.core.engine import Hand
 from tarock.core.plugins import Catalogue
 from tarock.core.record import replay
 from tarock.core.rules import RuleError, Rules
-from tarock.core.table import Table, contract_text
+from tarock.core.table import Standing, Table, contract_text
 
 
 @dataclass
@@ -90,10 +91,14 @@ def _replayed(raw: Any, rules: Rules) -> Hand:
 
 def standings_text(kept: KeptTable) -> list[str]:
     """The standings as they are (the terminal shows them when the client closes)."""
-    played = len(kept.table.rows)
-    head = _("{game}: standings after {n} of {rounds} rounds").format(
-        game=kept.title, n=played, rounds=kept.table.rounds)
-    unit = kept.terms.unit_name
-    if unit:
-        head += " " + _("(sub points in {unit})").format(unit=unit)
-    return [head, *standings_lines(kept.table.standings(), kept.names, kept.terms)]
+    return standings_block(kept.title, len(kept.table.rows), kept.table.rounds, kept.table.standings(),
+                           kept.names, kept.terms)
+
+
+def standings_block(title: str, played: int, rounds: int, ranks: Sequence[Standing], names: Sequence[str],
+                    terms: Terms) -> list[str]:
+    """``Königrufen: standings after 3 of 12 rounds`` and a line per player, best first."""
+    head = _("{game}: standings after {n} of {rounds} rounds").format(game=title, n=played, rounds=rounds)
+    if terms.unit_name:
+        head += " " + _("(sub points in {unit})").format(unit=terms.unit_name)
+    return [head, *standings_lines(ranks, names, terms)]

@@ -15,6 +15,7 @@ import asyncio
 import socket
 from pathlib import Path
 
+import pytest
 from net_procs import ROOT, bot_args, env, events
 from netns import Proc, Procs
 from ui_harness import Driver, run
@@ -115,9 +116,12 @@ def test_a_hand_with_bots_at_three_other_nodes(tmp_path: Path) -> None:
     assert list((tmp_path / "rec-me").glob("table-*.json"))
 
 
-def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Path) -> None:
+def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The lobby lists a table with its free seats and players; joined, closed mid-hand and opened
-    again, the node's store takes the seat again and the table is played to its end."""
+    again, the node's store takes the seat again and the table is played to its end; the lobby left,
+    the terminal shows its standings."""
     set_language("de")
     args = argparse.Namespace(
         state=str(tmp_path / "me"),
@@ -228,6 +232,8 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
             assert bot.wait(timeout=60) == 0, bot.tail()
     assert len(seen.settlements) >= 2
     assert events(host, "standings")
+    after = capsys.readouterr().out
+    assert f"{table} · 40 Blatt (Überbieten): Stand nach 2 von 2 Runden" in after and "Hilde" in after, after
 
 
 # Bots play without pause: on a quiet machine three hands were over 3.5 s after the table

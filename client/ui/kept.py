@@ -4,8 +4,8 @@
   settings and no ``--name``), and kept in the user's settings (:mod:`client.settings`);
 - :func:`saved_rows`: the lobby's row of each saved table (:mod:`client.tables`);
 - :func:`kept_page`: the statistics, the replay viewer or the name page, back to the lobby after;
-- :func:`standings_on_exit`: the standings of the table left, printed on the terminal once the
-  screen is gone.
+- :func:`standings_on_exit`, :func:`network_standings`: the standings of the table left, printed
+  on the terminal once the screen is gone.
 """
 
 from __future__ import annotations
@@ -14,16 +14,19 @@ import argparse
 import json
 import sys
 
-from tarock.client.history import KeptTable, read_table, standings_text
+from tarock.client.history import KeptTable, read_table, standings_block, standings_text
 from tarock.client.i18n import _, p_
 from tarock.client.replay_view import ReplayView
 from tarock.client.settings import Settings, load, save
 from tarock.client.statistics import Statistics
 from tarock.client.tables import KeptTable as KeptFile
 from tarock.client.tables import Tables
+from tarock.client.text.rule_words import Terms
 from tarock.client.ui.history_pages import ask_name, show_lines, show_replay
 from tarock.client.ui.local import SavedTable, SaveError
+from tarock.client.ui.model import TableModel
 from tarock.core.plugins import Catalogue
+from tarock.core.table import standings
 from tarock.net.store import StoreError
 
 
@@ -82,6 +85,15 @@ async def kept_page(kind: str, tables: Tables, catalogue: Catalogue, player: str
     else:
         await show_replay(ReplayView(finished))
     return player
+
+
+def network_standings(model: TableModel) -> None:
+    """The standings of the network table ``model`` showed, printed on the terminal (none: no round)."""
+    if model.sheet:
+        ranks = standings(list(model.sheet[-1].totals))
+        terms = Terms.of_rules(model.obs.rules if model.obs is not None else None)
+        lines = standings_block(model.title, len(model.sheet), model.rounds, ranks, model.names, terms)
+        print("\n".join(lines), flush=True)
 
 
 def standings_on_exit(save: SavedTable, catalogue: Catalogue) -> None:

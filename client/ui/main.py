@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from tarock.client.tables import Tables
 from tarock.client.ui.app import Outcome, play_local, run_table
 from tarock.client.ui.bridge import Portal, trio_guest
 from tarock.client.ui.hint import HINT
-from tarock.client.ui.kept import first_name, kept_page, saved_rows, standings_on_exit
+from tarock.client.ui.kept import first_name, kept_page, network_standings, saved_rows, standings_on_exit
 from tarock.client.ui.lobby import run_lobby
 from tarock.client.ui.lobby_forms import BOT_NAMES
 from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel
@@ -121,7 +122,7 @@ async def _lobby(
     tables = _tables(args)
     portal = _portal(net)
     message = ""
-    last: SavedTable | None = None
+    left: Callable[[], None] | None = None  # prints the standings of the table left last
     back = ""  # the row the lobby comes back to after a page of its own
     while True:
         model = LobbyModel(catalogue, player=player, saved_tables=saved_rows(tables, catalogue),
@@ -141,8 +142,8 @@ async def _lobby(
             if net is not None:
                 net.lobby = None
         if choice.kind == "quit":
-            if last is not None:
-                standings_on_exit(last, catalogue)
+            if left is not None:
+                left()
             return 0
         if choice.kind in ("stats", "replay", "name"):
             player = await kept_page(choice.kind, tables, catalogue, player)
@@ -163,20 +164,33 @@ async def _lobby(
             save = tables.new(setup)
             outcome = await play_local(setup, catalogue, save, _records(args), _pace(args), seen=seen)
         elif net is not None and portal is not None:
+            shown: list[TableModel] = []
             try:
-                outcome = await play_network(net, portal, choice, player, seen)
+                outcome = await play_network(net, portal, choice, player, _also(seen, shown.append))
             except NetProblem as exc:
                 message = str(exc)
                 continue
+            left = functools.partial(network_standings, shown[0]) if shown else None
         else:
             continue
         if choice.kind in ("resume", "bots"):
-            last = save
+            left = functools.partial(standings_on_exit, save, catalogue)
             if outcome == "closed":
                 _say_after(outcome, save, catalogue)
                 return 0
         elif outcome == "closed":
+            if left is not None:
+                left()
             return 0
+
+
+def _also(seen: Seen | None, more: Callable[[TableModel], None]) -> Seen:
+    def both(driver: object, model: TableModel) -> None:
+        more(model)
+        if seen is not None:
+            seen(driver, model)
+
+    return both
 
 
 def _portal(net: Network | None) -> Portal | None:
