@@ -252,18 +252,23 @@ def command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[s
     same before or after the command.  One the command does not take is refused (not ignored), and
     so is one given twice with different values (:class:`UsageLine`)."""
     argv = list(argv)
+    at = _command_at(parser, argv)
+    if not at:
+        return argv
+    name, rest = argv[at], argv[at + 1:]
+    command = _command_parser(parser, name)
     i, before = 0, []
-    while i < len(argv):
-        token = argv[i]
-        if token == "--" or not token.startswith("-"):
-            break
-        width = 2 if _takes_value(parser, token) else 1
+    while i < at:  # the options before the command, each with its value (as the command reads them)
+        flag = argv[i].partition("=")[0]
+        if not flag.startswith("-"):
+            return argv  # a word before the command: argparse says what is wrong
+        action = command._option_string_actions.get(BEFORE_AS.get((flag, name), flag)) or \
+            parser._option_string_actions.get(flag)
+        width = 2 if action is not None and action.nargs != 0 and "=" not in argv[i] else 1
         before.append(argv[i:i + width])
         i += width
-    if i >= len(argv) or argv[i] not in COMMANDS or not before:
+    if i != at:
         return argv
-    name, rest = argv[i], argv[i + 1:]
-    command = _command_parser(parser, name)
     moved: list[str] = []
     from tarock.client.i18n import _
 
@@ -284,6 +289,16 @@ def command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[s
                 option=flag, before=given, after=again))
         moved += [flag] if given is None else [flag, given]
     return [name, *moved, *rest]
+
+
+def _command_at(parser: argparse.ArgumentParser, argv: Sequence[str]) -> int | None:
+    """Where the command stands in ``argv`` (None: no command, the lobby)."""
+    for i, token in enumerate(argv):
+        if token == "--":
+            return None
+        if token in COMMANDS and not (i > 0 and _takes_value(parser, argv[i - 1])):
+            return i
+    return None
 
 
 def _given(command: argparse.ArgumentParser, rest: Sequence[str], action: argparse.Action) -> str | None:

@@ -50,6 +50,8 @@ def test_options_before_the_command_mean_what_they_mean_after_it(tmp_path: Path)
     last = run(tmp_path, "variants", "--plugins", str(plugins))
     assert first.returncode == last.returncode == 0 and first.stdout == last.stdout
     assert "tarock54" in first.stdout and "tarock40:" not in first.stdout
+    option = one_line(run(tmp_path, "-o", "kontra=3", "rules", "tarock54"), "tarock rules")  # rules' own -o
+    assert "Option 'kontra' muss true oder false sein, nicht 3" in option
     line = one_line(run(tmp_path, "--offline", "variants"), "tarock variants")
     assert line == "tarock variants: --offline gilt nicht für tarock variants"
     twice = one_line(run(tmp_path, "--records", "a", "selfplay", "--records", "b"), "tarock selfplay")
