@@ -140,3 +140,22 @@ def test_tables_says_a_table_is_private(tmp_path: Path) -> None:
                      "--state", str(state))
         assert listed.returncode == 0, listed.stderr
         assert "'Stüberl': tarock40, 1 Runde, privat (PIN), 3 Plätze frei" in listed.stdout, listed.stdout
+
+
+def test_the_networks_sentences_name_the_seats_in_the_players_language() -> None:
+    """A void deal's reason comes from the host in English with seats counted from 0: a player reads
+    it in German, each seat by its name, or counted from 1 where the name is not known."""
+    from tarock.client.errors import net_text
+    from tarock.client.i18n import set_language
+
+    set_language("de")
+    try:
+        names = ["Anna", "Berta", "Cilli", "Dora"]
+        assert net_text("seat 2 (Cilli) is away: the hand cannot go on without it", names) == \
+            "Cilli ist nicht da: ohne diesen Platz geht das Spiel nicht weiter"
+        assert net_text("seat 3 stalled its step of the deal for 2.5 s", names) == \
+            "Dora hat den eigenen Schritt beim Geben 2,5 s lang nicht gemacht"
+        assert net_text("seat 3 stalled its step of the hand for 5 s") == \
+            "Platz 4 hat den eigenen Schritt im Spiel 5 s lang nicht gemacht"
+    finally:
+        set_language("en")
