@@ -117,7 +117,7 @@ def test_plugins_given_twice_with_different_files_is_refused(tmp_path: Path) -> 
     other = tarock("--plugins", toml, "variants", "--plugins", str(tmp_path / "other.toml"), "--lang", "en")
     assert other.returncode == 2 and other.stdout == ""
     assert other.stderr.splitlines() == [
-        f"tarock: --plugins is given twice ({toml} before the command, {tmp_path / 'other.toml'} "
+        f"tarock variants: --plugins is given twice ({toml} before the command, {tmp_path / 'other.toml'} "
         "after it): give it once"]
 
 
