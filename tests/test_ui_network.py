@@ -21,6 +21,7 @@ from netns import Proc, Procs
 from ui_harness import Driver, run
 from ui_play import Seen, close_settlement, play_hand, until
 
+from tarock.client.history import read_table
 from tarock.client.i18n import _, set_language
 from tarock.client.ui.main import lobby
 from tarock.client.ui.model import TableModel
@@ -234,6 +235,9 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(
     assert events(host, "standings")
     after = capsys.readouterr().out
     assert f"{table} · 40 Blatt (Überbieten): Stand nach 2 von 2 Runden" in after and "Hilde" in after, after
+    [kept] = (tmp_path / "me" / "history").glob("*.json")  # kept with the finished tables (client/tables.py)
+    finished = read_table(kept, load_plugins(None))
+    assert len(finished.table.rows) == 2 and "Hilde" in finished.names
 
 
 # Bots play without pause: on a quiet machine three hands were over 3.5 s after the table

@@ -4,6 +4,7 @@
   settings and no ``--name``), and kept in the user's settings (:mod:`client.settings`);
 - :func:`saved_rows`: the lobby's row of each saved table (:mod:`client.tables`);
 - :func:`kept_page`: the statistics, the replay viewer or the name page, back to the lobby after;
+- :func:`keep_network_table`: a network table that ended, kept with the others from its records;
 - :func:`standings_on_exit`, :func:`network_standings`: the standings of the table left, printed
   on the terminal once the screen is gone.
 """
@@ -12,8 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from pathlib import Path
 
+from tarock.client.errors import error_text
 from tarock.client.history import KeptTable, read_table, standings_block, standings_text
 from tarock.client.i18n import _, p_
 from tarock.client.replay_view import ReplayView
@@ -23,7 +27,7 @@ from tarock.client.tables import KeptTable as KeptFile
 from tarock.client.tables import Tables
 from tarock.client.text.rule_words import Terms
 from tarock.client.ui.history_pages import ask_name, show_lines, show_replay
-from tarock.client.ui.local import SavedTable, SaveError
+from tarock.client.ui.local import SavedTable, SaveError, TableSetup
 from tarock.client.ui.model import TableModel
 from tarock.core.plugins import Catalogue
 from tarock.core.table import standings
@@ -85,6 +89,43 @@ async def kept_page(kind: str, tables: Tables, catalogue: Catalogue, player: str
     else:
         await show_replay(ReplayView(finished))
     return player
+
+
+_RECORD = re.compile(r"^table-(?P<table>[0-9a-f]+)-r(?P<round>\d+)-d(?P<deal>\d+)-(?P<node>[0-9a-f]+)\.json$")
+
+
+def keep_network_table(tables: Tables, records: Path | None, node: str, since: float,
+                       model: TableModel) -> None:
+    """A network table that ended (played out, or ended with the standings): kept with the finished
+    tables, from the record files this node wrote of it (none without a records folder).  The table
+    is the one this node last wrote a hand of, if that was since ``since`` (its hands of earlier
+    sessions too); its seats as the screen named them."""
+    if records is None or not model.over or not records.is_dir():
+        return
+    found: dict[str, list[tuple[int, int, Path]]] = {}
+    for path in records.glob("table-*.json"):
+        name = _RECORD.fullmatch(path.name)
+        if name is not None and node.startswith(name["node"]):
+            found.setdefault(name["table"], []).append((int(name["round"]), int(name["deal"]), path))
+    if not found:
+        return
+    table = max(found, key=lambda t: max(_mtime(p) for _r, _d, p in found[t]))
+    if max(_mtime(p) for _r, _d, p in found[table]) < since:
+        return
+    try:
+        hands = [json.loads(p.read_text(encoding="utf-8")) for _r, _d, p in sorted(found[table])]
+        setup = TableSetup(str(hands[0]["variant"]), dict(hands[0].get("options") or {}), list(model.names),
+                           [""] * len(model.names), model.rounds, 0, model.seat, table)
+        tables.keep(setup, hands)
+    except (OSError, ValueError, KeyError, TypeError, StoreError) as exc:
+        print(f"tarock: {error_text(exc)}", file=sys.stderr, flush=True)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def network_standings(model: TableModel) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import functools
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -24,7 +25,14 @@ from tarock.client.tables import Tables
 from tarock.client.ui.app import Outcome, play_local, run_table
 from tarock.client.ui.bridge import Portal, trio_guest
 from tarock.client.ui.hint import HINT
-from tarock.client.ui.kept import first_name, kept_page, network_standings, saved_rows, standings_on_exit
+from tarock.client.ui.kept import (
+    first_name,
+    keep_network_table,
+    kept_page,
+    network_standings,
+    saved_rows,
+    standings_on_exit,
+)
 from tarock.client.ui.lobby import run_lobby
 from tarock.client.ui.lobby_forms import BOT_NAMES
 from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel
@@ -165,12 +173,15 @@ async def _lobby(
             outcome = await play_local(setup, catalogue, save, _records(args), _pace(args), seen=seen)
         elif net is not None and portal is not None:
             shown: list[TableModel] = []
+            since = time.time()
             try:
                 outcome = await play_network(net, portal, choice, player, _also(seen, shown.append))
             except NetProblem as exc:
                 message = str(exc)
                 continue
             left = functools.partial(network_standings, shown[0]) if shown else None
+            if shown and net.node is not None and choice.kind != "watch":
+                keep_network_table(tables, _records(args), net.node.me, since - 1, shown[0])
         else:
             continue
         if choice.kind in ("resume", "bots"):
