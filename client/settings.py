@@ -7,6 +7,7 @@ or holds nonsense counts as no settings: the name is asked again, nothing fails.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ def checked_name(text: str) -> str | None:
     long, a control character: :func:`client.argtypes.name`)."""
     try:
         return argtypes.name(text)
-    except Exception:  # argparse.ArgumentTypeError: says why; a settings file just has no name
+    except argparse.ArgumentTypeError:  # it says why; a settings file then just has no name
         return None
 
 
@@ -61,7 +62,6 @@ def load(path: Path | None = None) -> Settings:
 def save(settings: Settings, path: Path | None = None) -> None:
     """Keep ``settings`` (a :class:`~net.store.StoreError` naming the folder if it cannot)."""
     path = path or settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
     write_file(path, json.dumps({"name": settings.name}, ensure_ascii=False) + "\n", "settings folder")
 
 
