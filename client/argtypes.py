@@ -114,5 +114,7 @@ def address(text: str) -> str:
     try:
         PeerAddress.parse(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        from tarock.client.errors import net_text
+
+        raise argparse.ArgumentTypeError(net_text(str(exc))) from None
     return text

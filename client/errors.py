@@ -141,7 +141,16 @@ _LINKS = (NP_("net", "could not connect to {address}: no answer within {s} s"),
           NP_("net", "could not connect to {address}: Connection refused"),
           NP_("net", "could not connect to {address}: {why}"),
           NP_("net", "the host was lost during this deal; it is dealt again"))
-NET = _SEATS + _LINKS
+_ADDRESS = (NP_("net", "empty address: expected HOST:PORT, for example 192.168.1.20:7654"),
+            NP_("net", "{text}: '[' without ']' (IPv6 is written [ADDRESS]:PORT)"),
+            NP_("net", "{text}: {host} inside [] is not an IPv6 address"),
+            NP_("net", "{text}: no port (expected HOST:PORT, for example {example})"))
+_PORT = (
+    NP_("net", "{text}: an IPv6 address needs brackets, as in {example}"),
+    NP_("net", "{text}: expected ':PORT' after ']'"), NP_("net", "{text}: the port is missing after ':'"),
+    NP_("net", "{text}: the port {port} is not a number"),
+    NP_("net", "{text}: the port {port} is not in {low}..65535"))
+NET = _SEATS + _LINKS + _ADDRESS + _PORT
 """The network's sentences a player reads (its English words, seats already named), for the catalogue."""
 
 

@@ -65,6 +65,7 @@ def test_every_error_is_one_german_line(tmp_path: Path) -> None:
          "Angabe --seats: keine der Möglichkeiten: 9"),
         (("play", "--bogus"), "tarock play", "unbekannte Angaben: --bogus"),
         (("bot",), "tarock bot", "diese Angaben fehlen: --name"),
+        (("join", "--to", "[::1]:x"), "tarock join", "Angabe --to: '[::1]:x': der Port 'x' ist keine Zahl"),
         (("rules", "nosuch"), "tarock rules", "unbekannte Variante 'nosuch' (eingeschaltet in"),
         (("rules", "tarock54", "-o", "kontra=3"), "tarock rules",
          "Option 'kontra' muss true oder false sein, nicht 3"),
