@@ -4,8 +4,8 @@ argparse calls them while it reads the command line; an :class:`argparse.Argumen
 becomes ``tarock CMD: error: argument --rounds: ...`` and exit status 2, before anything
 is opened, bound or written.  The limits are those of the network: a value a command
 accepts is one its node can announce and send (``net.advert``, ``net.protocol.messages``).
-The messages are in English, like argparse's own around them (the language is chosen
-after the command line is read).
+The messages are in the player's language (:mod:`client.cli` chooses it before it reads
+the command line, and writes argparse's own words around them in it too).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import math
 import unicodedata
 from collections.abc import Callable
 
+from tarock.client.i18n import _
 from tarock.net.advert import MAX_ROUNDS
 from tarock.net.protocol.messages import MAX_INT, MAX_NAME
 from tarock.net.transport import PeerAddress
@@ -32,7 +33,7 @@ def _integer(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a whole number").format(text=repr(text))) from None
 
 
 def count(low: int, high: int) -> Callable[[str], int]:
@@ -40,7 +41,8 @@ def count(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         n = _integer(text)
         if not low <= n <= high:
-            raise argparse.ArgumentTypeError(f"must be {low}..{high}, not {n}")
+            why = _("must be {low}..{high}, not {n}").format(low=low, high=high, n=n)
+            raise argparse.ArgumentTypeError(why)
         return n
     parse.__name__ = f"count {low}..{high}"
     return parse
@@ -60,9 +62,11 @@ def seconds(low: float, high: float = MAX_SECONDS) -> Callable[[str], float]:
         try:
             value = float(text.strip())
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            why = _("{text} is not a number of seconds").format(text=repr(text))
+            raise argparse.ArgumentTypeError(why) from None
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low:g}..{high:g} seconds, not {text.strip()}")
+            raise argparse.ArgumentTypeError(_("must be {low}..{high} seconds, not {value}").format(
+                low=f"{low:g}", high=f"{high:g}", value=text.strip()))
         return value
     parse.__name__ = f"seconds {low:g}..{high:g}"
     return parse
@@ -82,23 +86,26 @@ def name(text: str) -> str:
     character (Unicode categories C*) or another that cannot be shown."""
     value = text.strip()
     if not value:
-        raise argparse.ArgumentTypeError("a name must not be empty")
+        raise argparse.ArgumentTypeError(_("a name must not be empty"))
     if len(value) > MAX_NAME:
-        raise argparse.ArgumentTypeError(f"a name may have at most {MAX_NAME} characters, "
-                                         f"not {len(value)}")
+        raise argparse.ArgumentTypeError(_("a name may have at most {most} characters, not {n}").format(
+            most=MAX_NAME, n=len(value)))
     bad = _unprintable(value)
     if bad is not None:
-        raise argparse.ArgumentTypeError(f"a name must not hold control or format characters ({bad})")
+        why = _("a name must not hold control or format characters ({bad})").format(bad=bad)
+        raise argparse.ArgumentTypeError(why)
     return value
 
 
 def pin(text: str) -> str:
     """A private table's PIN: 1 to ``MAX_PIN`` characters, none a control or format character."""
     if not 1 <= len(text) <= MAX_PIN:
-        raise argparse.ArgumentTypeError(f"a PIN has 1..{MAX_PIN} characters, not {len(text)}")
+        raise argparse.ArgumentTypeError(_("a PIN has 1..{most} characters, not {n}").format(
+            most=MAX_PIN, n=len(text)))
     bad = _unprintable(text)
     if bad is not None:
-        raise argparse.ArgumentTypeError(f"a PIN must not hold control or format characters ({bad})")
+        raise argparse.ArgumentTypeError(_("a PIN must not hold control or format characters ({bad})").format(
+            bad=bad))
     return text
 
 
@@ -107,5 +114,7 @@ def address(text: str) -> str:
     try:
         PeerAddress.parse(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        from tarock.client.errors import net_text
+
+        raise argparse.ArgumentTypeError(net_text(str(exc))) from None
     return text

@@ -26,7 +26,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 Runner = Callable[[argparse.Namespace], int]
 Builder = Callable[[str, argparse.ArgumentParser], None]
@@ -154,10 +154,25 @@ def _screen_args(p: argparse.ArgumentParser, sub: bool = False) -> None:
                    "the user's state folder)", **keep)  # type: ignore[arg-type]
 
 
+class UsageLine(Exception):
+    """A command line argparse refuses: one line, in the player's language (:func:`main`)."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its refusal as one line (no usage block): :class:`UsageLine`."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageLine(self.prog, message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``tarock``; a command's own arguments are added when it is parsed."""
-    parser = argparse.ArgumentParser(prog="tarock", description="Austrian Tarock for four players. "
-                                     "Without a command: the lobby (full screen).")
+    parser = _Parser(prog="tarock", description="Austrian Tarock for four players. "
+                     "Without a command: the lobby (full screen).", allow_abbrev=False)
     _screen_args(parser)
     # its own dest: a command's --plugins (default None) must not overwrite it (_plugins_flag)
     parser.add_argument("--plugins", metavar="TOML", dest="plugins_before",
@@ -201,21 +216,131 @@ def _full_screen(args: argparse.Namespace) -> bool:
     return not getattr(args, "plain", False) and sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def _language_flag(argv: Sequence[str]) -> str | None:
+    """``--lang``'s value wherever it stands (the language errors are written in)."""
+    for i, token in enumerate(argv):
+        if token == "--":
+            break
+        if token == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if token.startswith("--lang="):
+            return token.partition("=")[2]
+    return None
+
+
+def _takes_value(parser: argparse.ArgumentParser, token: str) -> bool:
+    action = parser._option_string_actions.get(token)
+    return action is not None and action.nargs != 0 and "=" not in token
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The arguments of command ``name``, built if they were not yet."""
+    sub = next(a for a in parser._actions if isinstance(a, _Commands))
+    if name in sub.unbuilt:
+        sub.unbuilt.discard(name)
+        _build(name, sub.choices[name])
+    return sub.choices[name]
+
+
+BEFORE_AS: dict[tuple[str, str], str] = {("--name", "host"): "--player", ("--name", "join"): "--player"}
+"""Options whose meaning before a command is another option of it: ``tarock --name Anna host``
+names the player (``host --name`` names the table)."""
+
+
+def command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """``argv`` with the options given before the command moved after it: every option means the
+    same before or after the command.  One the command does not take is refused (not ignored), and
+    so is one given twice with different values (:class:`UsageLine`)."""
+    argv = list(argv)
+    at = _command_at(parser, argv)
+    if not at:
+        return argv
+    name, rest = argv[at], argv[at + 1:]
+    command = _command_parser(parser, name)
+    i, before = 0, []
+    while i < at:  # the options before the command, each with its value (as the command reads them)
+        flag = argv[i].partition("=")[0]
+        if not flag.startswith("-"):
+            return argv  # a word before the command: argparse says what is wrong
+        action = command._option_string_actions.get(BEFORE_AS.get((flag, name), flag)) or \
+            parser._option_string_actions.get(flag)
+        width = 2 if action is not None and action.nargs != 0 and "=" not in argv[i] else 1
+        before.append(argv[i:i + width])
+        i += width
+    if i != at:
+        return argv
+    moved: list[str] = []
+    from tarock.client.i18n import _
+
+    for option in before:
+        flag, eq, value = option[0].partition("=")
+        flag = BEFORE_AS.get((flag, name), flag)
+        action = command._option_string_actions.get(flag)
+        if action is None or flag in ("-h", "--help"):
+            if flag in ("-h", "--help"):
+                return argv
+            raise UsageLine(f"tarock {name}", _("{option} does not apply to tarock {command}").format(
+                option=flag, command=name))
+        given = (value if eq else option[1]) if action.nargs != 0 else None
+        again = _given(command, rest, action)
+        if again is not None and not isinstance(action, argparse._AppendAction) and again != given:
+            raise UsageLine(f"tarock {name}", _("{option} is given twice ({before} before the command, "
+                                                "{after} after it): give it once").format(
+                option=flag, before=given, after=again))
+        moved += [flag] if given is None else [flag, given]
+    return [name, *moved, *rest]
+
+
+def _command_at(parser: argparse.ArgumentParser, argv: Sequence[str]) -> int | None:
+    """Where the command stands in ``argv`` (None: no command, the lobby)."""
+    for i, token in enumerate(argv):
+        if token == "--":
+            return None
+        if token in COMMANDS and not (i > 0 and _takes_value(parser, argv[i - 1])):
+            return i
+    return None
+
+
+def _given(command: argparse.ArgumentParser, rest: Sequence[str], action: argparse.Action) -> str | None:
+    """The value ``action`` has among ``rest`` (``""`` for a flag), None if it is not there."""
+    for i, token in enumerate(rest):
+        if token == "--":
+            break
+        flag, eq, value = token.partition("=")
+        if flag in action.option_strings:
+            if action.nargs == 0:
+                return ""
+            return value if eq else (rest[i + 1] if i + 1 < len(rest) else "")
+    return None
+
+
+def _refuse(prog: str, message: str) -> int:
+    """A refused command line: one line on stderr, in the player's language; status 2."""
+    from tarock.client.errors import argparse_text
+
+    print(f"{prog}: {argparse_text(message)}", file=sys.stderr, flush=True)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tarock`` command; return the exit status."""
     _tolerant_streams()
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 2
-    from tarock.client.i18n import _, choose_language, set_language  # not for --help: it reads a catalogue
+    argv = list(sys.argv[1:] if argv is None else argv)
+    from tarock.client.i18n import _, choose_language, set_language  # a catalogue, read once
 
     try:
-        set_language(choose_language(getattr(args, "lang", None)))
+        set_language(choose_language(_language_flag(argv)))
     except ValueError as exc:
         print(f"tarock: {exc}", file=sys.stderr, flush=True)
         return 2
+    parser = build_parser()
+    try:
+        args = parser.parse_args(command_line(parser, argv))
+    except UsageLine as exc:  # the top parser sees words after the command it does not know
+        named = next((t for t in argv if t in COMMANDS), None) if exc.prog == "tarock" else None
+        return _refuse(f"tarock {named}" if named else exc.prog, str(exc))
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 2
     twice = _plugins_flag(args)
     if twice is not None:
         refusal = _("--plugins is given twice ({before} before the command, {after} after it): "

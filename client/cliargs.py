@@ -61,6 +61,9 @@ def play_args(p: argparse.ArgumentParser) -> None:
                    help="start a new table instead of going on with the saved one")
     p.add_argument("--pace", type=argtypes.seconds(0, 60), metavar="S",
                    help="seconds a bot waits before its move (default: 0.6)")
+    p.add_argument("--strength", metavar="KIND",
+                   help=f"how every bot plays ({_bot_kinds()}; default: heuristic)")
+    p.add_argument("--bots", metavar="A,B,C", help="each bot's kind, seat by seat (four with --seats 5)")
 
 
 def selfplay_args(p: argparse.ArgumentParser) -> None:

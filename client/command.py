@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from tarock.client.errors import error_text
 from tarock.client.i18n import _
 from tarock.core.plugins import Catalogue, load_plugins
 from tarock.core.registry import Variant
@@ -50,6 +51,24 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
     return found
 
 
+def bot_kinds(args: argparse.Namespace, seats: int) -> list[str]:
+    """The kinds of the bots at a table of ``seats`` with the player (``tarock play``): ``--bots``
+    seat by seat, else ``--strength`` for each, else the rule of thumb; a usage error if wrong."""
+    from tarock.client.bots import BOT_KINDS  # only where a table is made
+
+    given = getattr(args, "bots", None)
+    kinds = [k.strip() for k in given.split(",")] if given else \
+        [getattr(args, "strength", None) or "heuristic"] * (seats - 1)
+    if len(kinds) != seats - 1:
+        raise UsageError(_("--bots wants {n} kinds separated by commas, one per bot, not {given}").format(
+            n=seats - 1, given=given))
+    unknown = sorted(set(kinds) - set(BOT_KINDS))
+    if unknown:
+        raise UsageError(_("unknown bot kind(s) {kinds} (known: {known})").format(
+            kinds=", ".join(unknown), known=", ".join(BOT_KINDS)))
+    return kinds
+
+
 def catalogue(args: argparse.Namespace) -> Catalogue:
     """The variants this run may use: plugins.toml (``--plugins`` or the default)."""
     return load_plugins(getattr(args, "plugins", None))
@@ -67,14 +86,20 @@ def variant(args: argparse.Namespace, found: Catalogue) -> Variant:
     return found.find(found.enabled[0])
 
 
+def prog(args: argparse.Namespace) -> str:
+    """``tarock CMD`` (``tarock`` for the lobby): what starts an error line."""
+    return f"tarock {args.command}" if getattr(args, "command", None) else "tarock"
+
+
 def guarded(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run ``command``; a usage error, a rule error or a store error is one line on stderr."""
-    name = f"tarock {args.command}" if getattr(args, "command", None) else "tarock"
+    """Run ``command``; a usage error, a rule error or a store error is one line on stderr, in the
+    player's language (:func:`client.errors.error_text`)."""
+    name = prog(args)
     try:
         return command(args)
     except (RuleError, UsageError) as exc:
-        err(f"{name}: {exc}")
+        err(f"{name}: {error_text(exc)}")
         return 2
     except StoreError as exc:  # a record that cannot be written (a full disk): it says where and why
-        err(f"{name}: {exc}")
+        err(f"{name}: {error_text(exc)}")
         return 1

@@ -22,11 +22,13 @@ import trio
 from tarock.client import command
 from tarock.client.bots import BOT_KINDS, make_bot
 from tarock.client.command import UsageError, out
+from tarock.client.errors import error_text
 from tarock.client.human import HumanPlayer, Quit, TableView, final_line, sheet_lines, standings_lines
 from tarock.client.i18n import _, n_, p_
 from tarock.client.paths import default_records_dir
 from tarock.client.players import BotSeat, Player
 from tarock.client.session import Session, SessionListener
+from tarock.client.settings import player_name
 from tarock.client.stats import ContractStats
 from tarock.client.text.rule_words import Terms, variant_description
 from tarock.client.ui.rules_page import rules_page
@@ -123,21 +125,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     def terms() -> Terms:
         return holder[0].terms
 
-    human = HumanPlayer(getattr(args, "name", None) or _("You"), names=names, sheet=sheet, write=out,
+    human = HumanPlayer(player_name(getattr(args, "name", None), _("You")), names=names, sheet=sheet,
+                        write=out,
                         terms=terms)
     players: list[Player] = [human]
     bots = BOT_NAMES[:args.seats - 1]
-    players += [BotSeat(make_bot("heuristic", seed * 4 + i, name)) for i, name in enumerate(bots, start=1)]
+    kinds = command.bot_kinds(args, args.seats)
+    players += [BotSeat(make_bot(kind, seed * 4 + i, name))
+                for i, (kind, name) in enumerate(zip(kinds, bots, strict=True), start=1)]
     session = Session(variant, players, seed=seed, records_dir=_records_dir(args),
-                      rounds=args.rounds, options=command.options(args), listener=TableView(0, out))
+                      rounds=args.rounds, options=command.options(args), listener=TableView(0, out),
+                      keep=True)
     holder.append(session)
     table = n_("Tarock {title} [{name}], {n} round, seed {seed}.",
                "Tarock {title} [{name}], {n} rounds, seed {seed}.", args.rounds).format(
                    title=p_("variant", variant.title), name=variant.name, n=args.rounds, seed=seed)
-    against = _("You are seat 0 against {bots} (heuristic bots).").format(bots=", ".join(bots))
+    against = _("You play against {bots}.").format(
+        bots=", ".join(f"{name} ({p_('bot', kind)})" for name, kind in zip(bots, kinds, strict=True)))
     if args.seats > session.rules.players_per_hand:
-        against = _("You are seat 0 against {bots} (heuristic bots; the dealer sits out each hand).").format(
-            bots=", ".join(bots))
+        against += " " + _("The dealer sits out each hand.")
     out(f"{table} {against} {_('Type ? for help.')}")
     try:
         trio.run(session.run)
@@ -146,10 +152,30 @@ def cmd_play(args: argparse.Namespace) -> int:
         out(_("End of input: leaving the table.") if stop.eof else _("You left the table."))
         out(n_("{played} of {n} round was played.", "{played} of {n} rounds were played.",
                 session.table.rounds).format(played=len(session.table.rows), n=session.table.rounds))
+        _keep(args, session, kinds)
+        if session.table.rows:
+            out(final_line(len(session.table.rows), session.terms))
+            for line in standings_lines(session.table.standings(), session.names, session.terms):
+                out(line)
         out(_records_line(session))
         return 1 if stop.eof else 0
+    _keep(args, session, kinds)
     out(_records_line(session))
     return 0
+
+
+def _keep(args: argparse.Namespace, session: Session, kinds: list[str]) -> None:
+    """The table played here, kept with the finished ones (the lobby's statistics and replay)."""
+    from tarock.client.tables import Tables
+    from tarock.client.ui.local import TableSetup, state_dir
+
+    setup = TableSetup(session.variant, dict(session.rules.options), session.names, ["", *kinds],
+                       session.table.rounds, session.seed)
+    folder = Path(args.state) if getattr(args, "state", None) else state_dir()
+    try:
+        Tables(folder).keep(setup, session.finished or [])
+    except StoreError as exc:  # the table was played; only its keeping failed: said, not fatal
+        command.err(f"{command.prog(args)}: {error_text(exc)}")
 
 
 # -- selfplay ----------------------------------------------------------------------

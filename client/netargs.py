@@ -60,7 +60,8 @@ def host_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", type=argtypes.name, help="the table's name (default: <player>'s table)")
     p.add_argument("--bots", type=argtypes.count(0, SEATS - 1), default=0,
                    help=f"seats filled by bots at once, 0..{SEATS - 1} (default: 0)")
-    p.add_argument("--player", type=argtypes.name, help="your name at the table (default: Host)")
+    p.add_argument("--player", type=argtypes.name, help="your name at the table (default: the one kept in "
+                   "your settings, else Host; `tarock --name NAME host` says the same)")
     p.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
     _net_args(p)
 
@@ -77,7 +78,8 @@ def join_args(p: argparse.ArgumentParser) -> None:
     """``tarock join``'s arguments."""
     _table_found(p, "the table's name (default: list what is found)",
                  "join the table at this address (no discovery)")
-    p.add_argument("--player", type=argtypes.name, help="your name at the table (default: Player)")
+    p.add_argument("--player", "--name", dest="player", type=argtypes.name,
+                   help="your name at the table (default: the one kept in your settings, else Player)")
     p.add_argument("--records", metavar="DIR", help="where this node writes the hand records")
     _net_args(p)
 

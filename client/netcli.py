@@ -27,12 +27,14 @@ import trio
 from tarock.client import argtypes, command
 from tarock.client.bots import make_bot
 from tarock.client.command import UsageError, err, out
+from tarock.client.errors import error_text, store_text
 from tarock.client.human import HumanPlayer
 from tarock.client.i18n import NP_, _, n_, p_
 from tarock.client.netargs import DEFAULT, SEATS
 from tarock.client.netview import BotView, HumanView, Roster, quiet
 from tarock.client.players import BotSeat, Policy
 from tarock.client.render import sheet_lines
+from tarock.client.settings import player_name
 from tarock.core.plugins import Catalogue, load_plugins
 from tarock.core.rules import RuleError
 from tarock.net.advert import Seen
@@ -48,6 +50,7 @@ from tarock.net.lobby import (
     advert_of_info,
     find_or_form,
     host_table,
+    is_private,
     join_table,
     new_table,
     resume_seat,
@@ -88,7 +91,10 @@ def _timing(args: argparse.Namespace) -> Timing:
 
 
 def _logging(args: argparse.Namespace) -> None:
-    level = logging.WARNING if not args.verbose else logging.INFO if args.verbose == 1 else logging.DEBUG
+    # without -v a player's command logs only failures: a refusal or a peer that does not answer is the
+    # command's one error line, not a log line before it (a headless bot's log keeps its warnings)
+    quiet = logging.WARNING if args.command == "bot" else logging.ERROR
+    level = quiet if not args.verbose else logging.INFO if args.verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
 
 
@@ -117,7 +123,7 @@ def _node(args: argparse.Namespace, catalogue: Catalogue, name: str, records: Pa
         raise UsageError(str(exc)) from None
     for line in [*node.store.warnings, node.lost]:  # the store's checks at the open, one line each
         if line:
-            err(f"tarock: {line}")
+            err(f"{command.prog(args)}: {store_text(line)}")
     return node
 
 
@@ -179,7 +185,7 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-def _run(main: Callable[[], Any]) -> int:
+def _run(main: Callable[[], Any], args: argparse.Namespace) -> int:
     """Run ``main`` under trio; a usage error or refusal is a message and status 2.
 
     A store or records folder that cannot be written while the node plays (a
@@ -197,13 +203,14 @@ def _run(main: Callable[[], Any]) -> int:
         failures = [str(e) for e in leaves if isinstance(e, StoreError)]
         if failures and len(failures) == len(leaves):
             for line in dict.fromkeys(failures):
-                err("tarock: " + _("{failure}; leaving the table").format(failure=line))
+                failure = _("{failure}; leaving the table").format(failure=store_text(line))
+                err(f"{command.prog(args)}: {failure}")
             return 1
         known = [e for e in leaves if isinstance(e, UsageError | RuleError)]
         if not known or len(known) != len(leaves):
             raise
         for e in known:
-            err(f"tarock: {e}")
+            err(f"{command.prog(args)}: {error_text(e)}")
         return 2
     return status
 
@@ -235,7 +242,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     _logging(args)
     catalogue = load_plugins(args.plugins)
     game = _game(args, catalogue)
-    name = args.player or _("Host")
+    name = player_name(args.player, _("Host"))
     records = Path(args.records) if args.records else None
 
     async def main() -> int:
@@ -262,7 +269,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                                          _bot_for(seed), publish=disc.publish)
             nursery.cancel_scope.cancel()
         return _ended(leave)
-    return _run(main)
+    return _run(main, args)
 
 
 # -- finding tables --------------------------------------------------------------------------
@@ -324,6 +331,8 @@ def _table_line(s: Seen) -> str:
     where = ", ".join(str(e) for e in s.endpoints)
     rounds = n_("{n} round", "{n} rounds", a.rounds).format(n=a.rounds)
     free = n_("{n} seat free", "{n} seats free", a.free_seats).format(n=a.free_seats)
+    if is_private(a):
+        free = _("private (PIN)") + ", " + free
     return _("{name}: {variant}, {rounds}, {free}, at {where}").format(
         name=repr(a.name), variant=a.variant, rounds=rounds, free=free, where=where)
 
@@ -353,7 +362,7 @@ def _check_rules(catalogue: Catalogue, info: Info) -> None:
 def cmd_join(args: argparse.Namespace, watch: bool = False) -> int:
     _logging(args)
     catalogue = load_plugins(args.plugins)
-    name = getattr(args, "player", None) or (_("Watcher") if watch else _("Player"))
+    name = player_name(getattr(args, "player", None), _("Watcher") if watch else _("Player"))
     records = Path(args.records) if getattr(args, "records", None) else None
 
     async def main() -> int:
@@ -373,7 +382,7 @@ def cmd_join(args: argparse.Namespace, watch: bool = False) -> int:
                 leave = await driver.run(address)
             nursery.cancel_scope.cancel()
         return _ended(leave)
-    return _run(main)
+    return _run(main, args)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -409,7 +418,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
         if waiting:
             out(_("Waiting for a table: {names}").format(names=", ".join(s.advert.name for s in waiting)))
         return 0
-    return _run(main)
+    return _run(main, args)
 
 
 # -- tarock bot ------------------------------------------------------------------------------
@@ -496,7 +505,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 "actions": seat.stats.actions, "frames": seat.stats.frames, "bytes": seat.stats.bytes,
                 "hands": seat.stats.hands, "first_card": seat.stats.first_card})
         return _ended(leave)
-    return _run(main)
+    return _run(main, args)
 
 
 def _other_variant(exc: OtherVariant) -> str:

@@ -14,6 +14,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 
+from tarock.client.errors import net_text
 from tarock.client.human import TableView, final_line, round_line
 from tarock.client.i18n import _, n_
 from tarock.client.render import contract_words, standings_lines
@@ -54,7 +55,7 @@ class Roster:
         self.host = ""
 
     def update(self, event: Joined) -> None:
-        names = [_("Seat {n}").format(n=s) for s in range(event.info.seats)]
+        names = [_("Seat {n}").format(n=s + 1) for s in range(event.info.seats)]  # a player counts from 1
         for s in event.roster:
             names[s.seat] = s.name
         self.names = names
@@ -93,7 +94,7 @@ class HumanView:
                                name=repr(info.name), variant=info.variant, rounds=info.rounds)
                 if event.seat is not None:
                     self.write(_("{table} at seat {seat}; host: {host}.").format(
-                        table=table, seat=event.seat, host=r.host))
+                        table=table, seat=event.seat + 1, host=r.host))
                 else:
                     self.write(_("{table} as a watcher; host: {host}.").format(table=table, host=r.host))
             elif r.host != before[0]:
@@ -135,7 +136,8 @@ class HumanView:
                               "({n} actions of this hand were played by a bot for an absent player)",
                               len(event.bots)).format(n=len(event.bots)))
         elif isinstance(event, Voided):
-            self.write(_("The deal is void and is dealt again: {reason}").format(reason=event.reason))
+            self.write(_("The deal is void and is dealt again: {reason}").format(
+                reason=net_text(event.reason, r.names)))
         elif isinstance(event, Refusal):
             if event.code not in ("stale", "not-now"):
                 self.write(_("The host did not accept that: {reason}").format(
@@ -179,8 +181,8 @@ class BotView:
             r.update(event)
             text = _("at table {name} as seat {seat}, host {host} (epoch {epoch}), "
                      "roster {fingerprint}").format(
-                name=repr(event.info.name), seat=event.seat, host=r.host, epoch=event.epoch,
-                fingerprint=event.fingerprint)
+                name=repr(event.info.name), seat=event.seat + 1 if event.seat is not None else "-",
+                host=r.host, epoch=event.epoch, fingerprint=event.fingerprint)
             self._emit("seated", text, table=event.info.id, table_name=event.info.name,
                        seat=event.seat, host=event.host, host_name=r.host, epoch=event.epoch,
                        roster=[s.name for s in event.roster], fingerprint=event.fingerprint,
@@ -214,7 +216,8 @@ class BotView:
                        round=row.number if row else None, settlement=settlement, bots=list(event.bots),
                        totals=list(row.totals) if row else None)
         elif isinstance(event, Voided):
-            self._emit("void", _("deal void: {reason}").format(reason=event.reason), reason=event.reason,
+            why = net_text(event.reason, self.roster.names)
+            self._emit("void", _("deal void: {reason}").format(reason=why), reason=event.reason,
                        culprit=event.culprit)
         elif isinstance(event, Refusal):
             if event.code not in ("stale", "not-now"):

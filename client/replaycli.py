@@ -15,6 +15,7 @@ from typing import Any
 
 from tarock.client import command
 from tarock.client.command import err, out
+from tarock.client.errors import store_text
 from tarock.client.human import action_text, result_lines, trick_text
 from tarock.client.i18n import _, n_
 from tarock.client.text.rule_words import Terms, reason_text
@@ -93,8 +94,9 @@ def _replay_file(path: Path, catalogue: Catalogue) -> tuple[dict[str, Any], Hand
 
 def _error_text(answer: dict[str, Any]) -> str:
     error = answer["error"]
-    if "message" in error:
-        return f"{answer['file']}: {error['message']}"
+    if "message" in error:  # the record's error names the file already where it read it
+        message = store_text(error["message"])
+        return message if answer["file"] in message else f"{answer['file']}: {message}"
     action = f" {json.dumps(error['action'], ensure_ascii=False)}" if error.get("action") is not None else ""
     if error["code"] == "incomplete":
         reason = n_("the record ends after {n} action, before the hand is over",
@@ -118,7 +120,7 @@ def _phases(hand: Hand) -> list[str]:
 
 
 def _show_hand(answer: dict[str, Any], hand: Hand) -> None:
-    names = [_("Seat {n}").format(n=s) for s in range(hand.state.seats)]
+    names = [_("Seat {n}").format(n=s + 1) for s in range(hand.state.seats)]  # a player counts from 1
     obs = observe(hand, 0)
     terms = Terms.of(hand.rules.variant_facts)
     out(_("{file}: {variant}, dealer {dealer}").format(
@@ -150,7 +152,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if args.json:
                 out(json.dumps(answer, ensure_ascii=False))
             else:
-                err(_error_text(answer))
+                err(f"tarock replay: {_error_text(answer)}")
             continue
         if args.json:
             out(json.dumps(answer, ensure_ascii=False))

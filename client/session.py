@@ -100,7 +100,7 @@ class Session:
     def __init__(self, variant: str | Variant, players: Sequence[Player], *, seed: int,
                  records_dir: Path | None = None, rounds: int = 12,
                  options: Mapping[str, Any] | None = None,
-                 listener: SessionListener | None = None, first_dealer: int = 0) -> None:
+                 listener: SessionListener | None = None, first_dealer: int = 0, keep: bool = False) -> None:
         found = find_variant(variant) if isinstance(variant, str) else variant
         self.rules = found.rules(dict(options or {}))
         self.variant = found.name
@@ -122,6 +122,9 @@ class Session:
             records_dir.mkdir(parents=True, exist_ok=True)
             self.stamp = _stamp(records_dir)
         self.records: list[Path] = []
+        self.finished: list[dict[str, Any]] | None = [] if keep else None
+        """With ``keep``: each finished hand's record, a passed-out one marked (the table is kept:
+        :meth:`client.tables.Tables.keep`)."""
         self.hand: Hand | None = None
 
     @property
@@ -189,6 +192,9 @@ class Session:
         result = hand.state.result
         assert result is not None
         path = self._write(hand, round_no, deal_no)
+        if self.finished is not None:
+            record = record_of(hand).to_json()
+            self.finished.append({**record, "passed_out": True} if result.passed_out else record)
         row = self.table.add(result, contract_text(hand.state), self.rules.next_context(hand.state, result))
         if self.table.passed_out >= MAX_VOID_DEALS:
             raise RuntimeError(f"{MAX_VOID_DEALS} deals in a row were passed out")

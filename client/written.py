@@ -178,7 +178,7 @@ def choice_text(action: Action, obs: Observation, names: Sequence[str] | None = 
                 terms: Terms | None = None) -> str:
     """One choice as listed: its written form, explained where it is not plain."""
     terms = terms or Terms()
-    names = names or [_("seat {n}").format(n=s) for s in range(obs.seats)]
+    names = names or [_("seat {n}").format(n=s + 1) for s in range(obs.seats)]
     rules = obs.rules
     if isinstance(action, Kontra):
         level = obs.chain_level(action.target) + 1
@@ -262,7 +262,7 @@ def commands_lines() -> list[str]:
 def help_lines(obs: Observation, names: Sequence[str] | None = None, terms: Terms | None = None) -> list[str]:
     """What the current phase accepts, written out, with a word on each form."""
     terms = terms or Terms()
-    names = names or [_("seat {n}").format(n=s) for s in range(obs.seats)]
+    names = names or [_("seat {n}").format(n=s + 1) for s in range(obs.seats)]
     rules = obs.rules
     legal = choices(obs)
     out = [_("Type the number of a choice, or write it out."),

@@ -22,7 +22,15 @@ _KINDS: dict[type, str] = {bool: "true or false", int: "an integer", float: "a n
 
 
 class OptionError(ValueError):
-    """An option value or declaration that cannot be used; says what and why."""
+    """An option value or declaration that cannot be used; says what and why.  One a player may meet
+    (a value given, an unknown name) carries a ``code`` and its ``params`` as well: the option, the
+    value and what is allowed as data (kind, choices, bounds), for a client to write in the player's
+    language (:class:`~core.rule_errors.RuleError` keeps them)."""
+
+    def __init__(self, *args: object, code: str = "", params: Mapping[str, object] | None = None) -> None:
+        super().__init__(*args)
+        self.code = code
+        self.params: dict[str, object] = dict(params or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +96,11 @@ class OptionSpec:
             ok = False
         if not ok:
             label = f" ({what})" if what else ""
-            raise OptionError(f"option {self.name!r}{label} must be {self.allowed()}, not {_show(value)}")
+            raise OptionError(f"option {self.name!r}{label} must be {self.allowed()}, not {_show(value)}",
+                              code="option-value", params={
+                                  "name": repr(self.name), "what": what, "value": _show(value),
+                                  "kind": self.kind.__name__, "choices": [_show(c) for c in self.choices],
+                                  "minimum": self.minimum, "maximum": self.maximum})
         return out  # type: ignore[return-value]
 
 
@@ -160,7 +172,9 @@ def resolve(options: Mapping[str, Declared], given: Mapping[str, object],
     unknown = sorted(set(given) - set(options))
     if unknown:
         known = ", ".join(sorted(options)) or "none"
-        raise OptionError(f"unknown option(s) for {variant}: {', '.join(unknown)} (known: {known})")
+        raise OptionError(f"unknown option(s) for {variant}: {', '.join(unknown)} (known: {known})",
+                          code="unknown-option", params={"variant": variant, "names": ", ".join(unknown),
+                                                         "known": "" if known == "none" else known})
     values: dict[str, OptionValue] = {name: d.spec.default for name, d in options.items()}
     for name, value in given.items():
         values[name] = options[name].spec.check(value)

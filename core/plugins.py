@@ -100,10 +100,12 @@ class Catalogue:
             raise PluginError(f"variant {name!r} is unavailable: {self.unavailable[name]}")
         where = str(self.source) if self.source else "the built-in defaults"
         enabled = ", ".join(self.enabled) or "none"
+        params = {"name": repr(name), "where": str(self.source or ""), "enabled": ", ".join(self.enabled)}
         if name in self.variants:
             raise RuleError(f"variant {name!r} is installed but not enabled in {where}: add it to "
-                            f"[plugins] enabled (enabled: {enabled})")
-        raise RuleError(f"unknown variant {name!r} (enabled in {where}: {enabled})")
+                            f"[plugins] enabled (enabled: {enabled})", code="not-enabled", params=params)
+        raise RuleError(f"unknown variant {name!r} (enabled in {where}: {enabled})", code="unknown-variant",
+                        params=params)
 
 
 # -- plugins -------------------------------------------------------------------

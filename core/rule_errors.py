@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from tarock.core.context import TableContext
 
 
 class RuleError(RuntimeError):
-    """A plugin did not answer a hook it must answer, or answered wrongly."""
+    """A plugin did not answer a hook it must answer, or answered wrongly; or a variant or option a
+    player named that cannot be used.
+
+    ``str()`` is the English sentence; one a player may meet also carries a ``code`` and its
+    ``params`` (names and values, no words), so a client writes it in the player's language (the
+    core knows no catalogue)."""
+
+    def __init__(self, *args: object, code: str = "", params: Mapping[str, object] | None = None) -> None:
+        super().__init__(*args)
+        self.code = code
+        self.params: dict[str, object] = dict(params or {})
 
 
 class PluginFailure(RuleError):

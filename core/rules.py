@@ -87,7 +87,7 @@ class Rules:
             self.options: Mapping[str, OptionValue] = MappingProxyType(
                 resolve(self.option_specs, options or {}, variant))
         except OptionError as exc:
-            raise RuleError(str(exc)) from None
+            raise RuleError(str(exc), code=exc.code, params=exc.params) from None
         actions: list[type[Action]] = list(CORE_ACTIONS)
         for part in reversed(self.hook.tarock_action_types()):
             actions.extend(part)

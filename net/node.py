@@ -58,13 +58,15 @@ class Node:
 
     def __init__(self, name: str, catalogue: Catalogue, transport: Transport, state_dir: Path, *,
                  timing: Timing | None = None, records_dir: Path | None = None,
-                 addresses: tuple[str, ...] = (), pin: str | None = None) -> None:
+                 addresses: tuple[str, ...] = (), pin: str | None = None, store: str | None = None) -> None:
+        """``store`` names the node's store files (default: ``name``): a player who keeps one store
+        under any name keeps its identity, and so its seat, when the name changes."""
         self.name = name
         self.catalogue = catalogue
         self.transport = transport
         self.timing = timing or Timing()
         self.records_dir = records_dir
-        self.store = Store(state_dir / f"{_file_name(name)}.sqlite", recover=True)
+        self.store = Store(state_dir / f"{_file_name(store or name)}.sqlite", recover=True)
         self.identity = Identity(self.store.identity_seed())
         self.me = self.store.node_id()
         self.lost = self.store.lost
@@ -86,7 +88,7 @@ class Node:
         self.gate = Gate(Limits.for_this_process())
         """Which incoming connections this node holds (net/admission.py)."""
         self._scopes: dict[int, tuple[trio.CancelScope, str]] = {}
-        self.succession = Succession(self, state_dir / f"{_file_name(name)}.host.sqlite")
+        self.succession = Succession(self, state_dir / f"{_file_name(store or name)}.host.sqlite")
 
     # -- who hosts (net/succession.py) ---------------------------------------------------------
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -34,7 +35,8 @@ def test_the_bootstrap_interval() -> None:
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tarock.client.cli", "arena", *args],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "LANGUAGE": "en"})  # the English words are checked
 
 
 def test_the_command_prints_one_json_object_per_pairing() -> None:

@@ -1,6 +1,7 @@
 """Every bad command-line value is refused by argparse before anything starts: one
-``error: argument ...`` line saying what and why, exit status 2, no traceback.  Real
-``tarock`` processes; the limits are the network's (net.advert, net.protocol.messages)."""
+``tarock CMD: argument ...`` line saying what and why (no usage block), exit status 2, no
+traceback.  Real ``tarock`` processes, in English (the messages in German:
+tests/test_cli_line.py); the limits are the network's (net.advert, net.protocol.messages)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ CASES = [
     (("host", "--player", "\t"), "--player", "a name must not be empty"),
     (("host", "--name", "Beisl\n2"), "--name", "control or format characters (U+000A)"),
     (("host", "--pin", "1" * 65), "--pin", "a PIN has 1..64 characters, not 65"),
-    (("join", "--player", LONG), "--player", f"at most {MAX_NAME} characters"),
+    (("join", "--player", LONG), "--player/--name", f"at most {MAX_NAME} characters"),
     (("join", "--wait", "-1"), "--wait", "must be 0..86400 seconds, not -1"),
     (("join", LONG), "table", f"at most {MAX_NAME} characters"),
     (("watch", "--to", "[::1]"), "--to", "expected ':PORT' after ']'"),
@@ -62,7 +63,7 @@ CASES = [
 
 def run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(tarock(*args), capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          env=env(tmp / "state"), stdin=subprocess.DEVNULL)
+                          env={**env(tmp / "state"), "LANGUAGE": "en"}, stdin=subprocess.DEVNULL)
 
 
 @pytest.mark.parametrize(("args", "option", "why"), CASES, ids=[" ".join(c[0])[:40] for c in CASES])
@@ -71,9 +72,11 @@ def test_a_bad_value_is_one_argparse_line_and_status_2(tmp_path: Path, args: tup
     done = run(tmp_path, *args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
-    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    errors = done.stderr.splitlines()
     assert len(errors) == 1, done.stderr
-    assert f"error: argument {option}: " in errors[0] and why in errors[0], errors[0]
+    command = args[0] if not args[0].startswith("-") else ""
+    assert errors[0].startswith(f"tarock {command}".strip() + ": "), errors[0]
+    assert f"argument {option}: " in errors[0] and why in errors[0], errors[0]
     assert not (tmp_path / "state").exists()  # refused before anything was opened
 
 

@@ -112,7 +112,7 @@ def test_a_bot_says_what_it_waits_for_and_refuses_a_table_of_another_variant(tmp
                                      "--lang", "en"), name="o", env=env(state), cwd=ROOT)
         assert other.wait(timeout=60) == 2, other.tail()
         refusal = [line for line in other.lines() if "plays" in line]
-        assert refusal == ["tarock: table 'Offen' plays tarock40, not tarock54 (--variant): "
+        assert refusal == ["tarock bot: table 'Offen' plays tarock40, not tarock54 (--variant): "
                            "leave out --variant to play tarock40 there"], other.tail()
         # Three fill the table; a fifth says it is full, and at its end names it.
         seats = [procs.spawn(bot_args(f"s{i}", tmp_path, 60, *LOOP, "--table", "Offen", "--seed",

@@ -246,8 +246,8 @@ def test_german_is_the_default_of_tarock_play_plain(tmp_path: Path) -> None:
                   answers="?\nweiter\nfoo\n" + "1\n" * 300)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for text in ("Du sitzt auf Platz 0", "Deine Karten: ", "Du bist am Zug (Lizitation):", "Weitere Befehle:",
-                 "Leider: 'foo' verstehe ich nicht", "Endstand nach 1 Runde:",
+    for text in ("Du spielst gegen Franz (Faustregel)", "Deine Karten: ", "Du bist am Zug (Lizitation):",
+                 "Weitere Befehle:", "Leider: 'foo' verstehe ich nicht", "Endstand nach 1 Runde:",
                  "Protokolle: nicht geschrieben"):
         assert text in out, text
     english = tarock("play", "--plain", "--variant", "tarock40", "--seed", "3", "--rounds", "1",

@@ -88,7 +88,7 @@ def assert_one_line(proc: Proc, folder: Path, why: str) -> str:
     found = complaints(proc, folder)
     assert len(found) == 1, proc.tail()
     line = found[0]
-    assert line.startswith("tarock: ") and why in line, line
+    assert line.startswith("tarock bot: ") and why in line, line
     assert not any("Traceback" in x or "Exception Group" in x for x in proc.lines()), proc.tail()
     return line
 
@@ -101,9 +101,9 @@ def start_table(procs: Procs, tmp: Path, rounds: int) -> list[Proc]:
     """A host (``-v``: it logs who left and why) and two players at a table of ``tmp``'s name."""
     name = table_name(tmp)
     out = [procs.spawn(bot_args("b0", tmp, rounds, *LOOP, "--host", "--table", name, "--seed", "0", "-v"),
-                       name="b0", env=env(tmp / "state"), cwd=ROOT)]
+                       name="b0", env=english(tmp / "state"), cwd=ROOT)]
     out += [procs.spawn(bot_args(f"b{i}", tmp, rounds, *LOOP, "--table", name, "--seed", str(i)),
-                        name=f"b{i}", env=env(tmp / "state"), cwd=ROOT) for i in (1, 2)]
+                        name=f"b{i}", env=english(tmp / "state"), cwd=ROOT) for i in (1, 2)]
     return out
 
 
@@ -113,8 +113,14 @@ def victim_args(tmp: Path, rounds: int, state: Path, records: Path) -> list[str]
                   "--table", table_name(tmp), "--seed", "3")
 
 
+def english(state: Path) -> dict[str, str]:
+    """A node's environment, in English: the lines checked here are the English ones (a bot's
+    error lines start ``tarock bot:``)."""
+    return {**env(state), "LANGUAGE": "en"}
+
+
 def victim_env(tmp: Path) -> dict[str, str]:
-    return env(tmp / "state")
+    return english(tmp / "state")
 
 
 def hands_stored(path: Path) -> dict[int, object]:
@@ -171,10 +177,11 @@ def test_a_host_whose_disk_fills_up_says_bye_and_the_others_play_on(tmp_path: Pa
                   "--state", str(small), "--seat-timeout", "4", "--heartbeat", "0.25", *LOOP, "--host",
                   "--table", name, "--seed", "0")
     with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
-        host = procs.spawn(in_tmpfs("size=4m", small, argv), name="b0", env=env(tmp_path / "state"), cwd=ROOT)
+        host = procs.spawn(in_tmpfs("size=4m", small, argv), name="b0", env=english(tmp_path / "state"),
+                           cwd=ROOT)
         seats = [procs.spawn(bot_args(f"b{i}", tmp_path, 3, *LOOP, "--table", name, "--seed", str(i),
                                       *(("-v",) if i == 1 else ())),
-                             name=f"b{i}", env=env(tmp_path / "state"), cwd=ROOT) for i in (1, 2, 3)]
+                             name=f"b{i}", env=english(tmp_path / "state"), cwd=ROOT) for i in (1, 2, 3)]
         host.wait_for_json(lambda e: e.get("event") == "hand", timeout=90)
         fill(inside(host, small))
         assert exit_status(host, 60) == 1
@@ -249,7 +256,7 @@ def test_a_read_only_state_folder_stops_the_node_at_once_and_keeps_its_store(tmp
                         *lone_bot(tmp_path, state, tmp_path / "rec")], tmp_path)
     assert done.returncode == 2
     line = one_line(done, state, "Read-only file system")
-    assert line == f"tarock: cannot write the state folder {state}: Read-only file system"
+    assert line == f"tarock bot: cannot write the state folder {state}: Read-only file system"
     assert (state / "b3.sqlite").read_bytes() == before
     assert hands_stored(state / "b3.sqlite") == {1: {"deal": 1, "pad": "x" * 20000}}
 
@@ -262,7 +269,7 @@ def test_a_read_only_records_folder_stops_the_node_at_once(tmp_path: Path) -> No
                        tmp_path)
     assert done.returncode == 2
     assert one_line(done, records, "Read-only file system") == \
-        f"tarock: cannot write the records folder {records}: Read-only file system"
+        f"tarock bot: cannot write the records folder {records}: Read-only file system"
 
 
 def test_a_state_folder_under_a_file_stops_the_node_at_once(tmp_path: Path) -> None:
@@ -284,7 +291,7 @@ def test_a_damaged_store_without_its_key_stops_the_node_at_once_and_is_left_as_i
     done = start_alone(lone_bot(tmp_path, state, tmp_path / "rec"), tmp_path)
     assert done.returncode == 2
     line = one_line(done, state, "the file is damaged")
-    assert line.startswith(f"tarock: cannot use the store {state / 'b3.sqlite'}: ")
+    assert line.startswith(f"tarock bot: cannot use the store {state / 'b3.sqlite'}: ")
     assert line.endswith(f"the node's key is neither in it nor in {state / 'b3.key'}: restore the state "
                          f"folder from a backup, or move {state / 'b3.sqlite'} away to start as a new player")
     assert (state / "b3.sqlite").read_bytes() == damaged and not (state / "b3.key").exists()
@@ -301,7 +308,7 @@ def test_a_damaged_store_with_its_key_is_kept_aside_and_made_anew(tmp_path: Path
     assert done.returncode == 1  # no table found in 5 s: it looked for one, with its old identity
     line = one_line(done, state, "the file is damaged")
     path = state / "b3.sqlite"
-    assert line.startswith(f"tarock: the store {path} is damaged (the file is damaged")
+    assert line.startswith(f"tarock bot: the store {path} is damaged (the file is damaged")
     assert line.endswith(f"kept as {path}.damaged, a new store made: this node rejoins its table as a node "
                          "that lost its memory")
     assert (state / "b3.sqlite.damaged").read_bytes() == damaged and (state / "b3.key").read_bytes() == key

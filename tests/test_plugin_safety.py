@@ -117,7 +117,7 @@ def test_plugins_given_twice_with_different_files_is_refused(tmp_path: Path) -> 
     other = tarock("--plugins", toml, "variants", "--plugins", str(tmp_path / "other.toml"), "--lang", "en")
     assert other.returncode == 2 and other.stdout == ""
     assert other.stderr.splitlines() == [
-        f"tarock: --plugins is given twice ({toml} before the command, {tmp_path / 'other.toml'} "
+        f"tarock variants: --plugins is given twice ({toml} before the command, {tmp_path / 'other.toml'} "
         "after it): give it once"]
 
 
@@ -218,12 +218,13 @@ def test_a_failing_hook_in_replay_is_one_line(tmp_path: Path) -> None:
     run = tarock("replay", last, "--plugins", toml, "--lang", "en", env={"HOUSE_FAIL": "trick"})
     assert run.returncode == 2 and run.stdout == ""
     [line] = run.stderr.splitlines()
-    assert re.fullmatch(rf"{re.escape(last)}: plugin 'shaky' failed in hook tarock_trick_winner "
+    assert re.fullmatch(rf"tarock replay: {re.escape(last)}: plugin 'shaky' failed in hook "
+                        r"tarock_trick_winner "
                         r"\(round \d+, deal \d+; on seat \d: play \S+, which was not taken\): "
                         r"ZeroDivisionError: the third trick", line), line
     run = tarock("replay", "--json", last, "--plugins", toml, env={"HOUSE_FAIL": "trick"})
     answer = json.loads(run.stdout)
-    assert answer["error"]["message"] == line.removeprefix(f"{last}: ")
+    assert answer["error"]["message"] == line.removeprefix(f"tarock replay: {last}: ")
 
 
 # -- a broken [[variant]] does not stop the others ----------------------------------------------
@@ -299,14 +300,16 @@ def test_a_plugin_file_changed_since_the_record_refuses_it(tmp_path: Path) -> No
     run = tarock("replay", last, "--plugins", toml, "--lang", "en")
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.splitlines() == [
-        f"{last}: the record was played with other rules than house here: plugin 'valat-double' ({plugin}) "
+        f"tarock replay: {last}: the record was played with other rules than house here: plugin "
+        f"'valat-double' ({plugin}) "
         "changed since the record was written, though its version is still 1.0 (give a changed rule a new "
         "version; the record replays only with the file as it was)"]
     # a new version says so: still refused (the old record is of the old rule)
     plugin.write_text(plugin.read_text().replace('version = "1.0"', 'version = "1.1"'), encoding="utf-8")
     run = tarock("replay", last, "--plugins", toml, "--lang", "en")
     assert run.stderr.splitlines() == [
-        f"{last}: the record was played with other rules than house here: plugin 'valat-double' is "
+        f"tarock replay: {last}: the record was played with other rules than house here: plugin "
+        "'valat-double' is "
         "version 1.1 here, 1.0 in the record"]
     # the file as it was: the record replays again
     plugin.write_text(textwrap.dedent(VALAT_DOUBLE).lstrip(), encoding="utf-8")
@@ -355,14 +358,14 @@ def test_replay_shows_and_applies_the_rounds_factor(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[1] == "  Round 5, deal 2 (this round counts x2)"
-    assert lines[-2] == "  Settlement: Seat 0 +2, Seat 1 +2, Seat 2 -2, Seat 3 -2"  # the hand's own
-    assert lines[-1] == "  As played, the round counting x2: Seat 0 +4, Seat 1 +4, Seat 2 -4, Seat 3 -4"
+    assert lines[-2] == "  Settlement: Seat 1 +2, Seat 2 +2, Seat 3 -2, Seat 4 -2"  # the hand's own
+    assert lines[-1] == "  As played, the round counting x2: Seat 1 +4, Seat 2 +4, Seat 3 -4, Seat 4 -4"
     answer = json.loads(tarock("replay", "--json", str(path)).stdout)
     assert (answer["round"], answer["deal"], answer["factor"]) == (5, 2, 2)
     assert answer["settlement"] == [2, 2, -2, -2] and answer["as_played"] == [4, 4, -4, -4]
     german = tarock("replay", str(path), "--lang", "de").stdout.splitlines()
     assert german[1] == "  Runde 5, 2. Geben (diese Runde zählt x2)"
-    assert german[-1] == "  Wie gespielt, die Runde zählt x2: Platz 0 +4, Platz 1 +4, Platz 2 -4, Platz 3 -4"
+    assert german[-1] == "  Wie gespielt, die Runde zählt x2: Platz 1 +4, Platz 2 +4, Platz 3 -4, Platz 4 -4"
 
 
 def test_replay_of_a_plain_round_says_no_factor(tmp_path: Path) -> None:

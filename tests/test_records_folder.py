@@ -37,13 +37,19 @@ LOOP = ("--interface", "127.0.0.1")
 NAME = re.compile(r"^table-[0-9a-f]{12}-r\d\d-d\d{3}-([0-9a-f]{8})\.json$")
 
 
+def english(state: Path) -> dict[str, str]:
+    """A node's environment, in English: the lines checked here are the English ones (the German
+    ones: tests/test_cli_line.py)."""
+    return {**env(state), "LANGUAGE": "en"}
+
+
 def _four_bots_into(tmp: Path, records: Path, run: int) -> None:
     state = tmp / f"state-{run}"
     with Procs(log_dir=tmp / f"logs-{run}", lifetime=150) as procs:
         bots = [procs.spawn(tarock("bot", "--name", f"b{i}", "--rounds", "2", "--json", "--records",
                                    str(records), "--state", str(state), "--seat-timeout", "4",
                                    "--heartbeat", "0.25", "--seed", str(i), *LOOP),
-                            name=f"b{i}-{run}", env=env(state), cwd=ROOT) for i in range(4)]
+                            name=f"b{i}-{run}", env=english(state), cwd=ROOT) for i in range(4)]
         for b in bots:
             assert b.wait(timeout=120) == 0, b.tail()
     for b in bots:
@@ -96,7 +102,7 @@ def test_a_file_in_place_of_the_records_folder_is_one_line_and_status_2(tmp_path
     records = tmp_path / "rec"
     records.write_text("not a folder")
     done = subprocess.run(tarock(*COMMANDS[command], "--records", str(records)), capture_output=True,
-                          text=True, timeout=60, cwd=ROOT, env=env(tmp_path / "state"),
+                          text=True, timeout=60, cwd=ROOT, env=english(tmp_path / "state"),
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done.stdout + done.stderr
     line = _one_line(done, records, "it is a file, not a folder")
@@ -112,7 +118,7 @@ def test_a_read_only_records_folder_is_one_line_and_status_2(tmp_path: Path, com
     records.mkdir()
     argv = tarock(*COMMANDS[command], "--records", str(records))
     done = subprocess.run(in_tmpfs("ro,size=64k", records, argv, RUN), capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, env=env(tmp_path / "state"), stdin=subprocess.DEVNULL)
+                          timeout=60, cwd=ROOT, env=english(tmp_path / "state"), stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done.stdout + done.stderr
     assert _one_line(done, records, "Read-only file system").endswith(
         f"cannot write the records folder {records}: Read-only file system")
@@ -123,7 +129,7 @@ def _at_a_terminal(argv: list[str], tmp: Path) -> tuple[int, str]:
     there); its status and what it wrote to stderr."""
     master, slave = os.openpty()
     proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env=env(tmp / "state"), start_new_session=True)
+                            env=english(tmp / "state"), start_new_session=True)
     os.close(slave)
     try:
         _out, err = proc.communicate(timeout=60)
@@ -161,12 +167,12 @@ def test_a_host_whose_records_disk_fills_up_says_one_line_and_the_others_play_on
                   str(state), "--seat-timeout", "4", "--heartbeat", "0.25", *LOOP, "--host", "--table", name,
                   "--seed", "0")
     with Procs(log_dir=tmp_path / "logs", lifetime=200) as procs:
-        host = procs.spawn(in_tmpfs("size=1m", small, argv), name="b0", env=env(state), cwd=ROOT)
+        host = procs.spawn(in_tmpfs("size=1m", small, argv), name="b0", env=english(state), cwd=ROOT)
         seats = [procs.spawn(tarock("bot", "--name", f"b{i}", "--rounds", "3", "--json", "--records",
                                     str(tmp_path / f"rec-b{i}"), "--state", str(tmp_path / "state"),
                                     "--seat-timeout", "4", "--heartbeat", "0.25", *LOOP, "--table", name,
                                     "--seed", str(i)),
-                             name=f"b{i}", env=env(tmp_path / "state"), cwd=ROOT) for i in (1, 2, 3)]
+                             name=f"b{i}", env=english(tmp_path / "state"), cwd=ROOT) for i in (1, 2, 3)]
         host.wait_for_json(lambda e: e.get("event") == "hand", timeout=90)
         fill(inside(host, small))
         assert exit_status(host, 60) == 1
@@ -177,7 +183,7 @@ def test_a_host_whose_records_disk_fills_up_says_one_line_and_the_others_play_on
         stored = hands_stored(state / "b0.sqlite")
         again = tmp_path / "rec-again"
         at = argv.index("--records") + 1
-        restarted = procs.spawn([*argv[:at], str(again), *argv[at + 1:]], name="b0-again", env=env(state),
+        restarted = procs.spawn([*argv[:at], str(again), *argv[at + 1:]], name="b0-again", env=english(state),
                                 cwd=ROOT)
         until = time.monotonic() + 60
         while len(list(again.glob("table-*.json"))) < len(stored) and time.monotonic() < until:

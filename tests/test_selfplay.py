@@ -72,9 +72,9 @@ def test_mixed_bots_and_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "four kinds" in capsys.readouterr().err
     assert main(["selfplay", "--lang", "en", "--bots", "random,random,random,genius", "--no-records"]) == 2
     assert "unknown bot kind(s) genius" in capsys.readouterr().err
-    assert main(["selfplay", "--variant", "tarock99", "--no-records"]) == 2
+    assert main(["selfplay", "--lang", "en", "--variant", "tarock99", "--no-records"]) == 2
     assert "unknown variant 'tarock99'" in capsys.readouterr().err
-    assert main(["selfplay", "--option", "nonsense=1", "--no-records"]) == 2
+    assert main(["selfplay", "--lang", "en", "--option", "nonsense=1", "--no-records"]) == 2
     # without --variant the first variant plugins.toml offers: the 40-card game (docs/rules.md §3.6)
     assert "unknown option(s) for tarock40: nonsense" in capsys.readouterr().err
 

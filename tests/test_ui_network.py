@@ -15,11 +15,13 @@ import asyncio
 import socket
 from pathlib import Path
 
+import pytest
 from net_procs import ROOT, bot_args, env, events
 from netns import Proc, Procs
 from ui_harness import Driver, run
 from ui_play import Seen, close_settlement, play_hand, until
 
+from tarock.client.history import read_table
 from tarock.client.i18n import _, set_language
 from tarock.client.ui.main import lobby
 from tarock.client.ui.model import TableModel
@@ -115,9 +117,12 @@ def test_a_hand_with_bots_at_three_other_nodes(tmp_path: Path) -> None:
     assert list((tmp_path / "rec-me").glob("table-*.json"))
 
 
-def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Path) -> None:
+def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The lobby lists a table with its free seats and players; joined, closed mid-hand and opened
-    again, the node's store takes the seat again and the table is played to its end."""
+    again, the node's store takes the seat again and the table is played to its end; the lobby left,
+    the terminal shows its standings."""
     set_language("de")
     args = argparse.Namespace(
         state=str(tmp_path / "me"),
@@ -199,6 +204,7 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
         )
         ref.clear()
         seen = Seen()
+        args.name = "Anna"  # another name: the seat is the node's (its key), not its name's
 
         async def again(d: Driver) -> None:
             await d.wait_for(_("Go on at the network table"), timeout=30)
@@ -227,6 +233,11 @@ def test_join_a_table_from_the_lobby_close_and_take_the_seat_again(tmp_path: Pat
             assert bot.wait(timeout=60) == 0, bot.tail()
     assert len(seen.settlements) >= 2
     assert events(host, "standings")
+    after = capsys.readouterr().out
+    assert f"{table} · 40 Blatt (Überbieten): Stand nach 2 von 2 Runden" in after and "Hilde" in after, after
+    [kept] = (tmp_path / "me" / "history").glob("*.json")  # kept with the finished tables (client/tables.py)
+    finished = read_table(kept, load_plugins(None))
+    assert len(finished.table.rows) == 2 and "Hilde" in finished.names
 
 
 # Bots play without pause: on a quiet machine three hands were over 3.5 s after the table

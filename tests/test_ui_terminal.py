@@ -49,7 +49,7 @@ def test_play_closes_and_goes_on_with_the_same_hand(tmp_path: Path) -> None:
         assert "The table is saved" in first.output()
     finally:
         first.close()
-    assert (tmp_path / "state" / "local-table.json").exists()
+    assert len(list((tmp_path / "state" / "tables").glob("*.json"))) == 1  # client/tables.py
 
     again = PtyProgram(args, env={"LANG": "de_AT.UTF-8"}, cwd=str(ROOT))
     try:
@@ -68,12 +68,16 @@ def test_play_closes_and_goes_on_with_the_same_hand(tmp_path: Path) -> None:
         assert again.wait(30) == 1
     finally:
         again.close()
-    assert not (tmp_path / "state" / "local-table.json").exists()
+    assert not list((tmp_path / "state" / "tables").glob("*.json"))
 
 
 def test_the_lobby_is_german_by_default(tmp_path: Path) -> None:
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text('{"name": "Resi"}')  # not the first start
     lobby = PtyProgram(
-        ["--state", str(tmp_path)], env={"LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": ""}, cwd=str(ROOT)
+        ["--state", str(tmp_path)],
+        env={"LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "TAROCK_CONFIG": str(tmp_path / "config")},
+        cwd=str(ROOT),
     )
     try:
         text = lobby.wait_for("Gegen Bots spielen")

@@ -28,7 +28,8 @@ TITLE = "Tarock"
 
 def draw_lobby(model: LobbyModel, w: int, h: int) -> Canvas:
     canvas = Canvas(w, h)
-    canvas.put(0, 0, [("class:header.title", f" {TITLE} ".ljust(w))])
+    head = f" {TITLE} · {model.player} " if model.player else f" {TITLE} "
+    canvas.put(0, 0, [("class:header.title", head.ljust(w))])
     if model.page == "main":
         _draw_main(model, canvas)
     elif model.page == "form":
@@ -59,7 +60,7 @@ def draw_lobby(model: LobbyModel, w: int, h: int) -> Canvas:
 
 def _keys(model: LobbyModel) -> str:
     if model.page == "main":
-        keys = _("↑↓ choose · Enter take · Q quit")
+        keys = _("↑↓ choose · Enter take · Q quit · N your name")
         if model.tables:
             keys += " · " + _("W watch a table")
         return keys
@@ -213,6 +214,11 @@ def load_lobby_bindings(model: LobbyModel) -> KeyBindings:
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         model.finish(LobbyChoice("quit"))
+
+    @kb.add("n", filter=main)
+    @kb.add("N", filter=main)
+    def _name(event: KeyPressEvent) -> None:
+        model.finish(LobbyChoice("name"))
 
     @kb.add("w", filter=main)
     @kb.add("W", filter=main)

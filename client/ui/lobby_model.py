@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tarock.client.errors import error_text
 from tarock.client.i18n import _, n_, p_
 from tarock.client.ui.lobby_forms import Form, new_form, option_fields
 from tarock.client.ui.rules_page import rules_lines
@@ -26,7 +27,9 @@ from tarock.core.rules import RuleError
 
 PIN_CHARS = 40
 """The longest PIN the lobby takes (the network allows 64)."""
-ChoiceKind = Literal["resume", "resume-net", "bots", "open", "join", "watch", "quit"]
+ChoiceKind = Literal[
+    "resume", "resume-net", "bots", "open", "join", "watch", "quit", "stats", "replay", "name"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,10 @@ class LobbyModel:
     player: str = ""
     saved: str = ""
     """The saved table in words (empty: none to resume)."""
+    saved_tables: list[tuple[str, str]] = field(default_factory=list)
+    """Each saved table (:mod:`client.tables`): its key and the table in words."""
+    kept: bool = False
+    """Whether a table has ended here: the statistics and the replay viewer are offered."""
     network: bool = False
     """Whether network tables can be opened, found and joined here."""
     net_saved: str = ""
@@ -108,12 +115,16 @@ class LobbyModel:
             out.append(("resume-net", _("Go on at the network table"), self.net_saved))
         if self.saved:
             out.append(("resume", _("Go on with the saved table"), self.saved))
+        out += [(f"resume:{key}", _("Go on with a saved table"), text) for key, text in self.saved_tables]
         out.append(("bots", _("Play against bots"), _("choose the game, its options and the bots")))
         if self.network:
             out.append(
                 ("open", _("Open a table on the network"), _("others join it; bots fill the seats you say"))
             )
         out.append(("rules", _("Rules"), _("the rules of each game, from its data")))
+        if self.kept:
+            out.append(("stats", _("Statistics"), _("hands, games won, money per session and player")))
+            out.append(("replay", _("Replay a hand"), _("step through the hands of the finished tables")))
         out.append(("quit", _("Quit"), ""))
         for i, t in enumerate(self.tables):
             free = n_("{n} seat free", "{n} seats free", t.free).format(n=t.free)
@@ -216,6 +227,10 @@ class LobbyModel:
     def _take(self, tag: str) -> None:
         if tag == "resume":
             self.finish(LobbyChoice("resume"))
+        elif tag.startswith("resume:"):
+            self.finish(LobbyChoice("resume", name=tag.partition(":")[2]))
+        elif tag in ("stats", "replay"):
+            self.finish(LobbyChoice(tag))  # type: ignore[arg-type]
         elif tag == "resume-net":
             self._choose(LobbyChoice("resume-net", name=self.player), self.net_saved_private)
         elif tag == "bots":
@@ -284,7 +299,7 @@ class LobbyModel:
         try:
             self.catalogue.variants[variant].rules(options)
         except RuleError as exc:
-            form.message = str(exc)
+            form.message = error_text(exc)
             return None
         if form.kind == "bots":
             bots = tuple(str(values[f"bot:{s}"]) for s in range(1, 4))

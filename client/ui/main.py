@@ -10,19 +10,33 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from tarock.client.i18n import _, choose_language, p_, set_language
+from tarock.client.command import bot_kinds
+from tarock.client.errors import error_text
+from tarock.client.i18n import _, choose_language, set_language
 from tarock.client.paths import default_records_dir
+from tarock.client.settings import player_name
+from tarock.client.tables import Tables
 from tarock.client.ui.app import Outcome, play_local, run_table
 from tarock.client.ui.bridge import Portal, trio_guest
 from tarock.client.ui.hint import HINT
+from tarock.client.ui.kept import (
+    first_name,
+    keep_network_table,
+    kept_page,
+    network_standings,
+    saved_rows,
+    standings_on_exit,
+)
 from tarock.client.ui.lobby import run_lobby
 from tarock.client.ui.lobby_forms import BOT_NAMES
-from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel, describe_saved
-from tarock.client.ui.local import SAVE_NAME, SavedTable, SaveError, TableSetup, state_dir
+from tarock.client.ui.lobby_model import LobbyChoice, LobbyModel
+from tarock.client.ui.local import SavedTable, SaveError, TableSetup, state_dir
 from tarock.client.ui.model import TableModel
 from tarock.client.ui.network import NetError, NetSettings, Network
 from tarock.core.plugins import Catalogue
@@ -32,9 +46,8 @@ DEFAULT_PACE = 0.6
 """Seconds a bot waits before its move, so the player can follow (``--pace``)."""
 
 
-def _save(args: argparse.Namespace) -> SavedTable:
-    folder = Path(args.state) if getattr(args, "state", None) else state_dir()
-    return SavedTable(folder / SAVE_NAME)
+def _tables(args: argparse.Namespace) -> Tables:
+    return Tables(Path(args.state) if getattr(args, "state", None) else state_dir())
 
 
 def _records(args: argparse.Namespace) -> Path | None:
@@ -44,7 +57,7 @@ def _records(args: argparse.Namespace) -> Path | None:
 
 
 def _player(args: argparse.Namespace) -> str:
-    return (getattr(args, "name", None) or "").strip() or _("You")
+    return player_name(getattr(args, "name", None), _("You"))
 
 
 def _pace(args: argparse.Namespace) -> float:
@@ -52,7 +65,9 @@ def _pace(args: argparse.Namespace) -> float:
     return DEFAULT_PACE if pace is None else max(0.0, float(pace))
 
 
-def _say_after(outcome: Outcome, save: SavedTable) -> None:
+def _say_after(outcome: Outcome, save: SavedTable, catalogue: Catalogue) -> None:
+    """On the terminal, once the screen is gone: the standings of the table left, and whether it is saved."""
+    standings_on_exit(save, catalogue)
     if outcome == "closed" and save.exists():
         print(_("The table is saved: `tarock play` (or the lobby) goes on with it."), flush=True)
 
@@ -84,7 +99,7 @@ async def network(
         yield None
         return
     async with trio_guest() as portal:
-        net = Network(player, catalogue, _settings(args))
+        net = Network(player, catalogue, _settings(args))  # its store keeps the seat, whatever the name
         net.portal = portal
         portal.start_soon(net.run)
         await portal.run(net.ready.wait)
@@ -104,7 +119,7 @@ Seen = Callable[[object, TableModel], None]
 
 async def lobby(args: argparse.Namespace, catalogue: Catalogue, seen: Seen | None = None) -> int:
     """The lobby, then the table chosen, then the lobby again, until the player quits or closes."""
-    player = _player(args)
+    player = await first_name(args)
     async with network(args, catalogue, player) as net:
         return await _lobby(args, catalogue, player, net, seen)
 
@@ -117,19 +132,16 @@ async def _lobby(
     seen: Seen | None = None,
     new_game: str = "",
 ) -> int:
-    save = _save(args)
+    tables = _tables(args)
     portal = _portal(net)
     message = ""
     refused = ""
+    left: Callable[[], None] | None = None  # prints the standings of the table left last
+    back = ""  # the row the lobby comes back to after a page of its own
     while True:
-        summary = save.summary()
-        saved = ""
-        if summary is not None:
-            setup, played = summary
-            variant = catalogue.variants.get(setup.variant)
-            title = p_("variant", variant.title) if variant is not None else setup.variant
-            saved = describe_saved(title, played, setup.rounds)
-        model = LobbyModel(catalogue, player=player, saved=saved, message=message)
+        model = LobbyModel(catalogue, player=player, saved_tables=saved_rows(tables, catalogue),
+                           kept=bool(tables.finished()), message=message)
+        model.row = next((i for i, (tag, _l, _d) in enumerate(model.entries()) if tag == back), 0)
         message = ""
         if new_game:  # "New game" in the table's menu: the form of a new table of that game at once
             model.page, model.form, new_game = "form", model.new_form("bots", new_game), ""
@@ -147,26 +159,60 @@ async def _lobby(
             if net is not None:
                 net.lobby = None
         if choice.kind == "quit":
+            if left is not None:
+                left()
             return 0
+        if choice.kind in ("stats", "replay", "name"):
+            player = await kept_page(choice.kind, tables, catalogue, player)
+            back = choice.kind
+            if net is not None:
+                net.name = player
+                if net.node is not None:
+                    net.node.name = player
+            continue
         if choice.kind == "resume":
+            found = tables.find(choice.name)
+            if found is None:
+                continue
+            save = found.save
             outcome = await _resume(save, catalogue, args)
         elif choice.kind == "bots":
-            outcome = await play_local(
-                setup_of(choice, player), catalogue, save, _records(args), _pace(args), seen=seen
-            )
+            setup = setup_of(choice, player)
+            save = tables.new(setup)
+            outcome = await play_local(setup, catalogue, save, _records(args), _pace(args), seen=seen)
         elif net is not None and portal is not None:
+            shown: list[TableModel] = []
+            since = time.time()
             try:
-                outcome = await play_network(net, portal, choice, player, seen)
+                outcome = await play_network(net, portal, choice, player, _also(seen, shown.append))
             except NetProblem as exc:
                 message = str(exc)
                 refused = choice.table.name if choice.table is not None else ""
                 continue
+            left = functools.partial(network_standings, shown[0]) if shown else None
+            if shown and net.node is not None and choice.kind != "watch":
+                keep_network_table(tables, _records(args), net.node.me, since - 1, shown[0])
         else:
             continue
-        if outcome == "closed":
-            _say_after(outcome, save)
+        if choice.kind in ("resume", "bots"):
+            left = functools.partial(standings_on_exit, save, catalogue)
+            if outcome == "closed":
+                _say_after(outcome, save, catalogue)
+                return 0
+        elif outcome == "closed":
+            if left is not None:
+                left()
             return 0
         new_game = (choice.variant or "-") if outcome == "new" else ""
+
+
+def _also(seen: Seen | None, more: Callable[[TableModel], None]) -> Seen:
+    def both(driver: object, model: TableModel) -> None:
+        more(model)
+        if seen is not None:
+            seen(driver, model)
+
+    return both
 
 
 def _portal(net: Network | None) -> Portal | None:
@@ -228,24 +274,24 @@ async def _resume(save: SavedTable, catalogue: Catalogue, args: argparse.Namespa
 
 async def play(args: argparse.Namespace, catalogue: Catalogue, options: dict[str, object]) -> int:
     """``tarock play``: straight to a table against bots (the saved one, unless ``--new``)."""
-    save = _save(args)
-    summary = save.summary()
-    if summary is not None and not args.new and (args.variant is None or args.variant == summary[0].variant):
-        variant = summary[0].variant
+    saved = None if args.new else _tables(args).latest(args.variant)
+    if saved is not None:
+        save: SavedTable = saved.save
+        variant = saved.setup.variant
         outcome = await _resume(save, catalogue, args)
     else:
         variant = args.variant or catalogue.enabled[0]
         player = _player(args)
         seats = getattr(args, "seats", 4)
         names = [player, *BOT_NAMES[: seats - 1]]
-        kind = getattr(args, "bot", None) or "heuristic"
-        setup = TableSetup(variant, dict(options), names, ["", *[kind] * (seats - 1)], args.rounds)
+        setup = TableSetup(variant, dict(options), names, ["", *bot_kinds(args, seats)], args.rounds)
         if args.seed is not None:
             setup.seed = args.seed
+        save = _tables(args).new(setup)
         outcome = await play_local(setup, catalogue, save, _records(args), _pace(args))
     if outcome == "new":  # "New game" in the table's menu: the lobby's form of a new table
         return await _lobby(args, catalogue, _player(args), None, new_game=variant)
-    _say_after(outcome, save)
+    _say_after(outcome, save, catalogue)
     return 0 if outcome != "ended" else 1
 
 
@@ -268,5 +314,5 @@ def run_play_command(args: argparse.Namespace, catalogue: Catalogue, options: di
     try:
         return asyncio.run(play(args, catalogue, options))
     except (SaveError, RuleError) as exc:
-        print(f"tarock play: {exc}", file=sys.stderr)
+        print(f"tarock play: {error_text(exc)}", file=sys.stderr)
         return 2

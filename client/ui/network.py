@@ -30,6 +30,7 @@ from typing import Any
 import trio
 
 from tarock.client.bots import make_bot
+from tarock.client.errors import error_text, net_text
 from tarock.client.i18n import _, p_
 from tarock.client.players import BotSeat, Policy
 from tarock.client.ui.bridge import Portal
@@ -155,7 +156,8 @@ class ScreenListener:
             if event.bots and model.seat in event.bots:
                 model.note(_("A bot played for you while you were away."))
         elif isinstance(event, Voided):
-            model.note(_("The deal is void and is dealt again: {reason}").format(reason=event.reason))
+            reason = net_text(event.reason, model.names)
+            model.note(_("The deal is void and is dealt again: {reason}").format(reason=reason))
             model.changed()
         elif isinstance(event, Refusal):
             if event.code not in ("stale", "not-now"):
@@ -177,6 +179,11 @@ class NetSettings:
     """Ask this ``HOST:PORT`` for its table instead of browsing (networks that block multicast)."""
     timing: Timing = field(default_factory=Timing)
     records: Path | None = None
+
+
+PLAYER_STORE = "player"
+"""The store of the lobby's node, whatever the player's name: the seat it holds is reclaimed by the
+node's identity (its key, kept there), so a new name keeps the seat."""
 
 
 def _bot_for(seed: int) -> Callable[[int], Policy]:
@@ -207,7 +214,8 @@ class Network:
         s = self.settings
         try:
             transport = TcpTransport(s.bind, s.port)
-            node = Node(self.name, self.catalogue, transport, s.state, timing=s.timing, records_dir=s.records)
+            node = Node(self.name, self.catalogue, transport, s.state, timing=s.timing, records_dir=s.records,
+                        store=PLAYER_STORE)
         except (ValueError, OSError) as exc:
             self.note = _("The network is not available: {reason}").format(reason=str(exc))
             self.ready.set()
@@ -339,7 +347,7 @@ class Network:
         try:
             game = Game.make(self.catalogue, variant, options, SEATS, rounds, DEFAULT_DEALING)
         except RuleError as exc:
-            raise NetError(str(exc)) from None
+            raise NetError(error_text(exc)) from None
         self._use_pin(node, pin)
         info = new_table(game, name, private=bool(pin))
         seed = random.SystemRandom().randrange(1_000_000)
