@@ -76,7 +76,9 @@ async def play_shown(d: Driver, model: TableModel, timeout: float = 300.0) -> Ob
             shown = " ".join(k for k, _c in _keys_row(d))
             await _press_shown(d, lit[-1], shown)
             await d.wait_for(lambda t: model.lifted is not None)
-            assert card_text(model.lifted) in d.term.line(d.term.rows - 6)  # raised above the hand
+            lifted = card_text(model.lifted)
+            # raised above the hand, once the screen has drawn the lift
+            await d.wait_for(lambda t, c=lifted: c in d.term.line(d.term.rows - 6), timeout=10)  # type: ignore[misc]
             await _press_shown(d, lit[-1], shown)
         elif decision.kind == "discard":
             for _k in range(decision.discard_count):
