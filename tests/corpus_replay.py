@@ -1,12 +1,6 @@
 """The replay corpus (``tests/corpus/*.jsonl.gz``, written by ``tests/corpus/make_corpus.py``)
-as the tests read it: its hands one by one, and each hand's rules built once per table.
-
-A table plays all its hands under one :class:`~tarock.core.rules.Rules`; so the corpus is
-replayed here, rather than building the rules again for every hand (most of a replay's time).
-The rules are built from the first record of each variant, options and record format, exactly
-as :func:`~tarock.core.record.replay` builds them, and ``replay`` still checks every record's
-rules hash against them.
-"""
+as the tests read it: its hands one by one, and the rules of its tables, each built once
+(:class:`table_rules.TableRules`)."""
 
 from __future__ import annotations
 
@@ -16,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from table_rules import TableRules
+
 from tarock.core.plugins import load_plugins
-from tarock.core.record import Replay, replay
-from tarock.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -32,23 +26,6 @@ def hands(variant: str) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
-class TableRules:
+def table_rules() -> TableRules:
     """The rules of the corpus's tables (plugins.toml's catalogue), each built once."""
-
-    def __init__(self) -> None:
-        self.catalogue = load_plugins(ROOT / "plugins.toml")
-        self._rules: dict[tuple[object, ...], Rules] = {}
-
-    def rules(self, record: dict[str, Any]) -> Rules:
-        """The rules ``record`` is replayed with: those of its table (variant, options, format)."""
-        key = (record.get("format"), record.get("variant"), json.dumps(record.get("options"), sort_keys=True))
-        found = self._rules.get(key)
-        if found is None:
-            shell = replay({**record, "actions": []}, variants=self.catalogue.variants).hand
-            assert shell is not None
-            found = self._rules[key] = shell.rules
-        return found
-
-    def replay(self, record: dict[str, Any]) -> Replay:
-        """:func:`~tarock.core.record.replay` of ``record`` under its table's rules."""
-        return replay(record, rules=self.rules(record))
+    return TableRules(load_plugins(ROOT / "plugins.toml").variants)

@@ -15,14 +15,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from corpus_replay import VARIANTS, TableRules, hands
+from corpus_replay import VARIANTS, hands, table_rules
 
 from tarock.client.bots import HeuristicBot
 from tarock.core.engine import Hand, IllegalAction
 from tarock.core.observation import observe
 from tarock.core.record import parse_record, replay
 
-TABLES = TableRules()
+TABLES = table_rules()
 STEP = 13
 """Every 13th hand: all four bot mixes of the corpus come up (hands alternate by four)."""
 CHANGED = {"tarock54-club"}

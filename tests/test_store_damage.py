@@ -21,12 +21,13 @@ import os
 import shutil
 import sqlite3
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from netns import ProcTimeout
 from soak_check import summary_lines
 from test_faults_acceptance import (
     FIRST_HAND,
@@ -66,11 +67,21 @@ def hands_at(run: Run, i: int) -> int:
 
 
 def wait_hands(run: Run, i: int, count: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while hands_at(run, i) < count:
-        assert time.monotonic() < deadline, f"{run.bots[i].name} counted {hands_at(run, i)}, not {count}"
-        assert run.bots[i].proc.alive, run.bots[i].proc.tail()
-        time.sleep(0.5)
+    """Until bot ``i`` has counted ``count`` hands (woken by each line it prints; it must not
+    exit, nor take more than ``timeout`` s)."""
+    bot = run.bots[i]
+    before = sum(e.get("event") == "hand" for proc in bot.earlier for e in proc.json_lines())
+    seen = 0
+
+    def enough(event: dict[str, Any]) -> bool:
+        nonlocal seen
+        seen += event.get("event") == "hand"
+        return before + seen >= count
+
+    try:
+        bot.proc.wait_for_json(enough, timeout=timeout)
+    except ProcTimeout:
+        raise AssertionError(f"{bot.name} counted {hands_at(run, i)}, not {count}") from None
 
 
 def damaged_node(work: Path, damage: Callable[[Path, Path], None], title: str,
