@@ -337,6 +337,14 @@ class Proc:
         self._finish()
         return self.popen.returncode
 
+    def exited(self, *, within: float) -> bool:
+        """Whether the process ends within ``within`` s (returns as soon as it does; not killed)."""
+        try:
+            self.popen.wait(timeout=within)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
     def wait(self, *, timeout: float) -> int:
         """Wait for the exit (SIGKILL and raise ProcTimeout after ``timeout`` s)."""
         try:

@@ -121,7 +121,10 @@ def finish(bots: list[Bot], seconds: float, stall: float, history: History) -> N
             why = f"no bot printed an event for {stall:g} s (the table is stuck): killed"
             history.log("note", text=f"the table is stuck: no event for {stall:g} s")
             break
-        time.sleep(1.0)
+        for bot in bots:  # wait up to 1 s for the first one still running: back at once when it ends
+            if bot.proc.alive:
+                bot.proc.exited(within=1.0)
+                break
     for bot in bots:
         if bot.proc.alive:
             bot.proc.kill()

@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from net_procs import hand_file
+from table_rules import TableRules
 from tarock_procs import REPO, Bot
 
 from tarock.core.codec import RecordError
 from tarock.core.plugins import load_plugins
-from tarock.core.record import replay
 
 RECORD_NAME = re.compile(r"^table-([0-9a-f]+)-r(\d+)-d(\d+)\.json$")
 
@@ -150,10 +150,12 @@ def folder_views(work: Path, history: Sequence[Mapping[str, Any]]) -> list[NodeV
     return views
 
 
-def _replayed(data: bytes, variants: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[int, ...] | None]:
+def _replayed(data: bytes, tables: TableRules) -> tuple[dict[str, Any], tuple[int, ...] | None]:
     """The record object and its settlement (None: passed out); RecordError if it does not replay."""
     obj = json.loads(data)
-    played = replay(obj, variants=variants)
+    if not isinstance(obj, dict):
+        raise RecordError("a record must be a JSON object")
+    played = tables.replay(obj)
     if played.error_index is not None or played.hand is None:
         raise RecordError(f"does not replay (action {played.error_index}: {played.reason})")
     result = played.hand.state.result
@@ -201,7 +203,7 @@ def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[s
             rep.add("records-identical", f"{name} differs between nodes ({len(versions)} versions)")
 
     # -- records: valid, and the rounds they count --------------------------------------------
-    variants = load_plugins(REPO / "plugins.toml").variants
+    tables = TableRules(load_plugins(REPO / "plugins.toml").variants)  # the table's rules, built once
     per_round: dict[int, list[int]] = {}
     by_deal: dict[int, list[str]] = {}
     settlements: list[tuple[int, ...]] = []
@@ -215,7 +217,7 @@ def check(nodes: Sequence[NodeView], *, rounds: int, history: Sequence[Mapping[s
         rnd, deal = int(match.group(2)), int(match.group(3))
         by_deal.setdefault(deal, []).append(name)
         try:
-            obj, settlement = _replayed(data, variants)
+            obj, settlement = _replayed(data, tables)
         except (RecordError, ValueError) as exc:
             rep.add("records-valid", f"{name}: {exc}")
             continue

@@ -11,42 +11,33 @@ overtrump duty, unknown to the bots before (its name was in no list), are known 
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_replay import VARIANTS, hands, table_rules
 
 from tarock.client.bots import HeuristicBot
 from tarock.core.engine import Hand, IllegalAction
 from tarock.core.observation import observe
-from tarock.core.plugins import load_plugins
 from tarock.core.record import parse_record, replay
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "corpus"
-CATALOGUE = load_plugins(ROOT / "plugins.toml")
+TABLES = table_rules()
 STEP = 13
 """Every 13th hand: all four bot mixes of the corpus come up (hands alternate by four)."""
 CHANGED = {"tarock54-club"}
-VARIANTS = sorted(p.name.removesuffix(".jsonl.gz") for p in CORPUS.glob("*.jsonl.gz"))
 
 
 def sample(variant: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, entry) of every ``STEP``-th hand with a heuristic seat."""
-    with gzip.open(CORPUS / f"{variant}.jsonl.gz", "rt", encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            if i % STEP == 0:
-                entry = json.loads(line)
-                if "heuristic" in entry["bots"]:
-                    yield i, entry
+    for i, entry in enumerate(hands(variant)):
+        if i % STEP == 0 and "heuristic" in entry["bots"]:
+            yield i, entry
 
 
 def start(entry: dict[str, Any]) -> tuple[Hand, list[object]]:
     """The record's deal with no action taken, and its raw actions."""
-    shell = replay({**entry["record"], "actions": []}, variants=CATALOGUE.variants).hand
+    shell = replay({**entry["record"], "actions": []}, rules=TABLES.rules(entry["record"])).hand
     assert shell is not None
     return shell, list(parse_record(entry["record"]).raw_actions)
 

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from table_rules import TableRules
 
 from tarock.client.bots.fastplay import TrickModel, bits, cards_of
 from tarock.client.bots.rulebook import register
@@ -40,6 +41,7 @@ from tarock.core.tricks import winner as core_winner
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
 CATALOGUE = load_plugins(ROOT / "plugins.toml")
+TABLES = TableRules(CATALOGUE.variants)  # each table's rules built once, as a table plays its hands
 VARIANTS = sorted(p.name.removesuffix(".jsonl.gz") for p in CORPUS.glob("*.jsonl.gz"))
 STEP = 7
 """Every 7th hand of each variant's corpus."""
@@ -52,7 +54,7 @@ def hands_of(variant: str) -> Iterator[tuple[int, Hand, list[object]]]:
             if i % STEP:
                 continue
             entry: dict[str, Any] = json.loads(line)
-            shell = replay({**entry["record"], "actions": []}, variants=CATALOGUE.variants).hand
+            shell = replay({**entry["record"], "actions": []}, rules=TABLES.rules(entry["record"])).hand
             assert shell is not None
             yield i, shell, list(parse_record(entry["record"]).raw_actions)
 

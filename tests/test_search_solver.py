@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from table_rules import TableRules
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.playout import Aims, aims_of
@@ -36,6 +37,7 @@ from tarock.core.record import parse_record, replay
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
 CATALOGUE = load_plugins(ROOT / "plugins.toml")
+TABLES = TableRules(CATALOGUE.variants)  # each table's rules built once, as a table plays its hands
 VARIANTS = sorted(p.name.removesuffix(".jsonl.gz") for p in CORPUS.glob("*.jsonl.gz"))
 PER_VARIANT = 6
 """Endgames solved per variant."""
@@ -48,7 +50,7 @@ def endgames(variant: str) -> Iterator[tuple[str, Hand]]:
     with gzip.open(CORPUS / f"{variant}.jsonl.gz", "rt", encoding="utf-8") as fh:
         for i, line in enumerate(fh):
             entry: dict[str, Any] = json.loads(line)
-            hand = replay({**entry["record"], "actions": []}, variants=CATALOGUE.variants).hand
+            hand = replay({**entry["record"], "actions": []}, rules=TABLES.rules(entry["record"])).hand
             assert hand is not None
             left = 2 + found % 2
             offset = i % 4  # cards already in the trick

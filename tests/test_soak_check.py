@@ -16,7 +16,7 @@ TABLE = "0123456789abcdef"
 ROUNDS = 3
 
 
-def fake_replayed(data: bytes, variants: Any) -> tuple[dict[str, Any], tuple[int, ...] | None]:
+def fake_replayed(data: bytes, tables: Any) -> tuple[dict[str, Any], tuple[int, ...] | None]:
     obj = json.loads(data)
     return obj, None if obj["settlement"] is None else tuple(obj["settlement"])
 

@@ -13,6 +13,13 @@ the soak's checker (tests/soak_check.py) sees it: identical records and totals, 
 outcome per deal, every round counted once, and nobody named (least of all the honest node
 whose disk failed).  A store that cannot be used at all (and no key beside it) stops the
 node with one line naming the file.  Every wait is bounded, and each test as a whole.
+
+The five cases are independent (each damages one node's own state folder between two of its
+runs), so they are done one after the other at one table (:func:`damaged_table`, run once for
+the module): the lab is built, the nodes sit down and the table ends once, not five times.
+Each case waits until its node counts hands again before the next begins; each test checks
+its own case's line and the checker's verdict over the whole table.  ``python
+tests/test_store_damage.py CASE FOLDER`` runs one case alone at a table of its own.
 """
 
 from __future__ import annotations
@@ -21,13 +28,17 @@ import os
 import shutil
 import sqlite3
 import sys
-import time
-from collections.abc import Callable
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from soak_check import summary_lines
+import pytest
+from netns import Proc, ProcTimeout
+from soak_check import Report, summary_lines
+from soak_nemesis import current_host
 from test_faults_acceptance import (
     FIRST_HAND,
     MARGIN,
@@ -42,8 +53,15 @@ from test_faults_acceptance import (
     wait_first_hand,
 )
 
-ROUNDS = 40
-BOUND = SEAT_WAIT + FIRST_HAND + 300.0 + MARGIN
+
+def rounds(cases: int) -> int:
+    """A table's rounds: a case takes 12 of its node's hands and one or so to come back; about
+    30 are played after the last case (as after the damage at a table of one case, 40 rounds)."""
+    return 30 + 13 * cases
+
+
+def bound(cases: int) -> float:
+    return SEAT_WAIT + FIRST_HAND + 300.0 + 240.0 * cases + MARGIN
 
 
 def backup(state: Path, to: Path) -> None:
@@ -66,48 +84,91 @@ def hands_at(run: Run, i: int) -> int:
 
 
 def wait_hands(run: Run, i: int, count: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while hands_at(run, i) < count:
-        assert time.monotonic() < deadline, f"{run.bots[i].name} counted {hands_at(run, i)}, not {count}"
-        assert run.bots[i].proc.alive, run.bots[i].proc.tail()
-        time.sleep(0.5)
+    """Until bot ``i`` has counted ``count`` hands (woken by each line it prints; it must not
+    exit, nor take more than ``timeout`` s)."""
+    bot = run.bots[i]
+    before = sum(e.get("event") == "hand" for proc in bot.earlier for e in proc.json_lines())
+    seen = 0
+
+    def enough(event: dict[str, Any]) -> bool:
+        nonlocal seen
+        seen += event.get("event") == "hand"
+        return before + seen >= count
+
+    try:
+        bot.proc.wait_for_json(enough, timeout=timeout)
+    except ProcTimeout:
+        raise AssertionError(f"{bot.name} counted {hands_at(run, i)}, not {count}") from None
 
 
-def damaged_node(work: Path, damage: Callable[[Path, Path], None], title: str,
-                 expect: str | None) -> None:
-    """The scenario: a node (not the host) plays two hands; a copy of its state folder is taken;
-    it plays two more, is killed, ``damage(state, copy)`` is done to its state folder, and it is
-    started again.  ``expect``: a text its one line about the store holds (None: it says nothing)."""
-    with table(work, rounds=ROUNDS, bound=BOUND) as run:
+@dataclass
+class Damaged:
+    """What became of the cases done at one table: each case's node and the process started on
+    its damaged state folder, and the checker's report over the whole table."""
+
+    run: Run
+    report: Report
+    nodes: dict[str, int] = field(default_factory=dict)
+    restarted: dict[str, Proc] = field(default_factory=dict)
+
+    def check(self, name: str) -> None:
+        """The case's node said one clear line about its store (if one is expected), no node
+        printed a traceback, and the checker found nothing over the whole table."""
+        _, title, expect = CASES[name]
+        assert name in self.restarted, f"the case {name!r} was not reached"
+        bot = self.run.bots[self.nodes[name]]
+        said = [line for line in self.restarted[name].lines() if "store" in line and not line.startswith("{")]
+        print("\n".join([f"{title}: the damaged node {bot.name} said:", *said]), flush=True)
+        for b in self.run.bots:
+            assert not any("Traceback" in line for p in [*b.earlier, b.proc] for line in p.lines()), b.name
+        if expect is not None:
+            found = [line for line in said if expect in line]
+            assert len(found) == 1, said
+        print("\n".join(summary_lines(self.report)))
+        verdict(self.run, self.report, f"{title}: {bot.name}")
+
+
+def damage_one(run: Run, work: Path, name: str, damaged: Damaged) -> None:
+    """One case: a node that does not host plays 3 more hands; a copy of its state folder is
+    taken; it plays 9 more, is killed, the case's damage is done to its state folder, and it is
+    started again; then it counts a hand again."""
+    damage, title, _ = CASES[name]
+    host = current_host(run.bots)
+    assert host is not None, "no seated event names a host"
+    victim = (host + 1 + len(damaged.nodes) % (SEATS - 1)) % SEATS  # the nodes not hosting, in turn
+    bot = run.bots[victim]
+    state = work / f"state-{bot.name}"
+    start = hands_at(run, victim)
+    wait_hands(run, victim, start + 3, 120.0)
+    copy = work / f"copy-{name}"
+    backup(state, copy)
+    wait_hands(run, victim, start + 12, 120.0)
+    still_playing(run, f"the store was damaged ({name})")
+    run.mark(f"fault {name}")
+    run.history.log("fault", fault="store", node=bot.name, what=title)
+    run.nemesis._exits_seen.add(victim)
+    bot.proc.kill()
+    bot.proc.wait(timeout=10)
+    damage(state, copy)
+    bot.restart()
+    damaged.nodes[name], damaged.restarted[name] = victim, bot.proc
+    run.nemesis._exits_seen.discard(victim)
+    run.history.log("heal", fault="store", node=bot.name)
+    run.mark(f"heal {name}")
+    wait_hands(run, victim, hands_at(run, victim) + 1, 120.0)  # back at the table
+
+
+def damaged_table(work: Path, names: Sequence[str]) -> Damaged:
+    """The cases ``names``, one after the other at one table; then the table ends and the soak's
+    checker looks at it."""
+    with table(work, rounds=rounds(len(names)), bound=bound(len(names))) as run:
         run.mark("seated")
         wait_first_hand(run)
-        victim = (run.host() + 1) % SEATS
-        bot = run.bots[victim]
-        state = work / f"state-{bot.name}"
-        wait_hands(run, victim, 3, 120.0)
-        copy = work / "copy"
-        backup(state, copy)
-        wait_hands(run, victim, 12, 120.0)
-        still_playing(run, "the store was damaged")
-        run.mark("fault")
-        run.history.log("fault", fault="store", node=bot.name, what=title)
-        run.nemesis._exits_seen.add(victim)
-        bot.proc.kill()
-        bot.proc.wait(timeout=10)
-        damage(state, copy)
-        bot.restart()
-        run.nemesis._exits_seen.discard(victim)
-        run.history.log("heal", fault="store", node=bot.name)
-        run.mark("heal")
-        report = end_and_check(run, 300.0)
-    said = [line for line in bot.proc.lines() if "store" in line and not line.startswith("{")]
-    print("\n".join(["the damaged node said:", *said]), flush=True)
-    assert not any("Traceback" in line for p in [*bot.earlier, bot.proc] for line in p.lines())
-    if expect is not None:
-        found = [line for line in said if expect in line]
-        assert len(found) == 1, said
-    print("\n".join(summary_lines(report)))
-    verdict(run, report, f"{title}: {bot.name}")
+        done = Damaged(run, Report())
+        for name in names:
+            damage_one(run, work, name, done)
+        done.report = end_and_check(run, 300.0)
+    return done
 
 
 def restore_older(state: Path, copy: Path) -> None:
@@ -180,36 +241,33 @@ CASES = {
 }
 
 
-def run_case(name: str, work: Path) -> None:
-    damage, title, expect = CASES[name]
-    damaged_node(work / name, damage, title, expect)
-
-
-def test_an_older_copy_of_the_store_restored(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def five_cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Damaged]:
     skip_without_lab()
-    run_case("older", tmp_path)
+    yield damaged_table(tmp_path_factory.mktemp("store-damage"), list(CASES))
 
 
-def test_the_write_ahead_log_damaged(tmp_path: Path) -> None:
-    skip_without_lab()
-    run_case("wal", tmp_path)
+def test_an_older_copy_of_the_store_restored(five_cases: Damaged) -> None:
+    five_cases.check("older")
 
 
-def test_the_store_truncated(tmp_path: Path) -> None:
-    skip_without_lab()
-    run_case("truncated", tmp_path)
+def test_the_write_ahead_log_damaged(five_cases: Damaged) -> None:
+    five_cases.check("wal")
 
 
-def test_pages_of_the_store_overwritten(tmp_path: Path) -> None:
-    skip_without_lab()
-    run_case("garbage", tmp_path)
+def test_the_store_truncated(five_cases: Damaged) -> None:
+    five_cases.check("truncated")
 
 
-def test_the_store_emptied(tmp_path: Path) -> None:
-    skip_without_lab()
-    run_case("emptied", tmp_path)
+def test_pages_of_the_store_overwritten(five_cases: Damaged) -> None:
+    five_cases.check("garbage")
+
+
+def test_the_store_emptied(five_cases: Damaged) -> None:
+    five_cases.check("emptied")
 
 
 if __name__ == "__main__":  # python tests/test_store_damage.py CASE FOLDER
-    run_case(sys.argv[1], Path(sys.argv[2]))
+    name = sys.argv[1]
+    damaged_table(Path(sys.argv[2]) / name, [name]).check(name)
     os._exit(0)
