@@ -1,0 +1,120 @@
+"""Speed of the end-game solver: ``python -m tarock.tools.solverbench``.
+
+Positions come from hands the ``heuristic`` bots play (deals seeded by
+``--seed`` and the position's number, the variant's redeal rules), taken at
+the start of the trick with ``--left`` tricks left.  Each position is solved
+exactly (:class:`client.bots.solver.Solver`, no node limit) for the seat to
+move, twice: on the compiled trick engine where the table allows it
+(:mod:`core.trickbits`) and on the engine's own hooks
+(``Solver(..., engine=True)``).  Printed per variant: the nodes, CPU seconds
+and nodes per second of each, their ratio, and whether every value agreed.
+Work is counted in nodes, so the node counts are the same on every machine;
+the seconds are this machine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tarock.client.bots import make_bot
+from tarock.client.bots.playout import aims_of
+from tarock.client.bots.rulebook import register
+from tarock.client.bots.simulate import Sim
+from tarock.client.bots.solver import Solver
+from tarock.core.context import TableContext
+from tarock.core.deal import deal
+from tarock.core.engine import Hand
+from tarock.core.observation import observe
+from tarock.core.plugins import load_plugins
+from tarock.core.rules import Rules
+from tarock.core.state import HandState
+
+DEFAULT_VARIANTS = ("tarock54", "tarock40", "koenigrufen-club")
+
+
+def positions(rules: Rules, count: int, left: int, seed: int) -> list[HandState]:
+    """Up to ``count`` play positions with ``left`` tricks left, each at a trick's start."""
+    out: list[HandState] = []
+    seats = rules.players_per_hand
+    index = 0
+    while len(out) < count and index < 4 * count:
+        hands, talon = deal(rules, random.Random(f"{seed}/{index}"), seats)
+        dealer = index % seats
+        index += 1
+        hand = Hand(rules, dealer, hands, talon, seats, (), TableContext(dealer=dealer))
+        bots = [make_bot("heuristic", seed + s) for s in range(seats)]
+        while not hand.done:
+            state = hand.state
+            if (state.phase == "play" and max(len(h) for h in state.hands) == left
+                    and (state.trick is None or not state.trick.cards)):
+                out.append(state)
+                break
+            seat = state.to_move
+            assert seat is not None
+            hand.apply(bots[seat].decide(observe(hand, seat)))
+    return out
+
+
+@dataclass(slots=True)
+class Run:
+    """One way of solving every position."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+def solve_all(rules: Rules, states: Sequence[HandState], engine: bool) -> tuple[Run, list[float | None]]:
+    """Solve every position, timed in CPU seconds; the run and the values."""
+    table = register(rules)
+    values = rules.facts.facts.card_values
+    run = Run()
+    found: list[float | None] = []
+    for state in states:
+        sim = Sim(table, state)
+        seat = state.to_move
+        assert seat is not None
+        start = time.process_time()
+        solver = Solver(sim, aims_of(state), seat, values, 10**12, engine=engine)
+        found.append(solver.value())
+        run.seconds += time.process_time() - start
+        run.nodes += solver.nodes
+    return run, found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tarock.tools.solverbench",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", action="append", help="variant (repeatable; default: %(default)s)")
+    parser.add_argument("--positions", type=int, default=12, help="positions per variant")
+    parser.add_argument("--left", type=int, default=5, help="tricks left at each position")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--compiled-only", action="store_true", help="skip the engine-based runs")
+    args = parser.parse_args(argv)
+    catalogue = load_plugins(None)
+    for name in args.variant or DEFAULT_VARIANTS:
+        rules = catalogue.variants[name].rules()
+        states = positions(rules, args.positions, args.left, args.seed)
+        fast, fast_values = solve_all(rules, states, engine=False)
+        line = (f"{name}: {len(states)} positions, {args.left} tricks left; compiled {fast.nodes} nodes "
+                f"{fast.seconds:.2f} s {fast.rate:,.0f} nodes/s")
+        if not args.compiled_only:
+            slow, slow_values = solve_all(rules, states, engine=True)
+            agree = "agree" if slow_values == fast_values else "DIFFER"
+            ratio = fast.rate / slow.rate if slow.rate else 0.0
+            line += (f"; engine {slow.nodes} nodes {slow.seconds:.2f} s {slow.rate:,.0f} nodes/s; "
+                     f"ratio {ratio:.1f}; time {slow.seconds / max(fast.seconds, 1e-9):.1f}x; values {agree}")
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
