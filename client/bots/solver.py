@@ -76,7 +76,9 @@ class Solver:
         self.weight = tuple(values[c] for c in bits.card)
         """Per bit, its card's points."""
         self.mirror = engine or not sim.compiled
-        """Legal plays and winners from the engine's hooks, the Sim kept in step."""
+        """Legal plays or winners from the engine's hooks, the Sim kept in step."""
+        self.engine_winner = engine or not sim.compiled_winner
+        """Trick winners from the engine's hook."""
         self.leaves = Leaves(sim, seat, bits, memo=not engine)
         self.plain = ~(special_cards(sim.base.called, bits) | bits.mask(c for c in range(54) if is_king(c)))
         """The cards that may be merged with an equal neighbour (no card a premium names)."""
@@ -149,7 +151,10 @@ class Solver:
             kept.sort(key=lambda b: -weight[b])
             return kept
         beats = bits.beaten_by(trick, tmask)
-        kept.sort(key=lambda b: (not (1 << b) & beats, weight[b], b))
+        if len(trick) == self.sim.size - 1:  # the last to play: the cheapest card that takes it
+            kept.sort(key=lambda b: (not (1 << b) & beats, weight[b], b))
+        else:  # a card behind: the highest that takes it, else the cheapest
+            kept.sort(key=lambda b: (not (1 << b) & beats, -b if (1 << b) & beats else weight[b]))
         return kept
 
     # -- search -----------------------------------------------------------------
@@ -184,19 +189,43 @@ class Solver:
         return best
 
     def _last_trick(self) -> float:
-        """The last trick, every card forced: its positions counted, played without branching."""
-        size = self.sim.size
+        """The last trick, every card forced: its positions counted, scored without branching."""
+        sim = self.sim
+        size = sim.size
         self.nodes += size
         if self.nodes > self.node_limit:
             raise _Limit
-        hands = self.hands
+        hands, following = self.hands, sim.next_seat
+        seat = self.to_move
+        seats: list[int] = []
+        trick: list[int] = []
+        tmask = 0
         for _ in range(size):
-            seat = self.to_move
-            self._play(seat, hands[seat].bit_length() - 1)
-        v = self.leaves.value() + TIE_BREAK * self.points
-        for _ in range(size):
-            self._undo()
-        return v
+            h = hands[seat]
+            seats.append(seat)
+            trick.append(h.bit_length() - 1)
+            tmask |= h
+            seat = following[seat]
+        if self.engine_winner:
+            card = self.bits.card
+            for b in trick:
+                sim.play(card[b])
+            winner = sim.tricks[-1].winner
+            assert winner is not None
+            for _ in trick:
+                sim.undo()
+        else:
+            winner = seats[self.bits.winner(trick, tmask)]
+        points = self.points
+        if self.side[winner] == self.mine:
+            weight = self.weight
+            for b in trick:
+                points += weight[b]
+        leaves = self.leaves
+        leaves.push(seats, trick, tmask, winner)
+        v = leaves.value()
+        leaves.pop()
+        return v + TIE_BREAK * points
 
     def _play(self, seat: int, b: int) -> None:
         low = 1 << b
@@ -212,7 +241,7 @@ class Solver:
             self.to_move = sim.next_seat[seat]
             return
         tmask = self.tmask
-        if self.mirror:
+        if self.engine_winner:
             winner = sim.tricks[-1].winner
             assert winner is not None
         else:
