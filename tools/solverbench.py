@@ -66,6 +66,10 @@ class Run:
 
     nodes: int = 0
     seconds: float = 0.0
+    engine_leaves: int = 0
+    """Finished hands the engine scored (the others took an outcome's amount)."""
+    failures: int = 0
+    """Worlds where a reused amount differed from the engine's (the memo was dropped)."""
 
     @property
     def rate(self) -> float:
@@ -87,6 +91,8 @@ def solve_all(rules: Rules, states: Sequence[HandState], engine: bool) -> tuple[
         found.append(solver.value())
         run.seconds += time.process_time() - start
         run.nodes += solver.nodes
+        run.failures += solver.leaves.failures
+        run.engine_leaves += solver.leaves.scored
     return run, found
 
 
@@ -105,7 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         states = positions(rules, args.positions, args.left, args.seed)
         fast, fast_values = solve_all(rules, states, engine=False)
         line = (f"{name}: {len(states)} positions, {args.left} tricks left; compiled {fast.nodes} nodes "
-                f"{fast.seconds:.2f} s {fast.rate:,.0f} nodes/s")
+                f"{fast.seconds:.2f} s {fast.rate:,.0f} nodes/s, {fast.engine_leaves} leaves scored by the "
+                f"engine, {fast.failures} memo failures")
         if not args.compiled_only:
             slow, slow_values = solve_all(rules, states, engine=True)
             agree = "agree" if slow_values == fast_values else "DIFFER"

@@ -52,8 +52,8 @@ def special_cards(called: Card | None, bits: TrickBits) -> int:
 class Leaves:
     """The settlement of ``seat`` in the finished hands of one world (see the module docstring)."""
 
-    __slots__ = ("base_tricks", "bits", "failures", "first", "group", "hits", "memo", "prefix", "scratch",
-                 "seat", "sim", "special", "specials", "stack", "wins", "won")
+    __slots__ = ("base_tricks", "bits", "failures", "first", "group", "hits", "memo", "prefix", "scored",
+                 "scratch", "seat", "sim", "special", "specials", "stack", "wins", "won")
 
     def __init__(self, sim: Sim, seat: int, bits: TrickBits, memo: bool = True) -> None:
         self.sim = sim
@@ -76,6 +76,8 @@ class Leaves:
         """Tricks from the hand's start whose winners the key names (a talon card goes into each)."""
         self.scratch = finished(base, base.tricks)
         self.hits = 0
+        self.scored = 0
+        """Finished hands the engine scored."""
         self.failures = 0
         self.prefix: list[Trick] = []
         """Tricks complete between the world's state and the search's start."""
@@ -126,6 +128,7 @@ class Leaves:
         """``seat``'s amount in the engine's settlement of the finished hand."""
         sim = self.sim
         card = self.bits.card
+        self.scored += 1
         tricks = [*sim.base.tricks, *self.prefix]
         for seats, trick, _, winner in self.stack:
             tricks.append(Trick(seats[0], list(seats), [card[b] for b in trick], winner))
