@@ -18,7 +18,8 @@ the Trull trick).  At every card:
   and the points of each trick are those the engine's tricks hold.
 
 Random endgames of every variant are solved twice: on the compiled engine
-with the leaves' memo (:mod:`client.bots.leaves`) and by the engine alone
+with the leaves' memo (:mod:`client.bots.leaves`) and the table of bounds
+per trick's start, and by the engine alone with neither
 (``Solver(..., engine=True)``); the values are equal and the memo's checks
 found no difference.
 """
@@ -154,7 +155,6 @@ def test_the_compiled_solver_finds_the_engines_values(variant: str) -> None:
         slow = Solver(Sim(table, state), aims, seat, values, 10**7, engine=True)
         where = f"{variant} hand {seed}"
         assert fast.value() == pytest.approx(slow.value()), where
-        assert fast.nodes == slow.nodes, where
         assert fast.leaves.failures == 0, where
         solved += 1
         if solved == 8:

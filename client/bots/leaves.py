@@ -124,6 +124,11 @@ class Leaves:
             self.specials.pop()
         return done
 
+    def history(self) -> tuple[object, ...]:
+        """What the tricks so far add to the key of every hand finished from here."""
+        early = self.base_tricks - self.first
+        return tuple(self.won), tuple(self.wins[:early]) if early > 0 else (), tuple(self.specials)
+
     def engine(self) -> int:
         """``seat``'s amount in the engine's settlement of the finished hand."""
         sim = self.sim

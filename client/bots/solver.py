@@ -31,6 +31,10 @@ What keeps it fast besides:
 - equivalent cards: neighbours in one suit with the same value in the hand
   to move, every card between them played in an earlier trick, none named
   by a premium, are searched once;
+- a table of the bounds found at each trick's start, for the same cards
+  left, leader and outcome so far reached in another order (where the
+  leaves' key of outcomes is used: not with ``engine=True``, nor once the
+  memo found a difference);
 - a zero-window test on a target (:meth:`Solver.at_least`): whether a value
   can be reached, which cuts far more than a search for the exact value;
 - forced moves are played without branching, the last trick without
@@ -83,7 +87,11 @@ class Solver:
         self.plain = ~(special_cards(sim.base.called, bits) | bits.mask(c for c in range(54) if is_king(c)))
         """The cards that may be merged with an equal neighbour (no card a premium names)."""
         # the position, set by _load
+        self.table: dict[tuple[object, ...], tuple[float, float]] = {}
+        """Per trick's start (see :meth:`_remembered`), the bounds on its value found so far."""
         self.hands: list[int] = []
+        self.held = 0
+        """The cards in all hands."""
         self.trick: list[int] = []
         self.tseats: list[int] = []
         self.tmask = 0
@@ -96,6 +104,10 @@ class Solver:
         sim, bits = self.sim, self.bits
         to_engine = sim.model.to_engine
         self.hands = [to_engine(h) for h in sim.hands]
+        held = 0
+        for h in self.hands:
+            held |= h
+        self.held = held
         self.trick = [bits.bit[c] for c in sim.trick_cards]
         self.tseats = list(sim.trick_seats)
         self.tmask = bits.mask(sim.trick_cards)
@@ -123,10 +135,7 @@ class Solver:
             legal = bits.legal(hand, trick, self.tmask)
         if not legal & (legal - 1):
             return [legal.bit_length() - 1]
-        others = self.tmask
-        for s, h in enumerate(hands):
-            if s != seat:
-                others |= h
+        others = (self.held ^ hand) | self.tmask
         suit_of, weight, plain = bits.suit_of, self.weight, self.plain
         kept: list[int] = []
         prev = -1
@@ -166,8 +175,39 @@ class Solver:
         if seat < 0:
             return self.leaves.value() + TIE_BREAK * self.points
         hand = self.hands[seat]
-        if not self.trick and not hand & (hand - 1):
-            return self._last_trick()
+        if not self.trick:
+            if not hand & (hand - 1):
+                return self._last_trick()
+            if self.leaves.memo is not None:  # the outcome's key holds (the engine-only search has none)
+                return self._remembered(alpha, beta)
+        return self._branch(seat, alpha, beta)
+
+    def _remembered(self, alpha: float, beta: float) -> float:
+        """A trick's start: the bounds found for the same position and outcome so far,
+        narrowed by this search (the cards left, who leads, what the tricks made so far
+        count for the leaves and the points)."""
+        key = (tuple(self.hands), self.to_move, self.points, *self.leaves.history())
+        lo, hi = self.table.get(key, (-INF, INF))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        v = self._branch(self.to_move, alpha, beta)
+        if v <= alpha:
+            hi = v
+        elif v >= beta:
+            lo = v
+        else:
+            lo = hi = v
+        self.table[key] = (lo, hi)
+        return v
+
+    def _branch(self, seat: int, alpha: float, beta: float) -> float:
+        """Try every move of ``seat`` (alpha-beta, fail-soft)."""
         moves = self._moves(seat)
         maximise = self.side[seat] == self.mine
         best = -INF if maximise else INF
@@ -230,6 +270,7 @@ class Solver:
     def _play(self, seat: int, b: int) -> None:
         low = 1 << b
         self.hands[seat] ^= low
+        self.held ^= low
         trick = self.trick
         trick.append(b)
         self.tseats.append(seat)
@@ -264,8 +305,10 @@ class Solver:
             self.trick, self.tseats, self.tmask = trick, seats, tmask
         b = self.trick.pop()
         seat = self.tseats.pop()
-        self.tmask ^= 1 << b
-        self.hands[seat] |= 1 << b
+        low = 1 << b
+        self.tmask ^= low
+        self.hands[seat] |= low
+        self.held |= low
         self.to_move = seat
         if self.mirror:
             self.sim.undo()
