@@ -10,22 +10,31 @@ move, twice: on the compiled trick engine where the table allows it
 and nodes per second of each, their ratio, and whether every value agreed.
 Work is counted in nodes, so the node counts are the same on every machine;
 the seconds are this machine's.
+
+``--early N`` times instead N card decisions in tricks 2 to 5 of such hands
+searched as ``hard`` would search them from the first trick: its budget
+(32 deals, 160,000 solver nodes per decision) with every deal played out
+and handed to the solver at four tricks left (:data:`EARLY`); it prints the
+median, 95th percentile and slowest CPU seconds per decision.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tarock.client.bots import make_bot
+from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.playout import aims_of
 from tarock.client.bots.rulebook import register
 from tarock.client.bots.simulate import Sim
 from tarock.client.bots.solver import Solver
+from tarock.core.actions import Play
 from tarock.core.context import TableContext
 from tarock.core.deal import deal
 from tarock.core.engine import Hand
@@ -35,6 +44,32 @@ from tarock.core.rules import Rules
 from tarock.core.state import HandState
 
 DEFAULT_VARIANTS = ("tarock54", "tarock40", "koenigrufen-club")
+EARLY = Budget(worlds=32, solve_at=4, decision_nodes=160_000, rollouts=True, rollout_solve=4)
+"""``hard``'s card budget searching from the first trick (:mod:`client.bots.levels`)."""
+
+
+def early_times(rules: Rules, count: int, seed: int) -> list[float]:
+    """CPU seconds of ``count`` card decisions in tricks 2-5 searched with :data:`EARLY`."""
+    table = register(rules)
+    seats = rules.players_per_hand
+    times: list[float] = []
+    for index in range(count):
+        hands, talon = deal(rules, random.Random(f"{seed}/early/{index}"), seats)
+        hand = Hand(rules, 0, hands, talon, seats, (), TableContext(dealer=0))
+        bots = [make_bot("heuristic", seed + s) for s in range(seats)]
+        while not hand.done:
+            seat = hand.state.to_move
+            assert seat is not None
+            obs = observe(hand, seat)
+            action = bots[seat].decide(obs)
+            if hand.state.phase == "play" and len(hand.state.tricks) == 1 + index % 4 and len(obs.legal) > 1:
+                assert isinstance(action, Play)
+                start = time.process_time()
+                search_card(obs, table, random.Random(index), EARLY, action.card)
+                times.append(time.process_time() - start)
+                break
+            hand.apply(action)
+    return sorted(times)
 
 
 def positions(rules: Rules, count: int, left: int, seed: int) -> list[HandState]:
@@ -104,10 +139,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--left", type=int, default=5, help="tricks left at each position")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--compiled-only", action="store_true", help="skip the engine-based runs")
+    parser.add_argument("--early", type=int, default=0, metavar="N",
+                        help="time N decisions searched from the first tricks instead")
     args = parser.parse_args(argv)
     catalogue = load_plugins(None)
     for name in args.variant or DEFAULT_VARIANTS:
         rules = catalogue.variants[name].rules()
+        if args.early:
+            times = early_times(rules, args.early, args.seed)
+            if times:
+                p95, median = times[int(0.95 * (len(times) - 1))], statistics.median(times)
+                print(f"{name}: {len(times)} decisions in tricks 2-5, median {median:.3f} s, "
+                      f"p95 {p95:.3f} s, slowest {times[-1]:.3f} s", flush=True)
+            continue
         states = positions(rules, args.positions, args.left, args.seed)
         fast, fast_values = solve_all(rules, states, engine=False)
         line = (f"{name}: {len(states)} positions, {args.left} tricks left; compiled {fast.nodes} nodes "
