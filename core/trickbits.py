@@ -10,8 +10,9 @@ than" a shift.  :meth:`TrickBits.legal` and :meth:`TrickBits.winner` answer
 exactly as :func:`core.tricks.legal` and :func:`core.tricks.winner` do for
 the same rules and trump (Farbzwang, Tarockzwang, the colour game's lead and
 trick, overtrump, Stichzwang, Pagat last, the Trull trick);
-tests/test_trickbits.py checks them against those functions and against the
-engine on random positions of every variant.
+tests/test_search_compiled.py checks them against those functions and
+against the engine on random hands of every variant, and
+tests/test_search_fastplay.py on random positions of every contract.
 
 The Valat check (:mod:`core.valatbits`) and the bots' search
 (``client.bots``: the solver and the playouts) play on it.

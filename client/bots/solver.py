@@ -20,8 +20,8 @@ the engine for everything, the leaves' settlement included (the reference
 :mod:`tools.solverbench` measures the compiled search against).
 
 The leaves are scored by the engine (:mod:`client.bots.leaves`), once per
-distinct outcome of the hand (who took which cards, the order of the
-winners, the tricks holding a card a premium names).
+outcome of the hand (what each party took, who took the last trick, where
+the cards a premium names went).
 
 What keeps it fast besides:
 
