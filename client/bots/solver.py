@@ -34,7 +34,10 @@ What keeps it fast besides:
 - a table of the bounds found at each trick's start, for the same cards
   left, leader and outcome so far reached in another order (where the
   leaves' key of outcomes is used: not with ``engine=True``, nor once the
-  memo found a difference);
+  memo found a difference; where a plugin answers the legal plays, it
+  takes them to follow from the cards each seat holds and has played, the
+  trick on the table and the hand's announcements, not from the order of
+  the earlier tricks, as every shipped rule does);
 - a zero-window test on a target (:meth:`Solver.at_least`): whether a value
   can be reached, which cuts far more than a search for the exact value;
 - forced moves are played without branching, the last trick without
