@@ -1,15 +1,12 @@
 """The Valat check's play-out on bit sets: :mod:`core.valat`'s engine.
 
 :func:`compile_play` turns a contract's :class:`~core.contracts.TrickRules`
-and trump suit into a :class:`Play` once per check.  Every card gets a bit:
-the plain suits first, the trump suit last, each suit's cards from its
-lowest to its highest (the card order of :mod:`core.tricks`, the literal
-Faberl order with ``xx_high``).  A hand is then an ``int``, a suit a mask,
-a suit's lowest card its lowest bit and "higher than" a shift; the legal
-cards (Farbzwang, Tarockzwang, overtrump, Stichzwang, Pagat last), the
-winner (with the Kaiserstich where the tarocks trump) and the cheapest card
-follow :func:`core.tricks.legal`, :func:`core.tricks.winner` and the check's
-order "plain before trump, low before high".
+and trump suit into a :class:`Play` once per check: the trick engine on bit
+sets that the bots' search plays on too (:class:`core.trickbits.TrickBits`:
+the plain suits first, the trump suit last, each suit from its lowest card to
+its highest, so a suit's lowest card is its lowest bit and "higher than" a
+shift; legal cards and winner exactly as :mod:`core.tricks`), with the
+check's order of cheapness "plain before trump, low before high".
 
 :meth:`Play.makes_valat` plays one open distribution exactly as
 :mod:`core.valat` describes it, choice for choice, ties included: among
@@ -28,110 +25,26 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
+from tarock.core.cards import MOND, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
 from tarock.core.contracts import TrickRules
+from tarock.core.trickbits import TrickBits
 from tarock.core.tricks import strength_order
 
 SEATS: Final = 4
-_SUITS: Final = 5
 
 
-class Play:
-    """One contract's trick rules with one trump suit, compiled to bit sets."""
+class Play(TrickBits):
+    """One contract's trick rules with one trump suit, compiled to bit sets
+    (:class:`core.trickbits.TrickBits`), with the check's order of cheapness."""
 
     def __init__(self, rules: TrickRules, trump: Suit) -> None:
-        strength: Sequence[int] = STRENGTH if trump == TAROCK else strength_order(rules.xx_high)
-        suits = [s for s in range(_SUITS) if s != trump] + [trump]
-        layout = [c for s in suits for c in sorted((c for c in range(54) if SUIT_OF[c] == s),
-                                                   key=lambda c: strength[c])]
-        self.card: tuple[Card, ...] = tuple(layout)
-        """The card of each bit."""
-        index = {c: i for i, c in enumerate(layout)}
-        self.bit: tuple[int, ...] = tuple(index[c] for c in range(54))
-        """The bit of each card."""
-        self.value: tuple[int, ...] = tuple(1 << b for b in self.bit)
-        """The bit of each card as a one-card set."""
-        masks = [sum(1 << index[c] for c in range(54) if SUIT_OF[c] == s) for s in range(_SUITS)]
-        self.suit_of: tuple[int, ...] = tuple(SUIT_OF[c] for c in layout)
-        """The suit of each bit."""
-        self.suit_mask: tuple[int, ...] = tuple(masks)
-        self.trump_mask = masks[trump]
-        self.plain_mask = sum(masks) ^ self.trump_mask
-        self.plain_suits = tuple(masks[s] for s in suits[:-1])
-        """The masks of the plain suits, in the layout's order."""
-        self.cost: tuple[int, ...] = tuple((int(SUIT_OF[c] == trump) << 6) | strength[c] for c in layout)
+        super().__init__(rules, trump)
+        suit_game = rules.trump == "suit" and trump != TAROCK
+        strength: Sequence[int] = strength_order(rules.xx_high) if suit_game else STRENGTH
+        self.cost: tuple[int, ...] = tuple((int(SUIT_OF[c] == trump) << 6) | strength[c] for c in self.card)
         """The check's order of cheapness, plain before trump and low before high, as one number."""
-        self.overtrump = rules.overtrump
-        self.must_win = rules.must_win
-        self.pagat_last = rules.pagat_last
-        self.kaiser = rules.trull_trick and trump == TAROCK
-        self.pagat = index[PAGAT]
-        self.mond_mask, self.pagat_mask, self.skus_mask = (1 << index[c] for c in (MOND, PAGAT, SKUS))
-        self.trull = self.pagat_mask | self.mond_mask | self.skus_mask
-        self.other_tarocks = sum(1 << index[c] for c in range(1, 22))
-        """The tarocks but the Pagat (Pagat last: he may not go while one of them is held)."""
-
-    def mask(self, cards: Sequence[Card]) -> int:
-        """The bit set of ``cards``."""
-        value = self.value
-        m = 0
-        for c in cards:
-            m |= value[c]
-        return m
-
-    def winner(self, trick: Sequence[int], tmask: int) -> int:
-        """The index in play order of the card (bit) heading ``trick`` (its bits ``tmask``)."""
-        if self.kaiser and tmask & self.trull == self.trull:
-            return list(trick).index(self.pagat)
-        suit_of = self.suit_of
-        trump = self.trump_mask
-        best = trick[0]
-        w = 0
-        for i in range(1, len(trick)):
-            c = trick[i]
-            if suit_of[c] == suit_of[best]:
-                if c > best:
-                    best, w = c, i
-            elif (1 << c) & trump:
-                best, w = c, i
-        return w
-
-    def legal(self, hand: int, trick: Sequence[int], tmask: int) -> int:
-        """The cards of ``hand`` that may go to ``trick`` (:func:`core.tricks.legal`)."""
-        if not trick:
-            cands = hand
-        else:
-            led = self.suit_mask[self.suit_of[trick[0]]]
-            cands = hand & led
-            trumping = bool(cands) and led == self.trump_mask
-            if not cands:
-                cands = hand & self.trump_mask
-                trumping = bool(cands)
-                if not cands:
-                    cands = hand
-            if self.overtrump and trumping:
-                top = (tmask & self.trump_mask).bit_length()
-                if top:
-                    higher = cands >> top << top
-                    if higher:
-                        cands = higher
-            if self.must_win and cands & (cands - 1):
-                n = len(trick)
-                probe = [*trick, 0]
-                winning = 0
-                rest = cands
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    probe[n] = low.bit_length() - 1
-                    if self.winner(probe, tmask | low) == n:
-                        winning |= low
-                if winning:
-                    cands = winning
-        if (self.pagat_last and cands & self.pagat_mask and cands != self.pagat_mask
-                and hand & self.other_tarocks):
-            cands ^= self.pagat_mask
-        return cands
+        self.mond_mask = self.value[MOND]
+        self.skus_mask = self.value[SKUS]
 
     def lowest(self, cands: int, order: Sequence[Card]) -> int:
         """The cheapest card (bit) of ``cands``; among equally cheap ones the
@@ -214,8 +127,8 @@ class Play:
             head = trick[first]
             above = head + 1
             beats = self.suit_mask[self.suit_of[head]] >> above << above
-            if not (1 << head) & self.trump_mask:
-                beats |= self.trump_mask
+            if not (1 << head) & self.win_trump:
+                beats |= self.win_trump
             heads = beats | self.trull if self.kaiser else beats
             idle = cands & ~heads
             if idle:  # one card stands for every card that leaves the trick as it is

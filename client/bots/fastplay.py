@@ -1,11 +1,12 @@
-"""Trick play on bit sets: the search's fast path for :mod:`core.tricks`.
+"""Trick play on bit sets of card ids: the search's fast path for :mod:`core.tricks`.
 
 A hand is an ``int`` whose bit ``c`` is set when it holds card ``c``
 (``core.cards`` ids: tarocks 0..21, then the four suits of eight).  A
 :class:`TrickModel` answers, for one contract's
 :class:`~core.contracts.TrickRules` and trump suit, which cards of a hand
 may go to a trick and who wins a trick, exactly as :func:`core.tricks.legal`
-and :func:`core.tricks.winner` do (tests/test_search_fastplay.py checks
+and :func:`core.tricks.winner` do, by the compiled trick engine of
+:mod:`core.trickbits` (tests/test_search_fastplay.py checks
 them against the functions and the engine on committed positions and on
 random ones).  The search uses it where a table's legal plays and trick
 winners are core's data rules alone (:mod:`client.bots.rulebook`); where a
@@ -16,12 +17,13 @@ variant or house rule adds its own it asks the engine instead
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from functools import lru_cache
+from typing import Final, TypeAlias
 
-from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, TAROCK, Card, Suit
+from tarock.core.cards import MOND, PAGAT, SKUS, STRENGTH, TAROCK, Card, Suit
 from tarock.core.contracts import TrickRules
+from tarock.core.trickbits import compile_tricks
 from tarock.core.tricks import strength_order
-from tarock.core.tricks import winner as core_winner
 
 TAROCKS: Final = (1 << 22) - 1
 SUIT_MASK: Final = (*(0xFF << (22 + 8 * s) for s in range(4)), TAROCKS)
@@ -29,6 +31,7 @@ SUIT_MASK: Final = (*(0xFF << (22 + 8 * s) for s in range(4)), TAROCKS)
 PAGAT_BIT: Final = 1 << PAGAT
 TRULL_BITS: Final = (1 << PAGAT) | (1 << MOND) | (1 << SKUS)
 ALL: Final = (1 << 54) - 1
+_Tables: TypeAlias = tuple[tuple[int, ...], ...]
 
 
 def bits(cards: Sequence[Card] | frozenset[Card] | set[Card]) -> int:
@@ -53,35 +56,17 @@ def count(mask: int) -> int:
     return mask.bit_count()
 
 
-def _above(order: Sequence[int]) -> tuple[int, ...]:
-    """Per card, the bits of the cards of its suit that beat it in ``order``."""
-    out = []
-    for card in range(54):
-        suit = SUIT_OF[card]
-        m = 0
-        for other in range(54):
-            if SUIT_OF[other] == suit and order[other] > order[card]:
-                m |= 1 << other
-        out.append(m)
-    return tuple(out)
-
-
-ABOVE: Final = _above(STRENGTH)
-"""Per card, the cards of its suit ranked above it (normal order)."""
-ABOVE_LITERAL: Final = _above(strength_order(True))
-"""The same with the tarocks in the literal Faberl order of docs/rules.md §4.5 (XX high)."""
-
-
 class TrickModel:
-    """Legal cards and trick winners of one contract on bit sets.
+    """Legal cards and trick winners of one contract on bit sets of card ids.
 
     ``rules`` are the contract's trick rules, ``trump`` the suit that
     trumps (``TAROCK`` unless a ``suit`` game names one); the answers are
-    those of :mod:`core.tricks` for the same arguments.
+    those of :mod:`core.tricks` for the same arguments, computed by the
+    compiled trick engine (:class:`core.trickbits.TrickBits`, reached as
+    ``engine``) whose bit layout is translated eight bits at a time.
     """
 
-    __slots__ = ("_above_trump", "colour", "kaiser", "must_win", "overtrump", "pagat_last", "rules",
-                 "strength", "suit_game", "trump", "trump_mask")
+    __slots__ = ("_from", "_to", "colour", "engine", "rules", "strength", "suit_game", "trump", "trump_mask")
 
     def __init__(self, rules: TrickRules, trump: Suit = TAROCK) -> None:
         self.rules = rules
@@ -89,62 +74,63 @@ class TrickModel:
         self.colour = rules.trump == "colour"
         self.suit_game = rules.trump == "suit" and trump != TAROCK
         self.trump_mask = SUIT_MASK[trump]
-        self.overtrump = rules.overtrump and not self.colour
-        self.must_win = rules.must_win
-        self.pagat_last = rules.pagat_last
-        self.kaiser = rules.trull_trick
         self.strength: Sequence[int] = strength_order(rules.xx_high) if self.suit_game else STRENGTH
-        # the cards beating a trump within the trump suit (core: STRENGTH for the tarocks,
-        # strength_order(xx_high) for a named suit, where it equals STRENGTH on suit cards)
-        self._above_trump: Sequence[int] = ABOVE
+        self.engine = compile_tricks(rules, trump)
+        self._to, self._from = _translations(rules, trump)
+
+    def to_engine(self, mask: int) -> int:
+        """``mask`` (card ids) in the engine's bits."""
+        t = self._to
+        return (t[0][mask & 255] | t[1][mask >> 8 & 255] | t[2][mask >> 16 & 255] | t[3][mask >> 24 & 255]
+                | t[4][mask >> 32 & 255] | t[5][mask >> 40 & 255] | t[6][mask >> 48 & 255])
+
+    def from_engine(self, mask: int) -> int:
+        """``mask`` (the engine's bits) in card ids."""
+        t = self._from
+        return (t[0][mask & 255] | t[1][mask >> 8 & 255] | t[2][mask >> 16 & 255] | t[3][mask >> 24 & 255]
+                | t[4][mask >> 32 & 255] | t[5][mask >> 40 & 255] | t[6][mask >> 48 & 255])
 
     def winner(self, cards: Sequence[Card]) -> int:
         """The index (in play order) of the card winning ``cards`` so far."""
-        return core_winner(cards, self.rules, self.trump)
+        bit = self.engine.bit
+        trick = [bit[c] for c in cards]
+        tmask = 0
+        for b in trick:
+            tmask |= 1 << b
+        return self.engine.winner(trick, tmask)
 
     def wins(self, trick: Sequence[Card], card: Card) -> bool:
         """Whether ``card`` added to ``trick`` (not empty) would win it so far."""
-        return core_winner([*trick, card], self.rules, self.trump) == len(trick)
+        return self.winner([*trick, card]) == len(trick)
 
     def legal(self, hand: int, trick: Sequence[Card]) -> int:
         """The cards of ``hand`` that may go to ``trick`` (empty: a lead), as bits."""
-        if not trick:
-            cands = hand
-            if self.colour:
-                cands = (hand & ~TAROCKS) or hand
-        else:
-            led = SUIT_OF[trick[0]]
-            cands = hand & SUIT_MASK[led]
-            trumping = bool(cands) and led == self.trump
-            if not cands:
-                cands = hand & self.trump_mask
-                trumping = bool(cands)
-                if not cands:
-                    cands = hand
-            if self.overtrump and trumping:
-                strength = STRENGTH if self.trump == TAROCK else self.strength
-                top = -1
-                top_card = -1
-                for c in trick:
-                    if SUIT_OF[c] == self.trump and strength[c] > top:
-                        top, top_card = strength[c], c
-                if top_card >= 0:
-                    higher = cands & self._above_trump[top_card]
-                    if higher:
-                        cands = higher
-            if self.must_win and cands & (cands - 1):
-                winning = 0
-                m = cands
-                probe = [*trick, 0]
-                n = len(trick)
-                while m:
-                    low = m & -m
-                    probe[n] = low.bit_length() - 1
-                    if core_winner(probe, self.rules, self.trump) == n:
-                        winning |= low
-                    m ^= low
-                if winning:
-                    cands = winning
-        if self.pagat_last and cands & PAGAT_BIT and cands != PAGAT_BIT and hand & TAROCKS & ~PAGAT_BIT:
-            cands &= ~PAGAT_BIT
-        return cands
+        bit = self.engine.bit
+        bits_ = [bit[c] for c in trick]
+        tmask = 0
+        for b in bits_:
+            tmask |= 1 << b
+        return self.from_engine(self.engine.legal(self.to_engine(hand), bits_, tmask))
+
+
+@lru_cache(maxsize=64)
+def _translations(rules: TrickRules, trump: Suit) -> tuple[_Tables, _Tables]:
+    """The byte tables from card ids to the engine's bits and back."""
+    engine = compile_tricks(rules, trump)
+    return _tables(engine.bit), _tables(engine.card)
+
+
+def _tables(target: Sequence[int]) -> _Tables:
+    """Per byte of a 54-bit mask, each of its 256 values translated bit by bit through ``target``."""
+    out = []
+    for chunk in range(7):
+        table = []
+        for byte in range(256):
+            m = 0
+            for i in range(8):
+                src = 8 * chunk + i
+                if byte >> i & 1 and src < 54:
+                    m |= 1 << target[src]
+            table.append(m)
+        out.append(tuple(table))
+    return tuple(out)

@@ -36,8 +36,9 @@ def finished(state: HandState, tricks: Sequence[Trick]) -> HandState:
 class Sim:
     """Card play forward and back from ``state`` (play phase) on bit sets."""
 
-    __slots__ = ("_engine_legal", "_engine_winner", "_scratch", "base", "hands", "leader", "model",
-                 "next_seat", "rules", "size", "stack", "to_move", "trick_cards", "trick_seats", "tricks")
+    __slots__ = ("_engine_legal", "_engine_winner", "_scratch", "base", "compiled", "compiled_winner",
+                 "hands", "leader", "model", "next_seat", "rules", "size", "stack", "to_move", "trick_cards",
+                 "trick_seats", "tricks")
 
     def __init__(self, table: TableEngine, state: HandState) -> None:
         contract = state.contract
@@ -58,6 +59,10 @@ class Sim:
         """Per card played: (seat, card, leader of its trick)."""
         self._engine_legal = not table.fast_legal
         self._engine_winner = not table.fast_winner
+        self.compiled = table.fast_legal and table.fast_winner
+        """Legal plays and winners are the compiled trick engine's (:mod:`core.trickbits`)."""
+        self.compiled_winner = table.fast_winner
+        """Trick winners are the compiled trick engine's."""
         self._scratch: HandState | None = None
         if self._engine_legal or self._engine_winner:
             scratch = copy.copy(state)

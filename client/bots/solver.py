@@ -10,17 +10,38 @@ search's tie-break on card points, so the solver plays for exactly what
 the table pays: the game, every premium (a Pagat or bird in its trick, a
 Valat, Trull and Kings, a Mondfang) and the house rules.
 
-What keeps it fast:
+It plays on the compiled trick engine (:mod:`core.trickbits`: hands as bit
+sets, legal cards by masks, the winner by the highest bit) where the
+table's legal plays and trick winners are core's data rules alone
+(:class:`client.bots.rulebook.TableEngine`); where a variant or house rule
+answers those hooks itself, it keeps the world's :class:`Sim` in step and
+asks the engine's hooks (the same answers, slower).  ``engine=True`` asks
+the engine for everything, the leaves' settlement included (the reference
+:mod:`tools.solverbench` measures the compiled search against).
 
-- move ordering: the playout player's card first (:mod:`client.bots.playout`),
-  then the others from the strongest down;
+The leaves are scored by the engine (:mod:`client.bots.leaves`), once per
+outcome of the hand (what each party took, who took the last trick, where
+the cards a premium names went).
+
+What keeps it fast besides:
+
+- move ordering on bits: a lead from the top; behind a trick its party
+  holds, the most valuable card; else the cheapest card that heads the
+  trick, then the cheapest that does not;
 - equivalent cards: neighbours in one suit with the same value in the hand
   to move, every card between them played in an earlier trick, none named
   by a premium, are searched once;
+- a table of the bounds found at each trick's start, for the same cards
+  left, leader and outcome so far reached in another order (where the
+  leaves' key of outcomes is used: not with ``engine=True``, nor once the
+  memo found a difference; where a plugin answers the legal plays, it
+  takes them to follow from the cards each seat holds and has played, the
+  trick on the table and the hand's announcements, not from the order of
+  the earlier tricks, as every shipped rule does);
 - a zero-window test on a target (:meth:`Solver.at_least`): whether a value
   can be reached, which cuts far more than a search for the exact value;
-- forced moves are played without branching, and a seat's last card
-  without asking the rules (a seat with cards always has a legal one).
+- forced moves are played without branching, the last trick without
+  asking the rules (each seat's one card).
 
 It counts the nodes it visits and gives up (None) past ``node_limit``;
 the caller then finishes that world with the playout player.
@@ -30,12 +51,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarock.client.bots.fastplay import cards_of
-from tarock.client.bots.playout import Aims, Player
+from tarock.client.bots.leaves import Leaves, special_cards
+from tarock.client.bots.playout import Aims
 from tarock.client.bots.simulate import Sim
-from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
+from tarock.core.cards import is_king
+from tarock.core.trickbits import TrickBits
 
-SPECIAL: frozenset[Card] = frozenset({PAGAT, UHU, KAKADU, MARABU, MOND, SKUS})
 TIE_BREAK = 0.001
 INF = float("inf")
 
@@ -47,139 +68,268 @@ class _Limit(Exception):
 class Solver:
     """Solve the rest of one world's hand for ``seat`` (see the module docstring)."""
 
-    def __init__(self, sim: Sim, aims: Aims, seat: int, values: Sequence[int], node_limit: int) -> None:
+    def __init__(self, sim: Sim, aims: Aims, seat: int, values: Sequence[int], node_limit: int,
+                 engine: bool = False) -> None:
         self.sim = sim
         self.aims = aims
         self.seat = seat
-        self.values = values
         self.node_limit = node_limit
         self.nodes = 0
-        self.player = Player(sim, aims, values)
+        self.side = aims.side
         self.mine = aims.side[seat]
-        called = sim.base.called
-        self.special = SPECIAL | ({called} if called is not None else set())
-        deck = sim.rules.deck
-        self.deck = deck
+        model = sim.model
+        self.bits: TrickBits = model.engine
+        bits = self.bits
+        self.weight = tuple(values[c] for c in bits.card)
+        """Per bit, its card's points."""
+        self.mirror = engine or not sim.compiled
+        """Legal plays or winners from the engine's hooks, the Sim kept in step."""
+        self.engine_winner = engine or not sim.compiled_winner
+        """Trick winners from the engine's hook."""
+        self.leaves = Leaves(sim, seat, bits, memo=not engine)
+        self.plain = ~(special_cards(sim.base.called, bits) | bits.mask(c for c in range(54) if is_king(c)))
+        """The cards that may be merged with an equal neighbour (no card a premium names)."""
+        # the position, set by _load
+        self.table: dict[tuple[object, ...], tuple[float, float]] = {}
+        """Per trick's start (see :meth:`_remembered`), the bounds on its value found so far."""
+        self.hands: list[int] = []
+        self.held = 0
+        """The cards in all hands."""
+        self.trick: list[int] = []
+        self.tseats: list[int] = []
+        self.tmask = 0
+        self.to_move = -1
+        self.points = 0
 
-    # -- values ------------------------------------------------------------
-    def _leaf(self) -> float:
-        sim = self.sim
-        side, mine, values = self.aims.side, self.mine, self.values
+    # -- the position ---------------------------------------------------------
+    def _load(self) -> None:
+        """Read the world's current position from the Sim."""
+        sim, bits = self.sim, self.bits
+        to_engine = sim.model.to_engine
+        self.hands = [to_engine(h) for h in sim.hands]
+        held = 0
+        for h in self.hands:
+            held |= h
+        self.held = held
+        self.trick = [bits.bit[c] for c in sim.trick_cards]
+        self.tseats = list(sim.trick_seats)
+        self.tmask = bits.mask(sim.trick_cards)
+        self.to_move = sim.to_move
+        side, mine, weight = self.side, self.mine, self.weight
         points = 0
         for t in sim.tricks:
             if t.winner is not None and side[t.winner] == mine:
                 for c in t.cards:
-                    points += values[c]
-        return sim.settlement()[self.seat] + TIE_BREAK * points
+                    points += weight[bits.bit[c]]
+        self.points = points
+        self.leaves.load()
 
-    def _moves(self, seat: int) -> list[Card]:
-        sim = self.sim
-        hand = sim.hands[seat]
-        if not hand & (hand - 1):  # the last card: no rule can refuse it, so no need to ask
+    def _moves(self, seat: int) -> list[int]:
+        """The bits ``seat`` may play, equivalent ones merged, in search order."""
+        hands = self.hands
+        hand = hands[seat]
+        if not hand & (hand - 1):  # the last card: no rule can refuse it
             return [hand.bit_length() - 1]
-        legal = sim.legal(seat)
-        cards = cards_of(legal)
-        if len(cards) == 1:
-            return cards
-        # equivalent neighbours: same suit and value, no card between them in another hand or in
-        # the trick on the table (a card of the trick between them is beaten by one and not the other)
-        others = 0
-        for s, h in enumerate(sim.hands):
-            if s != seat:
-                others |= h
-        for c in sim.trick_cards:
-            others |= 1 << c
-        cards.sort(key=lambda c: (SUIT_OF[c], STRENGTH[c]))
-        kept: list[Card] = []
-        values = self.values
-        special = self.special
-        for c in cards:
-            if kept and c not in special and not is_king(c):
-                prev = kept[-1]
-                if SUIT_OF[prev] == SUIT_OF[c] and values[prev] == values[c] and prev not in special \
-                        and not is_king(prev) and not self._between(prev, c, others):
-                    continue
-            kept.append(c)
-        first = self.player.choose(seat, legal)
-        rep = first if first in kept else next((k for k in kept if SUIT_OF[k] == SUIT_OF[first]), kept[0])
-        kept.sort(key=lambda c: -STRENGTH[c])
-        kept.remove(rep)
-        kept.insert(0, rep)
-        return kept
-
-    def _between(self, lo: Card, hi: Card, others: int) -> bool:
-        """Whether another hand holds a card of their suit ranked between ``lo`` and ``hi``."""
-        a, b = STRENGTH[lo], STRENGTH[hi]
-        suit = SUIT_OF[lo]
-        m = others
+        bits = self.bits
+        trick = self.trick
+        if self.mirror:
+            legal = self.sim.model.to_engine(self.sim.legal(seat))
+        else:
+            legal = bits.legal(hand, trick, self.tmask)
+        if not legal & (legal - 1):
+            return [legal.bit_length() - 1]
+        others = (self.held ^ hand) | self.tmask
+        suit_of, weight, plain = bits.suit_of, self.weight, self.plain
+        kept: list[int] = []
+        prev = -1
+        m = legal
         while m:
             low = m & -m
-            c = low.bit_length() - 1
             m ^= low
-            if SUIT_OF[c] == suit and a < STRENGTH[c] < b:
-                return True
-        return False
+            b = low.bit_length() - 1
+            if (prev >= 0 and low & plain and (1 << prev) & plain and suit_of[b] == suit_of[prev]
+                    and weight[b] == weight[prev] and not others & ((1 << b) - (2 << prev))):
+                continue  # nothing of another hand lies between them: the same card
+            kept.append(b)
+            prev = b
+        if len(kept) == 1:
+            return kept
+        if not trick:
+            kept.reverse()
+            return kept
+        tmask = self.tmask
+        head = bits.winner(trick, tmask)
+        if self.side[self.tseats[head]] == self.side[seat]:
+            kept.sort(key=lambda b: -weight[b])
+            return kept
+        beats = bits.beaten_by(trick, tmask)
+        if len(trick) == self.sim.size - 1:  # the last to play: the cheapest card that takes it
+            kept.sort(key=lambda b: (not (1 << b) & beats, weight[b], b))
+        else:  # a card behind: the highest that takes it, else the cheapest
+            kept.sort(key=lambda b: (not (1 << b) & beats, -b if (1 << b) & beats else weight[b]))
+        return kept
 
-    # -- search ------------------------------------------------------------
+    # -- search -----------------------------------------------------------------
     def _search(self, alpha: float, beta: float) -> float:
-        sim = self.sim
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise _Limit
-        seat = sim.to_move
+        seat = self.to_move
         if seat < 0:
-            return self._leaf()
+            return self.leaves.value() + TIE_BREAK * self.points
+        hand = self.hands[seat]
+        if not self.trick:
+            if not hand & (hand - 1):
+                return self._last_trick()
+            if self.leaves.memo is not None:  # the outcome's key holds (the engine-only search has none)
+                return self._remembered(alpha, beta)
+        return self._branch(seat, alpha, beta)
+
+    def _remembered(self, alpha: float, beta: float) -> float:
+        """A trick's start: the bounds found for the same position and outcome so far,
+        narrowed by this search (the cards left, who leads, what the tricks made so far
+        count for the leaves and the points)."""
+        key = (tuple(self.hands), self.to_move, self.points, *self.leaves.history())
+        lo, hi = self.table.get(key, (-INF, INF))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        v = self._branch(self.to_move, alpha, beta)
+        if v <= alpha:
+            hi = v
+        elif v >= beta:
+            lo = v
+        else:
+            lo = hi = v
+        self.table[key] = (lo, hi)
+        return v
+
+    def _branch(self, seat: int, alpha: float, beta: float) -> float:
+        """Try every move of ``seat`` (alpha-beta, fail-soft)."""
         moves = self._moves(seat)
-        if len(moves) == 1:
-            sim.play(moves[0])
-            try:
-                return self._search(alpha, beta)
-            finally:
-                sim.undo()
-        if self.aims.side[seat] == self.mine:
-            best = -INF
-            for card in moves:
-                sim.play(card)
-                try:
-                    v = self._search(alpha, beta)
-                finally:
-                    sim.undo()
+        maximise = self.side[seat] == self.mine
+        best = -INF if maximise else INF
+        for b in moves:
+            self._play(seat, b)
+            v = self._search(alpha, beta)
+            self._undo()
+            if maximise:
                 if v > best:
                     best = v
                     if v > alpha:
                         alpha = v
-                        if alpha >= beta:
-                            break
-            return best
-        best = INF
-        for card in moves:
-            sim.play(card)
-            try:
-                v = self._search(alpha, beta)
-            finally:
-                sim.undo()
-            if v < best:
+            elif v < best:
                 best = v
                 if v < beta:
                     beta = v
-                    if alpha >= beta:
-                        break
+            if alpha >= beta:
+                break
         return best
+
+    def _last_trick(self) -> float:
+        """The last trick, every card forced: its positions counted, scored without branching."""
+        sim = self.sim
+        size = sim.size
+        self.nodes += size
+        if self.nodes > self.node_limit:
+            raise _Limit
+        hands, following = self.hands, sim.next_seat
+        seat = self.to_move
+        seats: list[int] = []
+        trick: list[int] = []
+        tmask = 0
+        for _ in range(size):
+            h = hands[seat]
+            seats.append(seat)
+            trick.append(h.bit_length() - 1)
+            tmask |= h
+            seat = following[seat]
+        if self.engine_winner:
+            card = self.bits.card
+            for b in trick:
+                sim.play(card[b])
+            winner = sim.tricks[-1].winner
+            assert winner is not None
+            for _ in trick:
+                sim.undo()
+        else:
+            winner = seats[self.bits.winner(trick, tmask)]
+        points = self.points
+        if self.side[winner] == self.mine:
+            weight = self.weight
+            for b in trick:
+                points += weight[b]
+        leaves = self.leaves
+        leaves.push(seats, trick, tmask, winner)
+        v = leaves.value()
+        leaves.pop()
+        return v + TIE_BREAK * points
+
+    def _play(self, seat: int, b: int) -> None:
+        low = 1 << b
+        self.hands[seat] ^= low
+        self.held ^= low
+        trick = self.trick
+        trick.append(b)
+        self.tseats.append(seat)
+        self.tmask |= low
+        sim = self.sim
+        if self.mirror:
+            sim.play(self.bits.card[b])
+        if len(trick) < sim.size:
+            self.to_move = sim.next_seat[seat]
+            return
+        tmask = self.tmask
+        if self.engine_winner:
+            winner = sim.tricks[-1].winner
+            assert winner is not None
+        else:
+            winner = self.tseats[self.bits.winner(trick, tmask)]
+        if self.side[winner] == self.mine:
+            weight = self.weight
+            for c in trick:
+                self.points += weight[c]
+        self.leaves.push(self.tseats, trick, tmask, winner)
+        self.trick, self.tseats, self.tmask = [], [], 0
+        self.to_move = winner if self.hands[winner] else -1
+
+    def _undo(self) -> None:
+        if not self.trick:
+            seats, trick, tmask, winner = self.leaves.pop()
+            if self.side[winner] == self.mine:
+                weight = self.weight
+                for c in trick:
+                    self.points -= weight[c]
+            self.trick, self.tseats, self.tmask = trick, seats, tmask
+        b = self.trick.pop()
+        seat = self.tseats.pop()
+        low = 1 << b
+        self.tmask ^= low
+        self.hands[seat] |= low
+        self.held |= low
+        self.to_move = seat
+        if self.mirror:
+            self.sim.undo()
+
+    def _run(self, alpha: float, beta: float) -> float | None:
+        depth = len(self.sim.stack)
+        self._load()
+        try:
+            return self._search(alpha, beta)
+        except _Limit:
+            self.sim.rewind(depth)
+            return None
 
     def value(self) -> float | None:
         """The exact value of the position (None when the node budget ran out)."""
-        depth = len(self.sim.stack)
-        try:
-            return self._search(-INF, INF)
-        except _Limit:
-            self.sim.rewind(depth)
-            return None
+        return self._run(-INF, INF)
 
     def at_least(self, target: float) -> bool | None:
         """Whether the position is worth at least ``target`` (a zero-window search)."""
-        depth = len(self.sim.stack)
-        try:
-            return self._search(target - 1e-9, target) >= target
-        except _Limit:
-            self.sim.rewind(depth)
-            return None
+        found = self._run(target - 1e-9, target)
+        return None if found is None else found >= target

@@ -1,0 +1,164 @@
+"""The solver's leaves: a finished hand's settlement, by the engine, once per outcome.
+
+The engine's scoring (the variant's ``tarock_score``, core's settlement)
+is exact but slow next to a node of the bit-set search, and the search
+reaches many finished hands that score alike.  :class:`Leaves` follows the
+tricks the solver plays from a world's position and keys each finished
+hand by its *outcome*, compiled once per world from the contract's data:
+the cards each party took (each seat, where each plays for himself or
+several declarers play alone), who took the last trick and, in a game whose
+talon goes into the first tricks, those tricks, and for every card a premium
+names by its trick (the birds, Mond, Sküs and the called card) the trick it
+went to, who played it and who took that trick.  What the shipped scoring reads
+of a hand is in that key: the parties' piles and points (counted in any
+way), their tricks (a trick is as many cards as seats), Valat, the bird in
+its trick and the King Ultimo, Trull and Kings, the Mondfang, the talon
+cards that go to the first tricks' or the last trick's winner.  The engine
+scores the first hand of each outcome (on one scratch copy of the world's
+state) and the others take its amount.
+
+A house rule could read more (the seat that played a plain card in the
+fifth trick); so every ``VERIFY``-th reuse is scored by the engine again,
+and at the first difference the memo is dropped and every leaf of this
+world is scored by the engine (``failures`` counts them;
+tests/test_search_compiled.py plays random hands of every variant through
+the memo and the engine).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tarock.client.bots.simulate import Sim, finished
+from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, UHU, Card
+from tarock.core.state import Trick
+from tarock.core.trickbits import TrickBits
+
+NAMED: Final = frozenset({PAGAT, UHU, KAKADU, MARABU, MOND, SKUS})
+"""Cards premiums name by the trick they go to (the birds in their trick, the Mondfang,
+the Trull trick); the called card is named too."""
+VERIFY: Final = 32
+"""Every so many reuses of an outcome's amount, the engine scores the hand again."""
+
+_Done = tuple[list[int], list[int], int, int]
+"""A trick the search completed: seats, bits in play order, its bit set, the winner."""
+
+
+def special_cards(called: Card | None, bits: TrickBits) -> int:
+    """The bit set of the cards a premium names by their trick, the called card included."""
+    return bits.mask(NAMED | ({called} if called is not None else set()))
+
+
+class Leaves:
+    """The settlement of ``seat`` in the finished hands of one world (see the module docstring)."""
+
+    __slots__ = ("base_tricks", "bits", "failures", "first", "group", "hits", "memo", "prefix", "scored",
+                 "scratch", "seat", "sim", "special", "specials", "stack", "wins", "won")
+
+    def __init__(self, sim: Sim, seat: int, bits: TrickBits, memo: bool = True) -> None:
+        self.sim = sim
+        self.seat = seat
+        self.bits = bits
+        self.special = special_cards(sim.base.called, bits)
+        self.memo: dict[tuple[object, ...], int] | None = {} if memo else None
+        base = sim.base
+        contract = base.contract
+        assert contract is not None
+        spec = contract.spec
+        party = base.declarer_party()
+        by_party = spec.partnership != "each" and spec.goal.kind != "ranking" and len(contract.declarers) <= 1
+        self.group: tuple[int, ...] = tuple(int(s in party) if by_party else s for s in range(len(sim.hands)))
+        """Per seat, whose pile its tricks go to in the key."""
+        self.first = len(base.tricks)
+        """The tricks before the world's position (constant in the key)."""
+        talon_tricks = sum(len(p) for p in base.talon) if spec.talon == "trick" else 0
+        self.base_tricks = talon_tricks
+        """Tricks from the hand's start whose winners the key names (a talon card goes into each)."""
+        self.scratch = finished(base, base.tricks)
+        self.hits = 0
+        self.scored = 0
+        """Finished hands the engine scored."""
+        self.failures = 0
+        self.prefix: list[Trick] = []
+        """Tricks complete between the world's state and the search's start."""
+        self.stack: list[_Done] = []
+        self.won: list[int] = []
+        self.wins: list[int] = []
+        self.specials: list[tuple[tuple[int, int, int, int], ...]] = []
+        """Per trick holding a named card: (bit, trick, seat, winner) of each named card in it."""
+
+    def load(self) -> None:
+        """Start from the Sim's current position (the memo stays: same world)."""
+        sim, bits = self.sim, self.bits
+        self.prefix = sim.tricks[len(sim.base.tricks):]
+        self.stack = []
+        self.won = [0] * (max(self.group) + 1)
+        self.wins = []
+        self.specials = []
+        for t in self.prefix:
+            assert t.winner is not None
+            trick = [bits.bit[c] for c in t.cards]
+            self._add(list(t.seats), trick, bits.mask(t.cards), t.winner)
+
+    def _add(self, seats: list[int], trick: list[int], tmask: int, winner: int) -> None:
+        self.won[self.group[winner]] |= tmask
+        self.wins.append(winner)
+        named = tmask & self.special
+        if named:
+            index = len(self.wins)
+            self.specials.append(tuple((b, index, seats[i], winner) for i, b in enumerate(trick)
+                                       if named >> b & 1))
+
+    def push(self, seats: list[int], trick: list[int], tmask: int, winner: int) -> None:
+        """The search completed a trick."""
+        self.stack.append((seats, trick, tmask, winner))
+        self._add(seats, trick, tmask, winner)
+
+    def pop(self) -> _Done:
+        """The search takes its last complete trick back."""
+        done = self.stack.pop()
+        tmask, winner = done[2], done[3]
+        self.won[self.group[winner]] ^= tmask
+        self.wins.pop()
+        if tmask & self.special:
+            self.specials.pop()
+        return done
+
+    def history(self) -> tuple[object, ...]:
+        """What the tricks so far add to the key of every hand finished from here."""
+        early = self.base_tricks - self.first
+        return tuple(self.won), tuple(self.wins[:early]) if early > 0 else (), tuple(self.specials)
+
+    def engine(self) -> int:
+        """``seat``'s amount in the engine's settlement of the finished hand."""
+        sim = self.sim
+        card = self.bits.card
+        self.scored += 1
+        tricks = [*sim.base.tricks, *self.prefix]
+        for seats, trick, _, winner in self.stack:
+            tricks.append(Trick(seats[0], list(seats), [card[b] for b in trick], winner))
+        scratch = self.scratch
+        scratch.tricks = tricks
+        return sim.rules.score(scratch).settlement[self.seat]
+
+    def value(self) -> int:
+        """``seat``'s amount in the finished hand (the memo's, or the engine's)."""
+        memo = self.memo
+        if memo is None:
+            return self.engine()
+        wins, group = self.wins, self.group
+        early = self.base_tricks - self.first
+        key = (tuple(self.won), group[wins[-1]] if wins else -1, tuple(wins[:early]) if early > 0 else (),
+               tuple(self.specials))
+        known = memo.get(key)
+        if known is None:
+            amount = memo[key] = self.engine()
+            return amount
+        self.hits += 1
+        if self.hits % VERIFY == 0:
+            amount = self.engine()
+            if amount != known:
+                self.memo = None
+                self.failures += 1
+                return amount
+        return known
