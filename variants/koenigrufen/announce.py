@@ -35,6 +35,7 @@ from typing import Any
 
 from tarock.core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
 from tarock.core.cards import MOND, is_king
+from tarock.core.contracts import ContractSpec
 from tarock.core.phases import ANNOUNCE, KONTRA, Phase, kontra_action
 from tarock.core.rules import Rules
 from tarock.core.state import ALLOW, Announcement, HandState, Reason, Verdict
@@ -101,16 +102,44 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
     """The rulebooks' answer: may ``seat`` announce ``name`` now?"""
     game = game_of(state)
     assert game is not None
-    hand = state.hands[seat]
     info = kr(state).get("ann", {})
+    return (_turn_denial(state, dialect, seat, game, info, None)
+            or _name_verdict(state, dialect, seat, name, info, None))
+
+
+def announce_open(state: HandState, dialect: Dialect, seat: int, names: list[str],
+                  pending: bool) -> list[str]:
+    """Those of ``names`` that :func:`announce_verdict` allows ``seat``, asked
+    together: what denies every name alike is asked once (``pending``:
+    :func:`bird_pending` of ``seat``)."""
+    game = game_of(state)
+    assert game is not None
+    info = kr(state).get("ann", {})
+    if not names or _turn_denial(state, dialect, seat, game, info, pending) is not None:
+        return []
+    return [n for n in names if _name_verdict(state, dialect, seat, n, info, pending).allowed]
+
+
+def _turn_denial(state: HandState, dialect: Dialect, seat: int, game: ContractSpec,
+                 info: dict[str, Any], pending: bool | None) -> Verdict | None:
+    """Why ``seat`` may announce nothing in this turn, or None (``pending``:
+    :func:`bird_pending` if known)."""
     if seat in info.get("spoken", ()):
         if state.options.get("announce_once"):
             return Verdict.deny("announce-once", "each player announces only in his first turn")
         if announce_at_once(game) and seat in declarers(state):
             return Verdict.deny("announce-at-once",
                                 "in this game the declarer announces at once, in his first turn")
-    if info.get("kontra_turn") == seat and not bird_pending(state, dialect, seat):
+    if info.get("kontra_turn") == seat and not (
+            bird_pending(state, dialect, seat) if pending is None else pending):
         return Verdict.deny("kontra-said", "after a Kontra say only more Kontras or Gut in this turn")
+    return None
+
+
+def _name_verdict(state: HandState, dialect: Dialect, seat: int, name: str, info: dict[str, Any],
+                  pending: bool | None) -> Verdict:
+    """:func:`announce_verdict` on ``name`` in a turn that :func:`_turn_denial` lets announce."""
+    hand = state.hands[seat]
     if name == VALAT and colour_defender(state, seat) and seat in info.get("kontra_seats", ()):
         return Verdict.deny("kontra-or-valat", "in a colour game a defender says Kontra or announces "
                             "Valat, not both")
@@ -119,7 +148,8 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
         if card not in hand:
             return Verdict.refuse("bird-not-in-hand",
                                   "you may announce {} only with the card in your hand", name)
-        if (dialect.bird_before_talon and bird_pending(state, dialect, seat)
+        if (dialect.bird_before_talon
+                and (bird_pending(state, dialect, seat) if pending is None else pending)
                 and card not in kr(state).get("pre_talon", hand)):
             return Verdict.deny("bird-from-talon",
                                 "the Besserrufer's bird must have been in your hand before the talon")
@@ -218,33 +248,69 @@ def _item_verdict(state: HandState, seat: int, longest: int, name: str, owner: i
     return ALLOW
 
 
-def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> list[KontraTarget]:
-    """Those of ``targets`` that :func:`kontra_verdict` allows ``seat``, asked
-    together: in a game played for points the parties and the announcements
-    are looked at once for all of them, not once per target."""
+def kontra_targets(state: HandState, seat: int) -> list[KontraTarget]:
+    """What ``seat`` might raise: the game or each announcement, or in games played
+    for tricks each declarer's game and each Kontra on ``seat``'s own game."""
+    game = game_of(state)
+    assert game is not None
+    if kind(game) == "tricks":
+        pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
+        out = [KontraTarget(declarer=d) for d in declarers(state)]
+        out += [KontraTarget(answer=x) for (d, x) in pairs if d == seat]
+        return out
+    return [GAME, *(kontra_on(a.name) for a in state.announcements)]
+
+
+def kontra_open(state: HandState, seat: int) -> list[Action]:
+    """The Kontras of :func:`kontra_targets` that :func:`kontra_verdict` allows
+    ``seat``, asked together: in a game played for points the parties and the
+    announcements are looked at once for all of them, not once per target."""
     game = game_of(state)
     assert game is not None and state.declarer is not None
     if game.kontra == 0 or valat_by(state, seat):
         return []
     if kind(game) == "tricks":
-        return [t for t in targets if kontra_verdict(state, seat, t).allowed]
+        return [_kontra_at(seat, t) for t in kontra_targets(state, seat)
+                if kontra_verdict(state, seat, t).allowed]
+    longest = game.kontra
     public = public_sides(state)
-    first: dict[str, tuple[int, int]] = {}
+    sides: dict[int, bool] = {seat: True}
+
+    def open_on(owner: int, level: int) -> bool:
+        if level >= longest:
+            return False
+        same = sides.get(owner)
+        if same is None:
+            same = sides[owner] = knows_same_side(state, seat, owner, public)
+        return same == (level % 2 == 1)  # Kontra from the other side, Re from the owner's
+
+    out: list[Action] = []
+    if open_on(state.declarer, state.kontra_level):
+        out.append(_kontra(seat, ""))
+    first: dict[str, Announcement] = {}
     for a in state.announcements:
-        first.setdefault(a.name, (a.seat, a.kontra))
-    out: list[KontraTarget] = []
-    for target in targets:
-        if target.declarer is not None or target.answer is not None:
-            continue
-        if target.game:
-            owner, level = state.declarer, state.kontra_level
-        elif target.name in first:
-            owner, level = first[target.name]
-        else:
-            continue
-        if _item_verdict(state, seat, game.kontra, target.name, owner, level, public).allowed:
-            out.append(target)
+        item = first.setdefault(a.name, a)
+        if open_on(item.seat, item.kontra):
+            out.append(_kontra(seat, a.name))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _kontra(seat: int, name: str) -> Action:
+    """The Kontra of ``seat`` on the game (``name`` empty) or an announcement, one value each."""
+    return Kontra(seat, kontra_on(name) if name else GAME)
+
+
+@lru_cache(maxsize=1024)
+def _kontra_at(seat: int, target: KontraTarget) -> Action:
+    """The Kontra of ``seat`` on ``target``, one value each."""
+    return Kontra(seat, target)
+
+
+@lru_cache(maxsize=256)
+def _pass(seat: int) -> Action:
+    """"Gut!", one value per seat."""
+    return Pass(seat)
 
 
 @lru_cache(maxsize=256)
@@ -267,6 +333,8 @@ class Announcing(Phase):
         self.own_announce_hook = own_announce_hook
         """The plugin's ``tarock_announce_verdict`` (its function), which answers
         with :func:`announce_verdict`."""
+        self._direct_of: tuple[Rules, bool, bool] | None = None
+        self._premiums_of: dict[int, tuple[Rules, ContractSpec, list[str]]] = {}
 
     @staticmethod
     def _alone(rules: Rules, hook: str, own: object) -> bool:
@@ -300,24 +368,32 @@ class Announcing(Phase):
             return verdict.reason or Reason("announce-not-allowed", f"{name} cannot be announced now")
         return None
 
-    def _targets(self, state: HandState, seat: int) -> list[KontraTarget]:
-        game = game_of(state)
-        assert game is not None
-        if kind(game) == "tricks":
-            pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
-            out = [KontraTarget(declarer=d) for d in declarers(state)]
-            out += [KontraTarget(answer=x) for (d, x) in pairs if d == seat]
-            return out
-        return [GAME, *(kontra_on(a.name) for a in state.announcements)]
+    def _direct(self, rules: Rules) -> tuple[bool, bool]:
+        """Whether this plugin answers ``tarock_announce_verdict`` and
+        ``tarock_kontra_verdict`` alone in ``rules`` (looked up once per rules)."""
+        known = self._direct_of
+        if known is None or known[0] is not rules:
+            known = self._direct_of = (
+                rules, self._alone(rules, "tarock_announce_verdict", self.own_announce_hook),
+                self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook))
+        return known[1], known[2]
+
+    def _premiums(self, rules: Rules, game: ContractSpec) -> list[str]:
+        """The premiums of ``game`` that ``rules`` know, in announcement order
+        (kept per game: they are asked in every turn)."""
+        known = self._premiums_of.get(id(game))
+        if known is None or known[0] is not rules or known[1] is not game:
+            names = [n for n in PREMIUM_ORDER if n in rules.premium_specs and n in game.premiums]
+            known = self._premiums_of[id(game)] = (rules, game, names)
+        return known[2]
 
     def kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        targets = self._targets(state, seat)
-        if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
+        if state.phase == ANNOUNCE and self._direct(rules)[1]:
             # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
             # directly, without a round through the hook for each of ~230 questions a hand
-            return [kontra_action(seat, t) for t in kontra_open(state, seat, targets)]
+            return kontra_open(state, seat)
         out: list[Action] = []
-        for target in targets:
+        for target in kontra_targets(state, seat):
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is not None and verdict.allowed:
                 out.append(kontra_action(seat, target))
@@ -326,18 +402,23 @@ class Announcing(Phase):
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
             return []
-        out: list[Action] = [] if bird_pending(state, self.d, seat) else [Pass(seat)]
+        pending = bird_pending(state, self.d, seat)
+        out: list[Action] = [] if pending else [_pass(seat)]
         game = game_of(state)
         assert game is not None
-        said = frozenset(a.name for a in state.announcements)
-        # where this plugin answers the verdict alone, announce_reason's last question
-        # (the only one left for a known premium of the game, not yet said) is asked directly
-        direct = self._alone(rules, "tarock_announce_verdict", self.own_announce_hook)
-        for name in PREMIUM_ORDER:
-            if (name in rules.premium_specs and name in game.premiums and name not in said
-                    and (announce_verdict(state, self.d, seat, name).allowed if direct
-                         else self.announce_reason(state, rules, seat, name, said) is None)):
-                out.append(_announce(seat, name))
+        names = self._premiums(rules, game)
+        if state.announcements:
+            said = frozenset(a.name for a in state.announcements)
+            names = [n for n in names if n not in said]
+        else:
+            said = frozenset()
+        if self._direct(rules)[0]:
+            # this plugin answers the verdict alone: announce_reason's last question (the
+            # only one left for a known premium of the game, not yet said) is asked directly
+            out.extend(_announce(seat, n) for n in announce_open(state, self.d, seat, names, pending))
+        else:
+            out.extend(_announce(seat, n) for n in names
+                       if self.announce_reason(state, rules, seat, n, said) is None)
         out.extend(self.kontras(state, rules, seat))
         return out
 
