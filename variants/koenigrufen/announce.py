@@ -202,15 +202,14 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
             if other == seat:
                 return Verdict.deny("own-game", "you cannot say Kontra on your own game")
             # odd levels are the defender's (Kontra, Subkontra), even ones the declarer's answer
-            level = pairs.get((other, seat), 0)
-            if level % 2 or level >= game.kontra:
+            if not raisable(pairs.get((other, seat), 0), game.kontra, False):
                 return Verdict.refuse("kontra-said", "you said Kontra on seat {}'s game already", other)
             return ALLOW
         if target.answer is not None:
             other = target.answer
             if seat not in declarers(state) or pairs.get((seat, other)) is None:
                 return Verdict.refuse("no-kontra-to-answer", "seat {} said no Kontra on your game", other)
-            if pairs[(seat, other)] % 2 == 0 or pairs[(seat, other)] >= game.kontra:
+            if not raisable(pairs[(seat, other)], game.kontra, True):
                 return Verdict.refuse("re-said", "you answered seat {}'s Kontra already", other)
             return ALLOW
         return Verdict.deny("kontra-target", "in this game say kontra game@N (on declarer N) or re@N")
@@ -269,42 +268,46 @@ def kontra_open(state: HandState, seat: int) -> list[Action]:
     assert game is not None and state.declarer is not None
     if game.kontra == 0 or valat_by(state, seat):
         return []
-    if kind(game) == "tricks":
-        return [_kontra_at(seat, t) for t in kontra_targets(state, seat)
-                if kontra_verdict(state, seat, t).allowed]
     longest = game.kontra
+    if kind(game) == "tricks":
+        pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
+        decl = declarers(state)
+        out = [_kontra_pair(seat, d, False) for d in decl
+               if d != seat and raisable(pairs.get((d, seat), 0), longest, False)]
+        if seat in decl:
+            out += [_kontra_pair(seat, x, True) for (d, x), level in pairs.items()
+                    if d == seat and raisable(level, longest, True)]
+        return out
     public = public_sides(state)
-    sides: dict[int, bool] = {seat: True}
-
-    def open_on(owner: int, level: int) -> bool:
-        if level >= longest:
-            return False
-        same = sides.get(owner)
-        if same is None:
-            same = sides[owner] = knows_same_side(state, seat, owner, public)
-        return same == (level % 2 == 1)  # Kontra from the other side, Re from the owner's
-
-    out: list[Action] = []
-    if open_on(state.declarer, state.kontra_level):
-        out.append(_kontra(seat, ""))
+    same = [s == seat or knows_same_side(state, seat, s, public) for s in range(state.seats)]
+    game_open = raisable(state.kontra_level, longest, same[state.declarer])
+    out = [_kontra(seat, "")] if game_open else []
     first: dict[str, Announcement] = {}
     for a in state.announcements:
         item = first.setdefault(a.name, a)
-        if open_on(item.seat, item.kontra):
+        if raisable(item.kontra, longest, same[item.seat]):
             out.append(_kontra(seat, a.name))
     return out
+
+
+def raisable(level: int, longest: int, re: bool) -> bool:
+    """Whether a chain at ``level`` may be raised by a Kontra (``re`` False: by
+    the other side, at an even level) or a Re (``re``: by the owner's side, at
+    an odd one), the chain at most ``longest`` long."""
+    return level < longest and (level % 2 == 1) == re
+
+
+@lru_cache(maxsize=1024)
+def _kontra_pair(seat: int, other: int, answer: bool) -> Action:
+    """In a game played for tricks: the Kontra of ``seat`` on declarer ``other``'s
+    game, or (``answer``) the declarer's Re on ``other``'s Kontra; one value each."""
+    return Kontra(seat, KontraTarget(answer=other) if answer else KontraTarget(declarer=other))
 
 
 @lru_cache(maxsize=1024)
 def _kontra(seat: int, name: str) -> Action:
     """The Kontra of ``seat`` on the game (``name`` empty) or an announcement, one value each."""
     return Kontra(seat, kontra_on(name) if name else GAME)
-
-
-@lru_cache(maxsize=1024)
-def _kontra_at(seat: int, target: KontraTarget) -> Action:
-    """The Kontra of ``seat`` on ``target``, one value each."""
-    return Kontra(seat, target)
 
 
 @lru_cache(maxsize=256)
