@@ -117,7 +117,8 @@ def announce_open(state: HandState, dialect: Dialect, seat: int, names: list[str
     info = kr(state).get("ann", {})
     if not names or _turn_denial(state, dialect, seat, game, info, pending) is not None:
         return []
-    return [n for n in names if _name_verdict(state, dialect, seat, n, info, pending).allowed]
+    return [n for n in names
+            if n not in _ASKED or _name_verdict(state, dialect, seat, n, info, pending).allowed]
 
 
 def _turn_denial(state: HandState, dialect: Dialect, seat: int, game: ContractSpec,
@@ -136,9 +137,14 @@ def _turn_denial(state: HandState, dialect: Dialect, seat: int, game: ContractSp
     return None
 
 
+_ASKED = frozenset({VALAT, KING_ULTIMO, MONDFANG, GRAMMOPOI, *BIRDS})
+"""The premiums :func:`_name_verdict` may deny; it allows every other."""
+
+
 def _name_verdict(state: HandState, dialect: Dialect, seat: int, name: str, info: dict[str, Any],
                   pending: bool | None) -> Verdict:
-    """:func:`announce_verdict` on ``name`` in a turn that :func:`_turn_denial` lets announce."""
+    """:func:`announce_verdict` on ``name`` in a turn that :func:`_turn_denial` lets announce
+    (a name not in ``_ASKED`` is allowed)."""
     hand = state.hands[seat]
     if name == VALAT and colour_defender(state, seat) and seat in info.get("kontra_seats", ()):
         return Verdict.deny("kontra-or-valat", "in a colour game a defender says Kontra or announces "
@@ -280,14 +286,34 @@ def kontra_open(state: HandState, seat: int) -> list[Action]:
         return out
     public = public_sides(state)
     same = [s == seat or knows_same_side(state, seat, s, public) for s in range(state.seats)]
-    game_open = raisable(state.kontra_level, longest, same[state.declarer])
-    out = [_kontra(seat, "")] if game_open else []
+    # a chain may be raised at an even level by the other side (Kontra), at an odd one by the
+    # owner's side (Re): raisable(), asked inline here for every item in every turn
+    odd = [int(s) for s in same]
+    actions = _kontras_of(seat)
+    level = state.kontra_level
+    out = [actions[""]] if level < longest and level % 2 == odd[state.declarer] else []
     first: dict[str, Announcement] = {}
     for a in state.announcements:
         item = first.setdefault(a.name, a)
-        if raisable(item.kontra, longest, same[item.seat]):
-            out.append(_kontra(seat, a.name))
+        level = item.kontra
+        if level < longest and level % 2 == odd[item.seat]:
+            name = a.name
+            act = actions.get(name)
+            if act is None:
+                act = actions[name] = _kontra(seat, name)
+            out.append(act)
     return out
+
+
+_KONTRAS: dict[int, dict[str, Action]] = {}
+
+
+def _kontras_of(seat: int) -> dict[str, Action]:
+    """``seat``'s Kontra actions by item name (``""``: the game), one value each."""
+    actions = _KONTRAS.get(seat)
+    if actions is None:
+        actions = _KONTRAS[seat] = {"": _kontra(seat, "")}
+    return actions
 
 
 def raisable(level: int, longest: int, re: bool) -> bool:
