@@ -62,14 +62,20 @@ def knows_same_side(state: HandState, seat: int, owner: int, public: bool) -> bo
     in the talon) everybody knows the sides; otherwise the partner knows them,
     and the others once the partnership is public.
     """
-    if seat == owner:
-        return True
+    return seat == owner or sides_known(state, seat, public)[owner]
+
+
+def sides_known(state: HandState, seat: int, public: bool) -> list[bool]:
+    """For every seat, whether ``seat`` knows it is on his side (:func:`knows_same_side`)."""
+    seats = range(state.seats)
     if public:
-        return (seat == state.declarer) == (owner == state.declarer)
+        mine = seat == state.declarer
+        return [(s == state.declarer) == mine for s in seats]
     if seat == state.partner or state.partner_known:
         party = state.declarer_party()
-        return (seat in party) == (owner in party)
-    return False
+        mine = seat in party
+        return [(s in party) == mine for s in seats]
+    return [s == seat for s in seats]
 
 
 def public_sides(state: HandState) -> bool:
@@ -285,10 +291,9 @@ def kontra_open(state: HandState, seat: int) -> list[Action]:
                     if d == seat and raisable(level, longest, True)]
         return out
     public = public_sides(state)
-    same = [s == seat or knows_same_side(state, seat, s, public) for s in range(state.seats)]
     # a chain may be raised at an even level by the other side (Kontra), at an odd one by the
     # owner's side (Re): raisable(), asked inline here for every item in every turn
-    odd = [int(s) for s in same]
+    odd = [int(same) for same in sides_known(state, seat, public)]
     actions = _kontras_of(seat)
     level = state.kontra_level
     out = [actions[""]] if level < longest and level % 2 == odd[state.declarer] else []
@@ -342,10 +347,12 @@ def _pass(seat: int) -> Action:
     return Pass(seat)
 
 
-@lru_cache(maxsize=256)
-def _announce(seat: int, name: str) -> Announce:
-    """The action, one value per seat and premium."""
-    return Announce(seat, (name,))
+_ANNOUNCES: dict[int, dict[str, Action]] = {}
+
+
+def _announces_of(seat: int) -> dict[str, Action]:
+    """``seat``'s announcements of one premium each, by name, one value each."""
+    return _ANNOUNCES.setdefault(seat, {})
 
 
 class Announcing(Phase):
@@ -444,10 +451,16 @@ class Announcing(Phase):
         if self._direct(rules)[0]:
             # this plugin answers the verdict alone: announce_reason's last question (the
             # only one left for a known premium of the game, not yet said) is asked directly
-            out.extend(_announce(seat, n) for n in announce_open(state, self.d, seat, names, pending))
+            names = announce_open(state, self.d, seat, names, pending)
         else:
-            out.extend(_announce(seat, n) for n in names
-                       if self.announce_reason(state, rules, seat, n, said) is None)
+            names = [n for n in names if self.announce_reason(state, rules, seat, n, said) is None]
+        if names:
+            actions = _announces_of(seat)
+            for name in names:
+                act = actions.get(name)
+                if act is None:
+                    act = actions[name] = Announce(seat, (name,))
+                out.append(act)
         out.extend(self.kontras(state, rules, seat))
         return out
 
