@@ -29,6 +29,7 @@ Königrufen, so a house rule can allow what the rulebook forbids.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -386,7 +387,7 @@ class Announcing(Phase):
 
     # -- what a seat may say -------------------------------------------------
     def announce_reason(self, state: HandState, rules: Rules, seat: int, name: str,
-                        said: frozenset[str] | None = None) -> Reason | None:
+                        said: AbstractSet[str] | None = None) -> Reason | None:
         """Why ``seat`` may not announce ``name`` now, or None (``said``: the names
         announced so far, when the caller has them)."""
         game = game_of(state)
@@ -442,11 +443,9 @@ class Announcing(Phase):
         game = game_of(state)
         assert game is not None
         names = self._premiums(rules, game)
-        if state.announcements:
-            said = frozenset(a.name for a in state.announcements)
+        said = {a.name for a in state.announcements}
+        if said:
             names = [n for n in names if n not in said]
-        else:
-            said = frozenset()
         if self._direct(rules)[0]:
             # this plugin answers the verdict alone: announce_reason's last question (the
             # only one left for a known premium of the game, not yet said) is asked directly
