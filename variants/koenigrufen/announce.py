@@ -29,12 +29,13 @@ Königrufen, so a house rule can allow what the rulebook forbids.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
 from tarock.core.actions import GAME, Action, Announce, Kontra, KontraTarget, Pass, kontra_on
 from tarock.core.cards import MOND, is_king
+from tarock.core.contracts import ContractSpec
 from tarock.core.phases import ANNOUNCE, KONTRA, Phase, kontra_action
 from tarock.core.rules import Rules
 from tarock.core.state import ALLOW, Announcement, HandState, Reason, Verdict
@@ -61,14 +62,20 @@ def knows_same_side(state: HandState, seat: int, owner: int, public: bool) -> bo
     in the talon) everybody knows the sides; otherwise the partner knows them,
     and the others once the partnership is public.
     """
-    if seat == owner:
-        return True
+    return seat == owner or sides_known(state, seat, public)[owner]
+
+
+def sides_known(state: HandState, seat: int, public: bool) -> list[bool]:
+    """For every seat, whether ``seat`` knows it is on his side (:func:`knows_same_side`)."""
+    seats = range(state.seats)
     if public:
-        return (seat == state.declarer) == (owner == state.declarer)
+        mine = seat == state.declarer
+        return [(s == state.declarer) == mine for s in seats]
     if seat == state.partner or state.partner_known:
         party = state.declarer_party()
-        return (seat in party) == (owner in party)
-    return False
+        mine = seat in party
+        return [(s in party) == mine for s in seats]
+    return [s == seat for s in seats]
 
 
 def public_sides(state: HandState) -> bool:
@@ -101,16 +108,50 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
     """The rulebooks' answer: may ``seat`` announce ``name`` now?"""
     game = game_of(state)
     assert game is not None
-    hand = state.hands[seat]
     info = kr(state).get("ann", {})
+    return (_turn_denial(state, dialect, seat, game, info, None)
+            or _name_verdict(state, dialect, seat, name, info, None))
+
+
+def announce_open(state: HandState, dialect: Dialect, seat: int, names: list[str],
+                  pending: bool) -> list[str]:
+    """Those of ``names`` that :func:`announce_verdict` allows ``seat``, asked
+    together: what denies every name alike is asked once (``pending``:
+    :func:`bird_pending` of ``seat``)."""
+    game = game_of(state)
+    assert game is not None
+    info = kr(state).get("ann", {})
+    if not names or _turn_denial(state, dialect, seat, game, info, pending) is not None:
+        return []
+    return [n for n in names
+            if n not in _ASKED or _name_verdict(state, dialect, seat, n, info, pending).allowed]
+
+
+def _turn_denial(state: HandState, dialect: Dialect, seat: int, game: ContractSpec,
+                 info: dict[str, Any], pending: bool | None) -> Verdict | None:
+    """Why ``seat`` may announce nothing in this turn, or None (``pending``:
+    :func:`bird_pending` if known)."""
     if seat in info.get("spoken", ()):
         if state.options.get("announce_once"):
             return Verdict.deny("announce-once", "each player announces only in his first turn")
         if announce_at_once(game) and seat in declarers(state):
             return Verdict.deny("announce-at-once",
                                 "in this game the declarer announces at once, in his first turn")
-    if info.get("kontra_turn") == seat and not bird_pending(state, dialect, seat):
+    if info.get("kontra_turn") == seat and not (
+            bird_pending(state, dialect, seat) if pending is None else pending):
         return Verdict.deny("kontra-said", "after a Kontra say only more Kontras or Gut in this turn")
+    return None
+
+
+_ASKED = frozenset({VALAT, KING_ULTIMO, MONDFANG, GRAMMOPOI, *BIRDS})
+"""The premiums :func:`_name_verdict` may deny; it allows every other."""
+
+
+def _name_verdict(state: HandState, dialect: Dialect, seat: int, name: str, info: dict[str, Any],
+                  pending: bool | None) -> Verdict:
+    """:func:`announce_verdict` on ``name`` in a turn that :func:`_turn_denial` lets announce
+    (a name not in ``_ASKED`` is allowed)."""
+    hand = state.hands[seat]
     if name == VALAT and colour_defender(state, seat) and seat in info.get("kontra_seats", ()):
         return Verdict.deny("kontra-or-valat", "in a colour game a defender says Kontra or announces "
                             "Valat, not both")
@@ -119,7 +160,8 @@ def announce_verdict(state: HandState, dialect: Dialect, seat: int, name: str) -
         if card not in hand:
             return Verdict.refuse("bird-not-in-hand",
                                   "you may announce {} only with the card in your hand", name)
-        if (dialect.bird_before_talon and bird_pending(state, dialect, seat)
+        if (dialect.bird_before_talon
+                and (bird_pending(state, dialect, seat) if pending is None else pending)
                 and card not in kr(state).get("pre_talon", hand)):
             return Verdict.deny("bird-from-talon",
                                 "the Besserrufer's bird must have been in your hand before the talon")
@@ -172,15 +214,14 @@ def kontra_verdict(state: HandState, seat: int, target: KontraTarget) -> Verdict
             if other == seat:
                 return Verdict.deny("own-game", "you cannot say Kontra on your own game")
             # odd levels are the defender's (Kontra, Subkontra), even ones the declarer's answer
-            level = pairs.get((other, seat), 0)
-            if level % 2 or level >= game.kontra:
+            if not raisable(pairs.get((other, seat), 0), game.kontra, False):
                 return Verdict.refuse("kontra-said", "you said Kontra on seat {}'s game already", other)
             return ALLOW
         if target.answer is not None:
             other = target.answer
             if seat not in declarers(state) or pairs.get((seat, other)) is None:
                 return Verdict.refuse("no-kontra-to-answer", "seat {} said no Kontra on your game", other)
-            if pairs[(seat, other)] % 2 == 0 or pairs[(seat, other)] >= game.kontra:
+            if not raisable(pairs[(seat, other)], game.kontra, True):
                 return Verdict.refuse("re-said", "you answered seat {}'s Kontra already", other)
             return ALLOW
         return Verdict.deny("kontra-target", "in this game say kontra game@N (on declarer N) or re@N")
@@ -218,39 +259,100 @@ def _item_verdict(state: HandState, seat: int, longest: int, name: str, owner: i
     return ALLOW
 
 
-def kontra_open(state: HandState, seat: int, targets: list[KontraTarget]) -> list[KontraTarget]:
-    """Those of ``targets`` that :func:`kontra_verdict` allows ``seat``, asked
-    together: in a game played for points the parties and the announcements
-    are looked at once for all of them, not once per target."""
+def kontra_targets(state: HandState, seat: int) -> list[KontraTarget]:
+    """What ``seat`` might raise: the game or each announcement, or in games played
+    for tricks each declarer's game and each Kontra on ``seat``'s own game."""
+    game = game_of(state)
+    assert game is not None
+    if kind(game) == "tricks":
+        pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
+        out = [KontraTarget(declarer=d) for d in declarers(state)]
+        out += [KontraTarget(answer=x) for (d, x) in pairs if d == seat]
+        return out
+    return [GAME, *(kontra_on(a.name) for a in state.announcements)]
+
+
+def kontra_open(state: HandState, seat: int) -> list[Action]:
+    """The Kontras of :func:`kontra_targets` that :func:`kontra_verdict` allows
+    ``seat``, asked together: in a game played for points the parties and the
+    announcements are looked at once for all of them, not once per target."""
     game = game_of(state)
     assert game is not None and state.declarer is not None
     if game.kontra == 0 or valat_by(state, seat):
         return []
+    longest = game.kontra
     if kind(game) == "tricks":
-        return [t for t in targets if kontra_verdict(state, seat, t).allowed]
+        pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
+        decl = declarers(state)
+        out = [_kontra_pair(seat, d, False) for d in decl
+               if d != seat and raisable(pairs.get((d, seat), 0), longest, False)]
+        if seat in decl:
+            out += [_kontra_pair(seat, x, True) for (d, x), level in pairs.items()
+                    if d == seat and raisable(level, longest, True)]
+        return out
     public = public_sides(state)
-    first: dict[str, tuple[int, int]] = {}
+    # a chain may be raised at an even level by the other side (Kontra), at an odd one by the
+    # owner's side (Re): raisable(), asked inline here for every item in every turn
+    same = sides_known(state, seat, public)  # True == 1: the owner's side says Re, at odd levels
+    actions = _kontras_of(seat)
+    level = state.kontra_level
+    out = [actions[""]] if level < longest and level % 2 == same[state.declarer] else []
+    first: dict[str, Announcement] = {}
     for a in state.announcements:
-        first.setdefault(a.name, (a.seat, a.kontra))
-    out: list[KontraTarget] = []
-    for target in targets:
-        if target.declarer is not None or target.answer is not None:
-            continue
-        if target.game:
-            owner, level = state.declarer, state.kontra_level
-        elif target.name in first:
-            owner, level = first[target.name]
-        else:
-            continue
-        if _item_verdict(state, seat, game.kontra, target.name, owner, level, public).allowed:
-            out.append(target)
+        item = first.setdefault(a.name, a)
+        level = item.kontra
+        if level < longest and level % 2 == same[item.seat]:
+            name = a.name
+            act = actions.get(name)
+            if act is None:
+                act = actions[name] = _kontra(seat, name)
+            out.append(act)
     return out
 
 
+_KONTRAS: dict[int, dict[str, Action]] = {}
+
+
+def _kontras_of(seat: int) -> dict[str, Action]:
+    """``seat``'s Kontra actions by item name (``""``: the game), one value each."""
+    actions = _KONTRAS.get(seat)
+    if actions is None:
+        actions = _KONTRAS[seat] = {"": _kontra(seat, "")}
+    return actions
+
+
+def raisable(level: int, longest: int, re: bool) -> bool:
+    """Whether a chain at ``level`` may be raised by a Kontra (``re`` False: by
+    the other side, at an even level) or a Re (``re``: by the owner's side, at
+    an odd one), the chain at most ``longest`` long."""
+    return level < longest and (level % 2 == 1) == re
+
+
+@lru_cache(maxsize=1024)
+def _kontra_pair(seat: int, other: int, answer: bool) -> Action:
+    """In a game played for tricks: the Kontra of ``seat`` on declarer ``other``'s
+    game, or (``answer``) the declarer's Re on ``other``'s Kontra; one value each."""
+    return Kontra(seat, KontraTarget(answer=other) if answer else KontraTarget(declarer=other))
+
+
+@lru_cache(maxsize=1024)
+def _kontra(seat: int, name: str) -> Action:
+    """The Kontra of ``seat`` on the game (``name`` empty) or an announcement, one value each."""
+    return Kontra(seat, kontra_on(name) if name else GAME)
+
+
 @lru_cache(maxsize=256)
-def _announce(seat: int, name: str) -> Announce:
-    """The action, one value per seat and premium."""
-    return Announce(seat, (name,))
+def _pass(seat: int) -> Action:
+    """"Gut!", one value per seat."""
+    return Pass(seat)
+
+
+_ANNOUNCES: dict[int, dict[str, Action]] = {}
+
+
+def _announces_of(seat: int) -> dict[str, Action]:
+    """``seat``'s announcements of one premium each, by name, one value each."""
+    return _ANNOUNCES.setdefault(seat, {})
 
 
 class Announcing(Phase):
@@ -267,6 +369,8 @@ class Announcing(Phase):
         self.own_announce_hook = own_announce_hook
         """The plugin's ``tarock_announce_verdict`` (its function), which answers
         with :func:`announce_verdict`."""
+        self._direct_of: tuple[Rules, bool, bool] | None = None
+        self._premiums_of: dict[int, tuple[Rules, ContractSpec, list[str]]] = {}
 
     @staticmethod
     def _alone(rules: Rules, hook: str, own: object) -> bool:
@@ -283,7 +387,7 @@ class Announcing(Phase):
 
     # -- what a seat may say -------------------------------------------------
     def announce_reason(self, state: HandState, rules: Rules, seat: int, name: str,
-                        said: frozenset[str] | None = None) -> Reason | None:
+                        said: AbstractSet[str] | None = None) -> Reason | None:
         """Why ``seat`` may not announce ``name`` now, or None (``said``: the names
         announced so far, when the caller has them)."""
         game = game_of(state)
@@ -300,24 +404,32 @@ class Announcing(Phase):
             return verdict.reason or Reason("announce-not-allowed", f"{name} cannot be announced now")
         return None
 
-    def _targets(self, state: HandState, seat: int) -> list[KontraTarget]:
-        game = game_of(state)
-        assert game is not None
-        if kind(game) == "tricks":
-            pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
-            out = [KontraTarget(declarer=d) for d in declarers(state)]
-            out += [KontraTarget(answer=x) for (d, x) in pairs if d == seat]
-            return out
-        return [GAME, *(kontra_on(a.name) for a in state.announcements)]
+    def _direct(self, rules: Rules) -> tuple[bool, bool]:
+        """Whether this plugin answers ``tarock_announce_verdict`` and
+        ``tarock_kontra_verdict`` alone in ``rules`` (looked up once per rules)."""
+        known = self._direct_of
+        if known is None or known[0] is not rules:
+            known = self._direct_of = (
+                rules, self._alone(rules, "tarock_announce_verdict", self.own_announce_hook),
+                self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook))
+        return known[1], known[2]
+
+    def _premiums(self, rules: Rules, game: ContractSpec) -> list[str]:
+        """The premiums of ``game`` that ``rules`` know, in announcement order
+        (kept per game: they are asked in every turn)."""
+        known = self._premiums_of.get(id(game))
+        if known is None or known[0] is not rules or known[1] is not game:
+            names = [n for n in PREMIUM_ORDER if n in rules.premium_specs and n in game.premiums]
+            known = self._premiums_of[id(game)] = (rules, game, names)
+        return known[2]
 
     def kontras(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        targets = self._targets(state, seat)
-        if state.phase == ANNOUNCE and self._alone(rules, "tarock_kontra_verdict", self.own_kontra_hook):
+        if state.phase == ANNOUNCE and self._direct(rules)[1]:
             # this plugin answers alone, so the hook's answer is kontra_verdict's: asked
             # directly, without a round through the hook for each of ~230 questions a hand
-            return [kontra_action(seat, t) for t in kontra_open(state, seat, targets)]
+            return kontra_open(state, seat)
         out: list[Action] = []
-        for target in targets:
+        for target in kontra_targets(state, seat):
             verdict = rules.kontra_verdict(state, seat, target)
             if verdict is not None and verdict.allowed:
                 out.append(kontra_action(seat, target))
@@ -326,18 +438,27 @@ class Announcing(Phase):
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
             return []
-        out: list[Action] = [] if bird_pending(state, self.d, seat) else [Pass(seat)]
+        pending = bird_pending(state, self.d, seat)
+        out: list[Action] = [] if pending else [_pass(seat)]
         game = game_of(state)
         assert game is not None
-        said = frozenset(a.name for a in state.announcements)
-        # where this plugin answers the verdict alone, announce_reason's last question
-        # (the only one left for a known premium of the game, not yet said) is asked directly
-        direct = self._alone(rules, "tarock_announce_verdict", self.own_announce_hook)
-        for name in PREMIUM_ORDER:
-            if (name in rules.premium_specs and name in game.premiums and name not in said
-                    and (announce_verdict(state, self.d, seat, name).allowed if direct
-                         else self.announce_reason(state, rules, seat, name, said) is None)):
-                out.append(_announce(seat, name))
+        names = self._premiums(rules, game)
+        said = {a.name for a in state.announcements}
+        if said:
+            names = [n for n in names if n not in said]
+        if self._direct(rules)[0]:
+            # this plugin answers the verdict alone: announce_reason's last question (the
+            # only one left for a known premium of the game, not yet said) is asked directly
+            names = announce_open(state, self.d, seat, names, pending)
+        else:
+            names = [n for n in names if self.announce_reason(state, rules, seat, n, said) is None]
+        if names:
+            actions = _announces_of(seat)
+            for name in names:
+                act = actions.get(name)
+                if act is None:
+                    act = actions[name] = Announce(seat, (name,))
+                out.append(act)
         out.extend(self.kontras(state, rules, seat))
         return out
 
@@ -414,11 +535,18 @@ class Announcing(Phase):
             return
         else:
             i = next(i for i, a in enumerate(state.announcements) if a.name == target.name)
-            state.announcements[i] = replace(state.announcements[i], kontra=state.announcements[i].kontra + 1)
+            state.announcements[i] = raised(state.announcements[i])
             if state.announcements[i].kontra == 1:
                 info["kontra_by"][target.name] = seat
             return
         state.kontra_level = max(info["pairs"].values())
+
+
+def raised(a: Announcement) -> Announcement:
+    """``a`` one Kontra level higher: ``dataclasses.replace(a, kontra=a.kontra + 1)``
+    built directly, several times faster for a Kontra said many times a hand
+    (tests/test_koenigrufen_raised.py checks that the fields are still these)."""
+    return Announcement(a.name, a.seat, a.against, a.kontra + 1)
 
 
 class FahrerKontra(Phase):

@@ -102,10 +102,13 @@ def obligations(state: HandState, seat: int) -> dict[Card, int]:
     ("muss der Spieler mit ihm den drittletzten Stich machen").
     """
     out: dict[Card, int] = {}
-    n = len(state.hands[seat]) + len(state.tricks) + (1 if state.trick and seat in state.trick.seats else 0)
+    n = 0  # the hand's number of tricks, counted at the first announced card (asked for every card)
     for a in state.announcements:
-        if a.seat != seat:
+        if a.seat != seat or not (a.name in BIRDS or a.name == KING_ULTIMO):
             continue
+        if not n:
+            n = len(state.hands[seat]) + len(state.tricks) + (
+                1 if state.trick and seat in state.trick.seats else 0)
         if a.name in BIRDS:
             card, from_end = BIRDS[a.name]
             out[card] = n - from_end
@@ -304,7 +307,8 @@ class Koenigrufen(Deal54):
     @hookimpl(wrapper=True)
     def tarock_legal_plays(self, state: HandState, seat: int) -> Generator[None, Any, Sequence[Card]]:
         cands: Sequence[Card] = yield
-        return restrict(list(cands), obligations(state, seat), len(state.tricks))
+        due = obligations(state, seat)
+        return restrict(list(cands), due, len(state.tricks)) if due else cands
 
     @hookimpl(wrapper=True)
     def tarock_play_reason(self, state: HandState, seat: int,

@@ -47,6 +47,8 @@ class HoldingAuction(Auction):
     standing game of another player without outbidding it; the others must then bid
     higher) and forehand games bid as her opening word (:func:`opening_only`)."""
 
+    _openers_of: tuple[Rules, frozenset[str]] | None = None
+
     def _hold(self, state: HandState, rules: Rules, seat: int, info: dict[str, Any]) -> str | None:
         """The game ``seat`` may hold now, if any."""
         if not state.options.get("forehand_hold") or seat != state.forehand or info["choosing"]:
@@ -63,12 +65,14 @@ class HoldingAuction(Auction):
         if seat != state.to_move:
             return out
         info = auction_info(state)
-        first = seat == state.forehand and not info["log"] and not info["choosing"]
-        out = [a for a in out if first or not (isinstance(a, Bid) and self._opening(rules, a.contract))]
-        if first:
-            for spec in rules.contracts:
-                if opening_only(spec) and self.refusal(state, rules, seat, spec) is None:
-                    out.extend(b for b in self._bids(state, rules, seat, spec) if b not in out)
+        openers = self._openers(rules)
+        if openers:
+            first = seat == state.forehand and not info["log"] and not info["choosing"]
+            out = [a for a in out if first or not (isinstance(a, Bid) and a.contract in openers)]
+            if first:
+                for spec in rules.contracts:
+                    if spec.name in openers and self.refusal(state, rules, seat, spec) is None:
+                        out.extend(b for b in self._bids(state, rules, seat, spec) if b not in out)
         held = self._hold(state, rules, seat, info)
         if held is not None:
             out.append(Bid(seat, held))
@@ -84,6 +88,15 @@ class HoldingAuction(Auction):
     def _opening(rules: Rules, name: str) -> bool:
         spec = rules.contract(name)
         return spec is not None and opening_only(spec)
+
+    def _openers(self, rules: Rules) -> frozenset[str]:
+        """The names of the games bid only as the forehand's opening word
+        (:func:`opening_only`; looked up once per rules)."""
+        known = self._openers_of
+        if known is None or known[0] is not rules:
+            known = (rules, frozenset(c.name for c in rules.contracts if opening_only(c)))
+            self._openers_of = known
+        return known[1]
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         info = auction_info(state)

@@ -108,6 +108,8 @@ def seat_piles(state: HandState, game: ContractSpec) -> dict[int, list[Card]]:
 
 # -- premiums ----------------------------------------------------------------
 
+KING_SET = frozenset(KINGS)
+
 def _bird_outcome(state: HandState, card: Card, from_end: int) -> tuple[int, bool] | None:
     """(seat, won) if ``card`` was played to its trick (``from_end`` 1 = the last)."""
     index = len(state.tricks) - from_end
@@ -133,6 +135,8 @@ def outcomes(state: HandState, game: ContractSpec, mondfang_partners: bool) -> d
     """
     members = party(state)
     ours, theirs = party_piles(state, game)
+    ours_set, theirs_set = set(ours), set(theirs)
+    ours_thirds, theirs_thirds = thirds(ours), thirds(theirs)
     out: dict[str, Outcome] = {}
     for name in PREMIUM_ORDER:
         if name in BIRDS or name == KING_ULTIMO:
@@ -149,16 +153,16 @@ def outcomes(state: HandState, game: ContractSpec, mondfang_partners: bool) -> d
                 seat, won = played
                 out[name] = Outcome(seat in members, made=won)
         elif name in (TRULL_P, KINGS_P):
-            cards = TRULL if name == TRULL_P else frozenset(KINGS)
-            if cards <= set(ours):
+            cards = TRULL if name == TRULL_P else KING_SET
+            if cards <= ours_set:
                 out[name] = Outcome(True)
-            elif cards <= set(theirs):
+            elif cards <= theirs_set:
                 out[name] = Outcome(False)
         elif name in (ABSOLUT, GRAMMOPOI):
             need = ABSOLUT_THIRDS if name == ABSOLUT else GRAMMOPOI_THIRDS
-            if thirds(ours) >= need:
+            if ours_thirds >= need:
                 out[name] = Outcome(True)
-            elif thirds(theirs) >= need:
+            elif theirs_thirds >= need:
                 out[name] = Outcome(False)
         elif name == VALAT:
             sides = {t.winner in members for t in state.tricks}
@@ -189,8 +193,12 @@ def _level(state: HandState, game: ContractSpec, target: str, owner: int, level:
     party, else 0 (docs/rules.md §15.6: "Ein Kontra auf eine Prämienansage des Partners zählt nicht")."""
     if level == 0 or kontras_void(state, game):
         return 0
-    by = kr(state).get("ann", {}).get("kontra_by", {}).get(target)
-    members = party(state)
+    return _by_other(level, kr(state).get("ann", {}).get("kontra_by", {}).get(target), owner, party(state))
+
+
+def _by_other(level: int, by: int | None, owner: int, members: frozenset[int]) -> int:
+    """``level`` if the item's first Kontra came from seat ``by`` of the other party
+    than ``owner``'s (``members``: the declarer party), else 0."""
     if by is None or (by in members) == (owner in members):
         return 0
     return level
@@ -245,6 +253,13 @@ def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs:
     opposite = tuple(s for s in state.players if s not in members)
     announced = {a.name: a for a in state.announcements}
     mode = valat_mode(state, dialect)
+    void = kontras_void(state, game)
+    kontra_by: dict[str, int] = kr(state).get("ann", {}).get("kontra_by", {})
+
+    def counted(target: str, owner: int, level: int) -> int:
+        """:func:`_level`, with what it asks of the hand asked once."""
+        return 0 if level == 0 or void else _by_other(level, kontra_by.get(target), owner, members)
+
     out: list[Item] = []
     for name in PREMIUM_ORDER:
         spec = specs.get(name)
@@ -262,10 +277,10 @@ def premium_items(state: HandState, dialect: Dialect, game: ContractSpec, specs:
                 a = None
         if a is not None:
             ours = a.seat in members
-            kontra = _level(state, game, name, a.seat, a.kontra)
+            kontra = counted(name, a.seat, a.kontra)
             if name == GRAMMOPOI and ABSOLUT in announced:  # "Kontra auf Absolut bedingt selbiges"
                 ab = announced[ABSOLUT]
-                kontra = max(kontra, _level(state, game, ABSOLUT, ab.seat, ab.kontra))
+                kontra = max(kontra, counted(ABSOLUT, ab.seat, ab.kontra))
             won = outcome is not None and outcome.made and outcome.declarers == ours
             out.append(Item(name, side, opposite, loud, for_side=ours, made=won, announced=True,
                             kontra=kontra, scale=game.premium_scale))
