@@ -332,7 +332,7 @@ def test_a_whole_koenigrufen_table_from_piped_answers(tmp_path: Path, variant: s
     assert "Now (bidding) you may write:" in out
     assert "Score sheet (cents):" in out
     tail = out[out.index("Final standings after 12 rounds (sub points in cents):"):]
-    rows = re.findall(r"^\s*(\d)\. (\w+)\s+HP (\S+)\s+SP (\S+) ct$", tail, re.M)
+    rows = re.findall(r"^\s*(\d)\. (\w+)\s+MP (\S+)\s+TP (\S+) ct$", tail, re.M)
     seats = 5 if extra else 4
     names = ["You", "Franz", "Hilde", "Sepp", "Resi"][:seats]
     sub = {name: int(sp) for _, name, _, sp in rows}
