@@ -7,20 +7,30 @@ a game through the real table driver and model, the player's seat choosing
 as the rule-of-thumb bot would (Vorhand! and Trischaken first where offered,
 so that game's settlement is met), and draws the screen at each decision,
 with the hint asked, each overlay (menu, help, rules, sheet, tricks, last
-trick, leaving question) at every scroll position, each settlement and the
-final standings.  Each screen comes as ``(what, rows)``.
+trick, leaving question) at every scroll position, each settlement, the
+final standings, and then the table kept: its statistics and every step of the
+replay viewer (:func:`kept_screens`).  Each screen comes as ``(what, rows)``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 from ui_render import render
 
 from tarock.client.bots import make_bot
+from tarock.client.history import read_table
+from tarock.client.i18n import _
+from tarock.client.replay_view import ReplayView
+from tarock.client.statistics import Statistics
+from tarock.client.tables import Tables
 from tarock.client.ui.hint import HINT
+from tarock.client.ui.history_pages import _page, wrapped
 from tarock.client.ui.layout import table_layout
 from tarock.client.ui.lobby import lobby_application
 from tarock.client.ui.lobby_forms import new_form
@@ -138,4 +148,28 @@ def table_screens(variant: str, rounds: int, seed: int) -> list[Screen]:
             screens.append((f"{variant} {model.overlay}", render(layout, COLS, ROWS)))
 
     asyncio.run(play())
+    return screens + kept_screens(setup, table.finished)
+
+
+def kept_screens(setup: TableSetup, finished: list[dict[str, Any]]) -> list[Screen]:
+    """The lobby's pages of the table once it is kept: its statistics (every scroll position)
+    and the replay viewer at every step of every hand."""
+    catalogue = load_plugins(None)
+    with tempfile.TemporaryDirectory() as folder:
+        tables = Tables(Path(folder))
+        tables.keep(setup, finished)
+        kept = [read_table(path, catalogue) for path in tables.finished()]
+    stats = Statistics(kept).lines()
+    keys = _("↑↓ scroll · Esc back")
+    tops = range(0, len(wrapped(stats, COLS - 4)), ROWS - 4)
+    pages = [_page(_("Statistics"), stats, keys, top, "", COLS, ROWS) for top in tops]
+    screens = [(f"statistics page {i}", page.text().split("\n")) for i, page in enumerate(pages)]
+    view = ReplayView(kept)
+    keys = _("←→ action · ↑↓ hand · Home/End start/end · Esc back")
+    for _hand in view.refs:
+        for step in range(view.steps() + 1):
+            view.step = step
+            page = _page(view.title(), view.lines(), keys, 0, "", COLS, ROWS)
+            screens.append((f"replay {view.at} step {step}", page.text().split("\n")))
+        view.next_hand(1)
     return screens
