@@ -7,7 +7,8 @@ a game through the real table driver and model, the player's seat choosing
 as the rule-of-thumb bot would (Vorhand! and Trischaken first where offered,
 so that game's settlement is met), and draws the screen at each decision,
 with the hint asked, each overlay (menu, help, rules, sheet, tricks, last
-trick, leaving question) at every scroll position, each settlement, the
+trick, leaving question) at every scroll position, the screen, menu and leaving
+question as at a network table (seated and watching), each settlement, the
 final standings, and then the table kept: its statistics and every step of the
 replay viewer (:func:`kept_screens`).  Each screen comes as ``(what, rows)``.
 """
@@ -25,7 +26,7 @@ from ui_render import render
 
 from tarock.client.bots import make_bot
 from tarock.client.history import read_table
-from tarock.client.i18n import _
+from tarock.client.i18n import _, p_
 from tarock.client.replay_view import ReplayView
 from tarock.client.statistics import Statistics
 from tarock.client.tables import Tables
@@ -47,6 +48,7 @@ Screen = tuple[str, list[str]]
 NAMES = ["Anna", "Franz", "Hilde", "Sepp"]
 COLS, ROWS = 80, 24
 OVERLAYS: tuple[Overlay, ...] = ("menu", "help", "rules", "sheet", "tricks", "last", "quit")
+LEAVING: tuple[Overlay, ...] = ("menu", "quit")
 FIRST = ("vorhand", "trischaken")
 """The bids the player's seat takes where offered (the club's opening word and its game)."""
 
@@ -105,6 +107,14 @@ def _overlays(model: TableModel, what: str) -> Iterator[Screen]:
             model.scroll = top
             yield f"{what}, {overlay} at {top}", render(layout, COLS, ROWS)
     model.open(None)
+    for flag in ("network", "watching"):  # the same table as a seat, then a watcher, at a network table
+        setattr(model, flag, True)
+        yield f"{what}, {flag}", render(layout, COLS, ROWS)
+        for overlay in LEAVING:
+            model.open(overlay)
+            yield f"{what}, {flag}, {overlay}", render(layout, COLS, ROWS)
+        model.open(None)
+    model.network = model.watching = False
 
 
 def table_screens(variant: str, rounds: int, seed: int) -> list[Screen]:
@@ -112,7 +122,8 @@ def table_screens(variant: str, rounds: int, seed: int) -> list[Screen]:
     catalogue = load_plugins(None)
     setup = TableSetup(variant, {}, list(NAMES), ["", "heuristic", "heuristic", "heuristic"], rounds, seed)
     table = LocalTable(setup, catalogue, None)
-    model = TableModel(seat=0, names=list(NAMES), title=variant, rounds=rounds, hint_fn=HINT,
+    title = p_("variant", table.variant.title)
+    model = TableModel(seat=0, names=list(NAMES), title=title, rounds=rounds, hint_fn=HINT,
                        hint_strength="heuristic", option_specs=dict(table.rules.option_specs))
     layout = table_layout(model, lambda tag: None)
     bot = make_bot("heuristic", seed, NAMES[0])
