@@ -24,9 +24,11 @@ import contextlib
 import io
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
+
+from tarock.client.i18n import NP_, _, p_
 
 Runner = Callable[[argparse.Namespace], int]
 Builder = Callable[[str, argparse.ArgumentParser], None]
@@ -81,19 +83,30 @@ def _run_arena(args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, tuple[str, Builder, Runner]] = {
-    "play": ("play against three bots (four with --seats 5) at this terminal", _local_args, _run_local),
-    "selfplay": ("let four bots play a table", _local_args, _run_local),
-    "replay": ("replay hand records and show or check them", _local_args, _run_replay),
-    "variants": ("list the variants offered and where each came from", _local_args, _run_local),
-    "rules": ("print a variant's contracts, premiums and options, from its data", _local_args, _run_local),
-    "bench": ("measure the engine's speed (--net: a table of bot processes on loopback)", _local_args,
-              _run_bench),
-    "arena": ("duplicate matches between bot kinds, with confidence intervals", _local_args, _run_arena),
-    "host": ("open a table on the home network (--bots K fills K seats)", _network_args, _run_network),
-    "join": ("join a table found on the network (or --to HOST:PORT)", _network_args, _run_network),
-    "tables": ("list the tables found on the network", _network_args, _run_network),
-    "watch": ("follow a table with public information only", _network_args, _run_network),
-    "bot": ("a headless player: joins a table with a free seat or forms one", _network_args, _run_network),
+    "play": (NP_("command", "play against three bots (four with --seats 5) at this terminal"),
+            _local_args, _run_local),
+    "selfplay": (NP_("command", "let four bots play a table"),
+                _local_args, _run_local),
+    "replay": (NP_("command", "replay hand records and show or check them"),
+              _local_args, _run_replay),
+    "variants": (NP_("command", "list the variants offered and where each came from"),
+                _local_args, _run_local),
+    "rules": (NP_("command", "print a variant's contracts, premiums and options, from its data"),
+             _local_args, _run_local),
+    "bench": (NP_("command", "measure the engine's speed (--net: a table of bot processes on loopback)"),
+             _local_args, _run_bench),
+    "arena": (NP_("command", "duplicate matches between bot kinds, with confidence intervals"),
+             _local_args, _run_arena),
+    "host": (NP_("command", "open a table on the home network (--bots K fills K seats)"),
+            _network_args, _run_network),
+    "join": (NP_("command", "join a table found on the network (or --to HOST:PORT)"),
+            _network_args, _run_network),
+    "tables": (NP_("command", "list the tables found on the network"),
+              _network_args, _run_network),
+    "watch": (NP_("command", "follow a table with public information only"),
+             _network_args, _run_network),
+    "bot": (NP_("command", "a headless player: joins a table with a free seat or forms one"),
+           _network_args, _run_network),
 }
 """Each command: its line in ``tarock --help``, who builds its arguments, who runs it."""
 
@@ -126,7 +139,7 @@ def _build(name: str, p: argparse.ArgumentParser) -> None:
         _screen_args(p, sub=True)
     with contextlib.suppress(argparse.ArgumentError):  # every command speaks the player's language
         p.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,
-                       help="de or en (default: English where the locale is, else German)")
+                       help=_("de or en (default: English where the locale is, else German)"))
 
 
 def _checked(kind: str) -> Callable[[str], Any]:
@@ -145,13 +158,15 @@ def _screen_args(p: argparse.ArgumentParser, sub: bool = False) -> None:
     subcommand's do not overwrite those given before it (``tarock --lang en play``)."""
     keep = {"default": argparse.SUPPRESS} if sub else {}
     p.add_argument("--plain", action="store_true",
-                   help="the line-based client (for scripts and screen readers)", **keep)  # type: ignore[arg-type]
-    p.add_argument("--lang", metavar="LANG", help="de or en (default: English where the locale is, "
-                   "else German)", **keep)  # type: ignore[arg-type]
-    p.add_argument("--name", type=_checked("name"), metavar="NAME", help="your name at the table",
+                   help=_("the line-based client (for scripts and screen readers)"), **keep)  # type: ignore[arg-type]
+    p.add_argument("--lang", metavar="LANG", help=_("de or en (default: English where the locale is, "
+                   "else German)"), **keep)  # type: ignore[arg-type]
+    p.add_argument("--name", type=_checked("name"), metavar="NAME", help=_("your name at the table"),
                    **keep)  # type: ignore[arg-type]
-    p.add_argument("--state", metavar="DIR", help="where the saved table is kept (default: $TAROCK_STATE or "
-                   "the user's state folder)", **keep)  # type: ignore[arg-type]
+    p.add_argument("--state", metavar="DIR",
+                   help=_("where the saved table is kept (default: $TAROCK_STATE or the user's state "
+                          "folder)"),
+                   **keep)  # type: ignore[arg-type]
 
 
 class UsageLine(Exception):
@@ -162,8 +177,34 @@ class UsageLine(Exception):
         self.prog = prog
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help in the player's language: its own words (``usage:``, the section
+    titles, ``-h``'s line) from the catalogue (context ``argparse``); the help of each
+    option is translated where it is given."""
+
+    def _format_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                      groups: Iterable[Any], prefix: str | None) -> str:
+        return super()._format_usage(usage, actions, groups, p_("argparse", "usage: ") if prefix is None
+                                     else prefix)
+
+    def start_section(self, heading: str | None) -> None:
+        words = {"options": p_("argparse", "options"),
+                 "positional arguments": p_("argparse", "positional arguments")}
+        super().start_section(words.get(heading, heading) if heading else heading)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.help == "show this help message and exit":
+            return p_("argparse", "show this help message and exit")
+        return action.help
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with its refusal as one line (no usage block): :class:`UsageLine`."""
+    """argparse with its refusal as one line (no usage block): :class:`UsageLine`; its help
+    in the player's language (:class:`_Help`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageLine(self.prog, message)
@@ -171,24 +212,24 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``tarock``; a command's own arguments are added when it is parsed."""
-    parser = _Parser(prog="tarock", description="Austrian Tarock for four players. "
-                     "Without a command: the lobby (full screen).", allow_abbrev=False)
+    parser = _Parser(prog="tarock", description=_("Austrian Tarock for four players. "
+                     "Without a command: the lobby (full screen)."), allow_abbrev=False)
     _screen_args(parser)
     # its own dest: a command's --plugins (default None) must not overwrite it (_plugins_flag)
     parser.add_argument("--plugins", metavar="TOML", dest="plugins_before",
-                        help="the plugins.toml to read (before or after the command, same meaning)")
+                        help=_("the plugins.toml to read (before or after the command, same meaning)"))
     parser.add_argument("--port", type=_checked("port"), default=0,
-                        help="the lobby's node: TCP port to listen on, 0..65535 (default: 0, any)")
+                        help=_("the lobby's node: TCP port to listen on, 0..65535 (default: 0, any)"))
     parser.add_argument("--interface", action="append", metavar="NAME|IP",
-                        help="the lobby's node: interface for discovery (default: every multicast one)")
+                        help=_("the lobby's node: interface for discovery (default: every multicast one)"))
     parser.add_argument("--to", type=_checked("address"), metavar="HOST:PORT",
-                        help="the lobby: ask this address for its table (no mDNS)")
-    parser.add_argument("--offline", action="store_true", help="the lobby without the network")
-    parser.add_argument("--records", metavar="DIR", help="where hand records go")
+                        help=_("the lobby: ask this address for its table (no mDNS)"))
+    parser.add_argument("--offline", action="store_true", help=_("the lobby without the network"))
+    parser.add_argument("--records", metavar="DIR", help=_("where hand records go"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
     assert isinstance(sub, _Commands)
     for name, (line, _args, run) in COMMANDS.items():
-        sub.add_parser(name, help=line).set_defaults(run=run)
+        sub.add_parser(name, help=p_("command", line)).set_defaults(run=run)
         sub.unbuilt.add(name)
     return parser
 
@@ -270,8 +311,6 @@ def command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[s
     if i != at:
         return argv
     moved: list[str] = []
-    from tarock.client.i18n import _
-
     for option in before:
         flag, eq, value = option[0].partition("=")
         flag = BEFORE_AS.get((flag, name), flag)
@@ -326,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tarock`` command; return the exit status."""
     _tolerant_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
-    from tarock.client.i18n import _, choose_language, set_language  # a catalogue, read once
+    from tarock.client.i18n import choose_language, set_language  # a catalogue, read once
 
     try:
         set_language(choose_language(_language_flag(argv)))

@@ -12,34 +12,35 @@ import argparse
 from collections.abc import Callable
 
 from tarock.client import argtypes
+from tarock.client.i18n import _
 from tarock.client.paths import default_records_dir
 
 
 def positive(text: str) -> int:
     n = int(text)
     if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+        raise argparse.ArgumentTypeError(_("must be at least 1, not {n}").format(n=n))
     return n
 
 
 def plugins_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--plugins", metavar="TOML", help="the plugins.toml to read (default: "
+    p.add_argument("--plugins", metavar="TOML", help=_("the plugins.toml to read (default: "
                    "./plugins.toml, else the user's configuration folder's, else the one "
-                   "installed with tarock; see docs/plugins.md)")
+                   "installed with tarock; see docs/plugins.md)"))
 
 
 def _option_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
-                   help="a variant option (value in JSON), may be repeated")
+                   help=_("a variant option (value in JSON), may be repeated"))
 
 
 def _table_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
+    p.add_argument("--variant", help=_("the ruleset (default: the first variant plugins.toml offers)"))
     plugins_arg(p)
-    p.add_argument("--records", metavar="DIR", help="where hand records go "
-                   f"(default: {default_records_dir()})")
-    p.add_argument("--no-records", action="store_true", help="write no records")
-    p.add_argument("--no-kontra", action="store_true", help="play without the Kontra round")
+    p.add_argument("--records", metavar="DIR", help=_("where hand records go (default: {folder})").format(
+                   folder=default_records_dir()))
+    p.add_argument("--no-records", action="store_true", help=_("write no records"))
+    p.add_argument("--no-kontra", action="store_true", help=_("play without the Kontra round"))
     _option_arg(p)
 
 
@@ -53,36 +54,36 @@ def play_args(p: argparse.ArgumentParser) -> None:
     """``tarock play``'s arguments (the full-screen client's are added by :mod:`client.cli`)."""
     _table_args(p)
     p.add_argument("--seats", type=int, choices=(4, 5), default=4,
-                   help="seats at the table: 5 where the dealer sits out each hand (default: 4)")
-    p.add_argument("--seed", type=argtypes.seed, help="seed of the deals (default: random, printed)")
+                   help=_("seats at the table: 5 where the dealer sits out each hand (default: 4)"))
+    p.add_argument("--seed", type=argtypes.seed, help=_("seed of the deals (default: random, printed)"))
     p.add_argument("--rounds", type=argtypes.rounds, default=12,
-                   help=f"rounds of the table, 1..{argtypes.MAX_ROUNDS} (default: 12)")
+                   help=_("rounds of the table, 1..{most} (default: 12)").format(most=argtypes.MAX_ROUNDS))
     p.add_argument("--new", action="store_true",
-                   help="start a new table instead of going on with the saved one")
+                   help=_("start a new table instead of going on with the saved one"))
     p.add_argument("--pace", type=argtypes.seconds(0, 60), metavar="S",
-                   help="seconds a bot waits before its move (default: 0.6)")
+                   help=_("seconds a bot waits before its move (default: 0.6)"))
     p.add_argument("--strength", metavar="KIND",
-                   help=f"how every bot plays ({_bot_kinds()}; default: heuristic)")
-    p.add_argument("--bots", metavar="A,B,C", help="each bot's kind, seat by seat (four with --seats 5)")
+                   help=_("how every bot plays ({kinds}; default: heuristic)").format(kinds=_bot_kinds()))
+    p.add_argument("--bots", metavar="A,B,C", help=_("each bot's kind, seat by seat (four with --seats 5)"))
 
 
 def selfplay_args(p: argparse.ArgumentParser) -> None:
     """``tarock selfplay``'s arguments."""
     _table_args(p)
     p.add_argument("--hands", type=argtypes.rounds, default=12,
-                   help=f"rounds of the table, 1..{argtypes.MAX_ROUNDS} (default: 12)")
-    p.add_argument("--seed", type=argtypes.seed, default=0, help="seed of deals and bots (default: 0)")
+                   help=_("rounds of the table, 1..{most} (default: 12)").format(most=argtypes.MAX_ROUNDS))
+    p.add_argument("--seed", type=argtypes.seed, default=0, help=_("seed of deals and bots (default: 0)"))
     p.add_argument("--bots", default="heuristic,heuristic,heuristic,heuristic",
-                   help=f"four bot kinds, comma-separated (known: {_bot_kinds()})")
-    p.add_argument("--sheet", action="store_true", help="print the score sheet too")
+                   help=_("four bot kinds, comma-separated (known: {kinds})").format(kinds=_bot_kinds()))
+    p.add_argument("--sheet", action="store_true", help=_("print the score sheet too"))
     p.add_argument("--stats", action="store_true",
-                   help="print the declarers' win share and the mix of contracts")
+                   help=_("print the declarers' win share and the mix of contracts"))
 
 
 def replay_args(p: argparse.ArgumentParser) -> None:
     """``tarock replay``'s arguments."""
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="one JSON object per file and line")
+    p.add_argument("--json", action="store_true", help=_("one JSON object per file and line"))
     plugins_arg(p)
 
 
@@ -95,29 +96,30 @@ def rules_args(p: argparse.ArgumentParser) -> None:
 
 def bench_args(p: argparse.ArgumentParser) -> None:
     """``tarock bench``'s arguments (the engine's speed; ``--net``: a table of bot processes)."""
-    p.add_argument("--hands", type=positive, default=2000, help="random hands to play (default: 2000)")
+    p.add_argument("--hands", type=positive, default=2000, help=_("random hands to play (default: 2000)"))
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--variant", help="the ruleset (default: the first variant plugins.toml offers)")
-    p.add_argument("--all", action="store_true", help="every variant plugins.toml enables, then a table "
-                   "of the ratios to the bare loop")
+    p.add_argument("--variant", help=_("the ruleset (default: the first variant plugins.toml offers)"))
+    p.add_argument("--all", action="store_true", help=_("every variant plugins.toml enables, then a table "
+                   "of the ratios to the bare loop"))
     plugins_arg(p)
-    p.add_argument("--net", action="store_true", help="measure a table of four bot processes on loopback")
+    p.add_argument("--net", action="store_true", help=_("measure a table of four bot processes on loopback"))
     p.add_argument("--rounds", type=argtypes.rounds, default=4,
-                   help="rounds of the --net table (default: 4)")
+                   help=_("rounds of the --net table (default: 4)"))
     p.add_argument("--timeout", type=argtypes.seconds(1), default=300.0,
-                   help="give up after this many seconds (--net)")
+                   help=_("give up after this many seconds (--net)"))
 
 
 def arena_args(p: argparse.ArgumentParser) -> None:
     """``tarock arena``'s arguments."""
-    p.add_argument("--variant", required=True, help="the ruleset to play")
+    p.add_argument("--variant", required=True, help=_("the ruleset to play"))
     plugins_arg(p)
     p.add_argument("--bots", required=True, metavar="A,B[,C...]",
-                   help=f"bot kinds ({_bot_kinds()}); each is matched against the next one in the list")
-    p.add_argument("--boards", type=int, required=True, help="deals per pairing (each played twice)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots' sampling")
-    p.add_argument("--json", action="store_true", help="one JSON object per pairing and line")
-    p.add_argument("--progress", action="store_true", help="a line on stderr every 10 boards")
+                   help=_("bot kinds ({kinds}); each is matched against the next one in the list").format(
+                       kinds=_bot_kinds()))
+    p.add_argument("--boards", type=int, required=True, help=_("deals per pairing (each played twice)"))
+    p.add_argument("--seed", type=int, default=0, help=_("seed of the deals and the bots' sampling"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object per pairing and line"))
+    p.add_argument("--progress", action="store_true", help=_("a line on stderr every 10 boards"))
 
 
 BUILDERS: dict[str, Callable[[argparse.ArgumentParser], None]] = {

@@ -578,7 +578,7 @@ def test_a_whole_40_card_table_from_piped_answers(tmp_path: Path, variant: str) 
     direction = "clockwise" if variant == "tarock40-online" else "counterclockwise"
     assert f"Play goes {direction}, the forehand first:" in out
     tail = out[out.index("Final standings after 12 rounds:"):]
-    rows = re.findall(r"^\s*(\d)\. (\w+)\s+HP (\S+)\s+SP (\S+)$", tail, re.M)
+    rows = re.findall(r"^\s*(\d)\. (\w+)\s+MP (\S+)\s+TP (\S+)$", tail, re.M)
     sub = {name: int(sp) for _, name, _, sp in rows}
     assert sorted(sub) == sorted(("You", "Franz", "Hilde", "Sepp")) and sum(sub.values()) == 0
     totals = [0, 0, 0, 0]

@@ -75,15 +75,15 @@ def test_vorhand_weiter_and_the_forehands_choice() -> None:
     """docs/rules.md §6.2: "Die Vorhand sagt Vorhand! oder ein Lizitspiel." -- "Weiter!" is a pass."""
     hand = rigged(CLUB_NAME, [FH])
     obs = observe(hand, 0)
-    assert "vorhand (Vorhand!)" in listed(hand, 0)
-    for text in ("vorhand", "Vorhand!", "1"):
+    assert "forehand (Forehand!)" in listed(hand, 0)
+    for text in ("vorhand", "forehand", "Forehand!", "1"):
         assert parse_choice(text, obs) == Bid(0, "vorhand")
     assert parse_choice("bid dreier", obs) == Bid(0, "dreier")
     assert parse_choice("dreier", obs) == Bid(0, "dreier")  # the verb may be left out
     help_text = "\n".join(help_lines(obs, NAMES, terms(hand)))
-    assert "Now (bidding) you may write:" in help_text and "Vorhand!" in help_text and "dreier" in help_text
+    assert "Now (bidding) you may write:" in help_text and "Forehand!" in help_text and "dreier" in help_text
     act(hand, Bid(0, "vorhand"))
-    assert shown(hand, 0, "bidding") == "You: Vorhand!"
+    assert shown(hand, 0, "bidding") == "You: Forehand!"
     assert parse_choice("weiter", observe(hand, 1)) == Pass(1)
     act(hand, Pass(1), Pass(2), Pass(3))
     assert shown(hand, 3, "bidding") == "Sepp: Pass"
@@ -262,7 +262,7 @@ async def test_the_table_view_tells_the_talon_open_hands_and_trischaken_talon_ca
     session = Session(CLUB_NAME, players, seed=3, rounds=12, listener=TableView(0, out.append))
     await session.run()
     text = "\n".join(out)
-    assert "Vorhand!" in text and ": Gut!" in text
+    assert "Forehand!" in text and ": Gut!" in text
     assert "ct" in text and "(amounts in cents; the running total in brackets)" in text
     if any("trischaken" in row.contract for row in session.table.rows):
         assert "From the talon: " in text
@@ -332,7 +332,7 @@ def test_a_whole_koenigrufen_table_from_piped_answers(tmp_path: Path, variant: s
     assert "Now (bidding) you may write:" in out
     assert "Score sheet (cents):" in out
     tail = out[out.index("Final standings after 12 rounds (sub points in cents):"):]
-    rows = re.findall(r"^\s*(\d)\. (\w+)\s+HP (\S+)\s+SP (\S+) ct$", tail, re.M)
+    rows = re.findall(r"^\s*(\d)\. (\w+)\s+MP (\S+)\s+TP (\S+) ct$", tail, re.M)
     seats = 5 if extra else 4
     names = ["You", "Franz", "Hilde", "Sepp", "Resi"][:seats]
     sub = {name: int(sp) for _, name, _, sp in rows}
@@ -358,7 +358,7 @@ async def test_records_replay_with_the_koenigrufen_words(tmp_path: Path,
     await session.run()
     assert main(["replay", "--lang", "en", *map(str, session.records)]) == 0
     out = capsys.readouterr().out
-    assert "Seat 0: Vorhand!" in out or "Seat 1: Vorhand!" in out
+    assert "Seat 0: Forehand!" in out or "Seat 1: Forehand!" in out
     assert ": Gut!" in out and " ct" in out
     assert "Settlement: " in out
 

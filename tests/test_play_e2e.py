@@ -52,7 +52,7 @@ def test_a_whole_table_from_piped_answers(tmp_path: Path) -> None:
 
     # the final standings: four seats, main points 4/2/1/0 shared on ties, sub points = totals
     tail = out[out.index("Final standings after 12 rounds:"):]
-    rows = re.findall(r"^\s*(\d)\. (\w+)\s+HP (\S+)\s+SP (\S+)$", tail, re.M)
+    rows = re.findall(r"^\s*(\d)\. (\w+)\s+MP (\S+)\s+TP (\S+)$", tail, re.M)
     assert sorted(name for _, name, _, _ in rows) == sorted(("You", *BOTS))
     sub = {name: int(sp) for _, name, _, sp in rows}
     assert sum(sub.values()) == 0

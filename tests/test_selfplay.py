@@ -31,7 +31,7 @@ def test_selfplay_is_deterministic_and_writes_records(tmp_path: Path,
 
     standings = [line for line in first if re.match(r"^\s*\d\. ", line)]
     assert len(standings) == 4
-    sub = {m[1]: int(m[2]) for m in (re.match(r"^\s*\d\. (\S+)\s+HP \S+\s+SP (\S+)$", s) for s in standings)
+    sub = {m[1]: int(m[2]) for m in (re.match(r"^\s*\d\. (\S+)\s+MP \S+\s+TP (\S+)$", s) for s in standings)
            if m}
     assert sum(sub.values()) == 0
     sheet = [line for line in first if re.match(r"^\s*\d+\s", line)]

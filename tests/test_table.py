@@ -115,8 +115,8 @@ def test_fractions_and_standings_print_nicely(english: None) -> None:
     assert [number_text(x) for x in (Fraction(3), Fraction(3, 2), Fraction(7, 3), Fraction(7, 4),
                                      Fraction(-1, 2), Fraction(2, 7))] == ["3", "1½", "2⅓", "1¾", "-½", "2/7"]
     lines = standings_lines(standings((9, 0, 0, -9)), ["Ann", "Bo", "Cy", "Di"])
-    assert lines == [" 1. Ann  HP 4    SP +9", " 2. Bo   HP 1½   SP 0", " 2. Cy   HP 1½   SP 0",
-                     " 4. Di   HP 0    SP -9"]
+    assert lines == [" 1. Ann  MP 4    TP +9", " 2. Bo   MP 1½   TP 0", " 2. Cy   MP 1½   TP 0",
+                     " 4. Di   MP 0    TP -9"]
 
 
 def test_the_printed_sheet_has_one_line_per_round(english: None) -> None:

@@ -113,7 +113,7 @@ def test_a_hand_with_bots_at_three_other_nodes(tmp_path: Path) -> None:
     seated = [events(b, "seated")[-1] for b in bots]  # type: ignore[attr-defined]
     assert all(s["table_name"] == table and s["host_name"] == "Du" for s in seated)
     assert seen.plays >= 1 and seen.settlements
-    assert "HP" in str(ref["standings"])
+    assert _("HP") in str(ref["standings"])
     assert list((tmp_path / "rec-me").glob("table-*.json"))
 
 

@@ -102,7 +102,7 @@ def test_a_hand_through_the_screen(variant: str, seed: int, tmp_path: Path) -> N
         screens
     )
     assert _("The table ended after {n} of {rounds} rounds.").format(n=1, rounds=2) in screens
-    assert "HP" in screens and "SP" in screens
+    assert _("HP") in screens and _("SP") in screens
     # the records folder has the finished hand; the save is gone with the table
     assert list((tmp_path / "records").glob("table-*.json"))
     assert not save.exists()

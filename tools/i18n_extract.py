@@ -179,9 +179,12 @@ def key(m: Message) -> tuple[str, str]:
     return (m.context, m.msgid)
 
 
-def update(lang: str, messages: Iterable[Message]) -> list[Message]:
+def update(
+    lang: str, messages: Iterable[Message], keep: frozenset[tuple[str, str]] = frozenset()
+) -> list[Message]:
     """Add the ``messages`` missing from ``lang``'s catalogue and drop those no
-    longer asked for; return those added."""
+    longer asked for (except ``keep``: an English wording of an English message
+    stays while the message is used); return those added."""
     messages = list(messages)
     path = po_path(lang)
     po = polib.pofile(str(path)) if path.exists() else polib.POFile()
@@ -195,7 +198,7 @@ def update(lang: str, messages: Iterable[Message]) -> list[Message]:
             "Plural-Forms": "nplurals=2; plural=(n != 1);",
         }
     wanted_keys = {key(m) for m in messages}
-    for entry in [e for e in po if (e.msgctxt or "", e.msgid) not in wanted_keys]:
+    for entry in [e for e in po if (e.msgctxt or "", e.msgid) not in wanted_keys | keep]:
         po.remove(entry)  # no longer asked for anywhere
     have = {(e.msgctxt or "", e.msgid) for e in po}
     added: list[Message] = []
@@ -224,7 +227,7 @@ def main() -> int:
     for m in sorted(messages):
         unique.setdefault(key(m), m)
     added_de = update("de", unique.values())
-    added_en = update("en", [m for m in unique.values() if m.context in GERMAN_SOURCES])
+    added_en = update("en", [m for m in unique.values() if m.context in GERMAN_SOURCES], frozenset(unique))
     print(f"de.po: {len(added_de)} added; en.po: {len(added_en)} added")
     return 0
 

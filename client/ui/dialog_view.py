@@ -3,6 +3,7 @@ its options (key, label, cards, tariff, detail) or the additions to tick."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Hashable
 
@@ -21,6 +22,7 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
     assert d is not None
     rows: list[tuple[Fragments, Hashable | None]] = []
     st = model.stage
+    room = screen()[0] - 6  # a row's columns inside the widest dialog
     if not st.additions:
         label_w = min(28, max((text_width([("", o.label)]) for o in d.options), default=8) + 1)
         tariff_w = max((len(o.tariff) for o in d.options), default=0)
@@ -40,7 +42,8 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
             if tariff_w:
                 frags.append(("class:dialog.tariff " + base, option.tariff.rjust(tariff_w) + "  "))
             if option.detail and not option.cards:
-                frags.append(("class:dialog.detail " + base, option.detail))
+                detail = fitting(option.detail, room - text_width(frags))
+                frags.append(("class:dialog.detail " + base, detail))
             rows.append((frags, ("row", i)))
         return d.title, rows
     option = d.options[st.option]
@@ -59,8 +62,8 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
             ("class:dialog.check " + base, f"{mark} "),
             (style, a.label.ljust(16)),
             ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
-            ("class:dialog.detail " + base, a.detail),
         ]
+        frags.append(("class:dialog.detail " + base, fitting(a.detail, room - text_width(frags))))
         rows.append((frags, ("row", i)))
     n = len(names)
     chosen = [additions[x].label for x in names if x in st.chosen]
@@ -72,6 +75,17 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
         mark = "▸" if st.row == k else " "
         rows.append(([("class:key " + style, f" {row_key(k) or ' '}{mark}"), (style, text)], ("row", k)))
     return _("Additions to {game}").format(game=option.label), rows
+
+
+def fitting(detail: str, room: int) -> str:
+    """``detail`` if it fits ``room`` columns, else its first clauses that do (up to a
+    "; " or " ("), else nothing: a row never shows a cut word, and the chosen row's
+    detail is shown in full under the rows."""
+    if text_width([("", detail)]) <= room:
+        return detail
+    ends = [m.start() for m in re.finditer(r"; | \(", detail)]
+    fit = [end for end in ends if text_width([("", detail[:end])]) <= room]
+    return detail[: fit[-1]] if fit else ""
 
 
 def dialog_size(model: TableModel) -> tuple[int, int]:

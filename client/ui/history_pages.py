@@ -8,6 +8,7 @@ terminal (:mod:`client.statistics`, :mod:`client.replay_view`).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from prompt_toolkit.application import Application
@@ -23,11 +24,21 @@ from tarock.client.ui.canvas import Canvas, CanvasControl, clip
 from tarock.client.ui.style import STYLE
 
 
+def wrapped(lines: list[str], width: int) -> list[str]:
+    """``lines`` fitted to ``width`` columns: a long one goes on, indented, on the next
+    (no word is cut)."""
+    out: list[str] = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out += textwrap.wrap(line, max(10, width), subsequent_indent=indent) or [""]
+    return out
+
+
 def _page(title: str, lines: list[str], keys: str, top: int, message: str, w: int, h: int) -> Canvas:
     canvas = Canvas(w, h)
     canvas.put(0, 0, [("class:header.title", f" Tarock · {title} "[:w].ljust(w))])
-    for i, line in enumerate(lines[top: top + max(0, h - 4)]):
-        canvas.put(2 + i, 2, clip([("", line)], w - 4))
+    for i, line in enumerate(wrapped(lines, w - 4)[top: top + max(0, h - 4)]):
+        canvas.put(2 + i, 2, [("", line)])
     if message:
         canvas.put(h - 2, 2, clip([("class:message", message)], w - 4))
     canvas.put(h - 1, 0, [("class:status", " " + keys.ljust(w - 1)[: w - 1])])

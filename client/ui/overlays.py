@@ -81,9 +81,8 @@ def standings_lines(model: TableModel) -> Lines:
         line = standing_line(s.place, model.names[s.seat], s.main, s.sub, terms, width_, SYMBOLS)
         out.append([("class:overlay.head", "  " + line)])
     out.append([("class:overlay", "")])
-    out.append(
-        [("class:overlay", _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total."))]
-    )
+    legend = _("HP: main points by place (4, 2, 1, 0; shared on a tie); SP: the total.")
+    out.extend([("class:overlay", part)] for part in textwrap.wrap(legend, 74))  # fits 80 columns
     return out
 
 
