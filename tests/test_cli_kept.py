@@ -174,3 +174,19 @@ def test_a_table_of_the_line_client_is_kept_too(tmp_path: Path) -> None:
     for seat, name in enumerate(table.names):  # the kept sheet is the one played
         [line] = [line for line in final if f" {name} " in line]
         assert line.rstrip().endswith(f"SP {signed(totals[seat])}"), (line, totals)
+
+
+def test_a_kept_page_scrolls_to_its_last_wrapped_line_and_no_further() -> None:
+    """The statistics page wraps long lines, and its scroll is bounded by the wrapped lines, so
+    the last line can always be brought onto the screen; the replay viewer shows its newest
+    lines (the action just replayed, the settlement) when the page is longer than the screen."""
+    from tarock.client.ui.history_pages import _page, wrapped
+
+    lines = [f"line {i} " + "word " * 30 for i in range(30)]  # each wraps to three rows at 80
+    top = [10_000]
+    shown = _page("S", lines, "keys", top, "", 80, 24).text()
+    assert "line 29" in shown and "line 0 " not in shown
+    assert len(wrapped(lines, 76)) == 90
+    assert top[0] == 90 - 20  # clamped to the last screenful (20 rows under the title)
+    assert "line 0 " in _page("S", lines, "keys", [0], "", 80, 24).text()
+    assert "line 29" in _page("S", lines, "keys", None, "", 80, 24).text()

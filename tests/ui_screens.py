@@ -173,14 +173,14 @@ def kept_screens(setup: TableSetup, finished: list[dict[str, Any]]) -> list[Scre
     stats = Statistics(kept).lines()
     keys = _("↑↓ scroll · Esc back")
     tops = range(0, len(wrapped(stats, COLS - 4)), ROWS - 4)
-    pages = [_page(_("Statistics"), stats, keys, top, "", COLS, ROWS) for top in tops]
+    pages = [_page(_("Statistics"), stats, keys, [top], "", COLS, ROWS) for top in tops]
     screens = [(f"statistics page {i}", page.text().split("\n")) for i, page in enumerate(pages)]
     view = ReplayView(kept)
     keys = _("←→ action · ↑↓ hand · Home/End start/end · Esc back")
     for _hand in view.refs:
         for step in range(view.steps() + 1):
             view.step = step
-            page = _page(view.title(), view.lines(), keys, 0, "", COLS, ROWS)
+            page = _page(view.title(), view.lines(), keys, None, "", COLS, ROWS)
             screens.append((f"replay {view.at} step {step}", page.text().split("\n")))
         view.next_hand(1)
     return screens

@@ -34,10 +34,21 @@ def wrapped(lines: list[str], width: int) -> list[str]:
     return out
 
 
-def _page(title: str, lines: list[str], keys: str, top: int, message: str, w: int, h: int) -> Canvas:
+def _page(title: str, lines: list[str], keys: str, top: list[int] | None, message: str, w: int,
+          h: int) -> Canvas:
+    """A page of ``lines`` wrapped to the screen from line ``top[0]`` (clamped, written back, so a
+    scroll never passes the last screenful); with no ``top`` the page shows its last lines (the
+    replay viewer's newest action)."""
     canvas = Canvas(w, h)
     canvas.put(0, 0, [("class:header.title", f" Tarock · {title} "[:w].ljust(w))])
-    for i, line in enumerate(wrapped(lines, w - 4)[top: top + max(0, h - 4)]):
+    text = wrapped(lines, w - 4)
+    rows = max(0, h - 4)
+    last = max(0, len(text) - rows)
+    if top is None:
+        first = last
+    else:
+        top[0] = first = max(0, min(top[0], last))
+    for i, line in enumerate(text[first: first + rows]):
         canvas.put(2 + i, 2, [("", line)])
     if message:
         canvas.put(h - 2, 2, clip([("class:message", message)], w - 4))
@@ -69,13 +80,13 @@ async def show_lines(title: str, lines: list[str]) -> None:
 
     def scroll(n: int) -> Callable[[KeyPressEvent], None]:
         def go(event: KeyPressEvent) -> None:
-            top[0] = max(0, min(top[0] + n, len(lines) - 1))
+            top[0] = max(0, top[0] + n)  # the page clamps it to its wrapped lines
         return go
 
     for key, n in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
         kb.add(key)(scroll(n))
     keys = _("↑↓ scroll · Esc back")
-    await _application(lambda w, h: _page(title, lines, keys, top[0], "", w, h), kb).run_async()
+    await _application(lambda w, h: _page(title, lines, keys, top, "", w, h), kb).run_async()
 
 
 async def show_replay(view: ReplayView) -> None:
@@ -90,7 +101,7 @@ async def show_replay(view: ReplayView) -> None:
     for key, move in moves.items():
         kb.add(key)(lambda event, move=move: move())
     keys = _("←→ action · ↑↓ hand · Home/End start/end · Esc back")
-    await _application(lambda w, h: _page(view.title(), view.lines(), keys, 0, "", w, h), kb).run_async()
+    await _application(lambda w, h: _page(view.title(), view.lines(), keys, None, "", w, h), kb).run_async()
 
 
 async def ask_name(current: str, first: bool) -> str:
@@ -129,7 +140,7 @@ async def ask_name(current: str, first: bool) -> str:
 
     def draw(w: int, h: int) -> Canvas:
         lines = [why, "", _("Name") + f"  {typed[0]}▏"]
-        return _page(title, lines, _("type your name · Enter take · Esc back"), 0, message[0], w, h)
+        return _page(title, lines, _("type your name · Enter take · Esc back"), [0], message[0], w, h)
 
     app: Application[str] = Application(
         layout=Layout(HSplit([Window(CanvasControl(draw, lambda tag: None))])),
