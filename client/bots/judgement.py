@@ -1,0 +1,45 @@
+"""Bids, calls, announcements, holds and Kontras judged by their expected settlement.
+
+The search levels decide these by playing each choice on in worlds sampled
+from the seat's observation (:func:`client.bots.plans.search_action`): the
+rest of the auction and every decision outside card play by the rule of
+thumb for every seat, the cards by the playout player (or the rule of
+thumb), the finished hand settled by the table's own engine, so the
+contract's goal, trump kind, talon, premiums and Kontra count as the table
+counts them, whatever plugin added the contract.  The rule of thumb is the
+prior twice over:
+
+- only the choices it does not rule out badly are tried
+  (:func:`candidates`): no bid of a contract the hand makes less than
+  :data:`~client.bots.contract_odds.PRIOR_FLOOR` of the time by the
+  contract's data (:mod:`client.bots.contract_odds`), and of the actions
+  that announce premiums only those with at most one;
+- the rule of thumb's own choice stays unless another beats it by
+  ``PlanBudget.confidence`` standard errors of the paired differences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tarock.client.bots import contract_odds
+from tarock.client.bots.plans import shortlist
+from tarock.client.bots.table import table_facts
+from tarock.core.actions import Action, Bid, Join
+from tarock.core.observation import Observation
+
+JUDGED: frozenset[str] = frozenset({Bid.type, "call", Join.type, "kontra", "announce"})
+"""The decisions the search levels judge by their settlement (action type tags)."""
+
+
+def candidates(obs: Observation, legal: Sequence[Action], default: Action) -> list[Action]:
+    """The choices of ``legal`` worth simulating (module docstring); ``default`` always."""
+    rules = table_facts(obs).rules
+    kept: list[Action] = []
+    for action in shortlist(obs, legal, default):
+        if isinstance(action, (Bid, Join)) and action != default:
+            spec = rules.contract(action.contract)
+            if spec is not None and not contract_odds.sane(spec, obs.hand, contract_odds.PRIOR_FLOOR):
+                continue
+        kept.append(action)
+    return kept
