@@ -28,8 +28,10 @@ from tarock.client.bots.table import table_facts
 from tarock.core.actions import Action, Bid, Join
 from tarock.core.observation import Observation
 
-JUDGED: frozenset[str] = frozenset({Bid.type, "call", Join.type, "kontra", "announce"})
-"""The decisions the search levels judge by their settlement (action type tags)."""
+BIDDING: frozenset[str] = frozenset({Bid.type, "call", Join.type})
+"""The auction's decisions (action type tags): a bid or a hold, a call, a "bei"."""
+JUDGED: frozenset[str] = BIDDING | {"kontra"}
+"""The auction's decisions and the Kontras."""
 
 
 def candidates(obs: Observation, legal: Sequence[Action], default: Action) -> list[Action]:

@@ -10,14 +10,15 @@ thumb's.  Before the last tricks the rule of thumb plays.
 
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 32 and
-solves the last four.  Both judge bids, calls, "bei", announcements and
-Kontras by their expected settlement in sampled worlds
-(:mod:`client.bots.judgement`; ``medium`` in 16 worlds with the playout
-player's cards, ``hard`` in 32 with the rule of thumb's), among the choices
-the contract's data do not rule out badly, leaving the rule of thumb's
-choice unless another is better by two standard errors
-(``PlanBudget.confidence``).  The talon half, the discard and the trump are
-the rule of thumb's: searching them made no difference.  docs/bots.md has
+solves the last four.  Both judge the auction (bids, holds, calls, "bei")
+by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
+``medium`` in 8 worlds, ``hard`` in 16 and its Kontras too; the cards of
+the simulations by the playout player), among the choices the contract's
+data do not rule out badly, leaving the rule of thumb's choice unless
+another is better by two standard errors (``PlanBudget.confidence``).
+Announcements, the talon half, the discard and the trump are the rule of
+thumb's: searching them cost too much time (a Königrufen simulation takes
+tens of milliseconds) or made no difference.  docs/bots.md has
 the figures of these levels in duplicate matches and of every variant of
 them that was tried.
 
@@ -43,7 +44,7 @@ from dataclasses import dataclass, replace
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.judgement import JUDGED, candidates
+from tarock.client.bots.judgement import BIDDING, JUDGED, candidates
 from tarock.client.bots.limits import within_limits
 from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
@@ -69,9 +70,10 @@ class Level:
 
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000),
-               PlanBudget(worlds=16, confidence=2.0, kinds=JUDGED, cards_by_policy=False))
+               PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
+                          cards_by_policy=False))
 HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000),
-             PlanBudget(worlds=32, confidence=2.0, kinds=JUDGED))
+             PlanBudget(worlds=16, confidence=2.0, kinds=JUDGED, cards_by_policy=False))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
