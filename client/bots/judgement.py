@@ -1,6 +1,7 @@
-"""Bids, calls, announcements, holds and Kontras judged by their expected settlement.
+"""Bids, holds, calls and Kontras judged by their expected settlement.
 
-The search levels decide these by playing each choice on in worlds sampled
+The search levels decide these (:data:`BIDDING`, :data:`JUDGED`; which
+level judges which: :mod:`client.bots.levels`) by playing each choice on in worlds sampled
 from the seat's observation (:func:`client.bots.plans.search_action`): the
 rest of the auction and every decision outside card play by the rule of
 thumb for every seat, the cards by the playout player (or the rule of

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
 from tarock.client.bots.judgement import BIDDING, JUDGED, candidates
-from tarock.client.bots.limits import within_limits
+from tarock.client.bots.limits import says_valat, within_limits
 from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
 from tarock.client.bots.valat_worlds import keep_valats
@@ -181,6 +181,8 @@ class SearchBot:
             return Decision(default, "rule of thumb (this level searches the card play only)", {})
         if not self.level.plans.searches(legal):
             return Decision(default, "rule of thumb (this level does not search this kind of decision)", {})
+        if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
+            return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
         plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
                              candidates(obs, legal, default))
         if plan is None:
