@@ -1,7 +1,7 @@
-"""Bids, holds, calls and Kontras judged by their expected settlement.
+"""Bids, holds and calls judged by their expected settlement.
 
-The search levels decide these (:data:`BIDDING`, :data:`JUDGED`; which
-level judges which: :mod:`client.bots.levels`) by playing each choice on in worlds sampled
+The search levels decide the auction (:data:`BIDDING`; the budgets:
+:mod:`client.bots.levels`) by playing each choice on in worlds sampled
 from the seat's observation (:func:`client.bots.plans.search_action`): the
 rest of the auction and every decision outside card play by the rule of
 thumb for every seat, the cards by the playout player (or the rule of
@@ -31,8 +31,6 @@ from tarock.core.observation import Observation
 
 BIDDING: frozenset[str] = frozenset({Bid.type, "call", Join.type})
 """The auction's decisions (action type tags): a bid or a hold, a call, a "bei"."""
-JUDGED: frozenset[str] = BIDDING | {"kontra"}
-"""The auction's decisions and the Kontras."""
 
 
 def candidates(obs: Observation, legal: Sequence[Action], default: Action) -> list[Action]:

@@ -12,13 +12,13 @@ The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 32 and
 solves the last four.  Both judge the auction (bids, holds, calls, "bei")
 by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
-``medium`` in 8 worlds, ``hard`` in 16 and its Kontras too; the cards of
-the simulations by the playout player), among the choices the contract's
-data do not rule out badly, leaving the rule of thumb's choice unless
-another is better by two standard errors (``PlanBudget.confidence``).
-Announcements, the talon half, the discard and the trump are the rule of
-thumb's: searching them cost too much time (a Königrufen simulation takes
-tens of milliseconds) or made no difference.  docs/bots.md has
+``medium`` in 8 worlds with the playout player's cards, ``hard`` in 16
+with the rule of thumb's), among the choices the contract's data do not
+rule out badly, leaving the rule of thumb's choice unless another is
+better by two standard errors (``PlanBudget.confidence``).  Kontras,
+announcements, the talon half, the discard and the trump are the rule of
+thumb's: searching them lost (Kontras, docs/bots.md), cost too much time (a
+Königrufen simulation takes tens of milliseconds) or made no difference.  docs/bots.md has
 the figures of these levels in duplicate matches and of every variant of
 them that was tried.
 
@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.judgement import BIDDING, JUDGED, candidates
+from tarock.client.bots.judgement import BIDDING, candidates
 from tarock.client.bots.limits import says_valat, within_limits
 from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
@@ -73,7 +73,7 @@ MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000),
                PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
                           cards_by_policy=False))
 HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000),
-             PlanBudget(worlds=16, confidence=2.0, kinds=JUDGED, cards_by_policy=False))
+             PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
