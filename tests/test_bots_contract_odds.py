@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tarock.client.bots import contract_odds, make_bot
+from tarock.client.bots.judgement import candidates
 from tarock.client.bots.levels import MEDIUM, SearchBot
 from tarock.client.bots.rulebook import register
 from tarock.core.actions import Bid, Call, Pass
@@ -138,3 +139,20 @@ def test_a_house_rules_game_is_judged_from_its_data(tmp_path: Path) -> None:
     assert decision.worlds > 0 and decision.action == Bid(1, "gift")
     assert decision.values[Bid(1, "gift")] == pytest.approx(9.0)
     assert decision.values[Bid(1, "gift")] > max(v for a, v in decision.values.items() if a != Bid(1, "gift"))
+
+
+def test_a_hand_laid_open_needs_a_better_chance() -> None:
+    """The Bettel ouvert promises more than the Bettel (7 to 2), but the open
+    hand costs what the fits over the hand alone do not see: the heuristic
+    bids it only with a clearly better hand, and a search whose playouts see
+    every hand anyway does not try it in the Bettel's place."""
+    rules = bettel_rules()
+    ouvert = rules.facts.contract("bettel-ouvert")
+    assert ouvert is not None and ouvert.ouvert
+    chance = contract_odds.chance(ouvert, cards(LOW))
+    assert contract_odds.SANE < chance < contract_odds.SANE_OUVERT
+    assert not contract_odds.sane(ouvert, cards(LOW))
+    obs = opening(rules, LOW)
+    assert make_bot("heuristic", 3).decide(obs) == Bid(1, "bettel")
+    assert Bid(1, "bettel-ouvert") in candidates(obs, obs.legal, Bid(1, "bettel"))
+    assert Bid(1, "bettel-ouvert") not in candidates(obs, obs.legal, Bid(1, "bettel"), open_cards=True)

@@ -33,14 +33,20 @@ BIDDING: frozenset[str] = frozenset({Bid.type, "call", Join.type})
 """The auction's decisions (action type tags): a bid or a hold, a call, a "bei"."""
 
 
-def candidates(obs: Observation, legal: Sequence[Action], default: Action) -> list[Action]:
-    """The choices of ``legal`` worth simulating (module docstring); ``default`` always."""
+def candidates(obs: Observation, legal: Sequence[Action], default: Action,
+               open_cards: bool = False) -> list[Action]:
+    """The choices of ``legal`` worth simulating (module docstring); ``default`` always.
+    With ``open_cards`` (the simulations' cards played seeing every hand) no
+    other bid of a contract played with the hand laid open: such playouts
+    cannot see what laying it open costs, and take it for the same game at a
+    higher value."""
     rules = table_facts(obs).rules
     kept: list[Action] = []
     for action in shortlist(obs, legal, default):
         if isinstance(action, (Bid, Join)) and action != default:
             spec = rules.contract(action.contract)
-            if spec is not None and not contract_odds.sane(spec, obs.hand, contract_odds.PRIOR_FLOOR):
+            if spec is not None and (not contract_odds.sane(spec, obs.hand, contract_odds.PRIOR_FLOOR)
+                                     or (open_cards and spec.ouvert)):
                 continue
         kept.append(action)
     return kept

@@ -184,7 +184,7 @@ class SearchBot:
         if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
             return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
         plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
-                             candidates(obs, legal, default))
+                             candidates(obs, legal, default, not self.level.plans.cards_by_policy))
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
