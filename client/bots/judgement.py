@@ -27,6 +27,7 @@ from tarock.client.bots import contract_odds
 from tarock.client.bots.plans import shortlist
 from tarock.client.bots.table import table_facts
 from tarock.core.actions import Action, Bid, Join
+from tarock.core.contracts import ContractSpec
 from tarock.core.observation import Observation
 
 BIDDING: frozenset[str] = frozenset({Bid.type, "call", Join.type})
@@ -37,16 +38,24 @@ def candidates(obs: Observation, legal: Sequence[Action], default: Action,
                open_cards: bool = False) -> list[Action]:
     """The choices of ``legal`` worth simulating (module docstring); ``default`` always.
     With ``open_cards`` (the simulations' cards played seeing every hand) no
-    other bid of a contract played with the hand laid open: such playouts
-    cannot see what laying it open costs, and take it for the same game at a
-    higher value."""
+    other bid that lays the hand open, announces a premium or is a contract
+    whose declarer must hold certain cards (a bird to announce): such
+    playouts cannot see what an open hand costs and play for no premium, so
+    they take these for the plain game at a higher value (in
+    ``koenigrufen-ooe`` self-play a Besserrufer so chosen won 4 of 11)."""
     rules = table_facts(obs).rules
     kept: list[Action] = []
     for action in shortlist(obs, legal, default):
         if isinstance(action, (Bid, Join)) and action != default:
             spec = rules.contract(action.contract)
             if spec is not None and (not contract_odds.sane(spec, obs.hand, contract_odds.PRIOR_FLOOR)
-                                     or (open_cards and spec.ouvert)):
+                                     or (open_cards and _priced_blind(action, spec))):
                 continue
         kept.append(action)
     return kept
+
+
+def _priced_blind(action: Bid | Join, spec: ContractSpec) -> bool:
+    """Whether open-card playouts misprice ``action`` (see :func:`candidates`)."""
+    announces = isinstance(action, Bid) and bool(action.announce)
+    return spec.ouvert or announces or any(h.at_least > 0 for h in spec.requires)
