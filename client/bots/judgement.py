@@ -38,11 +38,12 @@ def candidates(obs: Observation, legal: Sequence[Action], default: Action,
                open_cards: bool = False) -> list[Action]:
     """The choices of ``legal`` worth simulating (module docstring); ``default`` always.
     With ``open_cards`` (the simulations' cards played seeing every hand) no
-    other bid that lays the hand open, announces a premium or is a contract
-    whose declarer must hold certain cards (a bird to announce): such
-    playouts cannot see what an open hand costs and play for no premium, so
-    they take these for the plain game at a higher value (in
-    ``koenigrufen-ooe`` self-play a Besserrufer so chosen won 4 of 11)."""
+    other bid that lays the hand open, announces a premium, is a contract
+    whose declarer must hold certain cards (a bird to announce) or finds a
+    partner by a call: such playouts cannot see what an open hand costs, play
+    for no premium and let a called partner play as if he knew from the
+    first card, so they overrate these (in ``koenigrufen-ooe`` self-play a
+    Besserrufer so chosen won 4 of 11, a Solorufer 2 of 7)."""
     rules = table_facts(obs).rules
     kept: list[Action] = []
     for action in shortlist(obs, legal, default):
@@ -58,4 +59,5 @@ def candidates(obs: Observation, legal: Sequence[Action], default: Action,
 def _priced_blind(action: Bid | Join, spec: ContractSpec) -> bool:
     """Whether open-card playouts misprice ``action`` (see :func:`candidates`)."""
     announces = isinstance(action, Bid) and bool(action.announce)
-    return spec.ouvert or announces or any(h.at_least > 0 for h in spec.requires)
+    called = spec.partnership == "called"
+    return spec.ouvert or announces or called or any(h.at_least > 0 for h in spec.requires)
