@@ -15,7 +15,8 @@ divided by two).  The match reports the mean over boards with a 95 %
 confidence interval from a bootstrap over boards (percentile method,
 :data:`BOOTSTRAP` resamples, seeded), and the median and 95th percentile
 of each kind's time per decision (decisions with more than one legal
-action; forced ones take no thought).
+action; forced ones take no thought), and per kind and contract the
+games its seats declared and how many of them the declarers won.
 
 Each board stands alone: a fresh table context with the board's dealer
 (the dealer moves on one seat per board), no carried Kontra or doubled
@@ -31,6 +32,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,16 +89,53 @@ class _Timed:
         return action
 
 
+@dataclass(slots=True)
+class Contracts:
+    """Per bot kind and contract: games declared, won and lost by the declarers
+    (a game the declarer's party won or lost; draws and each-for-himself games
+    count as declared only)."""
+
+    declared: Counter[tuple[str, str]] = field(default_factory=Counter)
+    won: Counter[tuple[str, str]] = field(default_factory=Counter)
+    lost: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(self, kind: str, contract: str, won: bool | None) -> None:
+        key = (kind, contract)
+        self.declared[key] += 1
+        if won is True:
+            self.won[key] += 1
+        elif won is False:
+            self.lost[key] += 1
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [{"bot": kind, "contract": name, "declared": n, "won": self.won[(kind, name)],
+                 "lost": self.lost[(kind, name)]} for (kind, name), n in sorted(self.declared.items())]
+
+    def lines(self) -> list[str]:
+        out = []
+        for (kind, name), n in sorted(self.declared.items()):
+            won, lost = self.won[(kind, name)], self.lost[(kind, name)]
+            share = f"{100 * won / (won + lost):.0f}%" if won + lost else "-"
+            out.append(f"  {kind} declared {name}: {n}, won {won}, lost {lost} ({share})")
+        return out
+
+
 def play_deal(rules: Rules, dealer: int, hands: Sequence[Sequence[int]], talon: Sequence[Sequence[int]],
-              players: Sequence[Policy]) -> tuple[int, ...]:
-    """Play one hand of a deal with ``players`` (seat = index); the settlement."""
+              players: Sequence[Policy], kinds: Sequence[str] = (), contracts: Contracts | None = None,
+              ) -> tuple[int, ...]:
+    """Play one hand of a deal with ``players`` (seat = index); the settlement.
+    With ``contracts`` the game is counted for the declarer's kind (``kinds``: per seat)."""
     hand = Hand(rules, dealer, hands, talon, len(players), (), TableContext(dealer=dealer))
     while not hand.done:
         seat = hand.state.to_move
         assert seat is not None
         hand.apply(players[seat].decide(observe(hand, seat)))
-    result = hand.state.result
+    state = hand.state
+    result = state.result
     assert result is not None
+    if contracts is not None and state.contract is not None and state.declarer is not None \
+            and not result.passed_out:
+        contracts.add(kinds[state.declarer], state.contract.name, result.won)
     return result.settlement
 
 
@@ -112,8 +151,8 @@ class Board:
 
 
 def play_board(rules: Rules, kinds: tuple[str, str], seed: int, index: int,
-               timings: tuple[Timing, Timing]) -> Board:
-    """Play board ``index`` of a match in both seatings."""
+               timings: tuple[Timing, Timing], contracts: Contracts | None = None) -> Board:
+    """Play board ``index`` of a match in both seatings (games counted in ``contracts``)."""
     seats = rules.players_per_hand
     hands, talon = deal(rules, random.Random(f"{seed}/{index}"), seats)
     dealer = index % seats
@@ -121,7 +160,7 @@ def play_board(rules: Rules, kinds: tuple[str, str], seed: int, index: int,
     for seating in SEATINGS:
         players: list[Policy] = [
             _Timed(make_bot(kinds[k], seed, f"{kinds[k]}-{s}"), timings[k]) for s, k in enumerate(seating)]
-        settlement = play_deal(rules, dealer, hands, talon, players)
+        settlement = play_deal(rules, dealer, hands, talon, players, [kinds[k] for k in seating], contracts)
         for s, k in enumerate(seating):
             totals[k] += settlement[s]
     per = 2 * len(SEATINGS)  # seat-hands per kind and board
@@ -149,6 +188,7 @@ class Pairing:
     timings: tuple[Timing, Timing]
     unit: str
     seconds: float
+    contracts: Contracts = field(default_factory=Contracts)
 
     @property
     def mean(self) -> float:
@@ -164,7 +204,7 @@ class Pairing:
             "variant": self.variant, "bots": list(self.kinds), "boards": len(self.boards), "seed": self.seed,
             "mean": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)], "unit": self.unit,
             "time": {kind: timing.summary() for kind, timing in zip(self.kinds, self.timings, strict=True)},
-            "seconds": round(self.seconds, 1),
+            "seconds": round(self.seconds, 1), "contracts": self.contracts.to_json(),
         }
 
     def lines(self) -> list[str]:
@@ -179,7 +219,7 @@ class Pairing:
             t = timing.summary()
             out.append(f"  {kind}: {t['decisions']} decisions, median {t['median_ms']:.1f} ms, "
                        f"p95 {t['p95_ms']:.1f} ms, max {t['max_ms']:.1f} ms")
-        return out
+        return out + self.contracts.lines()
 
 
 def run_pairing(variant: Variant, kinds: tuple[str, str], boards: int, seed: int,
@@ -190,13 +230,15 @@ def run_pairing(variant: Variant, kinds: tuple[str, str], boards: int, seed: int
     timings = (Timing(), Timing())
     start = time.perf_counter()
     played: list[Board] = []
+    contracts = Contracts()
     for index in range(boards):
-        board = play_board(rules, kinds, seed, index, timings)
+        board = play_board(rules, kinds, seed, index, timings, contracts)
         played.append(board)
         if progress is not None:
             progress(board)
     unit = rules.variant_facts.money or "points"
-    return Pairing(variant.name, kinds, seed, tuple(played), timings, unit, time.perf_counter() - start)
+    return Pairing(variant.name, kinds, seed, tuple(played), timings, unit, time.perf_counter() - start,
+                   contracts)
 
 
 def pairings(kinds: Sequence[str]) -> list[tuple[str, str]]:

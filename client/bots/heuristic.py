@@ -19,7 +19,12 @@ only when the hand clears the Valat check.  Then, by what is legal:
   with six or more tarocks, three per King, one per Queen, one per void when
   holding four or more tarocks).  Call (or bid the lowest contract offered)
   at ``CALL_AT``; the last seat to speak after three passes calls at
-  ``CALL_AT - LAST_SEAT``.
+  ``CALL_AT - LAST_SEAT``.  A contract bid rather than called is judged
+  from its data (:mod:`client.bots.contract_odds`: its goal, trump kind,
+  talon, partnership): bid the one that promises the most among those the
+  hand makes at least half the time, whatever the hand's strength (a Bettel
+  with low cards), and never one it makes less often (a Bettel with high
+  cards); no Kontra on a game whose goal is not card points.
 - Discard: score every legal discard: +30 per suit made void, +6 per card
   point laid away (discards count for the declarer), -40 per tarock laid away
   (and its number, keep the high ones).  Kings cannot go anyway.
@@ -45,6 +50,8 @@ only when the hand clears the Valat check.  Then, by what is legal:
   self-play); once no foe can trump, the highest card left of a suit is
   cashed; otherwise a safe suit card with points is cashed, or a low card
   of a short suit without honours is led.
+- Negative and each-for-self games, and a colour game's trumps, are played
+  by :mod:`client.bots.koenig`'s reading of the contract's data on every table.
 - Königrufen (docs/rules.md §15; a table where a King is called):
   :mod:`client.bots.koenig` decides the
   auction, the call, the talon, the discard, announcements and Kontras,
@@ -62,7 +69,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from tarock.client.bots import forty, koenig
+from tarock.client.bots import contract_odds, forty, koenig
 from tarock.client.bots.knowledge import FRIEND, Knowledge, read, winning_index
 from tarock.client.bots.limits import NO_RAISE_FROM, VALAT, valat_suit, within_limits
 from tarock.client.bots.table import table_facts
@@ -173,7 +180,7 @@ class HeuristicBot:
         strategy = table_facts(obs).strategy
         kinds = {type(a) for a in legal}
         if Play in kinds:
-            return self._play(obs, strategy == "koenig")
+            return self._play(obs)
         if strategy == "koenig":
             choice = koenig.decide(obs)
             if choice is not None:
@@ -192,14 +199,15 @@ class HeuristicBot:
         return next((a for a in legal if isinstance(a, Pass)), legal[0])
 
     # -- card play -------------------------------------------------------
-    def _play(self, obs: Observation, koenig_rules: bool) -> Action:
+    def _play(self, obs: Observation) -> Action:
         k = read(obs)
         cards = [a.card for a in obs.legal if isinstance(a, Play)]
-        if koenig_rules:
-            k = koenig.knowledge(obs, k)
-            chosen = koenig.play(obs, k, cards)
-            if chosen is not None:
-                return Play(obs.seat, chosen)
+        # a colour game's trumps, negative and each-for-self games: read off the
+        # contract's data (client.bots.koenig), whatever the table
+        k = koenig.knowledge(obs, k)
+        chosen = koenig.play(obs, k, cards)
+        if chosen is not None:
+            return Play(obs.seat, chosen)
         hope = ultimo_hope(obs, k)
         cand = cards
         if hope and PAGAT in cards:
@@ -240,14 +248,39 @@ def _bid(obs: Observation) -> Action:
     threshold = CALL_AT
     if obs.history and len(obs.history) == obs.seats - 1 and all(isinstance(a, Pass) for a in obs.history):
         threshold -= LAST_SEAT
+    plain = [b for b in bids if not b.announce]
+    judged = _judged_bid(obs, plain, must=not passes and not calls)
+    if judged is not None:
+        return judged
     if passes and hand_strength(obs.hand) < threshold:
         return passes[0]
     if calls:
         return max(calls, key=lambda a: _call_preference(obs, a.card))
-    plain = [b for b in bids if not b.announce]
-    if plain:
-        return plain[0]
-    return bids[0] if bids else legal[0]
+    rules = table_facts(obs).rules
+    unknown = [b for b in plain if rules.contract(b.contract) is None]
+    if unknown:  # no data to judge it by: the lowest, as ever
+        return unknown[0]
+    if passes:  # no bid the hand is fit for (contract_odds.sane)
+        return passes[0]
+    return plain[0] if plain else bids[0] if bids else legal[0]
+
+
+def _judged_bid(obs: Observation, bids: Sequence[Bid], must: bool) -> Bid | None:
+    """The bid whose contract the hand makes at least half the time and that
+    promises the most (:mod:`client.bots.contract_odds`, read off the
+    contract's data); None if none promises a gain (``must``: the best of all)."""
+    rules = table_facts(obs).rules
+    rated: list[tuple[float, Bid]] = []
+    for bid in bids:
+        spec = rules.contract(bid.contract)
+        if spec is None:
+            continue
+        if must or contract_odds.sane(spec, obs.hand):
+            rated.append((contract_odds.promise(spec, obs.hand, obs.seats), bid))
+    best = max(rated, key=lambda r: r[0], default=None)
+    if best is None or (best[0] <= 0 and not must):
+        return None
+    return best[1]
 
 
 def _call_preference(obs: Observation, card: Card) -> int:
@@ -292,8 +325,9 @@ def _kontra(obs: Observation, forty_rules: bool) -> Action:
         side = read(obs).declarer_side
         return next((a for a in kontras if forty.wants_kontra(obs, a, side)), passing)
     game = next((a for a in kontras if a.target.game), None)
-    if game is None:
-        return passing
+    spec = obs.contract.spec if obs.contract is not None else None
+    if game is None or (spec is not None and spec.goal.kind != "points"):
+        return passing  # a negative game hangs on the declarer's hand, which ours does not show
     level = obs.kontra_level
     if level >= NO_RAISE_FROM:  # never Subkontra or Re-Sub
         return passing

@@ -56,6 +56,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from tarock.client.bots import contract_odds
 from tarock.client.bots import koenig_eval as ev
 from tarock.client.bots.knowledge import FOE, FRIEND, Knowledge
 from tarock.client.bots.koenig_play import each_play, negative_play
@@ -177,8 +178,8 @@ def _auction(obs: Observation) -> Action:
             vorhand = action
         elif isinstance(action, (Bid, Join)) and not (isinstance(action, Bid) and action.announce):
             game = rules.contract(action.contract)
-            if game is not None:  # "bei" joins a game like a bid of it
-                options.append((_expected(obs, game), action))
+            if game is not None and (not game.ouvert or contract_odds.sane(game, obs.hand)):
+                options.append((_expected(obs, game), action))  # "bei" joins a game like a bid of it
     best = max(options, key=lambda o: o[0], default=None)
     floor = BID_MARGIN * min((g.value for g in rules.contracts), default=1)
     if vorhand is not None:

@@ -10,15 +10,17 @@ thumb's.  Before the last tricks the rule of thumb plays.
 
 The levels differ in how much they search (:class:`Level`): ``medium``
 samples 8 worlds and solves the last three tricks; ``hard`` samples 32 and
-solves the last four, and searches the decisions that offer a call (a
-Rufspiel's call of a tarock, the King called in Königrufen) in 16 worlds,
-leaving the rule of thumb's choice unless another is better by two
-standard errors (``PlanBudget.confidence``): a call is risked, or passed,
-only where the simulations clearly say so.  Every other decision (bids and
-contract choice, talon half and discard, announcements, Kontra, trump) is
-the rule of thumb's: searching them (:func:`client.bots.plans.search_action`)
-lost to it or made no difference.  docs/bots.md has the figures of these
-levels in duplicate matches and of every variant of them that was tried.
+solves the last four.  Both judge the auction (bids, holds, calls, "bei")
+by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
+``medium`` in 8 worlds with the playout player's cards, ``hard`` in 16
+with the rule of thumb's), among the choices the contract's data do not
+rule out badly, leaving the rule of thumb's choice unless another is
+better by two standard errors (``PlanBudget.confidence``).  Kontras,
+announcements, the talon half, the discard and the trump are the rule of
+thumb's: searching them lost (Kontras, docs/bots.md), cost too much time (a
+Königrufen simulation takes tens of milliseconds) or made no difference.  docs/bots.md has
+the figures of these levels in duplicate matches and of every variant of
+them that was tried.
 
 Work is counted in worlds and nodes, never in seconds, so a decision is a
 function of the observation and the seed alone: the same situation gets the
@@ -42,7 +44,8 @@ from dataclasses import dataclass, replace
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.limits import within_limits
+from tarock.client.bots.judgement import BIDDING, candidates
+from tarock.client.bots.limits import says_valat, within_limits
 from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
 from tarock.client.bots.valat_worlds import keep_valats
@@ -66,9 +69,11 @@ class Level:
     perfect-information playout player."""
 
 
-MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000), None)
+MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000),
+               PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
+                          cards_by_policy=False))
 HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000),
-             PlanBudget(worlds=16, confidence=2.0, kinds=frozenset({"call"})))
+             PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
@@ -149,6 +154,7 @@ class SearchBot:
             only = "the only action allowed" if len(obs.legal) == 1 else \
                 "the only action within the bots' limits"
             return Decision(legal[0], only, {})
+        whole = obs  # the worlds agree with every action the table offers
         if legal != obs.legal:
             obs = replace(obs, legal=legal)
         default = self._fallback.decide(obs)
@@ -175,7 +181,10 @@ class SearchBot:
             return Decision(default, "rule of thumb (this level searches the card play only)", {})
         if not self.level.plans.searches(legal):
             return Decision(default, "rule of thumb (this level does not search this kind of decision)", {})
-        plan = search_action(obs, table, rng, self.level.plans, default, self._policy, self._model)
+        if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
+            return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
+        plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
+                             candidates(obs, legal, default, not self.level.plans.cards_by_policy))
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""

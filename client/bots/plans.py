@@ -167,9 +167,14 @@ def _evaluate(sampler: Sampler, table: TableEngine, worlds: Sequence[World], can
 
 
 def search_action(obs: Observation, table: TableEngine, rng: random.Random, budget: PlanBudget,
-                  default: Action, policy: Model, model: Model | None = None) -> PlanChoice | None:
-    """The action to take (None when no world could be sampled)."""
-    candidates = shortlist(obs, obs.legal, default)
+                  default: Action, policy: Model, model: Model | None = None,
+                  candidates: Sequence[Action] | None = None) -> PlanChoice | None:
+    """The action to take (None when no world could be sampled): the best of
+    ``candidates`` (default: the :func:`shortlist` of ``obs.legal``; ``obs``
+    is the seat's whole observation, its legal actions as the table offers them)."""
+    candidates = list(candidates) if candidates is not None else shortlist(obs, obs.legal, default)
+    if default not in candidates:
+        candidates.append(default)
     if len(candidates) == 1:
         return PlanChoice(candidates[0], {candidates[0]: 0.0}, 0)
     sampler = Sampler(obs, table, model)
