@@ -1,9 +1,9 @@
-"""``tarock --help`` and each local command's ``--help`` in the player's language: argparse's own
-words (usage, the section titles, -h's line) and ours from the one catalogue, with no word of the
-other language (the word lists of tests/test_ui_words.py, made from the catalogues).
+"""``tarock --help`` and each command's ``--help`` (the local ones and the network ones of
+client/netargs.py) in the player's language: argparse's own words (usage, the section titles,
+-h's line) and ours from the one catalogue, with no word of the other language (the word lists
+of tests/test_ui_words.py, made from the catalogues).
 
-The network commands' help (client/netargs.py) is not checked here yet.  The line client
-(``tarock play --plain``) is checked the same way over a short table of each family.
+The line client (``tarock play --plain``) is checked the same way over a short table of each family.
 """
 
 from __future__ import annotations
@@ -20,10 +20,12 @@ from test_ui_words import WORD, foreign
 from tarock.client.bots import BOT_KINDS
 from tarock.client.cli import COMMANDS, main
 from tarock.client.i18n import p_, set_language
+from tarock.net.protocol.limits import Timing
 
 IDENTIFIER = re.compile(r"--?[\w-]+|\b[A-Z][A-Z_]+\b|\S*/\S*")
 """What is typed or named as it is in either language: options, metavars, paths."""
 LOCAL = ("play", "selfplay", "replay", "variants", "rules", "bench", "arena")
+NETWORK = ("host", "join", "tables", "watch", "bot")
 
 
 def help_text(capsys: pytest.CaptureFixture[str], lang: str, *command: str) -> str:
@@ -35,7 +37,7 @@ def help_text(capsys: pytest.CaptureFixture[str], lang: str, *command: str) -> s
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-@pytest.mark.parametrize("command", [(), *((c,) for c in LOCAL)])
+@pytest.mark.parametrize("command", [(), *((c,) for c in LOCAL + NETWORK)])
 def test_help_in_one_language(
     capsys: pytest.CaptureFixture[str], lang: str, command: tuple[str, ...]
 ) -> None:
@@ -60,6 +62,16 @@ def test_german_help_is_german(capsys: pytest.CaptureFixture[str]) -> None:
     assert text.startswith("Aufruf: tarock play") and "\nOptionen:\n" in text
     assert re.search(r"Runden des Tisches, 1\.\.\d+ \(Vorgabe: 12\)", " ".join(text.split()))
     assert "usage" not in text and "default" not in text
+
+
+def test_german_network_help_is_german(capsys: pytest.CaptureFixture[str]) -> None:
+    """The network commands' own lines (client/netargs.py) are translated too, their figures kept."""
+    text = " ".join(help_text(capsys, "de", "host").split())
+    assert text.startswith("Aufruf: tarock host") and "Optionen:" in text
+    assert re.search(r"Runden, 1\.\.\d+ \(Vorgabe: 12\)", text)
+    assert f"fehlen darf, bevor ein Bot für ihn spielt (Vorgabe: {Timing().seat_timeout:g})" in text
+    assert "default" not in text and "seconds" not in text
+    assert "Argumente: TABLE der Name des Tisches" in " ".join(help_text(capsys, "de", "join").split())
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

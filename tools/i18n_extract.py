@@ -35,7 +35,7 @@ from tarock.client.i18n import HERE, TEMPLATE_CONTEXT, po_path
 ROOT = HERE.parent.parent
 LINE_CLIENT = ("cli.py", "command.py", "localcli.py", "replaycli.py", "human.py", "netcli.py", "netview.py",
                "render.py", "stats.py", "words.py", "written.py", "errors.py", "history.py", "replay_view.py",
-               "settings.py", "statistics.py", "tables.py", "argtypes.py", "cliargs.py")
+               "settings.py", "statistics.py", "tables.py", "argtypes.py", "cliargs.py", "netargs.py")
 """The modules of the line-based client (``--plain``, the network commands' terminal)."""
 CLIENT_SOURCES = (ROOT / "client" / "text", ROOT / "client" / "ui", ROOT / "client" / "i18n",
                   *(ROOT / "client" / module for module in LINE_CLIENT))
