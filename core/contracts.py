@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from tarock.core.cards import Card
 
@@ -129,6 +129,10 @@ class Goal:
         raise ValueError("a ranking is settled seat by seat, not won by a party")
 
 
+NO_GOAL: Final = Goal()
+"""The goal of a contract that gives none (zero card points); refused by :func:`unplayable`."""
+
+
 @dataclass(frozen=True, slots=True)
 class ContractSpec:
     """One contract (game) of a variant, declaratively.
@@ -175,7 +179,9 @@ class ContractSpec:
     leader: Literal["forehand", "declarer"] = "forehand"
     """Who leads the first trick."""
     tricks: TrickRules = field(default_factory=TrickRules)
-    goal: Goal = field(default_factory=Goal)
+    goal: Goal = field(default=NO_GOAL)
+    """What the declarer's side must make. Left out, it is :data:`NO_GOAL`, refused when the
+    plugin loads (:func:`unplayable`): as zero card points every hand would make it."""
     kontra: int = 4
     premiums: frozenset[str] = frozenset()
     premium_scale: int = 1
@@ -290,6 +296,9 @@ def unplayable(spec: ContractSpec, playable: Playable, deck: tuple[Card, ...], h
         with_goal = {p for g, p in playable.goals if g == goal.kind}
         return "partnership", (f"a {goal.kind!r} goal is not played {spec.partnership!r} here "
                                f"(partnerships: {_listed(with_goal)})")
+    if goal is NO_GOAL:
+        return "goal", ("no goal given (it would be 0 card points, made by every hand): say what the "
+                        "declarer's side must make, e.g. Goal('points', N) or Goal('tricks', tricks=0)")
     if goal.kind == "tricks" and not 0 <= goal.tricks <= hand_size:
         return "goal.tricks", f"{goal.tricks} tricks: a hand has 0 to {hand_size} tricks"
     if (spec.partnership == "called") != (spec.call is not None):

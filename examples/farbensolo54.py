@@ -1,9 +1,9 @@
 """A Farbensolo for tarock54: alone, the talon untouched, the tarocks beat no suit card.
 
-From the Upper-Austrian rules: worth 6 where its Rufer is 1 (docs/rules.md §18.1);
-the Farbenspiele's trick rules (docs/rules.md §4.6): a suit lead goes to the highest card of that suit,
-Tarockzwang holds, nobody leads a tarock holding a suit card; the forehand leads; of
-tarock54's premiums the Valat counts, doubled as in the solo games; tarock54's Kontra."""
+From the Upper-Austrian rules: worth 6 where its Rufer is 1 (docs/rules.md §18.1); the
+Farbenspiele's trick rules (§4.6): a suit lead goes to the highest card of that suit, Tarockzwang
+holds, nobody leads a tarock holding a suit card; the forehand leads; tarock54's goal (§12),
+Kontra, and of its premiums the Valat, doubled as in the solo games."""
 from collections.abc import Generator, Mapping
 from typing import Any
 
@@ -14,14 +14,15 @@ from tarock.core.hookspecs import hookimpl
 class Farbensolo54:
     """Adds the Farbensolo above the Rufspiel; the rest is tarock54's."""
 
-    name, version, applies_to = "farbensolo54", "1.0", ("tarock54",)
+    name, version, applies_to = "farbensolo54", "1.1", ("tarock54",)
 
     @hookimpl(wrapper=True)
     def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
         contracts = list((yield))
         top = contracts[-1]
         solo = ContractSpec("farbensolo", "Farbensolo", rank=top.rank + 1, value=6, kontra=top.kontra,
-                            tricks=TrickRules("colour"), premiums=frozenset({"valat"}), premium_scale=2,
+                            goal=top.goal, tricks=TrickRules("colour"), premiums=frozenset({"valat"}),
+                            premium_scale=2,
                             description="alone, the talon untouched: the tarocks beat no suit card")
         return [*contracts, solo]
 

@@ -106,7 +106,7 @@ class Null54:
         top = contracts[-1]
         null = ContractSpec("null", "Null", rank=top.rank + 1, value=3, kontra=top.kontra, leader="declarer",
                             goal=Goal("tricks", tricks=0), tricks=TrickRules(must_win=True))
-        gift = ContractSpec("gift", "Gift", rank=top.rank + 2, value=3, kontra=0)
+        gift = ContractSpec("gift", "Gift", rank=top.rank + 2, value=3, kontra=0, goal=Goal("points", 0))
         return [*contracts, null, gift]
 
 

@@ -216,7 +216,7 @@ def changed(change: str, name: str = "odd", copy: str = "contracts[-1]") -> str:
     """A plugin adding contract ``name``: a copy of ``copy`` with ``change`` (keyword arguments)."""
     return f'''
     from dataclasses import replace
-    from tarock.core.contracts import CallRule, Goal, TrickRules
+    from tarock.core.contracts import NO_GOAL, CallRule, Goal, TrickRules
     from tarock.core.hookspecs import hookimpl
 
     class Odd:
@@ -241,6 +241,8 @@ REFUSALS: Sequence[tuple[str, str, str, str]] = [
     ("tarock54", f'{ALONE}, goal=Goal("misere")', "goal.kind", "'misere'"),
     ("tarock54", 'partnership="each", call=None, goal=Goal("ranking")', "goal.kind", "ranking"),
     ("tarock54", f'{ALONE}, goal=Goal("tricks", tricks=13)', "goal.tricks", "0 to 12"),
+    # a contract that gives no goal would be won by every hand (zero card points)
+    ("tarock54", f'{ALONE}, goal=NO_GOAL', "goal", "no goal given"),
     ("tarock54", 'partnership="alone"', "call", "partnership is 'alone'"),
     ("tarock54", f'{ALONE}, talon="half"', "talon", "'half'"),
     ("tarock54", 'talon="pile", talon_pile=2', "talon_pile", "pile 2"),
