@@ -173,7 +173,7 @@ def test_a_table_of_the_line_client_is_kept_too(tmp_path: Path) -> None:
     totals = table.table.rows[-1].totals
     for seat, name in enumerate(table.names):  # the kept sheet is the one played
         [line] = [line for line in final if f" {name} " in line]
-        assert line.rstrip().endswith(f"SP {signed(totals[seat])}"), (line, totals)
+        assert line.rstrip().endswith(f"TP {signed(totals[seat])}"), (line, totals)
 
 
 def test_a_kept_page_scrolls_to_its_last_wrapped_line_and_no_further() -> None:

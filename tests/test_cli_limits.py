@@ -44,7 +44,7 @@ CASES = [
     (("host", "--pin", "1" * 65), "--pin", "a PIN has 1..64 characters, not 65"),
     (("join", "--player", LONG), "--player/--name", f"at most {MAX_NAME} characters"),
     (("join", "--wait", "-1"), "--wait", "must be 0..86400 seconds, not -1"),
-    (("join", LONG), "table", f"at most {MAX_NAME} characters"),
+    (("join", LONG), "TABLE", f"at most {MAX_NAME} characters"),
     (("watch", "--to", "[::1]"), "--to", "expected ':PORT' after ']'"),
     (("tables", "--wait", "1e400"), "--wait", "must be 0..86400 seconds"),
     (("tables", "--port", "-1"), "--port", "must be 0..65535, not -1"),
