@@ -27,7 +27,7 @@ SOAK = Path(__file__).resolve().parent / "soak.py"
 MINUTES = float(os.environ.get("TAROCK_SOAK_MINUTES", "3"))
 FAULTS = os.environ.get("TAROCK_SOAK_FAULTS", "")
 SEED = os.environ.get("TAROCK_SOAK_SEED", "")
-RATE = 100.0  # soak.py's default --rate (rounds per minute of soak)
+RATE = 200.0  # soak.py's default --rate (rounds per minute of soak)
 
 
 def bound(minutes: float) -> float:
