@@ -144,20 +144,24 @@ def _continuations(world: Hand, obs: Observation, card: Card) -> Iterator[Ending
 
 
 def _lead_holds(obs: Observation, reason: str, card: Card, world: Hand) -> bool:
-    """After a lead, every later player holding the led suit (a trump: a trump) plays it."""
+    """After a lead, every later player holding the led suit (a trump: a trump) plays it: asked
+    of the table's engine at each follower's turn (its hooks included, as the game is played),
+    not of the trick rules the reason restates."""
     contract = obs.contract
     assert contract is not None
-    rules, trump = contract.spec.tricks, trump_of(contract.spec.tricks, contract.suit)
+    trump = trump_of(contract.spec.tricks, contract.suit)
+    suit = trump if reason == r.TRUMP_LEAD else SUIT_OF[card]
     after = replayed(world, len(world.state.actions))
     after.apply(Play(obs.seat, card))
     active = len(obs.active) if obs.active else obs.seats
-    seats = _order(after, active - 1)
-    suit = trump if reason == r.TRUMP_LEAD else SUIT_OF[card]
-    for seat in seats:
-        held = list(observe(after, seat).hand)
-        options = legal(held, (card,), rules, trump)
-        if any(SUIT_OF[c] == suit for c in held) and any(SUIT_OF[c] != suit for c in options):
+    for _ in range(active - 1):
+        seat = after.state.to_move
+        assert seat is not None
+        seen = observe(after, seat)
+        plays = [a for a in seen.legal if isinstance(a, Play)]
+        if any(SUIT_OF[c] == suit for c in seen.hand) and any(SUIT_OF[a.card] != suit for a in plays):
             return False
+        after.apply(plays[0])
     return True
 
 
