@@ -9,11 +9,14 @@ them and writes them in the player's language.  Whatever matches nothing is show
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tarock.client.i18n import NP_, _, fill, p_
+
+log = logging.getLogger("tarock.client")
 
 _ARGUMENT = re.compile(r"argument (?P<option>\S+): (?P<why>.*)", re.DOTALL)
 ARGPARSE = (
@@ -95,7 +98,7 @@ def error_text(exc: BaseException) -> str:
         try:
             return write(params)
         except (KeyError, IndexError, ValueError):
-            pass
+            log.debug("error %r: its params %r do not fit its text; shown as it reads", code, params)
     return net_text(store_text(str(exc)))
 
 
