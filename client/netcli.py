@@ -267,6 +267,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                      + _("Others join with: {command}").format(command=f"tarock join {info.name!r}"))
                 leave = await host_table(node, game, info, Seated(human, view, shows_all=True), bots,
                                          _bot_for(seed), publish=disc.publish)
+            await node.wind_down()
             nursery.cancel_scope.cancel()
         return _ended(leave)
     return _run(main, args)
@@ -380,6 +381,7 @@ def cmd_join(args: argparse.Namespace, watch: bool = False) -> int:
                 driver = await join_table(node, address, info.table, info.rules, Seated(human, view, True),
                                           _bot_for(0), watch=watch)
                 leave = await driver.run(address)
+            await node.wind_down()
             nursery.cancel_scope.cancel()
         return _ended(leave)
     return _run(main, args)
@@ -495,6 +497,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                         skip.add(found.table)
                         node.seats.remove(driver)
                         leave = None
+            await node.wind_down()
             nursery.cancel_scope.cancel()
         seat = node.seats[0] if node.seats else None
         if seat is not None and seat.core.sheet is not None:

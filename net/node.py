@@ -110,6 +110,10 @@ class Node:
     def start_hosting(self, core: HostCore) -> HostDriver:
         return self.succession.start_hosting(core)
 
+    async def wind_down(self) -> None:
+        """Before stopping: the tables this node leads let every member learn how they ended."""
+        await self.succession.wind_down()
+
     def join_agreement(self, core: SeatCore) -> Agreement | None:
         return self.succession.join_agreement(core)
 

@@ -161,10 +161,27 @@ class Succession:
                 self._step_down(host, lead.term, lead.leader or "")
             mine = [s for s in node.seats if s.core.table_id == agreement.info.id]
             if mine and all(s.left is not None for s in mine):
-                await agreement.linger(max(node.timing.check, node.timing.seat_timeout))
+                await agreement.linger(self.linger_timeout())
                 agreement.close()
                 return
             await agreement.wait_changed(0.5)
+
+    def linger_timeout(self) -> float:
+        """How long a leader whose seats left stays for the members still catching up."""
+        timing = self.node.timing
+        return max(timing.check, timing.seat_timeout)
+
+    async def wind_down(self) -> None:
+        """Before the node stops: wait until each table agreement has closed, that is, a table
+        this node leads has let every member learn its last outcomes (:meth:`Agreement.linger`),
+        at most :meth:`linger_timeout` and a moment.  Stopping at once would leave a member that
+        lacked the last entry with no leader to learn it from, waiting for a host that is gone."""
+        with trio.move_on_after(self.linger_timeout() + 1.0):
+            while True:
+                open_ = [a for a in self.agreements.values() if not a.closed]
+                if not open_:
+                    return
+                await open_[0].wait_changed(0.5)
 
     def _step_down(self, host: HostDriver, term: int, leader: str) -> None:
         log.warning("%s: no longer the host of table %r (term %d, host %s)", self.node.name,

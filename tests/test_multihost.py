@@ -196,3 +196,20 @@ def test_play_through_the_fault_proxy(tmp_path: Path) -> None:
         counted = {e["round"]: e["time"] for e in new_host.events("hand")}
         after = [e for e in new_host.events("begin") if counted.get(e["round"] - 1, 0.0) > back]
         assert after and all(not e["bots"] for e in after), (back, counted, new_host.events("begin"))
+
+
+def test_a_member_whose_links_run_late_learns_how_the_table_ended(tmp_path: Path) -> None:
+    """The table's log commits each hand once most members hold it; a member whose incoming
+    links run 0.4 s late holds the last one after the host's own seat already saw the table end.
+    The host stays until every member holds the whole log and has heard it is committed
+    (docs/protocol.md, "Host agreement"), so the late member ends the table too, instead of
+    waiting alone for a host that is gone."""
+    port = 7654
+    with Lab(4, log_dir=tmp_path / "logs") as lab:
+        proxies = [proxy_in_front(host, port) for host in lab]
+        bots = start_bots(lab, tmp_path, rounds=2, extra=["--bind", "127.0.0.1", "--port", str(port)])
+        host = host_of(bots, timeout=FIND)
+        late = (host + 1) % 4
+        command(proxies[late], "delay 0.4")
+        finish(bots)
+        check_one_table(bots, 2)

@@ -248,3 +248,5 @@ class Agreement:
     def close(self) -> None:
         self.closed = True
         self.peers.close()
+        self.changed.set()
+        self.changed = trio.Event()
