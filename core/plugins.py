@@ -49,8 +49,8 @@ _IMPL_MARK = f"{hookspecs.PROJECT}_impl"
 _HOOKS = frozenset(n for n in vars(hookspecs) if n.startswith("tarock_"))
 
 __all__ = ["CONFIG_NAME", "HASH_FORMAT", "PLUGIN_GROUP", "VARIANT_GROUP", "Catalogue", "HouseRule",
-           "PluginError", "builtin_catalogue", "default_config", "load_plugin_entry_point",
-           "load_plugin_file", "load_plugins", "plugin_version", "rules_hash"]
+           "PluginError", "builtin_catalogue", "default_config", "installed_variants",
+           "load_plugin_entry_point", "load_plugin_file", "load_plugins", "plugin_version", "rules_hash"]
 
 
 class PluginError(RuleError):
@@ -264,14 +264,15 @@ def default_config(cwd: Path | None = None) -> Path | None:
     return None
 
 
-def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
-    """Entry-point variants by name, and the errors of those that fail to load."""
+def installed_variants() -> tuple[dict[str, Variant], dict[str, str]]:
+    """Entry-point variants by name (each with its origin), and why each that fails to load
+    does (one line)."""
     found: dict[str, Variant] = {}
     broken: dict[str, str] = {}
     for ep in entry_points(group=VARIANT_GROUP):
         try:
             variant = ep.load()
-        except Exception as exc:
+        except Exception as exc:  # a broken plugin must not hide the others
             broken[ep.name] = f"variant plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}"
             continue
         if not isinstance(variant, Variant):
@@ -286,7 +287,7 @@ def _installed() -> tuple[dict[str, Variant], dict[str, str]]:
 def builtin_catalogue() -> Catalogue:
     """Without a plugins.toml: every installed variant, enabled, in lobby order
     (those that fail to load or check are listed as unavailable)."""
-    found, broken = _installed()
+    found, broken = installed_variants()
     unavailable = dict(broken)
     for variant in list(found.values()):
         try:
@@ -324,7 +325,7 @@ def load_plugins(path: str | os.PathLike[str] | None = None) -> Catalogue:
     _keys(data, {"plugins", "variant"}, str(path))
     section = _table(data.get("plugins", {}), f"{path}: [plugins]")
     _keys(section, {"enabled"}, f"{path}: [plugins]")
-    installed, broken = _installed()
+    installed, broken = installed_variants()
     known = dict(installed)
     unavailable: dict[str, str] = {}
     defined: list[str] = []

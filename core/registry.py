@@ -11,9 +11,8 @@ house-rule plugins and says which variants are offered (see
 from __future__ import annotations
 
 import os
-from importlib.metadata import entry_points
 
-from tarock.core.plugins import Catalogue, load_plugins
+from tarock.core.plugins import Catalogue, installed_variants, load_plugins
 from tarock.core.rules import RuleError
 from tarock.core.variant import ENTRY_POINT_GROUP, Origin, Variant
 
@@ -22,30 +21,13 @@ __all__ = ["ENTRY_POINT_GROUP", "Origin", "Variant", "available_variants", "find
 named here too, where a variant plugin finds them."""
 
 
-def _entry_points() -> tuple[dict[str, Variant], dict[str, str]]:
-    """The installed variants by name, and why each that fails to load does (one line)."""
-    found: dict[str, Variant] = {}
-    broken: dict[str, str] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            variant = ep.load()
-        except Exception as exc:  # a broken plugin must not hide the others
-            broken[ep.name] = f"variant plugin {ep.name!r} ({ep.value}) failed to load: {exc!r}"
-            continue
-        if not isinstance(variant, Variant):
-            broken[ep.name] = f"entry point {ep.name!r} ({ep.value}) is not a Variant"
-            continue
-        found[variant.name] = variant
-    return found, broken
-
-
 def available_variants(config: str | os.PathLike[str] | Catalogue | None = None) -> dict[str, Variant]:
     """All variants installed, by name (one that fails to load is left out: :func:`find_variant`
     names its error); with ``config`` (a plugins.toml path or a loaded catalogue) the variants it
     enables, in its order."""
     if config is not None:
         return _catalogue(config).offered()
-    return _entry_points()[0]
+    return installed_variants()[0]
 
 
 def find_variant(name: str, config: str | os.PathLike[str] | Catalogue | None = None) -> Variant:
@@ -56,7 +38,7 @@ def find_variant(name: str, config: str | os.PathLike[str] | Catalogue | None = 
     """
     if config is not None:
         return _catalogue(config).find(name)
-    variants, broken = _entry_points()
+    variants, broken = installed_variants()
     if name in variants:
         return variants[name]
     if name in broken:
