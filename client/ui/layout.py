@@ -41,7 +41,7 @@ from tarock.client.ui.canvas import Canvas, CanvasControl, Fragments, clip, text
 from tarock.client.ui.cards import card_fragments, cards_text, groups, trump_suit, width
 from tarock.client.ui.dialog_view import dialog_size, draw_dialog
 from tarock.client.ui.model import TableModel
-from tarock.client.ui.overlays import draw_overlay, overlay_size
+from tarock.client.ui.overlays import draw_overlay, overlay_size, table_commands
 from tarock.client.ui.row_keys import keys_span, row_key
 from tarock.client.ui.screen import draw_too_small, too_small
 from tarock.client.ui.table_state import LOG_SIZE
@@ -392,19 +392,12 @@ def status_keys(model: TableModel) -> list[tuple[str, str]]:
         keys += [("←→", _("move")), (_("Space") + " " + cards, _("tick")), (_("Enter"), _("lay away"))]
     elif d is not None:
         keys += [("↑↓ " + keys_span(model.dialog_rows()), _("choose")), (_("Enter"), _("take"))]
+    hint, undo, *always, leave = [(key, word) for key, word, _what in table_commands()]
     if not model.watching:
-        keys.append(("H", _("hint")))
+        keys.append(hint)
     if model.can_undo() and not model.network:
-        keys.append(("U", _("undo")))
-    keys += [
-        ("?", _("help")),
-        ("Q", _("quit")),
-        ("L", _("last trick")),
-        ("T", _("tricks")),
-        ("S", _("sheet")),
-        ("R", _("rules")),
-    ]
-    return keys
+        keys.append(undo)
+    return [*keys, ("?", _("help")), leave, *always]
 
 
 def draw_status(model: TableModel, w: int, h: int) -> Canvas:

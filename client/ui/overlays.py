@@ -190,6 +190,20 @@ def quit_items(model: TableModel) -> list[tuple[str, str, str]]:
     ]
 
 
+def table_commands() -> list[tuple[str, str, str]]:
+    """The table's one-letter commands: the key, its word on the status bar and what the help
+    page says it does (``H`` and ``U`` first: the status bar shows them only where they work)."""
+    return [
+        ("H", _("hint"), _("a hint: what the bot would do, and why")),
+        ("U", _("undo"), _("undo your last action against bots, while no card came to light since")),
+        ("L", _("last trick"), _("the last trick")),
+        ("T", _("tricks"), _("your tricks (and your partner's, once known)")),
+        ("S", _("sheet"), _("the score sheet")),
+        ("R", _("rules"), _("the rules of this table")),
+        ("Q", _("quit"), _("leave: close and go on later, or end the table")),
+    ]
+
+
 def help_lines(w: int = 78) -> list[str]:
     """The help page, wrapped to ``w`` columns."""
     paragraphs = [
@@ -202,18 +216,12 @@ def help_lines(w: int = 78) -> list[str]:
           "or ticks an addition; ↑↓ move, Esc goes back from the additions."),
         "",
     ]
-    commands = [
-        ("L", _("the last trick")),
-        ("T", _("your tricks (and your partner's, once known)")),
-        ("S", _("the score sheet")),
-        ("H", _("a hint: what the bot would do, and why")),
-        ("R", _("the rules of this table")),
-        ("U", _("undo your last action against bots, while no card came to light since")),
+    commands = [(key, what) for key, _word, what in table_commands()]
+    commands[-1:-1] = [
         ("F2", _("the menu (≡): also a new game")),
         (_("PgUp/PgDn"), _("the log: earlier events of the hand")),
-        ("Q", _("leave: close and go on later, or end the table")),
-        ("", _("Letters work in either case.")),
     ]
+    commands.append(("", _("Letters work in either case.")))
     out: list[str] = []
     for text in paragraphs:
         out.extend(textwrap.wrap(text, w) or [""])
