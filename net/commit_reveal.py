@@ -19,7 +19,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from tarock.core.cards import Card, format_card, parse_card
 from tarock.core.codec import Codec, RecordError
@@ -37,6 +37,7 @@ from tarock.net.dealing import (
     TaggedPayloads,
 )
 from tarock.net.protocol.fields import Hash, check_fields
+from tarock.net.protocol.messages import message
 from tarock.net.sha_stream import Stream, shuffle
 
 COMMIT_REVEAL = "commit-reveal/1"
@@ -86,44 +87,39 @@ class _Checked:
         check_fields(self)
 
 
-@dataclass(frozen=True, slots=True)
+@message("commit")
 class Commit(_Checked):
     """Seat to all (in the log): the commitment to my seed."""
 
     commit: Hash
-    tag: ClassVar[str] = "commit"
 
 
-@dataclass(frozen=True, slots=True)
+@message("commits")
 class Commits(_Checked):
     """Host to all (in the log): every commitment, in seat order."""
 
     commits: tuple[Hash, ...]
-    tag: ClassVar[str] = "commits"
 
 
-@dataclass(frozen=True, slots=True)
+@message("reveal")
 class Reveal(_Checked):
     """Seat to host only: my seed, after the list of commitments is in the log."""
 
     seed: Hash
-    tag: ClassVar[str] = "reveal"
 
 
-@dataclass(frozen=True, slots=True)
+@message("cards")
 class Shown:
     """Host to one seat (privately) or to all (in the log): ``[position, card]`` pairs."""
 
     cards: tuple[tuple[int, str], ...]
-    tag: ClassVar[str] = "cards"
 
 
-@dataclass(frozen=True, slots=True)
+@message("seeds")
 class Seeds(_Checked):
     """Host to all at the hand's end: every seed, in seat order."""
 
     seeds: tuple[Hash, ...]
-    tag: ClassVar[str] = "seeds"
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ import copy
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from tarock.core.cards import Card, format_card
 from tarock.core.codec import Codec, RecordError
@@ -51,6 +51,7 @@ from tarock.net.dealing import (
 )
 from tarock.net.group import ED25519, Group, GroupError
 from tarock.net.proofs import check_key, check_token, prove_key, prove_token
+from tarock.net.protocol.messages import message
 from tarock.net.secp256k1 import SECP256K1
 
 GROUPS: dict[str, Group] = {MENTAL_POKER: SECP256K1, MENTAL_POKER_ED25519: ED25519}
@@ -60,41 +61,37 @@ _CODEC = Codec()
 
 # -- payloads ----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@message("key")
 class Key:
     """A seat's per-hand key and the proof that it knows its secret."""
 
     y: str
     c: str
     z: str
-    tag: ClassVar[str] = "key"
 
 
-@dataclass(frozen=True, slots=True)
+@message("shuffle")
 class Shuffle:
     """The deck after this seat's shuffle (``C1, C2`` of every position in turn) and the
     commitment to the seed it was made from."""
 
     deck: tuple[str, ...]
     commit: str
-    tag: ClassVar[str] = "shuffle"
 
 
-@dataclass(frozen=True, slots=True)
+@message("tokens")
 class Tokens:
     """Shares: ``[position, token, c, z]`` for each position, in increasing position order."""
 
     tokens: tuple[tuple[int, str, str, str], ...]
-    tag: ClassVar[str] = "tokens"
 
 
-@dataclass(frozen=True, slots=True)
+@message("open")
 class Open:
     """At the hand's end: the seat's per-hand secret and its shuffle seed."""
 
     secret: str
     seed: str
-    tag: ClassVar[str] = "open"
 
 
 @dataclass(frozen=True, slots=True)

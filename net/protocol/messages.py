@@ -17,9 +17,9 @@ acknowledged per session, so they survive a dropped connection (see
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
 
 from tarock.core.codec import Codec, RecordError
 from tarock.net.identity import envelope_hash, signed_bytes
@@ -40,6 +40,21 @@ from tarock.net.protocol.fields import (
 )
 from tarock.net.protocol.parts import SeatInfo, TableInfo
 
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True)
+def message(tag: str) -> Callable[[type[_T]], type[_T]]:
+    """Declares a class a message (or a dealing scheme's payload) whose ``t`` on the wire is
+    ``tag``: a frozen dataclass with slots; its base checks its fields, where it has one that does."""
+
+    def declare(cls: type[_T]) -> type[_T]:
+        tagged: type[Any] = cls
+        tagged.tag = tag
+        return dataclass(frozen=True, slots=True)(cls)
+
+    return declare
+
 
 @dataclass(frozen=True, slots=True)
 class Message:
@@ -57,7 +72,7 @@ class Message:
 Role = Literal["seat", "watch", "info", "invite", "peer"]
 
 
-@dataclass(frozen=True, slots=True)
+@message("hello")
 class Hello(Message):
     """First frame of the side that connects.
 
@@ -89,7 +104,6 @@ class Hello(Message):
     key: Hash
     nonce: Hash
     pake: Pake
-    tag: ClassVar[str] = "hello"
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -100,7 +114,7 @@ class Hello(Message):
             raise ValueError("port above 65535 or more than 8 addresses")
 
 
-@dataclass(frozen=True, slots=True)
+@message("challenge")
 class Challenge(Message):
     """Server to client, answer to a ``seat`` or ``watch`` hello: who answers (``node``,
     ``key``), its signature over the hello and its own ``nonce``, and for a table with a
@@ -112,20 +126,18 @@ class Challenge(Message):
     sig: Sig
     pake: Pake
     confirm: HashOrEmpty
-    tag: ClassVar[str] = "challenge"
 
 
-@dataclass(frozen=True, slots=True)
+@message("auth")
 class Auth(Message):
     """Client to server: its signature over the hello and the challenge, and its key
     confirmation for a table with a PIN (sealed, docs/protocol.md "Private tables")."""
 
     sig: Sig
     confirm: HashOrEmpty
-    tag: ClassVar[str] = "auth"
 
 
-@dataclass(frozen=True, slots=True)
+@message("welcome")
 class Welcome(Message):
     """The answer to a hello that is accepted: the version chosen, who answers,
     the session (new, or the one resumed) and how far it has received."""
@@ -142,7 +154,6 @@ class Welcome(Message):
     resumed: bool
     seat: int | None
     done: int
-    tag: ClassVar[str] = "welcome"
 
 
 REFUSALS: tuple[str, ...] = ("version", "rules", "table", "full", "stale-epoch", "not-host", "busy",
@@ -150,7 +161,7 @@ REFUSALS: tuple[str, ...] = ("version", "rules", "table", "full", "stale-epoch",
 """The codes of :class:`Refuse` (docs/protocol.md lists what each means)."""
 
 
-@dataclass(frozen=True, slots=True)
+@message("refuse")
 class Refuse(Message):
     """The answer to a hello that is refused; the connection closes after it.
     ``host`` names the node to ask instead (``not-host``, ``stale-epoch``), or ""."""
@@ -159,7 +170,6 @@ class Refuse(Message):
     message: str
     host: NodeOrEmpty
     epoch: int
-    tag: ClassVar[str] = "refuse"
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -167,7 +177,7 @@ class Refuse(Message):
             raise ValueError(f"unknown refusal code {self.code!r}")
 
 
-@dataclass(frozen=True, slots=True)
+@message("info")
 class Info(Message):
     """What a node says about itself (answer to ``role: info``), like its mDNS advert."""
 
@@ -188,7 +198,6 @@ class Info(Message):
     port: int
     boot: str
     private: bool
-    tag: ClassVar[str] = "info"
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -196,7 +205,7 @@ class Info(Message):
             raise ValueError("options must be a map")
 
 
-@dataclass(frozen=True, slots=True)
+@message("data")
 class Data(Message):
     """A sequenced body: ``seq`` counts from 1 per session and direction;
     ``ack`` acknowledges every body up to that number received from the peer."""
@@ -204,7 +213,6 @@ class Data(Message):
     seq: int
     ack: int
     body: Any
-    tag: ClassVar[str] = "data"
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -212,36 +220,32 @@ class Data(Message):
             raise ValueError("seq counts from 1")
 
 
-@dataclass(frozen=True, slots=True)
+@message("ack")
 class Ack(Message):
     """Every body up to ``ack`` was received."""
 
     ack: int
-    tag: ClassVar[str] = "ack"
 
 
-@dataclass(frozen=True, slots=True)
+@message("ping")
 class Ping(Message):
     """Are you there?  Answered by a :class:`Pong` with the same ``n``."""
 
     n: int
-    tag: ClassVar[str] = "ping"
 
 
-@dataclass(frozen=True, slots=True)
+@message("pong")
 class Pong(Message):
     n: int
-    tag: ClassVar[str] = "pong"
 
 
-@dataclass(frozen=True, slots=True)
+@message("bye")
 class Bye(Message):
     """The sender closes the connection, saying why (``code`` as in :data:`REFUSALS`,
     or ``done``, ``protocol``, ``leaving``, ``superseded``)."""
 
     code: Code
     message: str
-    tag: ClassVar[str] = "bye"
 
 
 # -- bodies: the game, inside data frames ------------------------------------------------
@@ -308,7 +312,7 @@ class Inner(Message):
     layer: ClassVar[Literal["frame", "body", "inner"]] = "inner"
 
 
-@dataclass(frozen=True, slots=True)
+@message("seated")
 class Seated(Inner):
     """Host to seat and watcher: the table, the host and its epoch, your seat
     (``None`` for a watcher) and the roster in seat order (the order of succession)."""
@@ -318,10 +322,9 @@ class Seated(Inner):
     host: str
     seat: int | None
     roster: tuple[SeatInfo, ...]
-    tag: ClassVar[str] = "seated"
 
 
-@dataclass(frozen=True, slots=True)
+@message("begin")
 class Begin(Inner):
     """Host to all, the first entry of a hand's log: the round, the dealer, the seats that
     play, the dealing scheme, and the seats the host's bots play in this deal."""
@@ -331,18 +334,16 @@ class Begin(Inner):
     active: tuple[int, ...]
     dealing: str
     bots: tuple[int, ...]
-    tag: ClassVar[str] = "begin"
 
 
-@dataclass(frozen=True, slots=True)
+@message("dealing")
 class Dealing(Inner):
     """A message of the dealing scheme (in the log, or private between a seat and the host)."""
 
     payload: Any
-    tag: ClassVar[str] = "dealing"
 
 
-@dataclass(frozen=True, slots=True)
+@message("step")
 class Step(Inner):
     """A contributor's shares after ``index`` actions (0: the deal), and the facts of its
     own cards it must tell (``called``)."""
@@ -350,20 +351,18 @@ class Step(Inner):
     index: int
     share: Any
     facts: Any
-    tag: ClassVar[str] = "step"
 
 
-@dataclass(frozen=True, slots=True)
+@message("ready")
 class Ready(Inner):
     """A seat has read its hand: ``redeal`` says why the rules deal it again ("" if not);
     then ``share`` shows the hand to all."""
 
     redeal: str
     share: Any
-    tag: ClassVar[str] = "ready"
 
 
-@dataclass(frozen=True, slots=True)
+@message("act")
 class Act(Inner):
     """The seat to move takes ``action`` (positional form) as the ``index``-th action,
     with its shares of the positions that action shows and the facts it must tell."""
@@ -372,45 +371,40 @@ class Act(Inner):
     action: Any
     share: Any
     facts: Any
-    tag: ClassVar[str] = "act"
 
 
-@dataclass(frozen=True, slots=True)
+@message("fault")
 class Fault(Inner):
     """A node found that someone cheats: the hand stops and every secret is opened."""
 
     culprit: NodeOrEmpty
     reason: str
-    tag: ClassVar[str] = "fault"
 
 
-@dataclass(frozen=True, slots=True)
+@message("open")
 class Opened(Inner):
     """At the hand's end (or after a fault): what the author opens of its dealing secrets."""
 
     opening: Any
-    tag: ClassVar[str] = "open"
 
 
-@dataclass(frozen=True, slots=True)
+@message("log")
 class Log(Inner):
     """Host to one node: every entry of the hand's log so far (a snapshot), in order; a long
     log comes in parts, each but the last with ``more`` (a frame has a size limit)."""
 
     entries: tuple[Any, ...]
     more: bool = False
-    tag: ClassVar[str] = "log"
 
 
-@dataclass(frozen=True, slots=True)
+@message("hand-end")
 class HandEnd(Inner):
     """Host to all: a hand is over; its full record (with the opening of the dealing)."""
 
     record: Any
-    tag: ClassVar[str] = "hand-end"
 
 
-@dataclass(frozen=True, slots=True)
+@message("checked")
 class Checked(Inner):
     """Seat to host: my check of the record of ``deal``; on failure, who is at fault."""
 
@@ -419,10 +413,9 @@ class Checked(Inner):
     culprit: NodeOrEmpty
     reason: str
     log: HashOrEmpty
-    tag: ClassVar[str] = "checked"
 
 
-@dataclass(frozen=True, slots=True)
+@message("void")
 class Void(Inner):
     """Host to all: deal ``deal`` does not count (it is dealt again); ``culprit``
     names the node at fault, "" when nobody is (the host was lost, a seat was away)."""
@@ -430,16 +423,14 @@ class Void(Inner):
     deal: int
     reason: str
     culprit: NodeOrEmpty
-    tag: ClassVar[str] = "void"
 
 
-@dataclass(frozen=True, slots=True)
+@message("record")
 class Record(Inner):
     """Seat to a new host: the record of a finished deal the host lacks."""
 
     deal: int
     record: Any
-    tag: ClassVar[str] = "record"
 
 
 FRAMES: tuple[type[Message], ...] = (Hello, Challenge, Auth, Welcome, Refuse, Info, Data, Ack, Ping, Pong,
@@ -526,5 +517,5 @@ __all__ = [
     "Auth", "Begin", "Body", "Bye", "Challenge", "Checked", "Data", "Dealing", "Fault", "HandEnd",
     "Hello", "Info", "Inner", "Log", "Message", "MessageError", "Opened", "Ping", "Pong", "Ready",
     "Record", "Refuse", "Role", "SeatInfo", "Seated", "Signed", "Step", "TableInfo", "Void", "Welcome",
-    "check_name", "dump", "inner_of", "parse", "part", "plain"
+    "check_name", "dump", "inner_of", "message", "parse", "part", "plain"
 ]
