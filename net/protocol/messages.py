@@ -38,7 +38,7 @@ from tarock.net.protocol.fields import (
     check_name,
     plain_kinds,
 )
-from tarock.net.protocol.parts import SeatInfo, TableInfo
+from tarock.net.protocol.parts import SeatInfo, TableInfo, check_options
 
 _T = TypeVar("_T")
 
@@ -201,8 +201,7 @@ class Info(Message):
 
     def __post_init__(self) -> None:
         check_fields(self)
-        if not isinstance(self.options, Mapping):
-            raise ValueError("options must be a map")
+        check_options(self.options)
 
 
 @message("data")

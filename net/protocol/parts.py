@@ -43,5 +43,10 @@ class TableInfo:
 
     def __post_init__(self) -> None:
         check_fields(self)
-        if not isinstance(self.options, Mapping):
-            raise ValueError("options must be a map")
+        check_options(self.options)
+
+
+def check_options(options: object) -> None:
+    """ValueError unless ``options`` (a table's variant options) is a map."""
+    if not isinstance(options, Mapping):
+        raise ValueError("options must be a map")
