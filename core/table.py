@@ -130,16 +130,6 @@ class Table:
         return self.context.deal - 1
 
     @property
-    def factor(self) -> int:
-        """The multiplier of the rounds still to come in a raised series."""
-        return self.context.factor
-
-    @property
-    def raised_left(self) -> int:
-        """How many more rounds count ``factor`` times."""
-        return self.context.raised
-
-    @property
     def totals(self) -> tuple[int, ...]:
         return self.rows[-1].totals if self.rows else (0,) * self.seats
 
