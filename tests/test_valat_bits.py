@@ -7,6 +7,7 @@ shows and every replay stay as they were."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from valat_reference import SEATS, _Game, _leader_outranks_a_suit, _makes_valat, _opponents_can_win
 
@@ -16,8 +17,8 @@ from tarock.core.valat import (
     DEALS,
     MAX_FAILURES,
     SOLO,
-    STOPPED_FAILURES,
     ValatEstimate,
+    _tally,
     play_deals,
     valat_verdict,
 )
@@ -49,20 +50,16 @@ def strong_hand(rng: random.Random, trump: Suit) -> list[Card]:
 
 def reference_estimate(hand: list[Card], rules: TrickRules, trump: Suit, position: int,
                        deals: list[list[list[Card]]], stop_after: int | None) -> ValatEstimate:
-    """``play_deals`` with the reference play-out."""
+    """``play_deals`` with the reference play-out (counted as play_deals counts, stopping where it stops)."""
     game = _Game(rules, trump)
-    made = failed = played = 0
-    for others in deals:
-        rest = [list(o) for o in others]
-        hands = [rest.pop(0) if seat != position else list(hand) for seat in range(SEATS)]
-        played += 1
-        if _makes_valat(game, hands, position):
-            made += 1
-        else:
-            failed += 1
-            if stop_after is not None and failed >= stop_after:
-                return ValatEstimate(played, made, STOPPED_FAILURES)
-    return ValatEstimate(played, made)
+
+    def outcomes() -> Iterator[bool]:
+        for others in deals:
+            rest = [list(o) for o in others]
+            hands = [rest.pop(0) if seat != position else list(hand) for seat in range(SEATS)]
+            yield _makes_valat(game, hands, position)
+
+    return _tally(outcomes(), stop_after)
 
 
 def random_deals(rng: random.Random, hand: list[Card], n: int) -> list[list[list[Card]]]:
