@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from helpers54 import play_out
+
 from tarock.core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarget, Pass, Play, Trump
 from tarock.core.cards import DECK40, Card, format_card, parse_card
 from tarock.core.deal import deal
@@ -143,12 +145,7 @@ def random_hand(variant: str, seed: int, rng: random.Random | None = None) -> Ha
     rules = rules40(variant)
     rng = rng or random.Random(seed)
     hands, talon = deal(rules, rng)
-    hand = Hand(rules, seed % 4, hands, talon)
-    while not hand.done:
-        seat = hand.state.to_move
-        assert seat is not None
-        hand.apply(rng.choice(hand.legal(seat)))
-    return hand
+    return play_out(Hand(rules, seed % 4, hands, talon), rng)
 
 
 def replayed(hand: Hand) -> Hand:
