@@ -44,14 +44,15 @@ _T = TypeVar("_T")
 
 
 @dataclass_transform(frozen_default=True)
-def message(tag: str) -> Callable[[type[_T]], type[_T]]:
+def message(tag: str, *, slots: bool = True) -> Callable[[type[_T]], type[_T]]:
     """Declares a class a message (or a dealing scheme's payload) whose ``t`` on the wire is
-    ``tag``: a frozen dataclass with slots; its base checks its fields, where it has one that does."""
+    ``tag``: a frozen dataclass, with slots unless it keeps cached values (``slots=False``);
+    its base checks its fields, where it has one that does."""
 
     def declare(cls: type[_T]) -> type[_T]:
         tagged: type[Any] = cls
         tagged.tag = tag
-        return dataclass(frozen=True, slots=True)(cls)
+        return dataclass(frozen=True, slots=slots)(cls)
 
     return declare
 
@@ -254,7 +255,7 @@ class Body(Message):
     layer: ClassVar[Literal["frame", "body", "inner"]] = "body"
 
 
-@dataclass(frozen=True)
+@message("signed", slots=False)
 class Signed(Body):
     """The only body: a message (``body``, a map with ``t``) signed by ``author``.
 
@@ -276,7 +277,6 @@ class Signed(Body):
     to: NodeOrEmpty
     body: Any
     sig: Sig
-    tag: ClassVar[str] = "signed"
 
     def __post_init__(self) -> None:
         check_fields(self)
