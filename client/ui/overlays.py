@@ -216,12 +216,14 @@ def help_lines(w: int = 78) -> list[str]:
           "or ticks an addition; ↑↓ move, Esc goes back from the additions."),
         "",
     ]
-    commands = [(key, what) for key, _word, what in table_commands()]
-    commands[-1:-1] = [
+    *letters, leave = [(key, what) for key, _word, what in table_commands()]
+    commands = [
+        *letters,
         ("F2", _("the menu (≡): also a new game")),
         (_("PgUp/PgDn"), _("the log: earlier events of the hand")),
+        leave,
+        ("", _("Letters work in either case.")),
     ]
-    commands.append(("", _("Letters work in either case.")))
     out: list[str] = []
     for text in paragraphs:
         out.extend(textwrap.wrap(text, w) or [""])
