@@ -77,6 +77,7 @@ from tarock.core.cards import (
 )
 from tarock.core.contracts import TrickRules
 from tarock.core.valatbits import Play, compile_play, leader_threats
+from tarock.core.valatbound import always_lost
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
@@ -333,11 +334,29 @@ def judge(estimate: ValatEstimate, trump: Suit = TAROCK, position: int = 0) -> V
 @lru_cache(maxsize=4096)
 def _verdict(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
              deck: tuple[Card, ...]) -> ValatVerdict:
-    if _top_trump(rules, trump, deck) not in hand:
-        # an opponent takes the trick he plays it to: no deal is played
-        return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, trump, position)
+    """The verdict on a sorted hand that holds the top trump."""
+    play = compile_play(rules, trump)
+    mine = play.mask(hand)
+    if always_lost(play, mine, play.mask(deck) ^ mine, position, len(hand)):
+        # every deal the sample could draw is lost, so its first MAX_FAILURES + 1 end the check
+        return judge(ValatEstimate(MAX_FAILURES + 1, 0, STOPPED_FAILURES), trump, position)
     estimate = simulate(hand, rules, trump, position, deck=deck, stop_after=MAX_FAILURES + 1)
     return judge(estimate, trump, position)
+
+
+@lru_cache(maxsize=64)
+def _without_top_trump(trump: Suit, position: int) -> ValatVerdict:
+    """The verdict on a hand without the top trump: an opponent takes the trick he
+    plays it to, so no deal is played."""
+    return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, trump, position)
+
+
+@lru_cache(maxsize=64)
+def _game(rules: TrickRules, trump: Suit, deck: tuple[Card, ...]) -> tuple[frozenset[Card], Card] | None:
+    """The deck's cards and the top trump of a game the check covers (None: none)."""
+    if not checkable(rules, trump):
+        return None
+    return frozenset(deck), _top_trump(rules, trump, deck)
 
 
 def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0,
@@ -354,8 +373,11 @@ def _checked(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: i
              deck: tuple[Card, ...]) -> ValatVerdict | None:
     """:func:`valat_verdict` remembered for the hand as given (the rules ask
     again for every bid and announcement the hand could make)."""
-    if not checkable(rules, trump) or len(deck) != SEATS * len(hand) or not set(hand) <= set(deck):
+    game = _game(rules, trump, deck)
+    if game is None or len(deck) != SEATS * len(hand) or not game[0].issuperset(hand):
         return None
+    if game[1] not in hand:
+        return _without_top_trump(trump, position)
     return _verdict(tuple(sorted(hand)), rules, trump, position, deck)
 
 

@@ -1,0 +1,157 @@
+"""A proof, without playing a deal, that the Valat check loses every deal it could draw.
+
+:mod:`core.valat` plays a hand against random distributions of the unseen
+cards (:meth:`core.valatbits.Play.play_out`) and stops at the third lost
+deal.  Most hands it is asked about cannot win a single distribution, so the
+check's answer for them is known beforehand: three deals played, none made.
+:func:`always_lost` finds such hands from bounds that hold for every
+distribution, as the play-out plays it, so the check can answer them without
+seeding a generator or playing a card; a hand it cannot settle is played as
+before.  It never says "lost" of a hand that some distribution makes
+(tests/test_valat_bound.py plays both on many hands of every kind).
+
+The bounds, for a declarer who must take every trick (``size`` cards each,
+the deck dealt out to four):
+
+- trumps: an opponent's trump leaves him only in a trick the declarer takes
+  with a trump of his (a plain card loses to it, and the Pagat of a
+  Kaiserstich is a trump too), at most three to each, so more than three
+  times his trumps lose at once; and each opponent gives up his lowest trump
+  to a trump lead, keeping his highest to the end, so every lead that draws
+  one of his must be above that highest (:func:`_trumps_kept`);
+- the earliest trick at which an unseen card can leave its holder: a plain
+  card goes as a discard only when its holder has no trump and none of his
+  cards is cheaper (the play-out's opponents throw their cheapest card), so
+  not before its holder has played all the cards cheaper than it, at most
+  the unseen cards costing as much or more than it stay with him; it goes
+  by following suit only to a lead of a higher card of its suit (or in the
+  first trick, when an opponent leads it), at most three to a lead;
+- the declarer leads only a card above every card of its suit still out
+  (``Play._safe_leads``), so each of his cards gets the earliest trick by
+  which the unseen cards above it can all be gone; where he leads every
+  trick his cards need distinct tricks from those on (one of them may go to
+  the first trick when an opponent leads it); when they do not fit, no
+  distribution is made.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Final
+
+from tarock.core.valatbits import Play
+
+_NEVER: Final = 1 << 8
+"""The earliest trick of an unseen trump that leaves only under a higher trump of the declarer."""
+
+_COSTS: Final = 128
+"""Above every cost :class:`~core.valatbits.Play` gives a card (a trump's flag is 64)."""
+
+
+@lru_cache(maxsize=64)
+def _at_least(play: Play) -> tuple[int, ...]:
+    """Per cost, the plain cards (bits) that cost as much or more."""
+    plain, cost = play.plain_mask, play.cost
+    out = []
+    for level in range(_COSTS):
+        mask = 0
+        for b, c in enumerate(cost):
+            if c >= level and plain >> b & 1:
+                mask |= 1 << b
+        out.append(mask)
+    return tuple(out)
+
+
+def always_lost(play: Play, mine: int, unseen: int, position: int, size: int) -> bool:
+    """Whether the declarer's cards ``mine`` (bits of ``play``) lose every distribution of
+    ``unseen`` (the other cards of a deck dealt out to four, ``size`` each) from first-trick
+    place ``position``; False: not proved (some distribution may be made)."""
+    trump = play.trump_mask
+    if (unseen & trump).bit_count() > 3 * (mine & trump).bit_count():
+        return True
+    if _trumps_kept(play, mine, unseen, position, size):
+        return True
+    if play.kaiser and not mine & play.skus_mask:
+        return False
+    cost, at_least = play.cost, _at_least(play)
+    plain_unseen = unseen & play.plain_mask
+    # a plain card leaves as a discard at trick >= base - (unseen plain cards costing as much or more)
+    base = size + 1 - (1 if play.pagat_last else 0)
+    first = position != 0  # an opponent leads the first trick: any card may go to it
+    counts = [0] * (size + 2)  # the declarer's cards by the earliest trick they can be led
+    for suit in play.suit_mask:
+        own = mine & suit
+        if not own:
+            continue
+        is_trump = suit == trump
+        out = unseen & suit
+        earliest: list[int] = []  # of the unseen cards above the current card, highest first
+        before: list[int] = []  # the earliest tricks of the declarer's higher cards of the suit
+        trick = 2 if first else 1
+        while own:
+            card = own.bit_length() - 1
+            own ^= 1 << card
+            above = out >> (card + 1) << (card + 1)
+            out ^= above
+            while above:
+                h = above.bit_length() - 1
+                above ^= 1 << h
+                if is_trump:
+                    earliest.append(_NEVER)
+                else:
+                    d = base - (plain_unseen & at_least[cost[h]]).bit_count()
+                    earliest.append(d if d > 1 else 1)
+            trick = _lead_trick(earliest, before, trick, size, first)
+            counts[trick] += 1
+            before.append(trick)
+    spare = 1 if first else 0  # the first trick takes one card that is not led
+    late = 0
+    for trick in range(size + 1, 1, -1):
+        late += counts[trick]
+        if late > size + 1 - trick + spare:
+            return True
+    return False
+
+
+def _trumps_kept(play: Play, mine: int, unseen: int, position: int, size: int) -> bool:
+    """Whether some opponent keeps a trump: each gives up his lowest trump to a trump
+    lead, so he keeps his highest to the end, and every trump lead that draws one of his
+    must be above it, a trump of the declarer's above his highest; beyond those the first
+    trick (an opponent leads it) and the Pagat held back (Pagat last) take one more each.
+    The opponents take the unseen trumps in turn from the highest down, each as many as
+    he can lose; trumps left over are kept by someone in every distribution."""
+    own = mine & play.trump_mask
+    out = unseen & play.trump_mask
+    extra = (1 if position else 0) + (1 if play.pagat_last else 0)
+    for _ in range(3):
+        if not out:
+            return False
+        top = out.bit_length() - 1
+        for _ in range(min(size, (own >> (top + 1)).bit_count() + extra)):
+            out ^= 1 << (out.bit_length() - 1)
+            if not out:
+                return False
+    return out != 0
+
+
+def _lead_trick(earliest: list[int], before: list[int], trick: int, size: int, first: bool) -> int:
+    """The earliest trick from ``trick`` on by which the unseen cards above a card (their
+    earliest tricks as discards, highest card first, so not increasing) can be gone: those
+    that cannot be discarded by then fall to the declarer's higher cards of the suit led
+    before (three to each, and one more lead in the first trick); ``size + 1``: never."""
+    higher = len(before)
+    while trick <= size:
+        need = 0
+        for d in earliest:
+            if d < trick:
+                break
+            need += 1
+        if not need:
+            return trick
+        leads = sum(1 for t in before if t < trick)
+        if first and leads < higher:
+            leads += 1
+        if need <= 3 * leads:
+            return trick
+        trick += 1
+    return trick
