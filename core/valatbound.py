@@ -36,6 +36,7 @@ the deck dealt out to four):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -78,8 +79,9 @@ def always_lost(play: Play, mine: int, unseen: int, position: int, size: int) ->
     # a plain card leaves as a discard at trick >= base - (unseen plain cards costing as much or more)
     base = size + 1 - (1 if play.pagat_last else 0)
     first = position != 0  # an opponent leads the first trick: any card may go to it
+    spare = 1 if first else 0  # the first trick takes one card that is not led
     counts = [0] * (size + 2)  # the declarer's cards by the earliest trick they can be led
-    for suit in play.suit_mask:
+    for suit in reversed(play.suit_mask):  # the tarocks first: in a Faberl they end most hands
         own = mine & suit
         if not own:
             continue
@@ -102,9 +104,13 @@ def always_lost(play: Play, mine: int, unseen: int, position: int, size: int) ->
                     d = base - (plain_unseen & at_least[cost[h]]).bit_count()
                     earliest.append(d if d > 1 else 1)
             trick = _lead_trick(earliest, before, trick, size, first)
+            if trick > size:  # never, nor any lower card of the suit
+                counts[trick] += 1 + own.bit_count()
+                if counts[trick] > spare:
+                    return True
+                break
             counts[trick] += 1
             before.append(trick)
-    spare = 1 if first else 0  # the first trick takes one card that is not led
     late = 0
     for trick in range(size + 1, 1, -1):
         late += counts[trick]
@@ -116,13 +122,18 @@ def always_lost(play: Play, mine: int, unseen: int, position: int, size: int) ->
 def _trumps_kept(play: Play, mine: int, unseen: int, position: int, size: int) -> bool:
     """Whether some opponent keeps a trump: each gives up his lowest trump to a trump
     lead, so he keeps his highest to the end, and every trump lead that draws one of his
-    must be above it, a trump of the declarer's above his highest; beyond those the first
-    trick (an opponent leads it) and the Pagat held back (Pagat last) take one more each.
-    The opponents take the unseen trumps in turn from the highest down, each as many as
-    he can lose; trumps left over are kept by someone in every distribution."""
+    must be above it, a trump of the declarer's above his highest; the Pagat held back
+    (Pagat last) leaves after it.  The opponents take the unseen trumps in turn from the
+    highest down, each as many as he can lose; trumps left over are kept by someone in
+    every distribution.  When an opponent leads the first trick, each may play any
+    trump to it: the three highest go there."""
     own = mine & play.trump_mask
     out = unseen & play.trump_mask
-    extra = (1 if position else 0) + (1 if play.pagat_last else 0)
+    for _ in range(3 if position else 0):
+        if not out:
+            return False
+        out ^= 1 << (out.bit_length() - 1)
+    extra = 1 if play.pagat_last else 0
     for _ in range(3):
         if not out:
             return False
@@ -155,3 +166,70 @@ def _lead_trick(earliest: list[int], before: list[int], trick: int, size: int, f
             return trick
         trick += 1
     return trick
+
+
+@lru_cache(maxsize=64)
+def _gone_first(play: Play) -> tuple[int, ...]:
+    """Per card (bit), the cards its holder must have played before he may throw it
+    away: the plain cards cheaper than it and every trump."""
+    at_least, cost = _at_least(play), play.cost
+    return tuple(play.plain_mask & ~at_least[cost[b]] | play.trump_mask for b in range(len(cost)))
+
+
+class DealBound:
+    """:func:`always_lost` for one distribution: the play-out's opponents give up the
+    cards of a suit from the lowest up, so a card of the declarer cannot be led before
+    each opponent holding a higher card of its suit has played every card of the suit
+    he holds (a card above all of the declarer's is only thrown away, after every
+    cheaper card and trump of its holder); and an opponent keeps a trump when he holds
+    more than the declarer's trumps above his highest can draw."""
+
+    def __init__(self, play: Play, mine: int, position: int, size: int) -> None:
+        self.play, self.mine, self.size = play, mine, size
+        self.first = position != 0
+        self.suits = [(suit, own) for suit in play.suit_mask if (own := mine & suit)]
+        self.gone_first = _gone_first(play)
+        self.slack = 1 if play.pagat_last else 0
+        """The Pagat held back (Pagat last) leaves after higher cards."""
+
+    def lost(self, opponents: Sequence[int]) -> bool:
+        """Whether the distribution ``opponents`` (their bit sets) is lost for certain."""
+        play, size, first, slack = self.play, self.size, self.first, self.slack
+        trump = play.trump_mask
+        own_trumps = self.mine & trump
+        for hand in opponents:
+            held = hand & trump
+            if held and first:  # he may play his highest trump to the first trick
+                held ^= 1 << (held.bit_length() - 1)
+            if held and held.bit_count() > (own_trumps >> held.bit_length()).bit_count() + slack:
+                return True
+        counts = [0] * (size + 2)  # the declarer's cards by the earliest trick they can be led
+        for suit, own in self.suits:
+            bounds: list[tuple[int, int]] = []  # an opponent's highest card, its earliest trick
+            mine_top = own.bit_length() - 1
+            for hand in opponents:
+                held = hand & suit
+                if not held:
+                    continue
+                top = held.bit_length() - 1
+                if top > mine_top:
+                    if suit == trump:
+                        continue
+                    bounds.append((top, 1 + (hand & self.gone_first[top]).bit_count() - slack))
+                elif not first:
+                    bounds.append((top, held.bit_count() - slack))
+            while own:
+                card = own.bit_length() - 1
+                own ^= 1 << card
+                trick = 2 if first else 1
+                for top, earliest in bounds:
+                    if top > card and earliest + 1 > trick:
+                        trick = earliest + 1
+                counts[min(trick, size + 1)] += 1
+        late = 0
+        spare = 1 if first else 0
+        for trick in range(size + 1, 1, -1):
+            late += counts[trick]
+            if late > size + 1 - trick + spare:
+                return True
+        return False

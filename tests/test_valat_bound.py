@@ -13,7 +13,7 @@ from tarock.core.cards import DECK40, SUIT_OF, TAROCK, Card, Suit
 from tarock.core.contracts import TrickRules
 from tarock.core.valat import MAX_FAILURES, SEATS, judge, play_deals, simulate, valat_verdict
 from tarock.core.valatbits import compile_play
-from tarock.core.valatbound import always_lost
+from tarock.core.valatbound import DealBound, always_lost
 
 
 def mixed_hand(rng: random.Random, trump: Suit) -> list[Card]:
@@ -77,3 +77,25 @@ def test_the_verdict_is_the_full_play_out_judged() -> None:
         by_proof += proved(hand, rules, trump, position)
     print(allowed, by_proof)
     assert allowed >= 3 and by_proof >= 50, (allowed, by_proof)
+
+
+def test_a_deal_proved_lost_is_lost() -> None:
+    """The bound for one distribution: every deal it proves lost, the play-out loses;
+    it proves many, and leaves many of those the play-out makes or loses."""
+    rng = random.Random(42)
+    shown = left = 0
+    for hand, rules, trump, position in hands(rng, 1500):
+        play = compile_play(rules, trump)
+        mine = play.mask(hand)
+        bound = DealBound(play, mine, position, len(hand))
+        for others in random_deals(rng, hand, 4):
+            rest = [play.mask(o) for o in others]
+            masks = [rest.pop(0) if seat != position else mine for seat in range(SEATS)]
+            orders = [list(others[k - (k > position)]) if k != position else hand for k in range(SEATS)]
+            if bound.lost([m for seat, m in enumerate(masks) if seat != position]):
+                shown += 1
+                assert not play.play_out(masks, orders, position), (hand, rules, trump, position, others)
+            else:
+                left += 1
+    print(shown, left)
+    assert shown > 1500 and left > 500, (shown, left)
