@@ -151,6 +151,8 @@ def _lead_trick(earliest: list[int], before: list[int], trick: int, size: int, f
     that cannot be discarded by then fall to the declarer's higher cards of the suit led
     before (three to each, and one more lead in the first trick); ``size + 1``: never."""
     higher = len(before)
+    if not higher:  # no lead draws them: each goes when it can be thrown away
+        return min(size + 1, max(trick, earliest[0] + 1)) if earliest else trick
     while trick <= size:
         need = 0
         for d in earliest:
@@ -177,12 +179,19 @@ def _gone_first(play: Play) -> tuple[int, ...]:
 
 
 class DealBound:
-    """:func:`always_lost` for one distribution: the play-out's opponents give up the
-    cards of a suit from the lowest up, so a card of the declarer cannot be led before
-    each opponent holding a higher card of its suit has played every card of the suit
-    he holds (a card above all of the declarer's is only thrown away, after every
-    cheaper card and trump of its holder); and an opponent keeps a trump when he holds
-    more than the declarer's trumps above his highest can draw."""
+    """:func:`always_lost` for one distribution.  When an opponent leads the first
+    trick, a plain suit the declarer holds is lost at once if the leader holds it and an
+    opponent holds a card above all of the declarer's cards of it (the leader leads it,
+    that card heads the trick: the play-out's search of the first trick finds it).
+
+    The play-out's opponents give up the cards of a suit from the lowest up (the first
+    trick an opponent leads may take any one of them, the Pagat held back may stay), so
+    a card of the declarer cannot be led before each opponent holding a higher card of
+    its suit has played the cards of the suit he holds; a card above all of the
+    declarer's is only thrown away, after every cheaper card and trump of its holder.
+    An opponent keeps a trump when he holds more than the declarer's trumps above his
+    highest can draw.  Where the declarer's cards do not fit the tricks from those on,
+    the distribution is lost."""
 
     def __init__(self, play: Play, mine: int, position: int, size: int) -> None:
         self.play, self.mine, self.size = play, mine, size
@@ -203,6 +212,12 @@ class DealBound:
                 held ^= 1 << (held.bit_length() - 1)
             if held and held.bit_count() > (own_trumps >> held.bit_length()).bit_count() + slack:
                 return True
+        if first:  # the leader leads a plain suit of the declarer's, another opponent heads it
+            leader = opponents[0]
+            everyone = opponents[0] | opponents[1] | opponents[2]
+            for suit, own in self.suits:
+                if suit != trump and leader & suit and (everyone & suit).bit_length() > own.bit_length():
+                    return True
         counts = [0] * (size + 2)  # the declarer's cards by the earliest trick they can be led
         for suit, own in self.suits:
             bounds: list[tuple[int, int]] = []  # an opponent's highest card, its earliest trick
@@ -218,6 +233,9 @@ class DealBound:
                     bounds.append((top, 1 + (hand & self.gone_first[top]).bit_count() - slack))
                 elif not first:
                     bounds.append((top, held.bit_count() - slack))
+                elif held ^ (1 << top):  # one card, maybe his highest, may go to the first trick
+                    second = (held ^ (1 << top)).bit_length() - 1
+                    bounds.append((second, held.bit_count() - 1 - slack))
             while own:
                 card = own.bit_length() - 1
                 own ^= 1 << card
