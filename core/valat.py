@@ -53,7 +53,11 @@ against 195-228 ms for the Solo hand of docs/rules.md §11.2 leading, 121-162 ms
 742-767 ms for the Faberl hand over all four suits, second to play.  A check
 that stops at its third lost deal costs about as much in seeding the
 generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Answers
-are cached per hand.
+are cached per hand.  Most hands the rules ask about cannot make a single
+deal: :func:`core.valatbound.always_lost` proves it without playing, and the
+check answers them as the play-out would (three deals played, none made);
+within a check, a deal :class:`core.valatbound.DealBound` proves lost is not
+played.
 """
 
 from __future__ import annotations
