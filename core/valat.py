@@ -53,7 +53,11 @@ against 195-228 ms for the Solo hand of docs/rules.md §11.2 leading, 121-162 ms
 742-767 ms for the Faberl hand over all four suits, second to play.  A check
 that stops at its third lost deal costs about as much in seeding the
 generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Answers
-are cached per hand.
+are cached per hand.  Most hands the rules ask about cannot make a single
+deal: :func:`core.valatbound.always_lost` proves it without playing, and the
+check answers them as the play-out would (three deals played, none made);
+within a check, a deal :class:`core.valatbound.DealBound` proves lost is not
+played.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ from tarock.core.cards import (
 )
 from tarock.core.contracts import TrickRules
 from tarock.core.valatbits import Play, compile_play, leader_threats
+from tarock.core.valatbound import DealBound, always_lost
 
 DEALS: Final = 200
 """Random distributions of the unseen cards played per check."""
@@ -291,10 +296,11 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
     same answers, cheaper: the declarer's bit set is built once, and a deal whose first
     leader holds a card above all the declarer's cards of its suit (the opponents take
     the first trick: :func:`~core.valatbits.leader_threats`) is lost without
-    building its hands."""
+    building its hands, one :class:`~core.valatbound.DealBound` proves lost without playing."""
     size = len(mine)
     mine_mask = play.mask(mine)
     threats = leader_threats(play, mine_mask) if position else frozenset()
+    bound = DealBound(play, mine_mask, position, size)
     mask = play.mask
     others = [seat for seat in range(SEATS) if seat != position]
 
@@ -310,6 +316,9 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
                 cards = unseen[k * size:(k + 1) * size]
                 orders[seat] = cards
                 hands[seat] = mask(cards)
+            if bound.lost([hands[seat] for seat in others]):
+                yield False
+                continue
             yield play.play_out(hands, orders, position)
     return _tally(outcomes(), stop_after)
 
@@ -333,11 +342,62 @@ def judge(estimate: ValatEstimate, trump: Suit = TAROCK, position: int = 0) -> V
 @lru_cache(maxsize=4096)
 def _verdict(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
              deck: tuple[Card, ...]) -> ValatVerdict:
-    if _top_trump(rules, trump, deck) not in hand:
-        # an opponent takes the trick he plays it to: no deal is played
-        return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, trump, position)
+    """The verdict on a sorted hand that holds the top trump."""
+    game = _game(rules, trump, deck)
+    play = game.play
+    assert play is not None  # asked only where the check covers the game
+    mine = play.mask(hand)
+    if always_lost(play, mine, game.cards_mask ^ mine, position, len(hand)):
+        # every deal the sample could draw is lost, so its first MAX_FAILURES + 1 end the check
+        return judge(ValatEstimate(MAX_FAILURES + 1, 0, STOPPED_FAILURES), trump, position)
     estimate = simulate(hand, rules, trump, position, deck=deck, stop_after=MAX_FAILURES + 1)
     return judge(estimate, trump, position)
+
+
+@lru_cache(maxsize=64)
+def _without_top_trump(trump: Suit, position: int) -> ValatVerdict:
+    """The verdict on a hand without the top trump: an opponent takes the trick he
+    plays it to, so no deal is played."""
+    return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, trump, position)
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """What a check needs of its trick rules, trump and deck, found once."""
+
+    rules: TrickRules
+    deck: tuple[Card, ...]
+    cards: frozenset[Card] | None
+    """The deck's cards; None where the check does not cover the game (:func:`checkable`)."""
+    top: Card
+    play: Play | None
+    cards_mask: int
+    """The deck's cards as bits of ``play``."""
+
+
+@lru_cache(maxsize=64)
+def _game_of(rules: TrickRules, trump: Suit, deck: tuple[Card, ...]) -> _Game:
+    if not checkable(rules, trump):
+        return _Game(rules, deck, None, -1, None, 0)
+    play = compile_play(rules, trump)
+    return _Game(rules, deck, frozenset(deck), _top_trump(rules, trump, deck), play, play.mask(deck))
+
+
+_GAMES: dict[tuple[int, Suit, int], _Game] = {}
+""":func:`_game_of` by the identity of the rules and the deck (a game holds both, so
+neither id is reused while it is here): the auction asks for the same objects
+again and again, and hashing them by value costs more than the answer."""
+
+
+def _game(rules: TrickRules, trump: Suit, deck: tuple[Card, ...]) -> _Game:
+    key = (id(rules), trump, id(deck))
+    game = _GAMES.get(key)
+    if game is None or game.rules is not rules or game.deck is not deck:
+        if len(_GAMES) >= 256:
+            _GAMES.clear()
+        found = _game_of(rules, trump, deck)
+        game = _GAMES[key] = _Game(rules, deck, found.cards, found.top, found.play, found.cards_mask)
+    return game
 
 
 def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, position: int = 0,
@@ -345,17 +405,14 @@ def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK,
     """The check's verdict on ``hand`` in a game with ``rules`` and ``trump``
     from first-trick place ``position``: allowed when made in >= 99 % of
     200 deals; None where no check exists (:func:`checkable`, or a deck that
-    does not deal out to four hands like it)."""
-    return _checked(tuple(hand), rules, trump, position, tuple(deck))
-
-
-@lru_cache(maxsize=4096)
-def _checked(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
-             deck: tuple[Card, ...]) -> ValatVerdict | None:
-    """:func:`valat_verdict` remembered for the hand as given (the rules ask
-    again for every bid and announcement the hand could make)."""
-    if not checkable(rules, trump) or len(deck) != SEATS * len(hand) or not set(hand) <= set(deck):
+    does not deal out to four hands like it).  Remembered per sorted hand (the
+    rules ask again for every bid and announcement the hand could make)."""
+    deck = tuple(deck)
+    game = _game(rules, trump, deck)
+    if game.cards is None or len(deck) != SEATS * len(hand) or not game.cards.issuperset(hand):
         return None
+    if game.top not in hand:
+        return _without_top_trump(trump, position)
     return _verdict(tuple(sorted(hand)), rules, trump, position, deck)
 
 

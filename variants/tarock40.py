@@ -171,7 +171,14 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec,
     found (:func:`valat_refusal`)."""
     if not spec.single:
         return ALLOW
-    verdict = _own_strength(tuple(state.hands[seat]), spec.tricks, position(state, seat))
+    return _own_verdict(tuple(state.hands[seat]), spec.tricks, position(state, seat), code)
+
+
+@lru_cache(maxsize=4096)
+def _own_verdict(hand: tuple[Card, ...], tricks: TrickRules, pos: int, code: str) -> Verdict:
+    """:func:`own_valat`'s answer, remembered: the auction asks it for every Solo and
+    Faberl the hand could bid, in every turn."""
+    verdict = _own_strength(hand, tricks, pos)
     return ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
 
 

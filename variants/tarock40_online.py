@@ -103,7 +103,10 @@ NO_TAROCK_PREMIUMS: Final = frozenset({PAGAT_ANN, TRULL_ANN, MONDFANG})
 
 
 def announced(state: HandState, name: str) -> Announcement | None:
-    return next((a for a in state.announcements if a.name == name), None)
+    for a in state.announcements:  # a loop, not next() over a generator: asked for every addition
+        if a.name == name:
+            return a
+    return None
 
 
 def valat_announced(state: HandState) -> bool:
