@@ -36,7 +36,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
-from tarock.core.actions import Action, Bid, Call, Join, Pass
+from tarock.core.actions import Action, Bid, Call, Join, Pass, pass_
 from tarock.core.cards import format_card
 from tarock.core.contracts import ContractSpec
 from tarock.core.phases import BIDDING, Phase
@@ -105,13 +105,20 @@ class Auction(Phase):
     def groups(info: dict[str, Any]) -> dict[str, list[int]]:
         """Current bids: contract -> the seats still holding it, in bidding order."""
         out: dict[str, list[int]] = {}
+        bids = info["bids"]
         for seat, name in info["log"]:
-            if info["bids"].get(seat) == name and seat not in out.get(name, []):
-                out.setdefault(name, []).append(seat)
+            if bids.get(seat) == name:
+                seats = out.get(name)
+                if seats is None:
+                    out[name] = [seat]
+                elif seat not in seats:
+                    seats.append(seat)
         return out
 
     def top(self, rules: Rules, info: dict[str, Any]) -> tuple[str, list[int], Key] | None:
         """The highest bid: its contract, the seats holding it, its key."""
+        if not info["bids"]:
+            return None
         best: tuple[str, list[int], Key] | None = None
         for name, seats in self.groups(info).items():
             if name == VORHAND:
@@ -123,6 +130,16 @@ class Auction(Phase):
             if best is None or k > best[2]:
                 best = (name, seats, k)
         return best
+
+    _keyed_of: tuple[tuple[ContractSpec, ...], tuple[tuple[ContractSpec, Key], ...]] | None = None
+
+    def _keyed(self, rules: Rules) -> tuple[tuple[ContractSpec, Key], ...]:
+        """The table's contracts, each with its :meth:`key` alone (looked up once per
+        contracts: the legal list asks them in every turn)."""
+        known = self._keyed_of
+        if known is None or known[0] is not rules.contracts:
+            known = self._keyed_of = (rules.contracts, tuple((c, self.key(c)) for c in rules.contracts))
+        return known[1]
 
     def _is_top(self, rules: Rules, spec: ContractSpec) -> bool:
         mine = self.key(spec)
@@ -149,6 +166,8 @@ class Auction(Phase):
         if spec.call is not None and spec.call.when == "bid":
             return [Call(seat, card) for card in rules.callable(state, seat, spec)]
         names = self._additions(state, rules, seat, spec)
+        if not names:
+            return [bid_action(seat, spec.name, ())]
         out: list[Action] = []
         for k in range(len(names) + 1):
             out.extend(bid_action(seat, spec.name, combo) for combo in combinations(names, k))
@@ -173,14 +192,15 @@ class Auction(Phase):
             return out
         out = []
         if info["log"] or style.opening_pass:
-            out.append(Pass(seat))
+            out.append(pass_(seat))
         elif style.vorhand:
-            out.append(Bid(seat, VORHAND))
+            out.append(bid_action(seat, VORHAND))
         top = self.top(rules, info)
-        for spec in rules.contracts:
-            if spec.forehand_only and (style.vorhand or seat != state.forehand):
+        barred = style.vorhand or seat != state.forehand  # from the forehand's games
+        for spec, key in self._keyed(rules):
+            if spec.forehand_only and barred:
                 continue
-            if top is not None and self.key(spec) <= top[2] and not (spec.contest and top[0] == spec.name):
+            if top is not None and key <= top[2] and not (spec.contest and top[0] == spec.name):
                 continue
             if self.refusal(state, rules, seat, spec) is None:
                 out.extend(self._bids(state, rules, seat, spec))
