@@ -44,7 +44,7 @@ from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
 from tarock.variants.common import Deal54
 from tarock.variants.koenigrufen import scoring
 from tarock.variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
-from tarock.variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
+from tarock.variants.koenigrufen.announce import Announcing, FahrerKontra
 from tarock.variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, HoldingAuction, contest_seats, style
 from tarock.variants.koenigrufen.cardplay import thirds
 from tarock.variants.koenigrufen.context import KINGS, callable_cards, declarers, game_of, kr
@@ -66,6 +66,7 @@ from tarock.variants.koenigrufen.talon import (
     needs_talon_phase,
     plain_first,
 )
+from tarock.variants.koenigrufen.verdicts import announce_verdict, kontra_verdict
 
 VERSION = "2.0"
 BIRD_ORDER = (MARABU, KAKADU, UHU, PAGAT)
