@@ -39,13 +39,18 @@ from tarock.variants.koenigrufen.games import (
     KING_ULTIMO,
     MONDFANG,
     PREMIUM_ORDER,
+    VALAT,
     Dialect,
+    kind,
 )
 from tarock.variants.koenigrufen.verdicts import (
     announce_open,
     bird_pending,
+    colour_defender,
     kontra_open,
+    kontra_pair,
     kontra_targets,
+    kontras_of,
 )
 
 
@@ -79,6 +84,9 @@ class Announcing(Phase):
         with :func:`announce_verdict`."""
         self._direct_of: tuple[Rules, bool, bool] | None = None
         self._premiums_of: dict[int, tuple[Rules, ContractSpec, list[str]]] = {}
+        self._last: tuple[HandState, Rules, int, int, tuple[Action, ...]] | None = None
+        """The last list :meth:`legal` gave where :meth:`_following` may go on from it:
+        the state, the rules, the number of actions then, the seat, the list."""
 
     @staticmethod
     def _alone(rules: Rules, hook: str, own: object) -> bool:
@@ -146,6 +154,69 @@ class Announcing(Phase):
     def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
         if seat != state.to_move:
             return []
+        taken = len(state.actions)
+        last = self._last
+        if last is not None and last[0] is state and last[1] is rules and last[2] == taken - 1 \
+                and last[3] == seat:
+            following = self._following(state, seat, last[4], state.actions[-1])
+            if following is not None:
+                self._last = (state, rules, taken, seat, tuple(following))
+                return following
+        out = self._fresh(state, rules, seat)
+        self._last = (state, rules, taken, seat, tuple(out)) if self._direct(rules) == (True, True) \
+            and not bird_pending(state, self.d, seat) else None
+        return out
+
+    def _following(self, state: HandState, seat: int, before: tuple[Action, ...],
+                   action: Action) -> list[Action] | None:
+        """``seat``'s list after its own ``action``, made from ``before``, its list just
+        before, where that action changes no answer in it but those said here (None
+        where it may have).  An announcement is no longer offered (a Grammopoi takes
+        the Absolut with it) and nobody raises his own new item; a Kontra or Re is not
+        offered again, the chain's parity turned (a chain of a negative game: its
+        pair's).  A Kontra ends the announcing where ``kontra_ends_turn`` says so, and
+        a colour game's defender's Valat (``colour_kontra_or_valat``).  A König Ultimo
+        that shows the partner tells its announcer nothing new.  A colour game's
+        defender's Valat changes more: asked afresh.  Only lists without a pending bird, asked directly, are
+        kept for this; what ``action`` says must have been offered in ``before``."""
+        if action.seat != seat:
+            return None
+        made = _announces_of(seat)
+        if isinstance(action, Announce):
+            names = action.announce
+            if action.against or (VALAT in names and colour_defender(state, seat)):
+                return None
+            gone = {id(made.get(n)) for n in names}
+            out = [a for a in before if id(a) not in gone]
+            if len(gone) != len(names) or len(out) != len(before) - len(names):
+                return None
+            if GRAMMOPOI in names:  # Announcing.apply adds the Absolut
+                absolut = made.get(ABSOLUT)
+                out = [a for a in out if a is not absolut]
+            return out
+        if not isinstance(action, Kontra):
+            return None
+        target = action.target
+        if target.declarer is not None or target.answer is not None:
+            act = kontra_pair(seat, target.answer if target.declarer is None else target.declarer,
+                              target.declarer is None)
+        else:
+            contract = state.contract
+            if contract is None or kind(contract.spec) == "tricks":
+                return None
+            act = kontras_of(seat).get(target.name)  # "": the game
+        out = [a for a in before if a is not act]
+        if len(out) != len(before) - 1:
+            return None
+        if state.options.get("kontra_ends_turn"):
+            return [a for a in out if not isinstance(a, Announce)]
+        if colour_defender(state, seat):
+            valat = made.get(VALAT)
+            out = [a for a in out if a is not valat]
+        return out
+
+    def _fresh(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        """``seat``'s list, every answer asked."""
         pending = bird_pending(state, self.d, seat)
         out: list[Action] = [] if pending else [_pass(seat)]
         contract = state.contract

@@ -274,10 +274,10 @@ def kontra_open(state: HandState, seat: int) -> list[Action]:
     if kind(game) == "tricks":
         pairs: dict[tuple[int, int], int] = kr(state)["ann"]["pairs"]
         decl = declarers(state)
-        out = [_kontra_pair(seat, d, False) for d in decl
+        out = [kontra_pair(seat, d, False) for d in decl
                if d != seat and raisable(pairs.get((d, seat), 0), longest, False)]
         if seat in decl:
-            out += [_kontra_pair(seat, x, True) for (d, x), level in pairs.items()
+            out += [kontra_pair(seat, x, True) for (d, x), level in pairs.items()
                     if d == seat and raisable(level, longest, True)]
         return out
     public = game.call is None or alone(state)  # public_sides(), the game known here
@@ -319,7 +319,7 @@ def raisable(level: int, longest: int, re: bool) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _kontra_pair(seat: int, other: int, answer: bool) -> Action:
+def kontra_pair(seat: int, other: int, answer: bool) -> Action:
     """In a game played for tricks: the Kontra of ``seat`` on declarer ``other``'s
     game, or (``answer``) the declarer's Re on ``other``'s Kontra; one value each."""
     return Kontra(seat, KontraTarget(answer=other) if answer else KontraTarget(declarer=other))
