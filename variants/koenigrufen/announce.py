@@ -197,6 +197,7 @@ class Announcing(Phase):
         if not isinstance(action, Kontra):
             return None
         target = action.target
+        act: Action | None
         if target.declarer is not None or target.answer is not None:
             act = kontra_pair(seat, target.answer if target.declarer is None else target.declarer,
                               target.declarer is None)
