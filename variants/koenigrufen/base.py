@@ -23,6 +23,7 @@ from tarock.core.auction import VORHAND, auction_info
 from tarock.core.cards import KAKADU, MARABU, PAGAT, UHU, Card
 from tarock.core.contracts import ContractSpec, Outcome, Playable, PremiumSpec
 from tarock.core.facts import VariantFacts
+from tarock.core.hookcall import after_answer
 from tarock.core.hookspecs import hookimpl
 from tarock.core.options import OptionSpec
 from tarock.core.phases import (
@@ -306,10 +307,10 @@ class Koenigrufen(Deal54):
         return decl[0]  # "Der erste Spielersteher spielt aus."
 
     @hookimpl(wrapper=True)
-    def tarock_legal_plays(self, state: HandState, seat: int) -> Generator[None, Any, Sequence[Card]]:
-        cands: Sequence[Card] = yield
+    @after_answer  # asked for every card played: no generator on the way
+    def tarock_legal_plays(self, state: HandState, seat: int, *, answer: Sequence[Card]) -> Sequence[Card]:
         due = obligations(state, seat)
-        return restrict(list(cands), due, len(state.tricks)) if due else cands
+        return restrict(list(answer), due, len(state.tricks)) if due else answer
 
     @hookimpl(wrapper=True)
     def tarock_play_reason(self, state: HandState, seat: int,
