@@ -278,7 +278,7 @@ class Announcing(Phase):
                     a.name == ABSOLUT for a in state.announcements):
                 names.append(ABSOLUT)  # "Ansage ... des Grammopoi bedingt selbiges für den Absolut"
             for name in names:
-                state.announcements.append(Announcement(name, seat))
+                state.announcements.append(_announcement(name, seat))
                 if name == MONDFANG:
                     kr(state)["mond_holder"] = state.holder(MOND)
                 if name in BIRDS and bird_pending(state, self.d, seat):
@@ -324,6 +324,12 @@ class Announcing(Phase):
                 info["kontra_by"][target.name] = seat
             return
         state.kontra_level = max(info["pairs"].values())
+
+
+@lru_cache(maxsize=1024)
+def _announcement(name: str, seat: int) -> Announcement:
+    """``seat``'s announcement of ``name``, one value each (it is frozen)."""
+    return Announcement(name, seat)
 
 
 def raised(a: Announcement) -> Announcement:
