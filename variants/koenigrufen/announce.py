@@ -162,9 +162,10 @@ class Announcing(Phase):
             if following is not None:
                 self._last = (state, rules, taken, seat, tuple(following))
                 return following
-        out = self._fresh(state, rules, seat)
-        self._last = (state, rules, taken, seat, tuple(out)) if self._direct(rules) == (True, True) \
-            and not bird_pending(state, self.d, seat) else None
+        pending = bird_pending(state, self.d, seat)
+        out = self._fresh(state, rules, seat, pending)
+        self._last = (state, rules, taken, seat, tuple(out)) if not pending and all(self._direct(rules)) \
+            else None
         return out
 
     def _following(self, state: HandState, seat: int, before: tuple[Action, ...],
@@ -216,9 +217,8 @@ class Announcing(Phase):
             out = [a for a in out if a is not valat]
         return out
 
-    def _fresh(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
-        """``seat``'s list, every answer asked."""
-        pending = bird_pending(state, self.d, seat)
+    def _fresh(self, state: HandState, rules: Rules, seat: int, pending: bool) -> list[Action]:
+        """``seat``'s list, every answer asked (``pending``: :func:`bird_pending`)."""
         out: list[Action] = [] if pending else [_pass(seat)]
         contract = state.contract
         assert contract is not None
