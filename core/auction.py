@@ -120,9 +120,13 @@ class Auction(Phase):
         if not info["bids"]:
             return None
         best: tuple[str, list[int], Key] | None = None
+        alone = self._key_of(rules)
         for name, seats in self.groups(info).items():
-            if name == VORHAND:
-                k: Key = (0, -1 << 30)
+            k: Key | None = alone.get(name) if len(seats) == 1 and name != VORHAND else None
+            if k is not None:
+                pass
+            elif name == VORHAND:
+                k = (0, -1 << 30)
             else:
                 spec = rules.contract(name)
                 assert spec is not None
@@ -131,15 +135,23 @@ class Auction(Phase):
                 best = (name, seats, k)
         return best
 
-    _keyed_of: tuple[tuple[ContractSpec, ...], tuple[tuple[ContractSpec, Key], ...]] | None = None
+    _keyed_of: tuple[tuple[ContractSpec, ...], tuple[tuple[ContractSpec, Key], ...],
+                     dict[str, Key]] | None = None
 
     def _keyed(self, rules: Rules) -> tuple[tuple[ContractSpec, Key], ...]:
         """The table's contracts, each with its :meth:`key` alone (looked up once per
         contracts: the legal list asks them in every turn)."""
         known = self._keyed_of
         if known is None or known[0] is not rules.contracts:
-            known = self._keyed_of = (rules.contracts, tuple((c, self.key(c)) for c in rules.contracts))
+            keyed = tuple((c, self.key(c)) for c in rules.contracts)
+            known = self._keyed_of = (rules.contracts, keyed, {c.name: k for c, k in keyed})
         return known[1]
+
+    def _key_of(self, rules: Rules) -> dict[str, Key]:
+        """:meth:`_keyed` by the contracts' names."""
+        self._keyed(rules)
+        assert self._keyed_of is not None
+        return self._keyed_of[2]
 
     def _is_top(self, rules: Rules, spec: ContractSpec) -> bool:
         mine = self.key(spec)
@@ -197,13 +209,18 @@ class Auction(Phase):
             out.append(bid_action(seat, VORHAND))
         top = self.top(rules, info)
         barred = style.vorhand or seat != state.forehand  # from the forehand's games
+        plain = not style.additions
         for spec, key in self._keyed(rules):
             if spec.forehand_only and barred:
                 continue
             if top is not None and key <= top[2] and not (spec.contest and top[0] == spec.name):
                 continue
             if self.refusal(state, rules, seat, spec) is None:
-                out.extend(self._bids(state, rules, seat, spec))
+                call = spec.call
+                if plain and (call is None or call.when != "bid"):  # _bids() of a bid without additions
+                    out.append(bid_action(seat, spec.name, ()))
+                else:
+                    out.extend(self._bids(state, rules, seat, spec))
         if style.max_joiners and top is not None:
             for name, seats in self.groups(info).items():
                 joined = rules.contract(name) if name != VORHAND else None
