@@ -27,15 +27,6 @@ class DealError(ValueError):
     """Hands and talon that are not a deal of this variant's deck."""
 
 
-def _listed(action: Action, actions: list[Action]) -> bool:
-    """Whether ``action`` is among ``actions``: first by identity (a caller mostly
-    passes back an object the legal list holds), then by value."""
-    for listed in actions:
-        if listed is action:
-            return True
-    return action in actions
-
-
 class Hand:
     """One hand of a variant: deal, auction, talon, Kontra, tricks, result.
 
@@ -174,10 +165,14 @@ class Hand:
         state = self.state
         taken = len(state.actions)
         cache = self._legal_cache
-        if cache is None or cache[0] != taken or not _listed(action, cache[2]):  # else legal just now
-            reason = self.why_not(action)
-            if reason is not None:
-                raise IllegalAction(action, reason)
+        if cache is not None and cache[0] == taken:
+            for listed in cache[2]:  # mostly an object the legal list holds: found by identity
+                if listed is action:
+                    self._carry_out(action, taken)  # legal just now
+                    return
+        reason = self.why_not(action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
         self._carry_out(action, taken)
 
     def apply_unchecked(self, action: Action) -> None:

@@ -326,17 +326,17 @@ class Announcing(Phase):
         state.kontra_level = max(info["pairs"].values())
 
 
-@lru_cache(maxsize=1024)
-def _announcement(name: str, seat: int) -> Announcement:
-    """``seat``'s announcement of ``name``, one value each (it is frozen)."""
-    return Announcement(name, seat)
+@lru_cache(maxsize=4096)
+def _announcement(name: str, seat: int, against: bool = False, kontra: int = 0) -> Announcement:
+    """The announcement of these fields, one value each (it is frozen)."""
+    return Announcement(name, seat, against, kontra)
 
 
 def raised(a: Announcement) -> Announcement:
     """``a`` one Kontra level higher: ``dataclasses.replace(a, kontra=a.kontra + 1)``
     built directly, several times faster for a Kontra said many times a hand
     (tests/test_koenigrufen_raised.py checks that the fields are still these)."""
-    return Announcement(a.name, a.seat, a.against, a.kontra + 1)
+    return _announcement(a.name, a.seat, a.against, a.kontra + 1)
 
 
 class FahrerKontra(Phase):
