@@ -56,23 +56,18 @@ class AfterShifts:
 
 
 class AfterFull:
-    """The same of every argument."""
+    """The same of every argument; ``fails``: it raises instead."""
 
-    name = "after-full"
+    def __init__(self, fails: bool = False) -> None:
+        self.fails = fails
+        self.name = "after-fails" if fails else "after-full"
 
     @hookimpl(wrapper=True)
     @after_answer
     def tarock_trick_winner(self, state: object, trick: Trick, *, answer: int) -> int:
+        if self.fails:
+            raise ValueError("no winner today")
         return (answer + 3) % len(trick.cards)
-
-
-class AfterFails:
-    name = "after-fails"
-
-    @hookimpl(wrapper=True)
-    @after_answer
-    def tarock_trick_winner(self, state: object, trick: Trick, *, answer: int) -> int:
-        raise ValueError("no winner today")
 
 
 def _rules(*plugins: object, options: dict[str, Any] | None = None) -> Any:
@@ -114,7 +109,7 @@ def test_fast_caller_answers_as_pluggy(plugins: Sequence[object]) -> None:
 
 
 def test_a_plain_wrapper_that_fails_is_named() -> None:
-    rules = _rules(AfterFails())
+    rules = _rules(AfterFull(fails=True))
     with pytest.raises(PluginFailure, match=r"^plugin 'after-fails' failed in hook tarock_trick_winner"):
         rules.trick_winner(_playing(rules), _trick("hK", "h1", "XX", "II"))
 
