@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from tarock.core.actions import Action
 from tarock.core.cards import Card, format_card
@@ -25,6 +26,12 @@ class IllegalAction(ValueError):
 
 class DealError(ValueError):
     """Hands and talon that are not a deal of this variant's deck."""
+
+
+@lru_cache(maxsize=16)
+def _sorted(deck: tuple[Card, ...]) -> list[Card]:
+    """A deck's cards in order, sorted once (every hand's deal is checked against it)."""
+    return sorted(deck)
 
 
 class Hand:
@@ -84,7 +91,7 @@ class Hand:
         if sizes != rules.talon_piles:
             raise DealError(f"talon piles of sizes {list(sizes)}, the deal gives {list(rules.talon_piles)}")
         cards = [c for h in hands for c in h] + [c for p in talon for c in p]
-        if sorted(cards) != sorted(rules.deck):
+        if sorted(cards) != _sorted(rules.deck):
             extra = sorted(set(cards) - set(rules.deck))
             twice = sorted({c for c in cards if cards.count(c) > 1})
             missing = sorted(set(rules.deck) - set(cards))

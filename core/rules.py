@@ -130,6 +130,7 @@ class Rules:
         self._partner_revealed = first_result_caller(
             self.hook.tarock_partner_revealed, ("state", "seat", "card"))
         self._bids_judged = bool(self.hook.tarock_bid_verdict.get_hookimpls())
+        self._redeals = bool(self.hook.tarock_redeal_reason.get_hookimpls())
         """Whether any plugin answers ``tarock_bid_verdict``."""
         self._legal_discards = first_result_caller(
             self.hook.tarock_legal_discards, ("state", "seat", "count"))
@@ -188,6 +189,8 @@ class Rules:
 
     # setup
     def redeal_reason(self, hands: Sequence[Sequence[Card]]) -> str | None:
+        if not self._redeals:  # asked for every deal
+            return None
         reason: str | None = self._ask("tarock_redeal_reason", hands, self.options)
         return reason
 
