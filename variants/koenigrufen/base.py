@@ -129,7 +129,7 @@ class Duties:
     def __init__(self) -> None:
         self._of: tuple[HandState, int, dict[int, dict[Card, int]]] | None = None
 
-    def __call__(self, state: HandState, seat: int) -> dict[Card, int]:
+    def of(self, state: HandState, seat: int) -> dict[Card, int]:
         if state.phase != PLAY:
             return obligations(state, seat)
         known = self._of
@@ -172,7 +172,7 @@ class Koenigrufen(Deal54):
         self.d = dialect
         self.name = dialect.name
         self.contracts = dialect.contracts()
-        self.duties = Duties()
+        self.duties = Duties().of
         self.handlers: dict[str, Phase] = {
             BIDDING: HoldingAuction(style(dialect)),
             BIRDS_PHASE: BirdContest(dialect),
