@@ -36,7 +36,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
-from tarock.core.actions import Action, Bid, Call, Join, Pass
+from tarock.core.actions import Action, Bid, Call, Join, Pass, pass_
 from tarock.core.cards import format_card
 from tarock.core.contracts import ContractSpec
 from tarock.core.phases import BIDDING, Phase
@@ -105,17 +105,28 @@ class Auction(Phase):
     def groups(info: dict[str, Any]) -> dict[str, list[int]]:
         """Current bids: contract -> the seats still holding it, in bidding order."""
         out: dict[str, list[int]] = {}
+        bids = info["bids"]
         for seat, name in info["log"]:
-            if info["bids"].get(seat) == name and seat not in out.get(name, []):
-                out.setdefault(name, []).append(seat)
+            if bids.get(seat) == name:
+                seats = out.get(name)
+                if seats is None:
+                    out[name] = [seat]
+                elif seat not in seats:
+                    seats.append(seat)
         return out
 
     def top(self, rules: Rules, info: dict[str, Any]) -> tuple[str, list[int], Key] | None:
         """The highest bid: its contract, the seats holding it, its key."""
+        if not info["bids"]:
+            return None
         best: tuple[str, list[int], Key] | None = None
+        alone = self._key_of(rules)
         for name, seats in self.groups(info).items():
-            if name == VORHAND:
-                k: Key = (0, -1 << 30)
+            k: Key | None = alone.get(name) if len(seats) == 1 and name != VORHAND else None
+            if k is not None:
+                pass
+            elif name == VORHAND:
+                k = (0, -1 << 30)
             else:
                 spec = rules.contract(name)
                 assert spec is not None
@@ -123,6 +134,24 @@ class Auction(Phase):
             if best is None or k > best[2]:
                 best = (name, seats, k)
         return best
+
+    _keyed_of: tuple[tuple[ContractSpec, ...], tuple[tuple[ContractSpec, Key], ...],
+                     dict[str, Key]] | None = None
+
+    def _keyed(self, rules: Rules) -> tuple[tuple[ContractSpec, Key], ...]:
+        """The table's contracts, each with its :meth:`key` alone (looked up once per
+        contracts: the legal list asks them in every turn)."""
+        known = self._keyed_of
+        if known is None or known[0] is not rules.contracts:
+            keyed = tuple((c, self.key(c)) for c in rules.contracts)
+            known = self._keyed_of = (rules.contracts, keyed, {c.name: k for c, k in keyed})
+        return known[1]
+
+    def _key_of(self, rules: Rules) -> dict[str, Key]:
+        """:meth:`_keyed` by the contracts' names."""
+        self._keyed(rules)
+        assert self._keyed_of is not None
+        return self._keyed_of[2]
 
     def _is_top(self, rules: Rules, spec: ContractSpec) -> bool:
         mine = self.key(spec)
@@ -149,6 +178,8 @@ class Auction(Phase):
         if spec.call is not None and spec.call.when == "bid":
             return [Call(seat, card) for card in rules.callable(state, seat, spec)]
         names = self._additions(state, rules, seat, spec)
+        if not names:
+            return [bid_action(seat, spec.name, ())]
         out: list[Action] = []
         for k in range(len(names) + 1):
             out.extend(bid_action(seat, spec.name, combo) for combo in combinations(names, k))
@@ -173,17 +204,23 @@ class Auction(Phase):
             return out
         out = []
         if info["log"] or style.opening_pass:
-            out.append(Pass(seat))
+            out.append(pass_(seat))
         elif style.vorhand:
-            out.append(Bid(seat, VORHAND))
+            out.append(bid_action(seat, VORHAND))
         top = self.top(rules, info)
-        for spec in rules.contracts:
-            if spec.forehand_only and (style.vorhand or seat != state.forehand):
+        barred = style.vorhand or seat != state.forehand  # from the forehand's games
+        plain = not style.additions
+        for spec, key in self._keyed(rules):
+            if spec.forehand_only and barred:
                 continue
-            if top is not None and self.key(spec) <= top[2] and not (spec.contest and top[0] == spec.name):
+            if top is not None and key <= top[2] and not (spec.contest and top[0] == spec.name):
                 continue
             if self.refusal(state, rules, seat, spec) is None:
-                out.extend(self._bids(state, rules, seat, spec))
+                call = spec.call
+                if plain and (call is None or call.when != "bid"):  # _bids() of a bid without additions
+                    out.append(bid_action(seat, spec.name, ()))
+                else:
+                    out.extend(self._bids(state, rules, seat, spec))
         if style.max_joiners and top is not None:
             for name, seats in self.groups(info).items():
                 joined = rules.contract(name) if name != VORHAND else None

@@ -83,7 +83,7 @@ class Holding:
 
     def met(self, hand: Any) -> bool:
         """Whether ``hand`` (a collection of cards) meets the requirement."""
-        n = sum(1 for c in hand if c in self.cards)
+        n = len(self.cards.intersection(hand))  # a hand holds each card once
         return n >= self.at_least and (self.at_most is None or n <= self.at_most)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from tarock.core.actions import Action
 from tarock.core.cards import Card, format_card
@@ -27,13 +28,10 @@ class DealError(ValueError):
     """Hands and talon that are not a deal of this variant's deck."""
 
 
-def _listed(action: Action, actions: list[Action]) -> bool:
-    """Whether ``action`` is among ``actions``: first by identity (a caller mostly
-    passes back an object the legal list holds), then by value."""
-    for listed in actions:
-        if listed is action:
-            return True
-    return action in actions
+@lru_cache(maxsize=16)
+def _sorted(deck: tuple[Card, ...]) -> list[Card]:
+    """A deck's cards in order, sorted once (every hand's deal is checked against it)."""
+    return sorted(deck)
 
 
 class Hand:
@@ -93,7 +91,7 @@ class Hand:
         if sizes != rules.talon_piles:
             raise DealError(f"talon piles of sizes {list(sizes)}, the deal gives {list(rules.talon_piles)}")
         cards = [c for h in hands for c in h] + [c for p in talon for c in p]
-        if sorted(cards) != sorted(rules.deck):
+        if sorted(cards) != _sorted(rules.deck):
             extra = sorted(set(cards) - set(rules.deck))
             twice = sorted({c for c in cards if cards.count(c) > 1})
             missing = sorted(set(rules.deck) - set(cards))
@@ -174,10 +172,14 @@ class Hand:
         state = self.state
         taken = len(state.actions)
         cache = self._legal_cache
-        if cache is None or cache[0] != taken or not _listed(action, cache[2]):  # else legal just now
-            reason = self.why_not(action)
-            if reason is not None:
-                raise IllegalAction(action, reason)
+        if cache is not None and cache[0] == taken:
+            for listed in cache[2]:  # mostly an object the legal list holds: found by identity
+                if listed is action:
+                    self._carry_out(action, taken)  # legal just now
+                    return
+        reason = self.why_not(action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
         self._carry_out(action, taken)
 
     def apply_unchecked(self, action: Action) -> None:

@@ -4,8 +4,10 @@ the plugin, the hook and the hand."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Generator
-from typing import Any
+from types import MethodType
+from typing import Any, TypeVar
 
 import pluggy
 
@@ -13,6 +15,41 @@ from tarock.core.context import TableContext
 from tarock.core.plugin_ids import plugin_name
 from tarock.core.rule_errors import PluginFailure
 from tarock.core.state import HandState
+
+T = TypeVar("T")
+
+AFTER = "tarock_after"
+"""The attribute naming the plain function of a wrapper made by :func:`after_answer`."""
+
+
+def after_answer(after: Callable[..., T]) -> Callable[..., Generator[None, Any, T]]:
+    """A new-style hook wrapper written as a plain function: ``after`` takes the hook's
+    arguments and, keyword-only, ``answer`` (what the implementations it wraps
+    answered) and returns the hook's answer; an exception of those implementations
+    passes it by.  Mark the result ``@hookimpl(wrapper=True)``: pluggy runs it as the
+    generator it is, :func:`first_result_caller` calls ``after`` directly (a wrapper
+    asked for every card played costs no generator then)."""
+    @functools.wraps(after)  # pluggy reads the hook's arguments from ``after``
+    def wrapper(*args: Any) -> Generator[None, Any, T]:
+        answer = yield
+        return after(*args, answer=answer)
+    setattr(wrapper, AFTER, after)
+    return wrapper
+
+
+def _after_of(function: Callable[..., Any]) -> Callable[..., Any] | None:
+    """The plain function of a wrapper made by :func:`after_answer` (bound where
+    ``function`` is a plugin's method), or None."""
+    after: Callable[..., Any] | None = getattr(getattr(function, "__func__", function), AFTER, None)
+    owner = getattr(function, "__self__", None)
+    return after if after is None or owner is None else MethodType(after, owner)
+
+
+def _code_of(function: Callable[..., Any]) -> object:
+    """The code that runs for ``function``: an :func:`after_answer` wrapper's own."""
+    plain = getattr(function, "__func__", function)
+    plain = getattr(plain, AFTER, plain)
+    return getattr(plain, "__code__", None)
 
 
 def guarded(caller: pluggy.HookCaller, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -25,8 +62,7 @@ def guarded(caller: pluggy.HookCaller, call: Callable[..., Any]) -> Callable[...
     """
     culprits: dict[object, str] = {}
     for impl in caller.get_hookimpls():
-        function = getattr(impl.function, "__func__", impl.function)
-        code = getattr(function, "__code__", None)
+        code = _code_of(impl.function)
         if code is not None:
             culprits[code] = plugin_name(impl.plugin)
     hook = caller.name
@@ -88,21 +124,36 @@ def first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) ->
     if not wrappers:
         return guarded(caller, direct)
     if len(wrappers) == 1 and wrappers[0][1] is None and len(plan) == 1 and plan[0][1] is None:
+        after = _after_of(wrappers[0][0])
+        if after is not None:
+            return guarded(caller, _one_after(after, plan[0][0]))
         return guarded(caller, _one_wrapper(wrappers[0][0], plan[0][0]))
+    afters = [_after_of(function) for function, _ in wrappers]
 
     def wrapped(*args: Any) -> Any:
-        running: list[Generator[Any, Any, Any]] = []
-        for function, taken in wrappers:
-            gen = function(*args) if taken is None else function(*[args[p] for p in taken])
+        running: list[tuple[Generator[Any, Any, Any] | None, Callable[..., Any] | None, tuple[Any, ...]]] = []
+        for (function, taken), after in zip(wrappers, afters, strict=True):
+            given = args if taken is None else tuple(args[p] for p in taken)
+            if after is not None:  # runs nothing before the answer
+                running.append((None, after, given))
+                continue
+            gen = function(*given)
             next(gen)
-            running.append(gen)
+            running.append((gen, None, given))
         error: BaseException | None = None
         result: Any = None
         try:
             result = direct(*args)
         except BaseException as exc:
             error = exc
-        for gen in reversed(running):
+        for gen, after, given in reversed(running):
+            if gen is None:
+                if error is None:
+                    try:
+                        result = after(*given, answer=result)
+                    except BaseException as exc:
+                        error = exc
+                continue
             try:
                 if error is not None:
                     gen.throw(error)
@@ -117,6 +168,14 @@ def first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) ->
             raise error
         return result
     return guarded(caller, wrapped)
+
+
+def _one_after(after: Callable[..., Any], function: Callable[..., Any]) -> Callable[..., Any]:
+    """The run of :func:`first_result_caller` for one :func:`after_answer` wrapper
+    around one implementation, both taking every argument."""
+    def wrapped(*args: Any) -> Any:
+        return after(*args, answer=function(*args))
+    return wrapped
 
 
 def _one_wrapper(wrapper: Callable[..., Any], function: Callable[..., Any]) -> Callable[..., Any]:

@@ -369,7 +369,8 @@ class TrickPlay(Phase):
                 rules.partner_revealed(state, seat, card):
             state.partner_known = True
         if len(trick.cards) < (len(state.active) or state.seats):
-            state.to_move = state.next_seat(seat)
+            # next_seat(), asked for every card: at a table where all take part, inline
+            state.to_move = state.next_seat(seat) if state.active else (seat + 1) % state.seats
             return
         winner = trick.seats[rules.trick_winner(state, trick)]
         trick.winner = winner

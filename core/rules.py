@@ -129,6 +129,9 @@ class Rules:
         self._trick_winner = first_result_caller(self.hook.tarock_trick_winner, ("state", "trick"))
         self._partner_revealed = first_result_caller(
             self.hook.tarock_partner_revealed, ("state", "seat", "card"))
+        self._bids_judged = bool(self.hook.tarock_bid_verdict.get_hookimpls())
+        self._redeals = bool(self.hook.tarock_redeal_reason.get_hookimpls())
+        """Whether any plugin answers ``tarock_bid_verdict``."""
         self._legal_discards = first_result_caller(
             self.hook.tarock_legal_discards, ("state", "seat", "count"))
 
@@ -186,6 +189,8 @@ class Rules:
 
     # setup
     def redeal_reason(self, hands: Sequence[Sequence[Card]]) -> str | None:
+        if not self._redeals:  # asked for every deal
+            return None
         reason: str | None = self._ask("tarock_redeal_reason", hands, self.options)
         return reason
 
@@ -207,6 +212,8 @@ class Rules:
 
     # auction, announcements, Kontra
     def bid_verdict(self, state: HandState, seat: int, contract: ContractSpec) -> Verdict | None:
+        if not self._bids_judged:  # asked for every game in every turn of the auction
+            return None
         verdict: Verdict | None = self._ask("tarock_bid_verdict", state, seat, contract)
         return verdict
 

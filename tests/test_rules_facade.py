@@ -9,9 +9,10 @@ import pytest
 from helpers54 import random_hand, to_play
 
 from tarock.core.cards import Card, parse_card
+from tarock.core.hookcall import after_answer
 from tarock.core.hookspecs import hookimpl
 from tarock.core.options import OptionSpec
-from tarock.core.rules import RuleError
+from tarock.core.rules import PluginFailure, RuleError
 from tarock.core.state import HandState, Trick
 from tarock.variants.tarock54 import Tarock54
 
@@ -43,6 +44,32 @@ class DoublesIndex:
         return (index + 1) % len(trick.cards)
 
 
+class AfterShifts:
+    """A wrapper written as a plain function (``after_answer``), of the trick alone."""
+
+    name = "after-shifts"
+
+    @hookimpl(wrapper=True)
+    @after_answer
+    def tarock_trick_winner(self, trick: Trick, *, answer: int) -> int:
+        return (answer + 2) % len(trick.cards)
+
+
+class AfterFull:
+    """The same of every argument; ``fails``: it raises instead."""
+
+    def __init__(self, fails: bool = False) -> None:
+        self.fails = fails
+        self.name = "after-fails" if fails else "after-full"
+
+    @hookimpl(wrapper=True)
+    @after_answer
+    def tarock_trick_winner(self, state: object, trick: Trick, *, answer: int) -> int:
+        if self.fails:
+            raise ValueError("no winner today")
+        return (answer + 3) % len(trick.cards)
+
+
 def _rules(*plugins: object, options: dict[str, Any] | None = None) -> Any:
     from tarock.core.rules import Rules
     return Rules("test", [Tarock54(), *plugins], options)
@@ -69,13 +96,22 @@ def _hook_answer(rules: Any, state: HandState, trick: Trick) -> Any:
 
 
 @pytest.mark.parametrize("plugins", [(), (LowestWins(),), (Abstains(),), (LowestWins(), Abstains()),
-                                     (DoublesIndex(),), (LowestWins(), DoublesIndex())])
+                                     (DoublesIndex(),), (LowestWins(), DoublesIndex()),
+                                     (AfterShifts(),), (AfterFull(),), (LowestWins(), AfterFull()),
+                                     (DoublesIndex(), AfterShifts(), AfterFull()),
+                                     (AfterFull(), DoublesIndex(), LowestWins())])
 def test_fast_caller_answers_as_pluggy(plugins: Sequence[object]) -> None:
     rules = _rules(*plugins)
     state = _playing(rules)
     for names in (("hK", "h1", "XX", "II"), ("c7", "cK", "s10", "d1"), ("I", "XXI", "Sküs", "hQ")):
         trick = _trick(*names)
         assert rules.trick_winner(state, trick) == _hook_answer(rules, state, trick)
+
+
+def test_a_plain_wrapper_that_fails_is_named() -> None:
+    rules = _rules(AfterFull(fails=True))
+    with pytest.raises(PluginFailure, match=r"^plugin 'after-fails' failed in hook tarock_trick_winner"):
+        rules.trick_winner(_playing(rules), _trick("hK", "h1", "XX", "II"))
 
 
 def test_house_rule_registered_later_answers_first() -> None:

@@ -16,6 +16,7 @@ Fahrer's round of Kontras (docs/rules.md §17.7).  A game given up ends after ``
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, get_args
 
 from tarock.core.actions import Action, KontraTarget
@@ -23,6 +24,7 @@ from tarock.core.auction import VORHAND, auction_info
 from tarock.core.cards import KAKADU, MARABU, PAGAT, UHU, Card
 from tarock.core.contracts import ContractSpec, Outcome, Playable, PremiumSpec
 from tarock.core.facts import VariantFacts
+from tarock.core.hookcall import after_answer
 from tarock.core.hookspecs import hookimpl
 from tarock.core.options import OptionSpec
 from tarock.core.phases import (
@@ -44,7 +46,7 @@ from tarock.core.state import HandState, PhaseId, Reason, Score, Verdict
 from tarock.variants.common import Deal54
 from tarock.variants.koenigrufen import scoring
 from tarock.variants.koenigrufen.actions import KOENIGRUFEN_ACTIONS
-from tarock.variants.koenigrufen.announce import Announcing, FahrerKontra, announce_verdict, kontra_verdict
+from tarock.variants.koenigrufen.announce import Announcing, FahrerKontra
 from tarock.variants.koenigrufen.bidding import BIRDS_PHASE, BirdContest, HoldingAuction, contest_seats, style
 from tarock.variants.koenigrufen.cardplay import thirds
 from tarock.variants.koenigrufen.context import KINGS, callable_cards, declarers, game_of, kr
@@ -66,6 +68,7 @@ from tarock.variants.koenigrufen.talon import (
     needs_talon_phase,
     plain_first,
 )
+from tarock.variants.koenigrufen.verdicts import announce_verdict, kontra_verdict
 
 VERSION = "2.0"
 BIRD_ORDER = (MARABU, KAKADU, UHU, PAGAT)
@@ -117,6 +120,33 @@ def obligations(state: HandState, seat: int) -> dict[Card, int]:
     return out
 
 
+class Duties:
+    """:func:`obligations` in the trick play, once per hand and seat: while the cards
+    are played they stay as they are (the hand's number of tricks, the
+    announcements and the called card are settled), and they are asked for
+    every card."""
+
+    def __init__(self) -> None:
+        self._of: tuple[HandState, int, dict[int, dict[Card, int]]] | None = None
+
+    def of(self, state: HandState, seat: int) -> dict[Card, int]:
+        if state.phase != PLAY:
+            return obligations(state, seat)
+        known = self._of
+        if known is None or known[0] is not state or known[1] != len(state.announcements):
+            known = self._of = (state, len(state.announcements), {})
+        due = known[2].get(seat)
+        if due is None:
+            due = known[2][seat] = obligations(state, seat)
+        return due
+
+
+@lru_cache(maxsize=64)
+def _calls_kings(cards: tuple[Card, ...]) -> bool:
+    """Whether a call rule's ``cards`` are the four Kings (asked in every turn of the auction)."""
+    return set(cards) == set(KINGS)
+
+
 def restrict(cands: list[Card], due: dict[Card, int], trick_no: int) -> list[Card]:
     """Apply the duties of announced cards to the legal ``cands``."""
     if not due:
@@ -142,6 +172,7 @@ class Koenigrufen(Deal54):
         self.d = dialect
         self.name = dialect.name
         self.contracts = dialect.contracts()
+        self.duties = Duties().of
         self.handlers: dict[str, Phase] = {
             BIDDING: HoldingAuction(style(dialect)),
             BIRDS_PHASE: BirdContest(dialect),
@@ -259,7 +290,7 @@ class Koenigrufen(Deal54):
 
     @hookimpl
     def tarock_callable(self, state: HandState, seat: int, contract: ContractSpec) -> Sequence[Card] | None:
-        if contract.call is None or set(contract.call.cards) != set(KINGS):
+        if contract.call is None or not _calls_kings(contract.call.cards):
             return None  # a house rule's call of other cards: core's answer from its CallRule
         return callable_cards(state.hands[seat], str(state.options["four_kings"]))
 
@@ -305,10 +336,10 @@ class Koenigrufen(Deal54):
         return decl[0]  # "Der erste Spielersteher spielt aus."
 
     @hookimpl(wrapper=True)
-    def tarock_legal_plays(self, state: HandState, seat: int) -> Generator[None, Any, Sequence[Card]]:
-        cands: Sequence[Card] = yield
-        due = obligations(state, seat)
-        return restrict(list(cands), due, len(state.tricks)) if due else cands
+    @after_answer  # asked for every card played: no generator on the way
+    def tarock_legal_plays(self, state: HandState, seat: int, *, answer: Sequence[Card]) -> Sequence[Card]:
+        due = self.duties(state, seat)
+        return restrict(list(answer), due, len(state.tricks)) if due else answer
 
     @hookimpl(wrapper=True)
     def tarock_play_reason(self, state: HandState, seat: int,

@@ -68,8 +68,9 @@ class HoldingAuction(Auction):
         openers = self._openers(rules)
         if openers:
             first = seat == state.forehand and not info["log"] and not info["choosing"]
-            out = [a for a in out if first or not (isinstance(a, Bid) and a.contract in openers)]
-            if first:
+            if not first:
+                out = [a for a in out if not (isinstance(a, Bid) and a.contract in openers)]
+            else:
                 for spec in rules.contracts:
                     if spec.name in openers and self.refusal(state, rules, seat, spec) is None:
                         out.extend(b for b in self._bids(state, rules, seat, spec) if b not in out)
