@@ -17,38 +17,21 @@ prior twice over:
   that announce premiums only those with at most one;
 - the rule of thumb's own choice stays unless another beats it by
   ``PlanBudget.confidence`` standard errors of the paired differences.
-
-That margin guards against a thin sample talking the bot *into* a game; it
-is not given the other way (:func:`judge`): where the rule of thumb bids a
-contract and the sampled worlds find that bid worse than bidding none (a
-pass, or a hold that names no contract), no contract is bid.  Kontras the
-same way, the rule of thumb as the prior: one it says is kept only where
-the worlds do not rate passing higher, and none is said that it does not
-say (a thin sample would talk the bot into Kontras, which lost, docs/bots.md).  The rule of
-thumb's bids the worlds found so lost more than half the time in self-play
-(in ``koenigrufen-ooe`` the Farbendreier and the Piccolo ouvert, docs/bots.md).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from tarock.client.bots import contract_odds
-from tarock.client.bots.plans import PlanBudget, PlanChoice, search_action, shortlist
-from tarock.client.bots.rulebook import TableEngine
+from tarock.client.bots.plans import shortlist
 from tarock.client.bots.table import table_facts
-from tarock.client.bots.worlds import Model
-from tarock.core.actions import Action, Bid, Join, Kontra, Pass
+from tarock.core.actions import Action, Bid, Join
 from tarock.core.contracts import ContractSpec
 from tarock.core.observation import Observation
 
 BIDDING: frozenset[str] = frozenset({Bid.type, "call", Join.type})
 """The auction's decisions (action type tags): a bid or a hold, a call, a "bei"."""
-JUDGED: frozenset[str] = BIDDING | {Kontra.type}
-"""The decisions the search levels judge: the auction's, and a Kontra where the rule
-of thumb says one (:func:`candidates`)."""
 
 
 def candidates(obs: Observation, legal: Sequence[Action], default: Action,
@@ -61,9 +44,6 @@ def candidates(obs: Observation, legal: Sequence[Action], default: Action,
     for no premium and let a called partner play as if he knew from the
     first card, so they overrate these (in ``koenigrufen-ooe`` self-play a
     Besserrufer so chosen won 4 of 11, a Solorufer 2 of 7)."""
-    if not any(a.type in BIDDING for a in legal):  # a Kontra, kept or given up (module docstring)
-        passing = next((a for a in legal if isinstance(a, Pass)), None)
-        return [default, passing] if isinstance(default, Kontra) and passing is not None else [default]
     rules = table_facts(obs).rules
     kept: list[Action] = []
     for action in shortlist(obs, legal, default):
@@ -81,27 +61,3 @@ def _priced_blind(action: Bid | Join, spec: ContractSpec) -> bool:
     announces = isinstance(action, Bid) and bool(action.announce)
     called = spec.partnership == "called"
     return spec.ouvert or announces or called or any(h.at_least > 0 for h in spec.requires)
-
-
-def judge(obs: Observation, table: TableEngine, rng: random.Random, budget: PlanBudget, default: Action,
-          policy: Model, model: Model | None, tried: Sequence[Action]) -> PlanChoice | None:
-    """The choice among ``tried`` (:func:`candidates`) by the expected settlement in
-    sampled worlds (:func:`client.bots.plans.search_action`), the rule of thumb's
-    contract bid given up where the worlds rate bidding none higher (module docstring)."""
-    plan = search_action(obs, table, rng, budget, default, policy, model, tried)
-    if plan is None or not plan.worlds or not _raises(obs, plan.action):
-        return plan
-    mine = plan.values.get(plan.action)
-    none = [(v, a) for a, v in plan.values.items() if not _raises(obs, a)]
-    best = max(none, key=lambda t: t[0], default=None)
-    if mine is None or best is None or best[0] <= mine:
-        return plan
-    return replace(plan, action=best[1], kept_default=False)
-
-
-def _raises(obs: Observation, action: Action) -> bool:
-    """Whether ``action`` raises the stakes: bids (or joins) a contract the table
-    knows, rather than passing or holding without naming one, or says Kontra."""
-    if isinstance(action, Kontra):
-        return True
-    return isinstance(action, (Bid, Join)) and table_facts(obs).rules.contract(action.contract) is not None

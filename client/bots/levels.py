@@ -44,9 +44,9 @@ from dataclasses import dataclass, replace
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.judgement import JUDGED, candidates, judge
+from tarock.client.bots.judgement import BIDDING, candidates
 from tarock.client.bots.limits import says_valat, within_limits
-from tarock.client.bots.plans import PlanBudget, RolloutPolicy
+from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
 from tarock.client.bots.valat_worlds import keep_valats
 from tarock.core.actions import Action, Play
@@ -70,10 +70,10 @@ class Level:
 
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000),
-               PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=JUDGED,
+               PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
                           cards_by_policy=False))
 HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000),
-             PlanBudget(worlds=16, confidence=2.0, kinds=JUDGED))
+             PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
@@ -183,12 +183,10 @@ class SearchBot:
             return Decision(default, "rule of thumb (this level does not search this kind of decision)", {})
         if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
             return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
-        plan = judge(whole, table, rng, self.level.plans, default, self._policy, self._model,
-                     candidates(obs, legal, default, not self.level.plans.cards_by_policy))
+        plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
+                             candidates(obs, legal, default, not self.level.plans.cards_by_policy))
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
-        if not plan.worlds:
-            return Decision(plan.action, "rule of thumb (nothing else worth trying)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
         return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
                         f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
