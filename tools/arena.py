@@ -15,9 +15,10 @@ divided by two).  The match reports the mean over boards with a 95 %
 confidence interval from a bootstrap over boards (percentile method,
 :data:`BOOTSTRAP` resamples, seeded; ``--json`` also lists each board's
 score, so two versions of the code can be compared board by board on the
-same deals), and the median and 95th percentile of each kind's time per decision (decisions with more than one legal
-action; forced ones take no thought), and per kind and contract the
-games its seats declared and how many of them the declarers won.
+same deals), and the median and 95th percentile of each kind's time per
+decision (decisions with more than one legal action; forced ones take no
+thought), and per kind and contract the games its seats declared and how
+many of them the declarers won.
 
 Each board stands alone: a fresh table context with the board's dealer
 (the dealer moves on one seat per board), no carried Kontra or doubled
