@@ -17,32 +17,15 @@ prior twice over:
   that announce premiums only those with at most one;
 - the rule of thumb's own choice stays unless another beats it by
   ``PlanBudget.confidence`` standard errors of the paired differences.
-
-That margin guards against a thin sample talking the bot *into* a game.
-In a colour game (the tarocks beat no suit card) it is not given the other
-way (:func:`judge`): where the rule of thumb bids one and the sampled worlds
-rate bidding none (a pass, or a hold that names no contract) higher, no
-contract is bid.  The rule of thumb's fits were made against its own
-defence; against the search levels' its colour games fail more often
-(``koenigrufen-ooe``: ``medium``'s Farbendreier won 9 of 25 in self-play and
-duplicate matches, the rule of thumb's 37 of 61 against itself), and there
-the worlds' sign told the won from the lost (9 of 14 with the bid rated above
-passing, 3 of 9 below).  Games where the tarocks trump are left alone: there
-medium's open-card playouts underrate the declarer, and the Dreiers they
-gave up were mostly won at the table (docs/bots.md).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from tarock.client.bots import contract_odds
-from tarock.client.bots.plans import PlanBudget, PlanChoice, search_action, shortlist
-from tarock.client.bots.rulebook import TableEngine
+from tarock.client.bots.plans import shortlist
 from tarock.client.bots.table import table_facts
-from tarock.client.bots.worlds import Model
 from tarock.core.actions import Action, Bid, Join
 from tarock.core.contracts import ContractSpec
 from tarock.core.observation import Observation
@@ -78,29 +61,3 @@ def _priced_blind(action: Bid | Join, spec: ContractSpec) -> bool:
     announces = isinstance(action, Bid) and bool(action.announce)
     called = spec.partnership == "called"
     return spec.ouvert or announces or called or any(h.at_least > 0 for h in spec.requires)
-
-
-def judge(obs: Observation, table: TableEngine, rng: random.Random, budget: PlanBudget, default: Action,
-          policy: Model, model: Model | None, tried: Sequence[Action]) -> PlanChoice | None:
-    """The choice among ``tried`` (:func:`candidates`) by the expected settlement in
-    sampled worlds (:func:`client.bots.plans.search_action`), a colour game given up
-    where the worlds rate bidding none higher (module docstring)."""
-    plan = search_action(obs, table, rng, budget, default, policy, model, tried)
-    if plan is None or not plan.worlds:
-        return plan
-    spec = _contract(obs, plan.action)
-    if spec is None or spec.tricks.trump != "colour":
-        return plan
-    mine = plan.values.get(plan.action)
-    none = [(v, a) for a, v in plan.values.items() if _contract(obs, a) is None]
-    best = max(none, key=lambda t: t[0], default=None)
-    if mine is None or best is None or best[0] <= mine:
-        return plan
-    return replace(plan, action=best[1], kept_default=False)
-
-
-def _contract(obs: Observation, action: Action) -> ContractSpec | None:
-    """The contract ``action`` bids or joins (None: a pass, or a hold naming none)."""
-    if not isinstance(action, (Bid, Join)):
-        return None
-    return table_facts(obs).rules.contract(action.contract)

@@ -44,9 +44,9 @@ from dataclasses import dataclass, replace
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.judgement import BIDDING, candidates, judge
+from tarock.client.bots.judgement import BIDDING, candidates
 from tarock.client.bots.limits import says_valat, within_limits
-from tarock.client.bots.plans import PlanBudget, RolloutPolicy
+from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
 from tarock.client.bots.valat_worlds import keep_valats
 from tarock.core.actions import Action, Play
@@ -183,8 +183,8 @@ class SearchBot:
             return Decision(default, "rule of thumb (this level does not search this kind of decision)", {})
         if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
             return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
-        plan = judge(whole, table, rng, self.level.plans, default, self._policy, self._model,
-                     candidates(obs, legal, default, not self.level.plans.cards_by_policy))
+        plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
+                             candidates(obs, legal, default, not self.level.plans.cards_by_policy))
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
