@@ -49,6 +49,7 @@ def test_the_command_prints_one_json_object_per_pairing() -> None:
         assert p["variant"] == "tarock40" and p["boards"] == 4 and p["seed"] == 3
         lo, hi = p["ci95"]
         assert lo <= p["mean"] <= hi
+        assert len(p["scores"]) == 4 and sum(p["scores"]) / 4 == pytest.approx(p["mean"], abs=1e-3)
         for kind in p["bots"]:
             assert set(p["time"][kind]) == {"decisions", "median_ms", "p95_ms", "max_ms"}
     assert lines[1]["mean"] == 0 and lines[1]["ci95"] == [0, 0]

@@ -13,10 +13,12 @@ A board's score is A's mean amount per seat and hand minus B's, in the
 table's unit (settlements are zero-sum, so this is A's total over the board
 divided by two).  The match reports the mean over boards with a 95 %
 confidence interval from a bootstrap over boards (percentile method,
-:data:`BOOTSTRAP` resamples, seeded), and the median and 95th percentile
-of each kind's time per decision (decisions with more than one legal
-action; forced ones take no thought), and per kind and contract the
-games its seats declared and how many of them the declarers won.
+:data:`BOOTSTRAP` resamples, seeded; ``--json`` also lists each board's
+score, so two versions of the code can be compared board by board on the
+same deals), and the median and 95th percentile of each kind's time per
+decision (decisions with more than one legal action; forced ones take no
+thought), and per kind and contract the games its seats declared and how
+many of them the declarers won.
 
 Each board stands alone: a fresh table context with the board's dealer
 (the dealer moves on one seat per board), no carried Kontra or doubled
@@ -205,6 +207,7 @@ class Pairing:
             "mean": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)], "unit": self.unit,
             "time": {kind: timing.summary() for kind, timing in zip(self.kinds, self.timings, strict=True)},
             "seconds": round(self.seconds, 1), "contracts": self.contracts.to_json(),
+            "scores": [round(b.score, 4) for b in self.boards],
         }
 
     def lines(self) -> list[str]:
