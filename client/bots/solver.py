@@ -37,7 +37,8 @@ What keeps it fast besides:
   memo found a difference; where a plugin answers the legal plays, it
   takes them to follow from the cards each seat holds and has played, the
   trick on the table and the hand's announcements, not from the order of
-  the earlier tricks, as every shipped rule does);
+  the earlier tricks, as every shipped rule does, and so its answers are
+  remembered per seat, hand, trick on the table and tricks done);
 - a zero-window test on a target (:meth:`Solver.at_least`): whether a value
   can be reached, which cuts far more than a search for the exact value;
 - forced moves are played without branching, the last trick without
@@ -86,6 +87,10 @@ class Solver:
         """Legal plays or winners from the engine's hooks, the Sim kept in step."""
         self.engine_winner = engine or not sim.compiled_winner
         """Trick winners from the engine's hook."""
+        self.asked: dict[tuple[int, int, tuple[int, ...], int], int] | None = None if engine else {}
+        """The engine's legal plays (mirror mode) per seat, its hand, the trick and the
+        tricks done (see the module docstring: what a plugin's answer follows from;
+        not with ``engine=True``)."""
         self.leaves = Leaves(sim, seat, bits, memo=not engine)
         self.plain = ~(special_cards(sim.base.called, bits) | bits.mask(c for c in range(54) if is_king(c)))
         """The cards that may be merged with an equal neighbour (no card a premium names)."""
@@ -133,7 +138,14 @@ class Solver:
         bits = self.bits
         trick = self.trick
         if self.mirror:
-            legal = self.sim.model.to_engine(self.sim.legal(seat))
+            asked = self.asked
+            key = (seat, hand, tuple(trick), len(self.sim.tricks))
+            found = asked.get(key) if asked is not None else None
+            if found is None:
+                found = self.sim.model.to_engine(self.sim.legal(seat))
+                if asked is not None:
+                    asked[key] = found
+            legal = found
         else:
             legal = bits.legal(hand, trick, self.tmask)
         if not legal & (legal - 1):
