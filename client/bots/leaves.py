@@ -44,8 +44,10 @@ the Trull trick); the called card is named too."""
 VERIFY: Final = 32
 """Every so many reuses of an outcome's amount, the engine scores the hand again."""
 
-_Done = tuple[list[int], list[int], int, int]
-"""A trick the search completed: seats, bits in play order, its bit set, the winner."""
+Amounts = dict[tuple[object, ...], int]
+"""The settlement of the bot's seat per outcome of the hand."""
+_Done = tuple[list[int], list[int], int, int, int]
+"""A trick the search completed: seats, bits in play order, its bit set, the winner, its card points."""
 
 
 def special_cards(called: Card | None, bits: TrickBits) -> int:
@@ -60,7 +62,7 @@ class Leaves:
                  "scored", "scratch", "seat", "sim", "special", "specials", "stack", "sums", "weight", "wins",
                  "won")
 
-    def __init__(self, sim: Sim, seat: int, bits: TrickBits, memo: bool = True) -> None:
+    def __init__(self, sim: Sim, seat: int, bits: TrickBits, memo: bool | Amounts = True) -> None:
         self.sim = sim
         self.seat = seat
         self.bits = bits
@@ -70,7 +72,8 @@ class Leaves:
         values = sim.rules.facts.facts.card_values
         self.weight = tuple(values[c] for c in bits.card)
         """Per bit, its card's points."""
-        self.memo: dict[tuple[object, ...], int] | None = {} if memo else None
+        self.memo: Amounts | None = memo if isinstance(memo, dict) else {} if memo else None
+        """The amounts per outcome (a dict given: shared with other searches of the same world and seat)."""
         base = sim.base
         contract = base.contract
         assert contract is not None
@@ -111,13 +114,13 @@ class Leaves:
         for t in self.prefix:
             assert t.winner is not None
             trick = [bits.bit[c] for c in t.cards]
-            self._add(list(t.seats), trick, bits.mask(t.cards), t.winner)
+            weight = self.weight
+            self._add(list(t.seats), trick, bits.mask(t.cards), t.winner, sum(weight[b] for b in trick))
 
-    def _add(self, seats: list[int], trick: list[int], tmask: int, winner: int) -> None:
+    def _add(self, seats: list[int], trick: list[int], tmask: int, winner: int, points: int) -> None:
         pile = self.group[winner]
         self.won[pile] |= tmask
-        weight = self.weight
-        self.sums[pile] += sum(weight[b] for b in trick)
+        self.sums[pile] += points
         self.wins.append(winner)
         named = tmask & self.special
         if named:
@@ -125,10 +128,10 @@ class Leaves:
             self.specials.append(tuple((b, index, seats[i], winner) for i, b in enumerate(trick)
                                        if named >> b & 1))
 
-    def push(self, seats: list[int], trick: list[int], tmask: int, winner: int) -> None:
-        """The search completed a trick."""
-        self.stack.append((seats, trick, tmask, winner))
-        self._add(seats, trick, tmask, winner)
+    def push(self, seats: list[int], trick: list[int], tmask: int, winner: int, points: int) -> None:
+        """The search completed a trick (``points``: its cards' points)."""
+        self.stack.append((seats, trick, tmask, winner, points))
+        self._add(seats, trick, tmask, winner, points)
 
     def pop(self) -> _Done:
         """The search takes its last complete trick back."""
@@ -136,8 +139,7 @@ class Leaves:
         tmask, winner = done[2], done[3]
         pile = self.group[winner]
         self.won[pile] ^= tmask
-        weight = self.weight
-        self.sums[pile] -= sum(weight[b] for b in done[1])
+        self.sums[pile] -= done[4]
         self.wins.pop()
         if tmask & self.special:
             self.specials.pop()
@@ -159,7 +161,7 @@ class Leaves:
         card = self.bits.card
         self.scored += 1
         tricks = [*sim.base.tricks, *self.prefix]
-        for seats, trick, _, winner in self.stack:
+        for seats, trick, _, winner, _ in self.stack:
             tricks.append(Trick(seats[0], list(seats), [card[b] for b in trick], winner))
         scratch = self.scratch
         scratch.tricks = tricks
@@ -182,6 +184,7 @@ class Leaves:
         if self.hits % VERIFY == 0:
             amount = self.engine()
             if amount != known:
+                memo.clear()  # shared: no other search of this world reads it again either
                 self.memo = None
                 self.failures += 1
                 return amount

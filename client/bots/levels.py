@@ -69,10 +69,11 @@ class Level:
     perfect-information playout player."""
 
 
-MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000),
+MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000, prune_every=4),
                PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
                           cards_by_policy=False))
-HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000),
+HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000, rollouts=True, rollout_solve=4,
+                            prune_every=8),
              PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
