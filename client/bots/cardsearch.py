@@ -66,6 +66,9 @@ class Budget:
     rollout_solve: int = 0
     """Tricks left (the current one counted) at which a playout hands over to the
     solver, which finishes that world exactly (0: the playout plays to the end)."""
+    early_nodes: int = 0
+    """``decision_nodes`` for a decision before ``solve_at`` (0: the same): each of its
+    worlds is played out first, so its solver's nodes are worth less."""
     confidence: float = 1.0
     """Standard errors by which a card must beat the default card to be chosen instead."""
     prune_every: int = 0
@@ -146,7 +149,9 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
         default = next((g[0] for g in groups if default in g), None)
     results: dict[Card, list[float]] = {c: [] for c in reps}
     solved = False
-    spare = budget.decision_nodes if budget.decision_nodes > 0 else None
+    nodes = budget.early_nodes if budget.early_nodes and not (budget.solve_at and left <= budget.solve_at) \
+        else budget.decision_nodes
+    spare = nodes if nodes > 0 else None
     live = list(reps)
     weights = [w.weight for w in worlds]
     used = 0
