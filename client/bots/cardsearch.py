@@ -14,14 +14,17 @@ margin).  How the hand is finished:
   exactly: the solver (:mod:`client.bots.solver`) finds the best play of
   both parties to the end in that world;
 - with ``Budget.rollout_solve``, a playout stops at that many tricks left
-  and the solver finishes it exactly (no level does so: it did not beat
-  ``medium``, see :mod:`client.bots.levels`).
+  and the solver finishes it exactly (``hard`` before its last four tricks,
+  see :mod:`client.bots.levels`); the solves of one world share what they
+  found (:class:`~client.bots.solver.WorldMemo`).
 
 All candidates are tried in the same worlds, so their differences are not
 blurred by the luck of the draw.  Cards that are equivalent from what the
 bot knows (neighbours in one suit with the same value, every card between
 them played in an earlier trick or in its own hand, none of them a card a
-premium names) are tried once.
+premium names) are tried once.  With ``Budget.prune_every`` the cards the
+rule of thumb's card beats by ``Budget.prune_z`` standard errors are
+dropped as the worlds come in, and the search ends once only it is left.
 """
 
 from __future__ import annotations
@@ -83,7 +86,7 @@ class CardChoice:
 
     card: Card
     values: dict[Card, float]
-    """Mean result per candidate tried."""
+    """Mean result per candidate tried (a card dropped early: over the worlds it was tried in)."""
     worlds: int
     solved: bool
     kept_default: bool = False
