@@ -148,3 +148,30 @@ def test_a_playout_that_hands_over_to_the_solver_finds_the_solvers_values(varian
         assert exact.solved and not played.solved, where
         compared += 1
     assert compared >= 1, compared
+
+
+def test_dropping_the_cards_the_default_clearly_beats_ends_searches_early() -> None:
+    """``Budget.prune_every``: with the full search's best card as the default,
+    the pruned search keeps it and never uses more worlds; where the default
+    beats every other card clearly, it stops before its last world (in some
+    endgame of the corpus)."""
+    compared = early = 0
+    for variant in VARIANTS:
+        for where, hand in endgames(variant):
+            seat = hand.state.to_move
+            assert seat is not None
+            obs = observe(hand, seat)
+            if len(obs.legal) < 2:
+                continue
+            table = register(hand.rules)
+            full = search_card(obs, table, random.Random(7), Budget(worlds=8, solve_at=3))
+            assert full is not None, where
+            if not full.worlds:
+                continue
+            pruned = search_card(obs, table, random.Random(7), Budget(worlds=8, solve_at=3, prune_every=2),
+                                 default=full.card)
+            assert pruned is not None, where
+            assert pruned.card == full.card and pruned.worlds <= full.worlds, where
+            early += pruned.worlds < full.worlds
+            compared += 1
+    assert compared >= 10 and early >= 1, (compared, early)
