@@ -26,11 +26,11 @@ from table_rules import TableRules
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.playout import Aims, aims_of
-from tarock.client.bots.rulebook import register
+from tarock.client.bots.rulebook import TableEngine, register
 from tarock.client.bots.simulate import Sim
 from tarock.client.bots.solver import TIE_BREAK, Solver
 from tarock.core.engine import Hand, IllegalAction
-from tarock.core.observation import observe
+from tarock.core.observation import Observation, observe
 from tarock.core.plugins import load_plugins
 from tarock.core.record import parse_record, replay
 
@@ -125,18 +125,23 @@ def test_solver_values_equal_brute_force(variant: str) -> None:
     assert solved >= PER_VARIANT, solved
 
 
+def choices(variant: str) -> Iterator[tuple[str, Observation, TableEngine]]:
+    """The endgames of :func:`endgames` whose seat to move has a choice: its
+    observation and the table's engine rules."""
+    for where, hand in endgames(variant):
+        seat = hand.state.to_move
+        assert seat is not None
+        obs = observe(hand, seat)
+        if len(obs.legal) >= 2:
+            yield where, obs, register(hand.rules)
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_playout_that_hands_over_to_the_solver_finds_the_solvers_values(variant: str) -> None:
     """``Budget.rollout_solve``: a playout that reaches the solver's trick count at
     once is finished exactly, so each card's mean is the exact search's, world by world."""
     compared = 0
-    for where, hand in endgames(variant):
-        seat = hand.state.to_move
-        assert seat is not None
-        obs = observe(hand, seat)
-        if len(obs.legal) < 2:
-            continue
-        table = register(hand.rules)
+    for where, obs, table in choices(variant):
         exact = search_card(obs, table, random.Random(5), Budget(worlds=3, solve_at=3))
         handed = search_card(obs, table, random.Random(5), Budget(worlds=3, rollouts=True, rollout_solve=3))
         played = search_card(obs, table, random.Random(5), Budget(worlds=3, rollouts=True))
@@ -148,3 +153,24 @@ def test_a_playout_that_hands_over_to_the_solver_finds_the_solvers_values(varian
         assert exact.solved and not played.solved, where
         compared += 1
     assert compared >= 1, compared
+
+
+def test_dropping_the_cards_the_default_clearly_beats_ends_searches_early() -> None:
+    """``Budget.prune_every``: with the full search's best card as the default,
+    the pruned search keeps it and never uses more worlds; where the default
+    beats every other card clearly, it stops before its last world (in some
+    endgame of the corpus)."""
+    compared = early = 0
+    for variant in VARIANTS:
+        for where, obs, table in choices(variant):
+            full = search_card(obs, table, random.Random(7), Budget(worlds=8, solve_at=3))
+            assert full is not None, where
+            if not full.worlds:
+                continue
+            pruned = search_card(obs, table, random.Random(7), Budget(worlds=8, solve_at=3, prune_every=2),
+                                 default=full.card)
+            assert pruned is not None, where
+            assert pruned.card == full.card and pruned.worlds <= full.worlds, where
+            early += pruned.worlds < full.worlds
+            compared += 1
+    assert compared >= 10 and early >= 1, (compared, early)

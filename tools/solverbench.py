@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tarock.client.bots import make_bot
-from tarock.client.bots.cardsearch import Budget, search_card
+from tarock.client.bots.cardsearch import search_card
+from tarock.client.bots.levels import HARD
 from tarock.client.bots.playout import aims_of
 from tarock.client.bots.rulebook import register
 from tarock.client.bots.simulate import Sim
@@ -44,8 +45,8 @@ from tarock.core.rules import Rules
 from tarock.core.state import HandState
 
 DEFAULT_VARIANTS = ("tarock54", "tarock40", "koenigrufen-club")
-EARLY = Budget(worlds=32, solve_at=4, decision_nodes=160_000, rollouts=True, rollout_solve=4)
-"""``hard``'s card budget searching from the first trick (:mod:`client.bots.levels`)."""
+EARLY = HARD.cards
+"""``hard``'s card budget, which searches from the first trick (:mod:`client.bots.levels`)."""
 
 
 def early_times(rules: Rules, count: int, seed: int) -> list[float]:

@@ -14,14 +14,17 @@ margin).  How the hand is finished:
   exactly: the solver (:mod:`client.bots.solver`) finds the best play of
   both parties to the end in that world;
 - with ``Budget.rollout_solve``, a playout stops at that many tricks left
-  and the solver finishes it exactly (no level does so: it did not beat
-  ``medium``, see :mod:`client.bots.levels`).
+  and the solver finishes it exactly (``hard`` before its last four tricks,
+  see :mod:`client.bots.levels`); the solves of one world share what they
+  found (:class:`~client.bots.solver.WorldMemo`).
 
 All candidates are tried in the same worlds, so their differences are not
 blurred by the luck of the draw.  Cards that are equivalent from what the
 bot knows (neighbours in one suit with the same value, every card between
 them played in an earlier trick or in its own hand, none of them a card a
-premium names) are tried once.
+premium names) are tried once.  With ``Budget.prune_every`` the cards the
+rule of thumb's card beats by ``Budget.prune_z`` standard errors are
+dropped as the worlds come in, and the search ends once only it is left.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from tarock.client.bots.playout import Aims, Player, aims_of, play_out
 from tarock.client.bots.rollout import rollout
 from tarock.client.bots.rulebook import TableEngine
 from tarock.client.bots.simulate import Sim
-from tarock.client.bots.solver import Solver
+from tarock.client.bots.solver import Solver, WorldMemo
 from tarock.client.bots.weighing import clearly_better, weighted_mean
 from tarock.client.bots.worlds import Model, Sampler
 from tarock.core.actions import Play
@@ -66,8 +69,15 @@ class Budget:
     rollout_solve: int = 0
     """Tricks left (the current one counted) at which a playout hands over to the
     solver, which finishes that world exactly (0: the playout plays to the end)."""
+    early_nodes: int = 0
+    """``decision_nodes`` for a decision before ``solve_at`` (0: the same): each of its
+    worlds is played out first, so its solver's nodes are worth less."""
     confidence: float = 1.0
     """Standard errors by which a card must beat the default card to be chosen instead."""
+    prune_every: int = 0
+    """Every so many worlds, the cards the default card beats by ``prune_z`` standard
+    errors are dropped, and the search ends once only the default is left (0: never)."""
+    prune_z: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +86,7 @@ class CardChoice:
 
     card: Card
     values: dict[Card, float]
-    """Mean result per candidate tried."""
+    """Mean result per candidate tried (a card dropped early: over the worlds it was tried in)."""
     worlds: int
     solved: bool
     kept_default: bool = False
@@ -142,16 +152,25 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
         default = next((g[0] for g in groups if default in g), None)
     results: dict[Card, list[float]] = {c: [] for c in reps}
     solved = False
-    spare = budget.decision_nodes if budget.decision_nodes > 0 else None
+    nodes = budget.early_nodes if budget.early_nodes and not (budget.solve_at and left <= budget.solve_at) \
+        else budget.decision_nodes
+    spare = nodes if nodes > 0 else None
+    live = list(reps)
+    weights = [w.weight for w in worlds]
+    used = 0
     for world in worlds:
+        if len(live) == 1:
+            break  # every other card is clearly worse than the default: the rest would not change it
+        used += 1
         state = world.hand.state
         sim = Sim(table, state)
         aims = aims_of(state)
         player = Player(sim, aims, values)
         exact = budget.solve_at > 0 and sim.tricks_left <= budget.solve_at and (spare is None or spare > 0)
         limit = budget.node_limit if spare is None else min(budget.node_limit, spare)
-        solver = Solver(sim, aims, me, values, limit) if exact else None
-        for card in reps:
+        memo = WorldMemo()
+        solver = Solver(sim, aims, me, values, limit, memo=memo) if exact else None
+        for card in live:
             sim.play(card)
             result: float | None = None
             if solver is not None:
@@ -164,7 +183,7 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
                 result = rollout(table, hand, me, policy, True)
             if result is None:
                 depth = len(sim.stack)
-                result, spent = _finish(sim, player, aims, me, values, budget, spare)
+                result, spent = _finish(sim, player, aims, me, values, budget, spare, memo)
                 if spare is not None:
                     spare -= spent
                 if result is None:
@@ -175,18 +194,27 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
             results[card].append(result)
         if solver is not None and spare is not None:
             spare -= solver.nodes
-    weights = [w.weight for w in worlds]
-    means = {c: weighted_mean(v, weights) for c, v in results.items()}
-    best = max(reps, key=lambda c: (means[c], -STRENGTH[c]))
+        if default is not None and budget.prune_every and used % budget.prune_every == 0:
+            live = _survivors(live, default, results, weights[:used], budget.prune_z)
+    means = {c: weighted_mean(v, weights[:len(v)]) for c, v in results.items()}
+    best = max(live, key=lambda c: (means[c], -STRENGTH[c]))
+    weights = weights[:used]
     kept = False
     if default is not None and best != default and not clearly_better(results[best], results[default],
                                                                        weights, budget.confidence):
         best, kept = default, True
-    return CardChoice(best, means, len(worlds), solved, kept)
+    return CardChoice(best, means, used, solved, kept)
+
+
+def _survivors(live: list[Card], default: Card, results: dict[Card, list[float]], weights: Sequence[float],
+               z: float) -> list[Card]:
+    """``live`` without the cards ``default`` beats by ``z`` standard errors so far."""
+    mine = results[default]
+    return [c for c in live if c == default or not clearly_better(mine, results[c], weights, z)]
 
 
 def _finish(sim: Sim, player: Player, aims: Aims, me: int, values: Sequence[int], budget: Budget,
-            spare: int | None) -> tuple[float | None, int]:
+            spare: int | None, memo: WorldMemo | None = None) -> tuple[float | None, int]:
     """A playout to ``budget.rollout_solve`` tricks left, then the solver's exact value
     of the rest, and the solver nodes spent (None, the cards of the playout taken
     back, when that is off or the solver's budget runs out)."""
@@ -197,7 +225,7 @@ def _finish(sim: Sim, player: Player, aims: Aims, me: int, values: Sequence[int]
         seat = sim.to_move
         sim.play(player.choose(seat, sim.legal(seat)))
     limit = budget.node_limit if spare is None else min(budget.node_limit, spare)
-    solver = Solver(sim, aims, me, values, limit)
+    solver = Solver(sim, aims, me, values, limit, memo=memo)
     result = solver.value()
     if result is None:
         sim.rewind(depth)

@@ -148,10 +148,12 @@ def repair(where: Whereabouts, hand: Hand, action: Discard, rng: random.Random) 
     need = count - len(forced)
     if need < 0 or len(free) < need or not forced <= set(held):
         return None
+    # the rules' legal discards, enumerated once (the engine's check enumerates them per candidate)
+    options = set(hand.rules.legal_discards(hand.state, seat, count))
     for _ in range(REPAIRS):
         cards = tuple(sorted((*forced, *rng.sample(free, need))))
         candidate = Discard(seat, cards)
-        if hand.why_not(candidate) is None:
+        if cards in options and hand.why_not(candidate) is None:
             return candidate
     return None
 

@@ -5,15 +5,19 @@ is exact but slow next to a node of the bit-set search, and the search
 reaches many finished hands that score alike.  :class:`Leaves` follows the
 tricks the solver plays from a world's position and keys each finished
 hand by its *outcome*, compiled once per world from the contract's data:
-the cards each party took (each seat, where each plays for himself or
-several declarers play alone), who took the last trick and, in a game whose
-talon goes into the first tricks, those tricks, and for every card a premium
-names by its trick (the birds, Mond, Sküs and the called card) the trick it
-went to, who played it and who took that trick.  What the shipped scoring reads
-of a hand is in that key: the parties' piles and points (counted in any
-way), their tricks (a trick is as many cards as seats), Valat, the bird in
-its trick and the King Ultimo, Trull and Kings, the Mondfang, the talon
-cards that go to the first tricks' or the last trick's winner.  The engine
+what each party took (each seat, where each plays for himself or several
+declarers play alone: its number of cards, their points, and which Kings
+and cards a premium names are among them), who took the last trick and, in
+a game whose talon goes into the first tricks, those tricks, and for every
+card a premium names by its trick (the birds, Mond, Sküs and the called
+card) the trick it went to, who played it and who took that trick.  What
+the shipped scoring reads of a hand is in that key: the parties' points
+(counted in any way from the cards' number and values), their tricks (a
+trick is as many cards as seats), Valat, the bird in its trick and the King
+Ultimo, Trull and Kings, the Mondfang, the talon cards that go to the first
+tricks' or the last trick's winner.  Keying the piles by number and points
+rather than by their cards lets far more finished hands share a score, and
+the solver's table of bounds more positions.  The engine
 scores the first hand of each outcome (on one scratch copy of the world's
 state) and the others take its amount.
 
@@ -30,7 +34,7 @@ from __future__ import annotations
 from typing import Final
 
 from tarock.client.bots.simulate import Sim, finished
-from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, UHU, Card
+from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, UHU, Card, is_king
 from tarock.core.state import Trick
 from tarock.core.trickbits import TrickBits
 
@@ -40,8 +44,10 @@ the Trull trick); the called card is named too."""
 VERIFY: Final = 32
 """Every so many reuses of an outcome's amount, the engine scores the hand again."""
 
-_Done = tuple[list[int], list[int], int, int]
-"""A trick the search completed: seats, bits in play order, its bit set, the winner."""
+Amounts = dict[tuple[object, ...], int]
+"""The settlement of the bot's seat per outcome of the hand."""
+_Done = tuple[list[int], list[int], int, int, int]
+"""A trick the search completed: seats, bits in play order, its bit set, the winner, its card points."""
 
 
 def special_cards(called: Card | None, bits: TrickBits) -> int:
@@ -52,15 +58,22 @@ def special_cards(called: Card | None, bits: TrickBits) -> int:
 class Leaves:
     """The settlement of ``seat`` in the finished hands of one world (see the module docstring)."""
 
-    __slots__ = ("base_tricks", "bits", "failures", "first", "group", "hits", "memo", "prefix", "scored",
-                 "scratch", "seat", "sim", "special", "specials", "stack", "wins", "won")
+    __slots__ = ("base_tricks", "bits", "failures", "first", "group", "hits", "keep", "memo", "prefix",
+                 "scored", "scratch", "seat", "sim", "special", "specials", "stack", "sums", "weight", "wins",
+                 "won")
 
-    def __init__(self, sim: Sim, seat: int, bits: TrickBits, memo: bool = True) -> None:
+    def __init__(self, sim: Sim, seat: int, bits: TrickBits, memo: bool | Amounts = True) -> None:
         self.sim = sim
         self.seat = seat
         self.bits = bits
         self.special = special_cards(sim.base.called, bits)
-        self.memo: dict[tuple[object, ...], int] | None = {} if memo else None
+        self.keep = self.special | bits.mask(c for c in bits.card if is_king(c))
+        """The cards the key names by the pile they went to (the others count by number and points)."""
+        values = sim.rules.facts.facts.card_values
+        self.weight = tuple(values[c] for c in bits.card)
+        """Per bit, its card's points."""
+        self.memo: Amounts | None = memo if isinstance(memo, dict) else {} if memo else None
+        """The amounts per outcome (a dict given: shared with other searches of the same world and seat)."""
         base = sim.base
         contract = base.contract
         assert contract is not None
@@ -83,6 +96,8 @@ class Leaves:
         """Tricks complete between the world's state and the search's start."""
         self.stack: list[_Done] = []
         self.won: list[int] = []
+        self.sums: list[int] = []
+        """Per pile, the points of its cards."""
         self.wins: list[int] = []
         self.specials: list[tuple[tuple[int, int, int, int], ...]] = []
         """Per trick holding a named card: (bit, trick, seat, winner) of each named card in it."""
@@ -93,15 +108,19 @@ class Leaves:
         self.prefix = sim.tricks[len(sim.base.tricks):]
         self.stack = []
         self.won = [0] * (max(self.group) + 1)
+        self.sums = [0] * len(self.won)
         self.wins = []
         self.specials = []
         for t in self.prefix:
             assert t.winner is not None
             trick = [bits.bit[c] for c in t.cards]
-            self._add(list(t.seats), trick, bits.mask(t.cards), t.winner)
+            weight = self.weight
+            self._add(list(t.seats), trick, bits.mask(t.cards), t.winner, sum(weight[b] for b in trick))
 
-    def _add(self, seats: list[int], trick: list[int], tmask: int, winner: int) -> None:
-        self.won[self.group[winner]] |= tmask
+    def _add(self, seats: list[int], trick: list[int], tmask: int, winner: int, points: int) -> None:
+        pile = self.group[winner]
+        self.won[pile] |= tmask
+        self.sums[pile] += points
         self.wins.append(winner)
         named = tmask & self.special
         if named:
@@ -109,16 +128,18 @@ class Leaves:
             self.specials.append(tuple((b, index, seats[i], winner) for i, b in enumerate(trick)
                                        if named >> b & 1))
 
-    def push(self, seats: list[int], trick: list[int], tmask: int, winner: int) -> None:
-        """The search completed a trick."""
-        self.stack.append((seats, trick, tmask, winner))
-        self._add(seats, trick, tmask, winner)
+    def push(self, seats: list[int], trick: list[int], tmask: int, winner: int, points: int) -> None:
+        """The search completed a trick (``points``: its cards' points)."""
+        self.stack.append((seats, trick, tmask, winner, points))
+        self._add(seats, trick, tmask, winner, points)
 
     def pop(self) -> _Done:
         """The search takes its last complete trick back."""
         done = self.stack.pop()
         tmask, winner = done[2], done[3]
-        self.won[self.group[winner]] ^= tmask
+        pile = self.group[winner]
+        self.won[pile] ^= tmask
+        self.sums[pile] -= done[4]
         self.wins.pop()
         if tmask & self.special:
             self.specials.pop()
@@ -127,7 +148,12 @@ class Leaves:
     def history(self) -> tuple[object, ...]:
         """What the tricks so far add to the key of every hand finished from here."""
         early = self.base_tricks - self.first
-        return tuple(self.won), tuple(self.wins[:early]) if early > 0 else (), tuple(self.specials)
+        return self.piles(), tuple(self.wins[:early]) if early > 0 else (), tuple(self.specials)
+
+    def piles(self) -> tuple[tuple[int, int, int], ...]:
+        """Per pile: its number of cards, their points and the named cards and Kings in it."""
+        keep = self.keep
+        return tuple((w.bit_count(), p, w & keep) for w, p in zip(self.won, self.sums, strict=True))
 
     def engine(self) -> int:
         """``seat``'s amount in the engine's settlement of the finished hand."""
@@ -135,7 +161,7 @@ class Leaves:
         card = self.bits.card
         self.scored += 1
         tricks = [*sim.base.tricks, *self.prefix]
-        for seats, trick, _, winner in self.stack:
+        for seats, trick, _, winner, _ in self.stack:
             tricks.append(Trick(seats[0], list(seats), [card[b] for b in trick], winner))
         scratch = self.scratch
         scratch.tricks = tricks
@@ -148,7 +174,7 @@ class Leaves:
             return self.engine()
         wins, group = self.wins, self.group
         early = self.base_tricks - self.first
-        key = (tuple(self.won), group[wins[-1]] if wins else -1, tuple(wins[:early]) if early > 0 else (),
+        key = (self.piles(), group[wins[-1]] if wins else -1, tuple(wins[:early]) if early > 0 else (),
                tuple(self.specials))
         known = memo.get(key)
         if known is None:
@@ -158,6 +184,7 @@ class Leaves:
         if self.hits % VERIFY == 0:
             amount = self.engine()
             if amount != known:
+                memo.clear()  # shared: no other search of this world reads it again either
                 self.memo = None
                 self.failures += 1
                 return amount

@@ -6,11 +6,15 @@ table's engine rules (:mod:`client.bots.rulebook`):
 :func:`client.bots.cardsearch.search_card` solves every world exactly from
 the candidate card to the end (:mod:`client.bots.solver`) and plays the
 card with the best mean, unless it is not clearly better than the rule of
-thumb's.  Before the last tricks the rule of thumb plays.
+thumb's.  Cards the rule of thumb's card beats by two standard errors are
+dropped as the worlds come in, and the search ends once only it is left.
 
 The levels differ in how much they search (:class:`Level`): ``medium``
-samples 8 worlds and solves the last three tricks; ``hard`` samples 32 and
-solves the last four.  Both judge the auction (bids, holds, calls, "bei")
+samples 8 worlds and solves the last three tricks (before them the rule of
+thumb plays); ``hard`` samples 32 and solves the last four, and searches
+from the first trick: each world played out to four tricks left by the
+playout player and solved from there (40,000 solver nodes per decision
+before the last four tricks, 160,000 in them).  Both judge the auction (bids, holds, calls, "bei")
 by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
 ``medium`` in 8 worlds with the playout player's cards, ``hard`` in 16
 with the rule of thumb's), among the choices the contract's data do not
@@ -69,10 +73,11 @@ class Level:
     perfect-information playout player."""
 
 
-MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000),
+MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000, prune_every=4),
                PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
                           cards_by_policy=False))
-HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000),
+HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000, rollouts=True, rollout_solve=4,
+                            early_nodes=40_000, prune_every=8),
              PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 

@@ -37,7 +37,8 @@ What keeps it fast besides:
   memo found a difference; where a plugin answers the legal plays, it
   takes them to follow from the cards each seat holds and has played, the
   trick on the table and the hand's announcements, not from the order of
-  the earlier tricks, as every shipped rule does);
+  the earlier tricks, as every shipped rule does, and so its answers are
+  remembered per seat, hand, trick on the table and tricks done);
 - a zero-window test on a target (:meth:`Solver.at_least`): whether a value
   can be reached, which cuts far more than a search for the exact value;
 - forced moves are played without branching, the last trick without
@@ -51,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarock.client.bots.leaves import Leaves, special_cards
+from tarock.client.bots.leaves import Amounts, Leaves, special_cards
 from tarock.client.bots.playout import Aims
 from tarock.client.bots.simulate import Sim
 from tarock.core.cards import is_king
@@ -65,11 +66,24 @@ class _Limit(Exception):
     """The node budget is spent."""
 
 
+class WorldMemo:
+    """What the searches of one world for one seat share: the leaves' amounts per
+    outcome and the table of bounds (both keyed from the world's own start, so
+    valid for every position of it: the card search solves each candidate's
+    playout in the same world)."""
+
+    __slots__ = ("amounts", "bounds")
+
+    def __init__(self) -> None:
+        self.amounts: Amounts = {}
+        self.bounds: dict[tuple[object, ...], tuple[float, float]] = {}
+
+
 class Solver:
     """Solve the rest of one world's hand for ``seat`` (see the module docstring)."""
 
     def __init__(self, sim: Sim, aims: Aims, seat: int, values: Sequence[int], node_limit: int,
-                 engine: bool = False) -> None:
+                 engine: bool = False, memo: WorldMemo | None = None) -> None:
         self.sim = sim
         self.aims = aims
         self.seat = seat
@@ -86,11 +100,16 @@ class Solver:
         """Legal plays or winners from the engine's hooks, the Sim kept in step."""
         self.engine_winner = engine or not sim.compiled_winner
         """Trick winners from the engine's hook."""
-        self.leaves = Leaves(sim, seat, bits, memo=not engine)
+        self.asked: dict[tuple[int, int, tuple[int, ...], int], int] | None = None if engine else {}
+        """The engine's legal plays (mirror mode) per seat, its hand, the trick and the
+        tricks done (see the module docstring: what a plugin's answer follows from;
+        not with ``engine=True``)."""
+        shared = memo.amounts if memo is not None else True
+        self.leaves = Leaves(sim, seat, bits, memo=shared if not engine else False)
         self.plain = ~(special_cards(sim.base.called, bits) | bits.mask(c for c in range(54) if is_king(c)))
         """The cards that may be merged with an equal neighbour (no card a premium names)."""
         # the position, set by _load
-        self.table: dict[tuple[object, ...], tuple[float, float]] = {}
+        self.table: dict[tuple[object, ...], tuple[float, float]] = memo.bounds if memo is not None else {}
         """Per trick's start (see :meth:`_remembered`), the bounds on its value found so far."""
         self.hands: list[int] = []
         self.held = 0
@@ -133,7 +152,14 @@ class Solver:
         bits = self.bits
         trick = self.trick
         if self.mirror:
-            legal = self.sim.model.to_engine(self.sim.legal(seat))
+            asked = self.asked
+            key = (seat, hand, tuple(trick), len(self.sim.tricks))
+            found = asked.get(key) if asked is not None else None
+            if found is None:
+                found = self.sim.model.to_engine(self.sim.legal(seat))
+                if asked is not None:
+                    asked[key] = found
+            legal = found
         else:
             legal = bits.legal(hand, trick, self.tmask)
         if not legal & (legal - 1):
@@ -259,13 +285,13 @@ class Solver:
                 sim.undo()
         else:
             winner = seats[self.bits.winner(trick, tmask)]
-        points = self.points
-        if self.side[winner] == self.mine:
-            weight = self.weight
-            for b in trick:
-                points += weight[b]
+        weight = self.weight
+        made = 0
+        for b in trick:
+            made += weight[b]
+        points = self.points + made if self.side[winner] == self.mine else self.points
         leaves = self.leaves
-        leaves.push(seats, trick, tmask, winner)
+        leaves.push(seats, trick, tmask, winner, made)
         v = leaves.value()
         leaves.pop()
         return v + TIE_BREAK * points
@@ -290,21 +316,21 @@ class Solver:
             assert winner is not None
         else:
             winner = self.tseats[self.bits.winner(trick, tmask)]
+        weight = self.weight
+        made = 0
+        for c in trick:
+            made += weight[c]
         if self.side[winner] == self.mine:
-            weight = self.weight
-            for c in trick:
-                self.points += weight[c]
-        self.leaves.push(self.tseats, trick, tmask, winner)
+            self.points += made
+        self.leaves.push(self.tseats, trick, tmask, winner, made)
         self.trick, self.tseats, self.tmask = [], [], 0
         self.to_move = winner if self.hands[winner] else -1
 
     def _undo(self) -> None:
         if not self.trick:
-            seats, trick, tmask, winner = self.leaves.pop()
+            seats, trick, tmask, winner, made = self.leaves.pop()
             if self.side[winner] == self.mine:
-                weight = self.weight
-                for c in trick:
-                    self.points -= weight[c]
+                self.points -= made
             self.trick, self.tseats, self.tmask = trick, seats, tmask
         b = self.trick.pop()
         seat = self.tseats.pop()
@@ -324,6 +350,9 @@ class Solver:
         except _Limit:
             self.sim.rewind(depth)
             return None
+        finally:
+            if self.leaves.failures:  # the bounds found with the memo's amounts go with them
+                self.table.clear()
 
     def value(self) -> float | None:
         """The exact value of the position (None when the node budget ran out)."""

@@ -131,11 +131,15 @@ class Sampler:
             hand = Hand(rules, obs.dealer, hands, talon, obs.seats, obs.active, obs.context)
             for index, action in enumerate(history):
                 if isinstance(action, Discard) and action.seat != self.where.me:
-                    if rng is not None and hand.why_not(action) is not None:
-                        repaired = repair(self.where, hand, action, rng)
-                        if repaired is None:
-                            return None
-                        action = repaired
+                    if rng is not None:
+                        if hand.why_not(action) is not None:
+                            repaired = repair(self.where, hand, action, rng)
+                            if repaired is None:
+                                return None
+                            action = repaired
+                        hand.apply_unchecked(action)  # checked just now: a discard's check is dear
+                        done.append(action)
+                        continue
                 elif model is not None and index >= weigh_from and action.seat != self.where.me \
                         and not isinstance(action, Play) \
                         and len(hand.legal(action.seat)) > 1 \
@@ -194,7 +198,9 @@ class Sampler:
                         if repaired is None:
                             return None
                         action = repaired
-                elif model is not None and action.seat != self.where.me and len(hand.legal(action.seat)) > 1:
+                    hand.apply_unchecked(action)  # checked just now
+                    continue
+                if model is not None and action.seat != self.where.me and len(hand.legal(action.seat)) > 1:
                     seen = observe(hand, action.seat)
                     if self._model_decides(seen) != action:
                         misses += 1
@@ -324,11 +330,13 @@ class Sampler:
         return out
 
     def rebuild(self, world: World) -> Hand:
-        """A fresh engine hand of ``world`` at the decision point (replayed again)."""
+        """A fresh engine hand of ``world`` at the decision point (replayed again,
+        unchecked: every action of its history passed the engine's check when the
+        world was drawn)."""
         hand = Hand(self.table.rules, self.obs.dealer, world.hands, world.talon, self.obs.seats,
                     self.obs.active, self.obs.context)
         for action in world.history:
-            hand.apply(action)
+            hand.apply_unchecked(action)
         return hand
 
     def sample(self, rng: random.Random, tries: int = TRIES) -> World | None:
