@@ -1,10 +1,14 @@
-"""Signatures: what this process made or already found good is remembered, and the memory
-never makes a signature hold for other data or another key."""
+"""Signatures and token proofs: what this process made (or, for signatures, already found
+good) is remembered, and the memory never makes one hold for anything else."""
 
 from __future__ import annotations
 
-from tarock.net import identity
+import os
+
+from tarock.net import identity, proofs
 from tarock.net.identity import Identity, verify
+from tarock.net.proofs import check_token, prove_token
+from tarock.net.secp256k1 import SECP256K1 as GRP
 
 
 def _ids() -> tuple[Identity, Identity]:
@@ -41,3 +45,20 @@ def test_the_memory_is_bounded_and_stays_right_past_its_bound() -> None:
     assert (alice.public, first) not in identity._verified
     assert verify(alice.public, b"0", first)  # forgotten, checked again
     assert not verify(alice.public, b"1", first)
+
+
+def test_a_token_proof_made_here_is_remembered_and_holds_only_for_its_statement() -> None:
+    x = GRP.random_scalar(os.urandom)
+    y = GRP.base(x)
+    c1 = GRP.base(GRP.random_scalar(os.urandom))
+    t = GRP.mul(x, c1)
+    proof = prove_token(GRP, b"ctx", x, y, c1, t, os.urandom)
+    assert (GRP.name, b"ctx", y, c1, t) in proofs._made
+    assert check_token(GRP, b"ctx", y, c1, t, proof)
+    assert not check_token(GRP, b"other ctx", y, c1, t, proof)
+    other = GRP.mul(GRP.random_scalar(os.urandom), c1)
+    assert not check_token(GRP, b"ctx", y, c1, other, proof)
+    c, z = proof
+    assert not check_token(GRP, b"ctx", y, c1, t, (c, GRP.s_add(z, z)))
+    proofs._made.clear()  # as if another process had made it: checked in full, and it holds
+    assert check_token(GRP, b"ctx", y, c1, t, proof)
