@@ -20,7 +20,7 @@ from tarock.core.cards import Card
 from tarock.net.dealing import HOST, DealContext, Dealer, Layout, RandomBytes
 from tarock.net.handlog import Author, Entry, HandFault, who
 from tarock.net.protocol.messages import Act, Step
-from tarock.net.virtual import VirtualHand
+from tarock.net.virtual import VirtualHand, refs
 
 
 @dataclass
@@ -51,8 +51,12 @@ class Attempt:
     def copy(self) -> Attempt:
         """A copy whose state no later entry changes, but the virtual deal's (which keeps
         its own: :meth:`VirtualHand.save`)."""
+        # Entries go to the step of the current action only (a step's number is the number of
+        # acts so far), so the steps before it are complete and are shared, not copied.
+        k = len(self.acts)
+        steps = {i: dict(v) if i >= k else v for i, v in self.steps.items()}
         return dataclasses.replace(
-            self, dealer=self.dealer.copy(), steps={k: dict(v) for k, v in self.steps.items()},
+            self, dealer=self.dealer.copy(), steps=steps,
             share_log=list(self.share_log), acts=list(self.acts), expected=dict(self.expected),
             readies=dict(self.readies), redeals=dict(self.redeals), unknown_before=set(self.unknown_before),
             facts=list(self.facts))
@@ -169,7 +173,8 @@ class Attempt:
         # positions nobody could read at the last act need asking again.
         self.unknown_before -= self.readable_by_someone(self.unknown_before)
         self.take(entry.author, msg.share, k + 1, "act")
-        before = self.virtual.visible_all() if self.dealer.public_shares else None
+        # What each seat saw before matters only for a card played, which names its position.
+        before = self.virtual.visible_all() if self.dealer.public_shares and refs(msg.action) else None
         action = self.virtual.play_other(entry.author, msg.action)
         self.vouch(entry.author, msg.facts, k + 1)
         self.acts.append(entry)

@@ -70,7 +70,9 @@ class Identity:
         return self.public.hex()
 
     def sign(self, data: bytes) -> str:
-        return bytes(self._key.sign(data).signature).hex()
+        signature = bytes(self._key.sign(data).signature).hex()
+        _remember(self.public, data, signature)
+        return signature
 
     def derived(self, index: int) -> Identity:
         """The identity of this node's ``index``-th local seat (a bot of ``tarock host --bots``):
@@ -78,13 +80,33 @@ class Identity:
         return Identity(hashlib.sha256(LOCAL_TAG + self.seed + index.to_bytes(4, "big")).digest())
 
 
+VERIFIED_KEPT = 1024
+"""How many signatures this process made or checked it remembers as good."""
+
+_verified: dict[tuple[bytes, str], bytes] = {}
+"""(public key, signature) -> the data it signs, for the last :data:`VERIFIED_KEPT` signatures
+this process made or found good (oldest first)."""
+
+
+def _remember(public: bytes, data: bytes, signature: str) -> None:
+    if len(_verified) >= VERIFIED_KEPT:
+        del _verified[next(iter(_verified))]
+    _verified[(public, signature)] = data
+
+
 def verify(public: bytes, data: bytes, signature: str) -> bool:
+    """Whether ``signature`` (hex) is ``public``'s over ``data``.  A signature this process
+    made or already checked is not checked again: an entry of a hand's log comes back to its
+    author, and a host's node follows each entry twice (the host's part and its own seat)."""
+    if _verified.get((public, signature)) == data:
+        return True
     if not _HEX128.fullmatch(signature):
         return False
     try:
         nacl.signing.VerifyKey(public).verify(data, bytes.fromhex(signature))
     except (nacl.exceptions.BadSignatureError, nacl.exceptions.CryptoError, ValueError):
         return False
+    _remember(public, data, signature)
     return True
 
 

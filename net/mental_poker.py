@@ -218,7 +218,7 @@ class MentalDealer:
         out.keys = dict(self.keys)
         out.decks = list(self.decks)
         out.commits = list(self.commits)
-        out.tokens = {p: dict(t) for p, t in self.tokens.items()}
+        out.tokens = dict(self.tokens)  # a position's tokens are replaced, never changed in place
         out.cards = dict(self.cards)
         out.opened = dict(self.opened)
         out._given = set(self._given)
@@ -331,7 +331,7 @@ class MentalDealer:
 
     def take(self, author: int, payload: object, public: bool = True) -> tuple[dict[int, Card], set[int]]:
         # A refused message leaves nothing behind, not even the shares before the bad one.
-        saved = ({p: dict(t) for p, t in self.tokens.items()}, dict(self.cards), set(self._given))
+        saved = (dict(self.tokens), dict(self.cards), set(self._given))
         try:
             return self._take(author, payload)
         except (PayloadError, DealingFault):
@@ -363,7 +363,7 @@ class MentalDealer:
                     raise DealingFault(f"seat {author}'s token for position {p}: token is not a point of the "
                                        "prime-order group", author)
                 raise DealingFault(f"seat {author}'s token for position {p} fails its proof", author)
-            self.tokens[p][author] = t
+            self.tokens[p] = {**self.tokens[p], author: t}
             covered.add(p)
             if author == self.seat:
                 self._given.add(p)

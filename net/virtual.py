@@ -350,7 +350,7 @@ class VirtualHand:
         if seen is not None and seen[0] is hand and seen[1] == taken:
             return seen[2]
         at = self._at
-        found = {s: frozenset(at[c] for c in cards) for s, cards in enumerate(seen_by_all(hand))}
+        found = {s: frozenset(map(at.__getitem__, cards)) for s, cards in enumerate(seen_by_all(hand))}
         self._seen = (hand, taken, found)
         return found
 
