@@ -67,6 +67,7 @@ from tarock.core.cards import PAGAT, TAROCK, Card
 from tarock.core.contracts import CallRule, ContractSpec, Outcome
 from tarock.core.defaults import trump_suit
 from tarock.core.facts import VariantFacts
+from tarock.core.hookcall import after_answer
 from tarock.core.hookspecs import hookimpl
 from tarock.core.open_auction import OpenAuction
 from tarock.core.phases import BIDDING, contract_phases
@@ -193,8 +194,9 @@ class Tarock40Online:
         return ALLOW
 
     @hookimpl(wrapper=True)
-    def tarock_legal_plays(self, state: HandState, seat: int) -> Generator[None, Any, Sequence[Card]]:
-        cards: Sequence[Card] = yield
+    @after_answer  # asked for every card played: no generator on the way
+    def tarock_legal_plays(self, state: HandState, seat: int, *, answer: Sequence[Card]) -> Sequence[Card]:
+        cards = answer
         if PAGAT in cards and len(cards) > 1 and pagat_held(state, seat):
             return [c for c in cards if c != PAGAT]
         return cards
