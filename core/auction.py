@@ -122,11 +122,10 @@ class Auction(Phase):
         best: tuple[str, list[int], Key] | None = None
         alone = self._key_of(rules)
         for name, seats in self.groups(info).items():
-            k: Key | None = alone.get(name) if len(seats) == 1 and name != VORHAND else None
-            if k is not None:
-                pass
-            elif name == VORHAND:
-                k = (0, -1 << 30)
+            if name == VORHAND:
+                k: Key = (0, -1 << 30)
+            elif len(seats) == 1:
+                k = alone[name]
             else:
                 spec = rules.contract(name)
                 assert spec is not None

@@ -130,8 +130,9 @@ class Rules:
         self._partner_revealed = first_result_caller(
             self.hook.tarock_partner_revealed, ("state", "seat", "card"))
         self._bids_judged = bool(self.hook.tarock_bid_verdict.get_hookimpls())
-        self._redeals = bool(self.hook.tarock_redeal_reason.get_hookimpls())
         """Whether any plugin answers ``tarock_bid_verdict``."""
+        self._redeals = bool(self.hook.tarock_redeal_reason.get_hookimpls())
+        """Whether any plugin answers ``tarock_redeal_reason``."""
         self._legal_discards = first_result_caller(
             self.hook.tarock_legal_discards, ("state", "seat", "count"))
 

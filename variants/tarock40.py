@@ -182,10 +182,9 @@ def _own_verdict(hand: tuple[Card, ...], tricks: TrickRules, pos: int, code: str
     return ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
 
 
-@lru_cache(maxsize=4096)
 def _own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
-    """The check's verdict for :func:`own_valat`, remembered: the auction asks
-    it for every Solo and Faberl the hand could bid, in every turn."""
+    """The check's verdict for :func:`own_valat` (remembered by :func:`_own_verdict` and,
+    per suit, by the check itself)."""
     if tricks.trump == "suit":
         return valat_verdict_any_suit(hand, tricks, pos, DECK40)
     return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
