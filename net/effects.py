@@ -6,7 +6,6 @@ they return effects, and the trio node carries them out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from tarock.core.facts import VariantFacts
@@ -14,9 +13,10 @@ from tarock.core.observation import Observation, TrickView
 from tarock.core.table import SheetRow, Table
 from tarock.net.agreement.outcome import Outcome
 from tarock.net.protocol.messages import SeatInfo, Signed, TableInfo
+from tarock.net.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Send:
     """Send ``body`` to the node ``to`` (a seat's or a watcher's node id)."""
 
@@ -24,7 +24,7 @@ class Send:
     body: Signed
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Drop:
     """Close the connection of ``to`` (logged with ``reason``): it broke the protocol, or
     this host stops hosting (``code`` ``resigned``)."""
@@ -34,21 +34,21 @@ class Drop:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Note:
     """A line for the node's log."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ToHost:
     """(Seat) send ``body`` to the host."""
 
     body: Signed
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Decide:
     """(Seat) the player must choose one of ``obs.legal``; answer with ``SeatCore.decided``.
     (Host) the bot of an away seat (``obs.seat``) must; answer with ``HostCore.stand_in_decided``."""
@@ -58,7 +58,7 @@ class Decide:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Leave:
     """(Seat) this node leaves the table: ``done`` when it is over, else why."""
 
@@ -66,12 +66,12 @@ class Leave:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TableDone:
     """(Host) every round is played and checked: the table is over."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Propose:
     """(Host) append ``outcome`` to the table's log; it counts once a majority holds it, and
     the host hears of that by :meth:`~net.host.HostCore.committed`."""
@@ -79,7 +79,7 @@ class Propose:
     outcome: Outcome
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class StepDown:
     """(Host) a newer host exists (``epoch``): stop hosting and join it as a seat."""
 
@@ -89,7 +89,7 @@ class StepDown:
 
 # -- what a player's screen shows (seat side) ------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@value
 class Joined:
     info: TableInfo
     roster: tuple[SeatInfo, ...]
@@ -103,7 +103,7 @@ class Joined:
     when everyone sits at the same table with the same keys."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HandBegins:
     obs: Observation
     round: int
@@ -113,19 +113,19 @@ class HandBegins:
     """The seats a bot of the host's node plays in this deal: their players are away."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Acted:
     obs: Observation
     phase_before: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TrickOver:
     obs: Observation
     trick: TrickView
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HandOver:
     obs: Observation
     row: SheetRow | None
@@ -133,14 +133,14 @@ class HandOver:
     bots: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Voided:
     deal: int
     reason: str
     culprit: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Refusal:
     """This seat's action was not taken (the engine refused it: ``code`` and why)."""
 
@@ -148,12 +148,12 @@ class Refusal:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TableOver:
     table: Table
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class FirstCard:
     """The first card of the table was played (for benchmarks)."""
 
@@ -164,7 +164,7 @@ class FirstCard:
 Shown = Joined | HandBegins | Acted | TrickOver | HandOver | Voided | Refusal | TableOver | FirstCard
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Show:
     """(Seat) something for the player's screen."""
 

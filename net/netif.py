@@ -10,10 +10,11 @@ from __future__ import annotations
 import ipaddress
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import ifaddr
+
+from tarock.net.values import value
 
 __all__ = ["Interface", "NetworkChoice", "choose_network", "list_interfaces"]
 
@@ -25,7 +26,7 @@ _IFF_MULTICAST = 0x1000
 LOOPBACK = "127.0.0.1"
 
 
-@dataclass(frozen=True)
+@value
 class Interface:
     """One IPv4 address of a network interface."""
 
@@ -36,7 +37,7 @@ class Interface:
     loopback: bool
 
 
-@dataclass(frozen=True)
+@value
 class NetworkChoice:
     """Where zeroconf listens (``bind``: interface addresses) and what we advertise."""
 

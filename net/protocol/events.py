@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from tarock.net.protocol.messages import Hello, Info, Refuse, Welcome
+from tarock.net.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HelloReceived:
     """(Accepting side) the peer's hello: answer with accept or refuse."""
 
     hello: Hello
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Authenticated:
     """(Accepting side) the client proved it holds the key of ``hello.node`` (and the PIN):
     answer with accept or refuse."""
@@ -23,33 +23,33 @@ class Authenticated:
     hello: Hello
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Welcomed:
     """(Connecting side) the peer accepted; bodies may flow."""
 
     welcome: Welcome
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HelloRefused:
     """(Connecting side) the peer refused the hello."""
 
     refuse: Refuse
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class InfoReceived:
     info: Info
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class BodyReceived:
     """A new body (plain data; decode it with ``messages.parse(body, "body")``)."""
 
     body: Any
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Closed:
     """The connection is over: ``code`` (``eof``, ``protocol``, ``timeout``, a
     bye's code ...) and the reason.  ``by_peer``: the peer ended it."""
