@@ -7,11 +7,13 @@ name on the wire.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from tarock.net.protocol.messages import message
+from tarock.net.values import value
 
-@dataclass(frozen=True, slots=True)
+
+@value
 class Entry:
     """One log entry, the ``index``-th of the log, appended by the leader of ``term``;
     ``data`` is plain msgpack-able data, ``None`` for a leader's no-op."""
@@ -21,7 +23,7 @@ class Entry:
     data: Any
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class HardState:
     """What must be on disk before any message of the same :class:`Ready` is sent."""
 
@@ -30,8 +32,15 @@ class HardState:
     commit: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Ballot:
+@value
+class Tagged:
+    """Base of the messages between members; ``tag`` (set by ``@message``) is the name on the wire."""
+
+    tag: ClassVar[str] = ""
+
+
+@value
+class Ballot(Tagged):
     """A request for a vote (:class:`PreVote` or :class:`Vote`): the candidate's term and last entry."""
 
     term: int
@@ -39,22 +48,18 @@ class Ballot:
     last_term: int
 
 
+@message("raft-pre-vote")
 class PreVote(Ballot):
     """Would you vote for me at ``term`` (my term + 1)? Never changes the voter's state."""
 
-    __slots__ = ()
-    tag: ClassVar[str] = "raft-pre-vote"
 
-
+@message("raft-vote")
 class Vote(Ballot):
     """A candidate's request for a vote in ``term``."""
 
-    __slots__ = ()
-    tag: ClassVar[str] = "raft-vote"
 
-
-@dataclass(frozen=True, slots=True)
-class BallotReply:
+@value
+class BallotReply(Tagged):
     """The answer to a :class:`PreVote` (a :class:`PreVoteReply`) or a :class:`Vote` (a
     :class:`VoteReply`): ``term`` is the request's term when a pre-vote is granted, else the
     replier's own term."""
@@ -63,21 +68,20 @@ class BallotReply:
     granted: bool
 
 
+@message("raft-pre-vote-reply")
 class PreVoteReply(BallotReply):
-    __slots__ = ()
-    tag: ClassVar[str] = "raft-pre-vote-reply"
+    """Granted or not: the answer to a :class:`PreVote`."""
 
 
+@message("raft-vote-reply")
 class VoteReply(BallotReply):
-    __slots__ = ()
-    tag: ClassVar[str] = "raft-vote-reply"
+    """Granted or not: the answer to a :class:`Vote`."""
 
 
-@dataclass(frozen=True, slots=True)
-class Append:
+@message("raft-append")
+class Append(Tagged):
     """Entries after ``prev_index`` (none: a heartbeat) and the leader's commit index."""
 
-    tag: ClassVar[str] = "raft-append"
     term: int
     prev_index: int
     prev_term: int
@@ -85,8 +89,8 @@ class Append:
     commit: int
 
 
-@dataclass(frozen=True, slots=True)
-class AppendReply:
+@message("raft-append-reply")
+class AppendReply(Tagged):
     """``index``: on success the last index now matched; on failure a hint where to resume.
 
     The hint is at most the follower's last index: that index when its log is
@@ -94,18 +98,16 @@ class AppendReply:
     before the rejected one whose term is not above the leader's ``prev_term``.
     """
 
-    tag: ClassVar[str] = "raft-append-reply"
     term: int
     success: bool
     index: int
 
 
-@dataclass(frozen=True, slots=True)
-class Forgot:
+@message("raft-forgot")
+class Forgot(Tagged):
     """(Leader to a member) Your log is shorter than ``index``, which you acknowledged: your store
     lost entries.  Take no part in elections until you hold my committed log."""
 
-    tag: ClassVar[str] = "raft-forgot"
     term: int
     index: int
 
@@ -117,7 +119,7 @@ MESSAGES: dict[str, type[RaftMessage]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Envelope:
     """A message from ``frm`` to ``to``."""
 
@@ -126,7 +128,7 @@ class Envelope:
     msg: RaftMessage
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Ready:
     """What happened since the last :meth:`Raft.ready`: persist, then send, then apply."""
 
