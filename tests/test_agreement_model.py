@@ -118,7 +118,7 @@ class Sim:
             self.fail(f"index {e.index} committed as {known} and as {e}")
 
     def propose(self, r: Raft) -> int | None:
-        deal = max((e.data["deal"] for e in r.entries(1, r.last_index + 1) if isinstance(e.data, dict)),
+        deal = max((e.data["deal"] for e in r.entries(1, r.log.last + 1) if isinstance(e.data, dict)),
                    default=0) + 1
         return r.propose({"deal": deal, "outcome": f"{r.me}@{self.steps}"})
 
@@ -130,18 +130,18 @@ class Sim:
                 known = self.leaders.setdefault(r.term, r.me)
                 if known != r.me:
                     self.fail(f"two leaders in term {r.term}: {known} and {r.me}")
-            if r.commit > self.checked[r.me]:
-                if r.commit > r.last_index:
-                    self.fail(f"{r.me} commits {r.commit} beyond its log")
-                for e in r.entries(self.checked[r.me] + 1, r.commit + 1):
+            if r.log.committed > self.checked[r.me]:
+                if r.log.committed > r.log.last:
+                    self.fail(f"{r.me} commits {r.log.committed} beyond its log")
+                for e in r.entries(self.checked[r.me] + 1, r.log.committed + 1):
                     self.record(e)
-                self.checked[r.me] = r.commit
+                self.checked[r.me] = r.log.committed
 
     def check_new_leader(self, r: Raft) -> None:
         """Leader completeness: a new leader holds every entry committed so far."""
         self.elections += 1
         for index, e in self.committed.items():
-            if index > r.last_index or r.entry(index) != e:
+            if index > r.log.last or r.entry(index) != e:
                 self.fail(f"new leader {r.me} of term {r.term} lacks committed {e}")
 
     # -- one random step -------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ E = 10  # election ticks
 
 def log_of(r: Raft) -> list[Entry]:
     """Every entry of ``r``'s log (from its storage and from memory)."""
-    return r.entries(1, r.last_index + 1)
+    return r.entries(1, r.log.last + 1)
 
 
 @dataclass
@@ -121,7 +121,7 @@ class Cluster:
         assert index is not None
         for _ in range(limit):
             self.deliver()
-            if leader.commit >= index:
+            if leader.log.committed >= index:
                 return index
             self.tick()
         raise AssertionError("not committed")
@@ -160,7 +160,7 @@ def test_single_node_leads_and_commits_alone() -> None:
     assert a.role == "leader" and a.leader == "a" and a.term == 1
     index = a.propose({"deal": 1})
     c.flush()
-    assert a.commit == index == 2
+    assert a.log.committed == index == 2
     assert [e.data for e in c.stores["a"].applied] == [None, {"deal": 1}]
     assert c.stores["a"].hard == HardState(1, "a", 2)
 
@@ -172,7 +172,7 @@ def test_election(n: int) -> None:
     c.tick(E)
     assert c.leaders() == [leader]
     assert all(r.leader == leader.me and r.term == leader.term for r in c.up())
-    assert all(r.commit == 1 and log_of(r) == log_of(leader) for r in c.up())  # the leader's no-op
+    assert all(r.log.committed == 1 and log_of(r) == log_of(leader) for r in c.up())  # the leader's no-op
     assert leader.reachable() == frozenset(c.ids)
     assert {r.reachable() for r in c.up() if r is not leader} == {frozenset({r.me}) for r in c.up()} - {
         frozenset({leader.me})}
@@ -271,16 +271,16 @@ def test_restart_from_persisted_state() -> None:
     c.tick(E)
     f = next(r for r in c.up() if r.role != "leader")
     st = c.stores[f.me]
-    assert st.log == log_of(f) and st.hard == HardState(f.term, st.hard.vote, f.commit)
+    assert st.log == log_of(f) and st.hard == HardState(f.term, st.hard.vote, f.log.committed)
     c.crash(f.me)
     c.commit({"deal": 4})
     c.restart(f.me)
     r = c.node(f.me)
-    assert r.term == st.hard.term and r.commit == st.hard.commit and log_of(r) == st.log
+    assert r.term == st.hard.term and r.log.committed == st.hard.commit and log_of(r) == st.log
     applied = len(st.applied)
     c.tick(2 * E)
     assert [e.data for e in st.applied] == [e.data for e in log_of(c.until_leader())]
-    assert len(st.applied) > applied and r.commit == r.last_index
+    assert len(st.applied) > applied and r.log.committed == r.log.last
 
 
 def test_restart_reapplies_only_unapplied_entries() -> None:
@@ -307,10 +307,10 @@ def test_replication_needs_a_quorum() -> None:
     index = leader.propose({"deal": 1})
     assert index is not None
     c.tick(E // 2)
-    assert leader.commit < index and c.node(others[0]).last_index == index
+    assert leader.log.committed < index and c.node(others[0]).log.last == index
     c.heal()
     c.tick(2)
-    assert all(r.commit == index for r in c.up())
+    assert all(r.log.committed == index for r in c.up())
     assert all(c.stores[i].applied[-1].data == {"deal": 1} for i in c.ids)
 
 
@@ -445,7 +445,7 @@ def test_propose_rejects_data_msgpack_cannot_encode() -> None:
     leader = c.until_leader(limit=3 * E)
     with pytest.raises(TypeError):
         leader.propose({"deal": object()})
-    assert leader.last_index == 1 and leader.propose({"deal": 1}) == 2
+    assert leader.log.last == 1 and leader.propose({"deal": 1}) == 2
 
 
 def test_the_first_host_leads_without_an_election_and_nobody_else_can_win_its_term() -> None:
@@ -512,12 +512,12 @@ def test_a_member_restarted_from_an_older_store_is_told_catches_up_and_votes_onl
     node.step = step  # type: ignore[method-assign]
     for _ in range(3 * E):
         c.tick()
-        if node.last_index >= leader.commit and not node.lost:
+        if node.log.last >= leader.log.committed and not node.lost:
             break
     forgot = [env.msg for rd in c.readies[leader.me] for env in rd.messages if env.to == victim
               and isinstance(env.msg, rm.Forgot)]
     assert forgot and any(told), "the leader never told the member that it lost entries"
-    assert not node.lost and node.last_index >= acknowledged  # caught up from the table's log
+    assert not node.lost and node.log.last >= acknowledged  # caught up from the table's log
     assert [e.data for e in c.stores[victim].applied] == [e.data for e in c.stores[leader.me].applied]
 
 
@@ -532,7 +532,7 @@ def test_a_lost_member_grants_no_vote_and_stands_for_no_election() -> None:
     assert replies == [rm.VoteReply(1, False), rm.PreVoteReply(1, False)]
     # A leader's append that brings its committed log ends it.
     r.step(Envelope("a", "b", rm.Append(2, 0, 0, (Entry(2, 1, None),), 1)))
-    assert not r.lost and r.commit == 1
+    assert not r.lost and r.log.committed == 1
     with pytest.raises(ValueError):
         Raft("a", ["a"], hard=HardState(1, "a"), rand=random.Random(1), lost=True).lead()
 

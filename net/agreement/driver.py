@@ -119,8 +119,8 @@ class Agreement:
         """Every outcome in this node's log, committed or not, in log order: read from the store
         a batch at a time (:data:`BATCH` bytes), never all at once."""
         index = 1
-        while index <= self.raft.last_index:
-            batch = self.raft.entries(index, self.raft.last_index + 1, BATCH)
+        while index <= self.raft.log.last:
+            batch = self.raft.entries(index, self.raft.log.last + 1, BATCH)
             for entry in batch:
                 found = outcome_of(entry.data)
                 if found is not None:
@@ -240,7 +240,7 @@ class Agreement:
         A member away longer gets no leader to catch up from: its sheet stops short."""
         with trio.move_on_after(timeout):
             while self.leads():
-                if all(self.raft.matched(p) >= self.raft.commit for p in self.raft.peers()):
+                if all(self.raft.matched(p) >= self.raft.log.committed for p in self.raft.peers()):
                     await trio.sleep(3 * self.timing.beat)
                     return
                 await self.wait_changed(0.2)

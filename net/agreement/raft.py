@@ -126,16 +126,6 @@ class Raft:
         """Follower, pre-candidate, candidate or leader."""
         return self._role
 
-    @property
-    def commit(self) -> int:
-        """The index of the last entry known to be committed."""
-        return self.log.committed
-
-    @property
-    def last_index(self) -> int:
-        """The index of the last entry (0: empty log)."""
-        return self.log.last
-
     def entry(self, index: int) -> Entry:
         """The entry at 1-based ``index`` (IndexError outside the log)."""
         return self.entries(index, index + 1)[0]
@@ -181,7 +171,7 @@ class Raft:
         """Lead the current term without an election: only a group's first leader may, for which
         every member persisted its vote in this term before it took part (so nobody else can
         gather a quorum of votes in it)."""
-        if self._vote != self.me or self._term < 1 or self.last_index or self._role == "leader" or self.lost:
+        if self._vote != self.me or self._term < 1 or self.log.last or self._role == "leader" or self.lost:
             raise ValueError("only the member every member voted for may lead without an election")
         self._become_leader(self.members)
 
@@ -200,7 +190,7 @@ class Raft:
         if self._role != "leader":
             return None
         msgpack.packb(data, use_bin_type=True)
-        index = self.last_index + 1
+        index = self.log.last + 1
         self.log.append(Entry(self._term, index, data))
         for p in self.peers():
             if self._progress.next[p] == index:
@@ -222,7 +212,7 @@ class Raft:
                 self._become_follower(m.term, frm if isinstance(m, Append | Forgot) else None)
         elif m.term < self._term:
             if isinstance(m, Append):
-                self._send(frm, AppendReply(self._term, False, self.last_index))  # the stale leader learns
+                self._send(frm, AppendReply(self._term, False, self.log.last))  # the stale leader learns
             elif isinstance(m, PreVote):
                 self._send(frm, PreVoteReply(self._term, False))
             return
@@ -236,7 +226,7 @@ class Raft:
                 self._tally.record(frm, m.granted)
                 self._count()
         elif isinstance(m, Forgot):
-            if self._role != "leader" and m.index > self.last_index:
+            if self._role != "leader" and m.index > self.log.last:
                 self._become_follower(self._term, frm)
                 self.lost = True
         elif isinstance(m, Append):
@@ -253,7 +243,7 @@ class Raft:
     def ready(self) -> Ready:
         """Hand over everything since the last call; of the committed entries only as many as
         fit in ``max_committed_bytes`` (at least one): the next call hands over more."""
-        hard = HardState(self._term, self._vote, self.commit)
+        hard = HardState(self._term, self._vote, self.log.committed)
         new_hard = hard if hard != self._saved else None
         committed = self.log.take_committed(self._max_committed)
         truncate, entries = self.log.hand_over()  # after reading committed ones still in memory
@@ -286,12 +276,12 @@ class Raft:
         self.leader = None
         if pre:
             self._reset("pre-candidate")
-            msg: RaftMessage = PreVote(self._term + 1, self.last_index, self.log.last_term)
+            msg: RaftMessage = PreVote(self._term + 1, self.log.last, self.log.last_term)
         else:
             self._term += 1
             self._vote = self.me
             self._reset("candidate")
-            msg = Vote(self._term, self.last_index, self.log.last_term)
+            msg = Vote(self._term, self.log.last, self.log.last_term)
         if not self._tally.won():
             for p in self.peers():
                 self._send(p, msg)
@@ -310,7 +300,7 @@ class Raft:
     def _on_vote_request(self, frm: str, m: PreVote | Vote) -> None:
         pre = isinstance(m, PreVote)
         can = self._vote == frm or (self._vote == "" and self.leader is None) or (pre and m.term > self._term)
-        up_to_date = (m.last_term, m.last_index) >= (self.log.last_term, self.last_index)
+        up_to_date = (m.last_term, m.last_index) >= (self.log.last_term, self.log.last)
         granted = can and up_to_date and not self.lost  # a member that lost entries votes for nobody
         if granted and not pre:
             self._clock.elapsed = 0
@@ -322,8 +312,8 @@ class Raft:
         heard = [p for p in voters if p != self.me]
         self._reset("leader")
         self.leader = self.me
-        self._progress = Progress(self.peers(), self.last_index, heard, self._clock.now)
-        self.log.append(Entry(self._term, self.last_index + 1, None))  # the new leader's no-op
+        self._progress = Progress(self.peers(), self.log.last, heard, self._clock.now)
+        self.log.append(Entry(self._term, self.log.last + 1, None))  # the new leader's no-op
         self._broadcast()
         self._maybe_commit()
 
@@ -334,44 +324,44 @@ class Raft:
 
     def _send_append(self, p: str) -> None:
         nxt = self._progress.next[p]
-        entries = self.entries(nxt, self.last_index + 1, self._max_bytes)
+        entries = self.entries(nxt, self.log.last + 1, self._max_bytes)
         prev_term = self.log.term_at(nxt - 1)
         assert prev_term is not None
-        self._send(p, Append(self._term, nxt - 1, prev_term, tuple(entries), self.commit))
+        self._send(p, Append(self._term, nxt - 1, prev_term, tuple(entries), self.log.committed))
 
     def _on_append(self, frm: str, m: Append) -> None:
         if m.prev_index < 0 or any(e.index != m.prev_index + 1 + i for i, e in enumerate(m.entries)):
             return  # malformed
         prev_term = self.log.term_at(m.prev_index)
         if prev_term != m.prev_term:
-            hint = self.last_index if prev_term is None else self.log.conflict_hint(m.prev_index, m.prev_term)
+            hint = self.log.last if prev_term is None else self.log.conflict_hint(m.prev_index, m.prev_term)
             self._send(frm, AppendReply(self._term, False, hint))
             return
-        if not self.log.append_after(m.prev_index, m.entries, self.commit):
+        if not self.log.append_after(m.prev_index, m.entries, self.log.committed):
             return  # it would overwrite a committed entry: not from a correct leader
         last_new = m.prev_index + len(m.entries)
-        self.log.committed = max(self.commit, min(m.commit, last_new))
-        if self.lost and self.commit >= m.commit:
+        self.log.committed = max(self.log.committed, min(m.commit, last_new))
+        if self.lost and self.log.committed >= m.commit:
             self.lost = False  # it holds every entry the leader counts as committed
         self._send(frm, AppendReply(self._term, True, last_new))
 
     def _on_append_reply(self, frm: str, m: AppendReply) -> None:
-        if not 0 <= m.index <= self.last_index:
+        if not 0 <= m.index <= self.log.last:
             return
         if m.success:
             self._progress.acknowledged(frm, m.index)
             if self._maybe_commit():
                 self._broadcast()
-            elif self._progress.next[frm] <= self.last_index:
+            elif self._progress.next[frm] <= self.log.last:
                 self._send_append(frm)
         else:
             if self._progress.refused(frm, m.index):
                 # Its store lost entries (rolled back or made anew): it is told.
-                self._send(frm, Forgot(self._term, self.commit))
+                self._send(frm, Forgot(self._term, self.log.committed))
             self._send_append(frm)
 
     def _maybe_commit(self) -> bool:
-        for n in range(self.last_index, self.commit, -1):
+        for n in range(self.log.last, self.log.committed, -1):
             if self.log.term_at(n) != self._term:
                 break
             if quorum(self.members, self._progress.holding(n) | {self.me}, self.tie_breaker):
