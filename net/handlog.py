@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tarock.core.observation import Observation
 from tarock.net.dealing import HOST, DealContext
 from tarock.net.identity import Identity, envelope_hash, signed_bytes, verify
 from tarock.net.protocol.messages import Inner, MessageError, Signed, dump, inner_of, parse
+from tarock.net.values import value
 
 LOG_TAG = b"tarock-log/1\x00"
 Author = int
@@ -47,7 +47,7 @@ def next_head(head: str, entry_hash: str) -> str:
     return hashlib.sha256(LOG_TAG + before + bytes.fromhex(entry_hash)).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Entry:
     index: int
     author: Author
@@ -58,7 +58,7 @@ class Entry:
     """The running hash after this entry."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Out:
     """A signed message of this node: for the log, or private (``to``: a seat or HOST)."""
 
@@ -66,7 +66,7 @@ class Out:
     to: Author | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Ask:
     """This node's player is to move: ``obs`` is its observation, ``index`` the action's."""
 
@@ -74,38 +74,42 @@ class Ask:
     index: int
 
 
-@dataclass(frozen=True)
-class Roster:
-    """Who may author what: every seat's node and key, the host's, the seats its bots play."""
+@value
+class Member:
+    """A node at the table and the public key it signs with."""
 
-    nodes: tuple[str, ...]
-    keys: tuple[bytes, ...]
-    host: str
-    host_key: bytes
+    node: str
+    key: bytes
+
+
+@value
+class Roster:
+    """Who may author what: every seat's member, the host's, the seats its bots play."""
+
+    seats: tuple[Member, ...]
+    host: Member
     bots: tuple[int, ...] = ()
 
     def key_of(self, author_node: str, seat: int | None) -> bytes | None:
-        if seat is None:
-            return self.host_key if author_node == self.host else None
-        if not 0 <= seat < len(self.nodes):
+        """The key that signs for ``seat`` (None: the host) when ``author_node`` may, else None."""
+        if seat is None or seat in self.bots:
+            member = self.host
+        elif 0 <= seat < len(self.seats):
+            member = self.seats[seat]
+        else:
             return None
-        if seat in self.bots:
-            return self.host_key if author_node == self.host else None
-        return self.keys[seat] if author_node == self.nodes[seat] else None
+        return member.key if member.node == author_node else None
 
     def node_of(self, seat: int) -> str:
         """The node that plays ``seat`` in this hand: the host's for a seat its bot plays (a
         private message to that seat goes to the host's node, where the bot is), else the seat's."""
-        return self.host if seat in self.bots else self.nodes[seat]
+        return (self.host if seat in self.bots else self.seats[seat]).node
 
 
 def roster_of(seat_infos: Sequence[Any], host: str, bots: Sequence[int] = ()) -> Roster:
     """The Roster of a table's SeatInfo list and its host."""
-    by_seat = sorted(seat_infos, key=lambda s: s.seat)
-    keys = tuple(bytes.fromhex(s.key) for s in by_seat)
-    nodes = tuple(s.node for s in by_seat)
-    host_key = next((bytes.fromhex(s.key) for s in by_seat if s.node == host), b"")
-    return Roster(nodes, keys, host, host_key, tuple(bots))
+    seats = tuple(Member(s.node, bytes.fromhex(s.key)) for s in sorted(seat_infos, key=lambda s: s.seat))
+    return Roster(seats, next((m for m in seats if m.node == host), Member(host, b"")), tuple(bots))
 
 
 def who(author: Author) -> str:
@@ -210,7 +214,7 @@ class HandLog:
             seq, prev = self.mine
             seq += 1
         else:
-            to_node = self.roster.host if to == HOST else self.roster.node_of(to)
+            to_node = self.roster.host.node if to == HOST else self.roster.node_of(to)
         fields: dict[str, Any] = {"t": Signed.tag, "table": self.ctx.table, "epoch": self.ctx.epoch,
                                   "deal": self.ctx.deal, "author": self.signer.node, "seat": self.seat,
                                   "seq": seq, "prev": prev, "head": self.head,

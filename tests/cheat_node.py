@@ -101,7 +101,7 @@ def install(kind: str) -> None:
                 env = sign(self, body, to)
                 other = (env.seat + 1) % self.seats if env.seat is not None else 0
                 fields = dump(env)
-                fields["author"], fields["seat"] = self.roster.nodes[other], other
+                fields["author"], fields["seat"] = self.roster.seats[other].node, other
                 assert self.signer is not None
                 fields["sig"] = self.signer.sign(signed_bytes(fields))
                 forged = parse(fields, "body")
