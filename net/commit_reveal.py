@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tarock.core.cards import Card, format_card, parse_card
-from tarock.core.codec import Codec, RecordError
 from tarock.net.dealing import (
     HOST,
     MAX_ATTEMPTS,
@@ -34,19 +33,18 @@ from tarock.net.dealing import (
     Payload,
     PayloadError,
     RandomBytes,
-    TaggedPayloads,
 )
 from tarock.net.protocol.fields import Hash, check_fields
 from tarock.net.protocol.messages import message
+from tarock.net.scheme_codec import SchemeCodec, check_deal
 from tarock.net.sha_stream import Stream, shuffle
 
 COMMIT_REVEAL = "commit-reveal/1"
 SEED_BYTES = 32
-_CODEC = Codec()
 
-__all__ = ["COMMIT_REVEAL", "PAYLOADS", "SEED_BYTES", "Commit", "CommitReveal", "CommitRevealDealer",
+__all__ = ["COMMIT_REVEAL", "PAYLOADS", "SEED_BYTES", "WIRE", "Commit", "CommitReveal", "CommitRevealDealer",
            "Commits", "Opening", "Reveal", "Seeds", "Shown", "Stream", "commitment", "deal_from_seeds",
-           "deal_key", "deal_order", "dump_payload", "parse_payload", "shuffle"]
+           "deal_key", "deal_order", "shuffle"]
 
 
 # -- the algorithm ---------------------------------------------------------------------------
@@ -132,15 +130,8 @@ class Opening:
 
 
 PAYLOADS: tuple[type[Any], ...] = (Commit, Commits, Reveal, Shown, Seeds)
-_PAYLOADS = TaggedPayloads(PAYLOADS, _CODEC)
-
-
-def parse_payload(raw: object, *allowed: type[Any]) -> Any:
-    return _PAYLOADS.parse(raw, allowed)
-
-
-def dump_payload(value: Any) -> Payload:
-    return _PAYLOADS.dump(value)
+WIRE = SchemeCodec(PAYLOADS, Opening)
+"""The payloads and the opening of ``commit-reveal/1`` on the wire."""
 
 
 # -- the dealer -----------------------------------------------------------------------------
@@ -192,7 +183,7 @@ class CommitRevealDealer:
         if not self.host or self.order is None or not self.delivered[seat]:
             return []
         order = self.order
-        return [Outgoing(seat, dump_payload(Shown(tuple((p, format_card(order[p]))
+        return [Outgoing(seat, WIRE.dump(Shown(tuple((p, format_card(order[p]))
                                                         for p in sorted(self.delivered[seat])))))]
 
     @property
@@ -213,10 +204,10 @@ class CommitRevealDealer:
     def start(self) -> list[Outgoing]:
         if self.seat is None or self.seed is None:
             return []
-        return [Outgoing(None, dump_payload(Commit(commitment(self.ctx, self.seat, self.seed))))]
+        return [Outgoing(None, WIRE.dump(Commit(commitment(self.ctx, self.seat, self.seed))))]
 
     def entry(self, author: int, payload: object) -> list[Outgoing]:
-        msg = parse_payload(payload, Commit, Commits, Reveal)
+        msg = WIRE.parse(payload, (Commit, Commits, Reveal))
         if isinstance(msg, Commit):
             if not 0 <= author < self.n:
                 raise PayloadError("a commitment from no seat")
@@ -224,7 +215,7 @@ class CommitRevealDealer:
                 raise DealingFault(f"seat {author} sent a second commitment, or one too late", author)
             self.commits[author] = msg.commit
             if self.host and len(self.commits) == self.n:
-                return [Outgoing(None, dump_payload(Commits(tuple(self.commits[s] for s in range(self.n)))))]
+                return [Outgoing(None, WIRE.dump(Commits(tuple(self.commits[s] for s in range(self.n)))))]
             return []
         if isinstance(msg, Commits):
             if author != HOST or self.listed is not None:
@@ -233,7 +224,7 @@ class CommitRevealDealer:
                 raise DealingFault("the host listed other commitments than the seats sent", HOST)
             self.listed = tuple(msg.commits)
             if self.seat is not None and self.seed is not None:
-                return [Outgoing(HOST, dump_payload(Reveal(self.seed.hex())))]
+                return [Outgoing(HOST, WIRE.dump(Reveal(self.seed.hex())))]
             return []
         assert isinstance(msg, Reveal)
         if not self.host or not 0 <= author < self.n or self.listed is None:
@@ -262,17 +253,17 @@ class CommitRevealDealer:
         fresh = sorted(everyone - self.public)
         if fresh:
             shown = tuple((p, format_card(self.order[p])) for p in fresh)
-            out.append(Outgoing(None, dump_payload(Shown(shown))))
+            out.append(Outgoing(None, WIRE.dump(Shown(shown))))
         for s, ps in sorted(sets.items()):
             private = sorted(ps - everyone - self.public - self.delivered[s])
             self.delivered[s].update(private)
             if private:
-                out.append(Outgoing(s, dump_payload(Shown(tuple((p, format_card(self.order[p]))
+                out.append(Outgoing(s, WIRE.dump(Shown(tuple((p, format_card(self.order[p]))
                                                                  for p in private)))))
         return out
 
     def take(self, author: int, payload: object, public: bool = True) -> tuple[dict[int, Card], set[int]]:
-        msg = parse_payload(payload, Shown, Seeds)
+        msg = WIRE.parse(payload, (Shown, Seeds))
         if author != HOST:
             raise PayloadError("cards come from the host")
         learned: dict[int, Card] = {}
@@ -299,10 +290,10 @@ class CommitRevealDealer:
     def opening(self) -> Payload | None:
         if not self.host or self.order is None:
             return None
-        return dump_payload(Seeds(tuple(self.seeds[s].hex() for s in range(self.n))))
+        return WIRE.dump(Seeds(tuple(self.seeds[s].hex() for s in range(self.n))))
 
     def open(self, author: int, payload: object) -> None:
-        msg = parse_payload(payload, Seeds)
+        msg = WIRE.parse(payload, (Seeds,))
         if author != HOST or len(msg.seeds) != self.n:
             raise PayloadError("the seeds come from the host, one per seat")
         for s, text in enumerate(msg.seeds):
@@ -326,8 +317,7 @@ class CommitRevealDealer:
     def summary(self) -> Payload:
         opened = self.opened or ()
         value = Opening(COMMIT_REVEAL, self.listed or (), tuple(s.hex() for s in opened))
-        out: Payload = _CODEC.encode(value)
-        return out
+        return WIRE.encode_opening(value)
 
 
 class CommitReveal:
@@ -341,10 +331,7 @@ class CommitReveal:
         return CommitRevealDealer(ctx, layout, seat, host, secret, rand)
 
     def verify(self, ctx: DealContext, layout: Layout, opening: object, hands: Cards, talon: Cards) -> None:
-        try:
-            op: Opening = _CODEC.decode(opening, Opening, "opening")
-        except RecordError as exc:
-            raise DealingFault(f"the opening is malformed: {exc}", None) from None
+        op = WIRE.decode_opening(opening)
         n = ctx.seats
         if op.scheme != COMMIT_REVEAL or len(op.commits) != n or len(op.seeds) != n:
             raise DealingFault(f"the opening is not a {COMMIT_REVEAL} opening for {n} seats", None)
@@ -357,7 +344,4 @@ class CommitReveal:
             if len(seed) != SEED_BYTES or commitment(ctx, seat, seed) != op.commits[seat]:
                 raise DealingFault(f"the seed of seat {seat} does not match its commitment", None)
             seeds.append(seed)
-        want = deal_from_seeds(ctx, layout, seeds)
-        if ([sorted(h) for h in want[0]] != [sorted(h) for h in hands]
-                or [list(p) for p in want[1]] != [list(p) for p in talon]):
-            raise DealingFault("the hands in the record are not the deal the seeds imply", None)
+        check_deal(deal_from_seeds(ctx, layout, seeds), hands, talon)

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tarock.core.cards import Card, format_card
-from tarock.core.codec import Codec, RecordError
 from tarock.net import barnett_smart as bs
 from tarock.net.dealing import (
     MENTAL_POKER,
@@ -47,16 +46,15 @@ from tarock.net.dealing import (
     Payload,
     PayloadError,
     RandomBytes,
-    TaggedPayloads,
 )
 from tarock.net.group import ED25519, Group, GroupError
 from tarock.net.proofs import check_key, check_token, prove_key, prove_token
 from tarock.net.protocol.messages import message
+from tarock.net.scheme_codec import SchemeCodec, check_deal
 from tarock.net.secp256k1 import SECP256K1
 
 GROUPS: dict[str, Group] = {MENTAL_POKER: SECP256K1, MENTAL_POKER_ED25519: ED25519}
 """Each mental-poker scheme's group: ``mental-poker/2`` (the default) secp256k1, ``/1`` edwards25519."""
-_CODEC = Codec()
 
 
 # -- payloads ----------------------------------------------------------------------------
@@ -107,15 +105,8 @@ class MentalOpening:
 
 
 PAYLOADS: tuple[type[Any], ...] = (Key, Shuffle, Tokens, Open)
-_PAYLOADS = TaggedPayloads(PAYLOADS, _CODEC)
-
-
-def parse(raw: object, *allowed: type[Any]) -> Any:
-    return _PAYLOADS.parse(raw, allowed)
-
-
-def dump(value: Any) -> Payload:
-    return _PAYLOADS.dump(value)
+WIRE = SchemeCodec(PAYLOADS, MentalOpening)
+"""The payloads and the opening of the mental-poker schemes on the wire."""
 
 
 def _hex(b: bytes) -> str:
@@ -259,7 +250,7 @@ class MentalDealer:
             return []
         y = self.grp.base(self.x)
         c, z = prove_key(self.grp, self._ctx(self.seat), self.x, y, self.rand)
-        return [Outgoing(None, dump(Key(_hex(y), _hex(c), _hex(z))))]
+        return [Outgoing(None, WIRE.dump(Key(_hex(y), _hex(c), _hex(z))))]
 
     def _my_shuffle(self) -> list[Outgoing]:
         if self.seat is None or self.seed is None or len(self.decks) != self.seat or len(self.keys) < self.n:
@@ -268,10 +259,10 @@ class MentalDealer:
         deck = bs.shuffle(self.grp, source, bs.shuffle_key(self.hand, self.seat, self.seed), self.joint)
         commit = bs.shuffle_commitment(self.hand, self.seat, self.seed)
         flat = tuple(_hex(p) for cipher in deck for p in cipher)
-        return [Outgoing(None, dump(Shuffle(flat, commit)))]
+        return [Outgoing(None, WIRE.dump(Shuffle(flat, commit)))]
 
     def entry(self, author: int, payload: object) -> list[Outgoing]:
-        msg = parse(payload, Key, Shuffle)
+        msg = WIRE.parse(payload, (Key, Shuffle))
         if not 0 <= author < self.n:
             raise PayloadError("only a seat takes part in mental-poker dealing")
         if isinstance(msg, Key):
@@ -327,7 +318,7 @@ class MentalDealer:
             c, z = prove_token(self.grp, self._ctx(self.seat, p), self.x, y, cipher[0], t, self.rand)
             out.append((p, _hex(t), _hex(c), _hex(z)))
             self._given.add(p)
-        return [Outgoing(None, dump(Tokens(tuple(out))))]
+        return [Outgoing(None, WIRE.dump(Tokens(tuple(out))))]
 
     def take(self, author: int, payload: object, public: bool = True) -> tuple[dict[int, Card], set[int]]:
         # A refused message leaves nothing behind, not even the shares before the bad one.
@@ -339,7 +330,7 @@ class MentalDealer:
             raise
 
     def _take(self, author: int, payload: object) -> tuple[dict[int, Card], set[int]]:
-        msg = parse(payload, Tokens)
+        msg = WIRE.parse(payload, (Tokens,))
         if not 0 <= author < self.n or not self.fixed:
             raise PayloadError("tokens from no seat, or before the deck is final")
         covered: set[int] = set()
@@ -402,10 +393,10 @@ class MentalDealer:
     def opening(self) -> Payload | None:
         if self.seat is None or self.x is None or self.seed is None:
             return None
-        return dump(Open(_hex(self.x), _hex(self.seed)))
+        return WIRE.dump(Open(_hex(self.x), _hex(self.seed)))
 
     def open(self, author: int, payload: object) -> None:
-        msg = parse(payload, Open)
+        msg = WIRE.parse(payload, (Open,))
         if not 0 <= author < self.n or author in self.opened:
             raise PayloadError("an opening from no seat, or a second one")
         try:
@@ -453,8 +444,7 @@ class MentalDealer:
         value = MentalOpening(self.scheme, self.ctx.attempt, tuple(_hex(self.keys[s]) for s in range(n)),
                               tuple(_hex(self.opened[s][0]) for s in range(n)), tuple(self.commits),
                               tuple(_hex(self.opened[s][1]) for s in range(n)))
-        out: Payload = _CODEC.encode(value)
-        return out
+        return WIRE.encode_opening(value)
 
 
 def culprit(grp: Group, hand: bytes, deck: Sequence[Card], joint: bytes, decks: Sequence[bs.Deck],
@@ -502,10 +492,7 @@ class MentalPoker:
 
     def verify(self, ctx: DealContext, layout: Layout, opening: object, hands: list[list[int]],
                talon: list[list[int]]) -> None:
-        try:
-            op: MentalOpening = _CODEC.decode(opening, MentalOpening, "opening")
-        except RecordError as exc:
-            raise DealingFault(f"the opening is malformed: {exc}", None) from None
+        op = WIRE.decode_opening(opening)
         n = ctx.seats
         parts = (op.keys, op.secrets, op.commits, op.seeds)
         if op.scheme != self.name or not all(len(v) == n for v in parts):
@@ -521,10 +508,7 @@ class MentalPoker:
                     raise DealingFault(f"the seed of seat {s} does not match its commitment", None)
         except (GroupError, PayloadError) as exc:
             raise DealingFault(f"the opening is malformed: {exc}", None) from None
-        want = layout.deal_of(arrangement_of(ctx, layout.deck, op))
-        if ([sorted(h) for h in want[0]] != [sorted(h) for h in hands]
-                or [list(p) for p in want[1]] != [list(p) for p in talon]):
-            raise DealingFault("the hands in the record are not the deal the seeds imply", None)
+        check_deal(layout.deal_of(arrangement_of(ctx, layout.deck, op)), hands, talon)
 
 
 __all__ = ["GROUPS", "MENTAL_POKER", "MENTAL_POKER_ED25519", "PAYLOADS", "MentalDealer", "MentalOpening",

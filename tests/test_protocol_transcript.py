@@ -99,7 +99,7 @@ def test_every_signed_body_parses_and_its_signature_holds() -> None:
         inner = inner_of(env)
         kinds.add(inner.tag)
         if isinstance(inner, Dealing):
-            commit_reveal.parse_payload(inner.payload)
+            commit_reveal.WIRE.parse(inner.payload)
         if isinstance(inner, Act) and env.deal == 1:  # positions '#p' stand for the deal's cards
             acts.append(game.rules.codec.encode_action(
                 game.rules.codec.decode_action(materialize(inner.action, cards), 4)))
