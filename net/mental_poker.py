@@ -36,16 +36,13 @@ from typing import Any, Literal
 
 from tarock.core.cards import Card, format_card
 from tarock.net import barnett_smart as bs
+from tarock.net import dealing
 from tarock.net.dealing import (
     MENTAL_POKER,
     MENTAL_POKER_ED25519,
-    DealContext,
     DealingFault,
-    Layout,
     Outgoing,
-    Payload,
     PayloadError,
-    RandomBytes,
 )
 from tarock.net.group import ED25519, Group, GroupError
 from tarock.net.proofs import check_key, check_token, prove_key, prove_token
@@ -158,8 +155,9 @@ class MentalDealer:
     public_shares = True
     """Every share is in the log (the table checks who withheld one)."""
 
-    def __init__(self, ctx: DealContext, layout: Layout, seat: int | None, secret: Mapping[str, Any] | None,
-                 rand: RandomBytes, checks: bool, scheme: str = MENTAL_POKER) -> None:
+    def __init__(self, ctx: dealing.DealContext, layout: dealing.Layout, seat: int | None,
+                 secret: Mapping[str, Any] | None, rand: dealing.RandomBytes, checks: bool,
+                 scheme: str = MENTAL_POKER) -> None:
         self.scheme = scheme
         self.grp = GROUPS[scheme]
         self.ctx = ctx
@@ -239,7 +237,7 @@ class MentalDealer:
             return (len(self.decks),)
         return ()
 
-    def secret(self) -> Payload:
+    def secret(self) -> dealing.Payload:
         if self.x is None or self.seed is None:
             return {}
         return {"x": _hex(self.x), "seed": _hex(self.seed)}
@@ -390,7 +388,7 @@ class MentalDealer:
         return card
 
     # -- the hand's end -----------------------------------------------------------------
-    def opening(self) -> Payload | None:
+    def opening(self) -> dealing.Payload | None:
         if self.seat is None or self.x is None or self.seed is None:
             return None
         return WIRE.dump(Open(_hex(self.x), _hex(self.seed)))
@@ -439,7 +437,7 @@ class MentalDealer:
                 raise DealingFault(why, who)
         return want
 
-    def summary(self) -> Payload:
+    def summary(self) -> dealing.Payload:
         n = self.n
         value = MentalOpening(self.scheme, self.ctx.attempt, tuple(_hex(self.keys[s]) for s in range(n)),
                               tuple(_hex(self.opened[s][0]) for s in range(n)), tuple(self.commits),
@@ -468,7 +466,7 @@ def culprit(grp: Group, hand: bytes, deck: Sequence[Card], joint: bytes, decks: 
     return "the deck does not open to the cards the seeds put there", None
 
 
-def arrangement_of(ctx: DealContext, deck: Sequence[Card], opening: MentalOpening) -> list[Card]:
+def arrangement_of(ctx: dealing.DealContext, deck: Sequence[Card], opening: MentalOpening) -> list[Card]:
     """The cards at the final positions that a record's opening gives."""
     hand = ctx.hand_id.encode()
     perms = [bs.permutation(bs.shuffle_key(hand, s, _seed(seed, "seed")), len(deck))
@@ -484,14 +482,15 @@ class MentalPoker:
         self.name = name
         self.grp = GROUPS[name]
 
-    def dealer(self, ctx: DealContext, layout: Layout, seat: int | None, *, host: bool = False,
-               secret: Mapping[str, Any] | None = None, rand: RandomBytes = os.urandom,
+    def dealer(self, ctx: dealing.DealContext, layout: dealing.Layout, seat: int | None, *,
+               host: bool = False, secret: Mapping[str, Any] | None = None,
+               rand: dealing.RandomBytes = os.urandom,
                checks: bool | None = None) -> MentalDealer:
         full = seat is not None if checks is None else checks
         return MentalDealer(ctx, layout, seat, secret, rand, checks=full, scheme=self.name)
 
-    def verify(self, ctx: DealContext, layout: Layout, opening: object, hands: list[list[int]],
-               talon: list[list[int]]) -> None:
+    def verify(self, ctx: dealing.DealContext, layout: dealing.Layout, opening: object,
+               hands: list[list[int]], talon: list[list[int]]) -> None:
         op = WIRE.decode_opening(opening)
         n = ctx.seats
         parts = (op.keys, op.secrets, op.commits, op.seeds)
