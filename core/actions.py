@@ -9,7 +9,7 @@ default are left out.  Variants may add their own action types through the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import ClassVar
 
@@ -22,10 +22,15 @@ class Action:
 
     seat: int
     type: ClassVar[str] = ""
+    text: ClassVar[str] = ""
+    """What :meth:`describe` says: a ``str.format`` template of the fields (``"trump {suit}"``);
+    empty: the ``type``."""
 
     def describe(self) -> str:
         """Short human text, e.g. ``pass`` or ``play XV``."""
-        return self.type
+        if not self.text:
+            return self.type
+        return self.text.format(**{f.name: getattr(self, f.name) for f in fields(self)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +168,7 @@ class Trump(Action):
 
     suit: str = ""
     type: ClassVar[str] = "trump"
-
-    def describe(self) -> str:
-        return f"trump {self.suit}"
+    text: ClassVar[str] = "trump {suit}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +201,7 @@ class Join(Action):
 
     contract: str = ""
     type: ClassVar[str] = "bei"
-
-    def describe(self) -> str:
-        return f"{self.contract} bei"
+    text: ClassVar[str] = "{contract} bei"
 
 
 _SEATS = 8

@@ -24,7 +24,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from tarock.core import auction, cards, context, contracts, facts, settlement, state, tricks, valat
+from tarock.core import (
+    auction,
+    cards,
+    context,
+    contracts,
+    facts,
+    househooks,
+    settlement,
+    state,
+    tricks,
+    valat,
+)
 from tarock.core.actions import KontraTarget
 from tarock.core.rules import Rules
 
@@ -68,6 +79,8 @@ HELPERS: tuple[tuple[str, ModuleType | type[Any], Callable[[str], bool]], ...] =
      lambda name: name in ("key", "groups", "top", "refusal")),
     ("tarock.core.context", context, lambda name: not name.startswith("_")),
     ("tarock.core.valat", valat, lambda name: not name.startswith("_")),
+    ("tarock.core.househooks (ready-made hooks, assigned in the class body)", househooks,
+     lambda name: not name.startswith("_")),
 )
 """Where the helpers a plugin author calls live: module (or class) and which of its functions."""
 

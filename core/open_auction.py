@@ -36,7 +36,7 @@ from tarock.core.actions import GAME, Action, Announce, Bid, Kontra, KontraTarge
 from tarock.core.auction import bid_action, declare, game_refusal
 from tarock.core.contracts import ContractSpec
 from tarock.core.phases import BIDDING, Phase, kontra_action
-from tarock.core.state import Announcement, HandState, Reason
+from tarock.core.state import Announcement, HandState, Reason, first_reason
 
 if TYPE_CHECKING:
     from tarock.core.rules import Rules
@@ -245,11 +245,7 @@ class OpenAuction(Phase):
         side = seat in state.declarer_party()
         if action.against == side:
             return Reason("wrong-side", "say 'gegen das Spiel' exactly when you play against the game")
-        for name in action.announce:
-            reason = self._addition_refusal(state, rules, seat, name)
-            if reason is not None:
-                return reason
-        return None
+        return first_reason(self._addition_refusal(state, rules, seat, name) for name in action.announce)
 
     def apply(self, state: HandState, rules: Rules, action: Action) -> None:
         info = self.info(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NewType
@@ -32,6 +32,11 @@ class Reason:
 
     def __str__(self) -> str:
         return f"{self.message} ({self.code})"
+
+
+def first_reason(reasons: Iterable[Reason | None]) -> Reason | None:
+    """The first refusal among ``reasons`` (asked in order, up to it); None: none refuses."""
+    return next((reason for reason in reasons if reason is not None), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,14 +101,12 @@ class Contract:
     def name(self) -> str:
         return self.spec.name
 
-    @property
-    def value(self) -> int:
-        return self.spec.value
 
-    @property
-    def solo(self) -> bool:
-        """Whether the declarer plays without a called partner."""
-        return self.spec.single
+def declarer_seats(contract: Contract | None, declarer: int | None) -> tuple[int, ...]:
+    """The declarers: a Bei-game's several, else the one ``declarer`` (none before the auction ends)."""
+    if contract is not None and contract.declarers:
+        return contract.declarers
+    return (declarer,) if declarer is not None else ()
 
 
 @dataclass(slots=True)

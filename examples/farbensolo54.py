@@ -4,27 +4,23 @@ From the Upper-Austrian rules: worth 6 where its Rufer is 1 (docs/rules.md §18.
 Farbenspiele's trick rules (§4.6): a suit lead goes to the highest card of that suit, Tarockzwang
 holds, nobody leads a tarock holding a suit card; the forehand leads; tarock54's goal (§12),
 Kontra, and of its premiums the Valat, doubled as in the solo games."""
-from collections.abc import Generator, Mapping
-from typing import Any
-
 from tarock.core.contracts import ContractSpec, TrickRules
-from tarock.core.hookspecs import hookimpl
+from tarock.core.househooks import adding_contracts
+
+
+def farbensolo(top: ContractSpec) -> list[ContractSpec]:
+    """The game above ``top``, tarock54's highest, with its goal and Kontra."""
+    return [ContractSpec("farbensolo", "Farbensolo", rank=top.rank + 1, value=6, kontra=top.kontra,
+                         goal=top.goal, tricks=TrickRules("colour"), premiums=frozenset({"valat"}),
+                         premium_scale=2,
+                         description="alone, the talon untouched: the tarocks beat no suit card")]
 
 
 class Farbensolo54:
     """Adds the Farbensolo above the Rufspiel; the rest is tarock54's."""
 
-    name, version, applies_to = "farbensolo54", "1.1", ("tarock54",)
-
-    @hookimpl(wrapper=True)
-    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
-        contracts = list((yield))
-        top = contracts[-1]
-        solo = ContractSpec("farbensolo", "Farbensolo", rank=top.rank + 1, value=6, kontra=top.kontra,
-                            goal=top.goal, tricks=TrickRules("colour"), premiums=frozenset({"valat"}),
-                            premium_scale=2,
-                            description="alone, the talon untouched: the tarocks beat no suit card")
-        return [*contracts, solo]
+    name, version, applies_to = "farbensolo54", "1.2", ("tarock54",)
+    tarock_contracts = adding_contracts(farbensolo)
 
 
 PLUGIN = Farbensolo54

@@ -19,38 +19,22 @@ plugins.toml; it changes behaviour only through hooks.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
-
-from tarock.core.contracts import PremiumSpec
-from tarock.core.hookspecs import hookimpl
+from tarock.core.househooks import declaring, defaulting, premium_from_options
 from tarock.core.options import OptionSpec
-
-TRULL = "trull"
 
 
 class KoenigrufenClubRules:
     """Mondfang among partners; Trull worth 15 silent, 30 announced."""
 
     name = "mondfang-trull-club"
-    version = "2.0"
+    version = "2.1"
     applies_to = ("koenigrufen-club",)
 
-    @hookimpl
-    def tarock_options(self) -> Sequence[OptionSpec]:
-        return [OptionSpec("trull", 15, "cents for a silent Trull", minimum=0),
-                OptionSpec("trull_announced", 30, "cents for an announced Trull", minimum=0)]
-
-    @hookimpl
-    def tarock_option_defaults(self) -> Mapping[str, Any]:
-        return {"mondfang_partners": True}
-
-    @hookimpl(wrapper=True)
-    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Generator[None, Any, list[PremiumSpec]]:
-        premiums = yield  # the rulebook's values
-        return [replace(p, silent=options["trull"], announced=options["trull_announced"]) if p.name == TRULL
-                else p for p in premiums]
+    tarock_option_defaults = defaulting(mondfang_partners=True)
+    tarock_options = declaring(OptionSpec("trull", 15, "cents for a silent Trull", minimum=0),
+                               OptionSpec("trull_announced", 30, "cents for an announced Trull", minimum=0))
+    # the rulebook's values replaced by the options'
+    tarock_premium_specs = premium_from_options("trull", silent="trull", announced="trull_announced")
 
 
 PLUGIN = KoenigrufenClubRules

@@ -22,13 +22,14 @@ settlement applies the Kontra to the new values as to the old.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Mapping
 from dataclasses import replace
 from typing import Any
 
 from tarock.core.cards import PAGAT
-from tarock.core.contracts import ContractSpec, Outcome, PremiumSpec
+from tarock.core.contracts import ContractSpec, Outcome
 from tarock.core.hookspecs import hookimpl
+from tarock.core.househooks import declaring, premium_from_options
 from tarock.core.options import OptionSpec
 from tarock.core.state import HandState
 
@@ -39,24 +40,17 @@ class PagatClub:
     """Pagat Ultimo worth 2, a lost Pagat costs 1, Kaiserstich."""
 
     name = "pagat-club"
-    version = "2.0"
+    version = "2.1"
     applies_to = ("tarock54",)
 
-    @hookimpl
-    def tarock_options(self) -> Sequence[OptionSpec]:
-        return [
-            OptionSpec("pagat_ultimo", 2, "points for a Pagat Ultimo (the Pagat wins the last trick)",
-                       minimum=0),
-            OptionSpec("pagat_lost", 1, "points a Pagat played in the last trick and losing costs its party",
-                       minimum=0),
-            OptionSpec("kaiserstich", True, "the Pagat wins a trick holding Pagat, Mond and Sküs"),
-        ]
-
-    @hookimpl(wrapper=True)
-    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Generator[None, Any, list[PremiumSpec]]:
-        premiums = yield  # the variant's: Pagat Ultimo is worth 1 there
-        return [replace(p, silent=options["pagat_ultimo"], silent_lost=options["pagat_lost"])
-                if p.name == ULTIMO else p for p in premiums]
+    tarock_options = declaring(
+        OptionSpec("pagat_ultimo", 2, "points for a Pagat Ultimo (the Pagat wins the last trick)", minimum=0),
+        OptionSpec("pagat_lost", 1, "points a Pagat played in the last trick and losing costs its party",
+                   minimum=0),
+        OptionSpec("kaiserstich", True, "the Pagat wins a trick holding Pagat, Mond and Sküs"),
+    )
+    # the variant's Pagat Ultimo is worth 1
+    tarock_premium_specs = premium_from_options(ULTIMO, silent="pagat_ultimo", silent_lost="pagat_lost")
 
     @hookimpl(wrapper=True)
     def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:

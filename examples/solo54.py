@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
 from dataclasses import replace
-from typing import Any
 
 from tarock.core.contracts import ContractSpec
-from tarock.core.hookspecs import hookimpl
+from tarock.core.househooks import adding_contracts
+
+
+def solo(top: ContractSpec) -> list[ContractSpec]:
+    """The variant's highest contract, ``top``, changed where a Solo differs, and ranked above it."""
+    return [replace(top, name="solo", title="Solo", rank=top.rank + 1, value=4, partnership="alone",
+                    call=None, talon="none", description="alone against the three others, no talon")]
 
 
 class Solo54:
     """Adds the Solo above the Rufspiel; everything else stays tarock54's."""
 
     name = "solo54"
-    version = "1.0"
+    version = "1.1"
     applies_to = ("tarock54",)
 
-    @hookimpl(wrapper=True)
-    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
-        contracts = list((yield))
-        top = contracts[-1]
-        solo = replace(top, name="solo", title="Solo", rank=top.rank + 1, value=4, partnership="alone",
-                       call=None, talon="none", description="alone against the three others, no talon")
-        return [*contracts, solo]
+    tarock_contracts = adding_contracts(solo)
 
 
 PLUGIN = Solo54

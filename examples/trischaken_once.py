@@ -9,22 +9,27 @@ record that breaks the rule at the very bid that breaks it.
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import Any
-
 from tarock.core.context import TableContext
 from tarock.core.contracts import ContractSpec
 from tarock.core.hookspecs import hookimpl
-from tarock.core.state import HandResult, HandState, Verdict
+from tarock.core.househooks import remembering
+from tarock.core.state import HandState, Verdict
 
 NAME = "trischaken-once"
+
+
+def forehand_chose(context: TableContext, state: HandState) -> dict[str, bool]:
+    """The memory after ``state``'s hand: per seat, whether its last forehand game was Trischaken."""
+    chose = dict(context.recalled(NAME, {}))
+    chose[str(state.forehand)] = state.contract is not None and state.contract.name == "trischaken"
+    return chose
 
 
 class TrischakenOnce:
     """No Trischaken from a forehand whose last forehand game was Trischaken."""
 
     name = NAME
-    version = "1.0"
+    version = "1.1"
     applies_to = ("koenigrufen-club",)
 
     @hookimpl
@@ -35,15 +40,7 @@ class TrischakenOnce:
                                 "not twice in a row")
         return None
 
-    @hookimpl(wrapper=True)
-    def tarock_next_context(self, context: TableContext, state: HandState,
-                            result: HandResult) -> Generator[None, Any, TableContext]:
-        following: TableContext = yield
-        if result.passed_out:
-            return following
-        chose = dict(context.recalled(NAME, {}))
-        chose[str(state.forehand)] = state.contract is not None and state.contract.name == "trischaken"
-        return following.remember(NAME, chose)
+    tarock_next_context = remembering(NAME, forehand_chose)
 
 
 PLUGIN = TrischakenOnce

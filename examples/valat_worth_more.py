@@ -7,12 +7,7 @@ the Kontra chain to them, as it did to the old ones.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
-
-from tarock.core.contracts import PremiumSpec
-from tarock.core.hookspecs import hookimpl
+from tarock.core.househooks import declaring, premium_from_options
 from tarock.core.options import OptionSpec
 
 
@@ -20,18 +15,12 @@ class ValatWorthMore:
     """The Valat's values from two options."""
 
     name = "valat-worth-more"
-    version = "1.0"
+    version = "1.1"
     applies_to = ("tarock40",)
 
-    @hookimpl
-    def tarock_options(self) -> Sequence[OptionSpec]:
-        return [OptionSpec("valat", 10, "points for a silent Valat", minimum=0),
-                OptionSpec("valat_announced", 20, "points for an announced Valat", minimum=0)]
-
-    @hookimpl(wrapper=True)
-    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Generator[None, Any, list[PremiumSpec]]:
-        return [replace(p, silent=options["valat"], announced=options["valat_announced"]) if p.name == "valat"
-                else p for p in (yield)]
+    tarock_options = declaring(OptionSpec("valat", 10, "points for a silent Valat", minimum=0),
+                               OptionSpec("valat_announced", 20, "points for an announced Valat", minimum=0))
+    tarock_premium_specs = premium_from_options("valat", silent="valat", announced="valat_announced")
 
 
 PLUGIN = ValatWorthMore

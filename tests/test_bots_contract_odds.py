@@ -89,36 +89,28 @@ def test_the_search_does_not_try_a_bettel_the_data_rule_out() -> None:
 
 
 HOUSE = '''
-from collections.abc import Generator, Mapping
-from typing import Any
-
-from tarock.core.contracts import ContractSpec, Goal, TrickRules
-from tarock.core.hookspecs import hookimpl
+from tarock.core.contracts import ContractSpec, Goal
+from tarock.core.househooks import adding_contracts
 
 
-class Null54:
-    """Two games as data only: a Null (no trick, worth 3) and a gift (no points to make, worth 3 too)."""
-    name, version, applies_to = "null54", "1.0", ("tarock54",)
-
-    @hookimpl(wrapper=True)
-    def tarock_contracts(self, options: Mapping[str, Any]) -> Generator[None, Any, list[ContractSpec]]:
-        contracts = list((yield))
-        top = contracts[-1]
-        null = ContractSpec("null", "Null", rank=top.rank + 1, value=3, kontra=top.kontra, leader="declarer",
-                            goal=Goal("tricks", tricks=0), tricks=TrickRules(must_win=True))
-        gift = ContractSpec("gift", "Gift", rank=top.rank + 2, value=3, kontra=0, goal=Goal("points", 0))
-        return [*contracts, null, gift]
+class Gift54:
+    """A game as data only: a gift (no points to make, worth 3), above the Bettels."""
+    name, version, applies_to = "gift54", "1.0", ("tarock54",)
+    tarock_contracts = adding_contracts(lambda top: [
+        ContractSpec("gift", "Gift", rank=top.rank + 1, value=3, kontra=0, goal=Goal("points", 0))])
 
 
-PLUGIN = Null54
+PLUGIN = Gift54
 '''
 
 
 def house_rules(tmp_path: Path) -> Rules:
+    """tarock54 with the example's Bettels (examples/bettel54.py) and the gift of ``HOUSE``."""
     (tmp_path / "rule.py").write_text(textwrap.dedent(HOUSE), encoding="utf-8")
     config = tmp_path / "plugins.toml"
+    bettels = (ROOT / "examples" / "bettel54.py").as_posix()
     config.write_text('[plugins]\nenabled = ["house"]\n\n[[variant]]\nname = "house"\nbase = "tarock54"\n'
-                      'plugins = [{ path = "rule.py" }]\n', encoding="utf-8")
+                      f'plugins = [{{ path = "{bettels}" }}, {{ path = "rule.py" }}]\n', encoding="utf-8")
     rules = load_plugins(config).find("house").rules()
     register(rules)
     return rules
@@ -126,14 +118,14 @@ def house_rules(tmp_path: Path) -> Rules:
 
 def test_a_house_rules_game_is_judged_from_its_data(tmp_path: Path) -> None:
     rules = house_rules(tmp_path)
-    null, gift = rules.facts.contract("null"), rules.facts.contract("gift")
-    assert null is not None and gift is not None
-    assert contract_odds.chance(null, cards(LOW)) > 0.5 > contract_odds.chance(null, cards(HIGH))
+    bettel, gift = rules.facts.contract("bettel"), rules.facts.contract("gift")
+    assert bettel is not None and gift is not None
+    assert contract_odds.chance(bettel, cards(LOW)) > 0.5 > contract_odds.chance(bettel, cards(HIGH))
     assert contract_odds.chance(gift, cards(HIGH)) > 0.9  # no points to make: any hand makes it
     obs = opening(rules, LOW)
-    assert make_bot("heuristic", 1).decide(obs) == Bid(1, "gift")  # sure beats the Null's risk
+    assert make_bot("heuristic", 1).decide(obs) == Bid(1, "gift")  # sure beats the Bettel's risk
     without_gift = tuple(a for a in obs.legal if a != Bid(1, "gift"))
-    assert make_bot("heuristic", 1).decide(replace(obs, legal=without_gift)) == Bid(1, "null")
+    assert make_bot("heuristic", 1).decide(replace(obs, legal=without_gift)) == Bid(1, "bettel")
     # the search settles each choice by the engine: the gift wins 3 from each of three
     decision = SearchBot(MEDIUM, 1).explain(obs)
     assert decision.worlds > 0 and decision.action == Bid(1, "gift")

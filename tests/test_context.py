@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Generator
 from dataclasses import FrozenInstanceError
 from itertools import pairwise
 from typing import Any
@@ -29,6 +28,7 @@ from tarock.core.contracts import ContractSpec
 from tarock.core.deal import deal
 from tarock.core.engine import DealError, Hand
 from tarock.core.hookspecs import hookimpl
+from tarock.core.househooks import remembering
 from tarock.core.observation import observe
 from tarock.core.plugins import rules_hash
 from tarock.core.record import record_of, replay
@@ -126,13 +126,8 @@ class NoTwiceInARow:
             return Verdict.deny("called-last-hand", "you called in the last hand: let another call now")
         return None
 
-    @hookimpl(wrapper=True)
-    def tarock_next_context(self, context: TableContext, state: HandState,
-                            result: HandResult) -> Generator[None, Any, TableContext]:
-        nxt: TableContext = yield
-        if result.passed_out:
-            return nxt  # a void deal changes nothing
-        return nxt.remember(self.name, {"last": state.declarer})
+    # after every hand played (a void deal changes nothing)
+    tarock_next_context = remembering("no-twice", lambda context, state: {"last": state.declarer})
 
 
 def house() -> Rules:

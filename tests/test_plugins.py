@@ -333,8 +333,8 @@ def test_rules_hash_differs_when_the_rules_differ(tmp_path: Path) -> None:
     newer = tmp_path / "newer" / "pagat_club.py"
     newer.parent.mkdir()
     text = EXAMPLE.read_text()
-    assert 'version = "2.0"' in text
-    newer.write_text(text.replace('version = "2.0"', 'version = "2.1"'))
+    assert 'version = "2.1"' in text
+    newer.write_text(text.replace('version = "2.1"', 'version = "2.2"'))
     variant = club(tmp_path).find("club")
     hashes = {
         "club": rules_hash(variant.rules()),

@@ -120,14 +120,6 @@ class LadderGame:
     """The bid announces the Pagat (Solo mit Pagat)."""
 
     @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def level(self) -> int:
-        return self.spec.rank
-
-    @property
     def bar(self) -> int:
         """The hand score from which the heuristic plays this game."""
         if self.faberl:
@@ -239,19 +231,19 @@ def wanted_additions(hand: Sequence[Card], game: LadderGame) -> set[str]:
 def choose_bid(obs: Observation, bids: Sequence[Bid], must: bool) -> Bid | None:
     """The bid to make among ``bids`` (Valat bids already limited), or None to pass."""
     named = {b.contract for b in bids}
-    offered = [g for g in _ladder(obs) if g.name in named]  # in ladder order
+    offered = [g for g in _ladder(obs) if g.spec.name in named]  # in ladder order
     if not offered:
         return None
     fine = [g for g in offered if clears(obs.hand, g)]
     if not fine:
         if not must:
             return None
-        return next(b for b in bids if b.contract == offered[0].name and not b.announce)
-    top = max(g.level for g in fine)
-    best = [g for g in fine if g.level == top]
+        return next(b for b in bids if b.contract == offered[0].spec.name and not b.announce)
+    top = max(g.spec.rank for g in fine)
+    best = [g for g in fine if g.spec.rank == top]
     game = next((g for g in best if g.pagat), best[0])
     wanted = wanted_additions(obs.hand, game) | {VALAT}
-    options = [b for b in bids if b.contract == game.name and set(b.announce) <= wanted]
+    options = [b for b in bids if b.contract == game.spec.name and set(b.announce) <= wanted]
     return max(options, key=lambda b: len(b.announce))
 
 

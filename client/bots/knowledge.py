@@ -123,7 +123,7 @@ def _relations(obs: Observation, void: Sequence[frozenset[Suit]], played: frozen
     if declarer is None:
         return tuple(FRIEND if s == me else FOE for s in range(n)), None
     called = obs.called
-    alone = (obs.contract is not None and obs.contract.solo) or (
+    alone = (obs.contract is not None and obs.contract.spec.single) or (
         called is not None and (called in obs.talon_seen or called in obs.discards))
     if alone or called is None:
         party: set[int] | None = {declarer}

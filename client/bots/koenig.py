@@ -69,6 +69,7 @@ from tarock.core.contracts import ContractSpec
 from tarock.core.facts import RuleFacts
 from tarock.core.observation import Observation
 from tarock.core.phases import ANNOUNCE, KONTRA
+from tarock.core.state import declarer_seats
 
 BIRDS: dict[str, tuple[Card, int]] = {"pagat": (PAGAT, 1), "uhu": (UHU, 2), "kakadu": (KAKADU, 3),
                                       "marabu": (MARABU, 4)}
@@ -102,9 +103,7 @@ def game_of(obs: Observation) -> ContractSpec | None:
 
 
 def declarers(obs: Observation) -> tuple[int, ...]:
-    if obs.contract is not None and obs.contract.declarers:
-        return obs.contract.declarers
-    return (obs.declarer,) if obs.declarer is not None else ()
+    return declarer_seats(obs.contract, obs.declarer)
 
 
 def maerchenstich(spec: ContractSpec) -> bool:

@@ -164,7 +164,7 @@ def _game_value(result: HandResult, obs: Observation, terms: Terms, style: Style
     value where no item is the game (each for himself)."""
     game = next((i for i in result.items if i.name == "game"), None)
     if game is None:
-        return terms.amount(obs.contract.value, style) if obs.contract else "?"
+        return terms.amount(obs.contract.spec.value, style) if obs.contract else "?"
     return terms.amount(-game.base if game.made is False else game.base, style)
 
 

@@ -45,13 +45,19 @@ OptionKind = Literal["pass", "bid", "announce", "kontra", "call", "trump", "talo
 
 
 @dataclass(frozen=True, slots=True)
-class Option:
-    """One row of a dialog: what it says and the action (or group of actions) it stands for."""
+class Row:
+    """What a row of a dialog shows: its label, a line of detail and what it is worth."""
 
-    kind: OptionKind
     label: str
     detail: str = ""
     tariff: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Row):
+    """One row of a dialog: what it says and the action (or group of actions) it stands for."""
+
+    kind: OptionKind = field(kw_only=True)
     cards: tuple[Card, ...] = ()
     """Cards shown with the label (a talon half, a called card)."""
     actions: tuple[Action, ...] = ()
@@ -82,13 +88,10 @@ class Option:
 
 
 @dataclass(frozen=True, slots=True)
-class Addition:
+class Addition(Row):
     """A premium that may be announced with a bid or an announcement (a toggle)."""
 
-    name: str
-    label: str
-    detail: str = ""
-    values: str = ""
+    name: str = field(kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,13 +179,13 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
     passes = [a for a in obs.legal if isinstance(a, Pass)]
     if passes:
         meaning = pass_meaning(obs.phase, any(isinstance(a, Kontra) for a in obs.legal))
-        out.append(Option("pass", pass_text(obs.phase), meaning, actions=(passes[0],)))
+        out.append(Option(pass_text(obs.phase), meaning, kind="pass", actions=(passes[0],)))
     if VORHAND in bids:
         out.append(
             Option(
-                "bid",
                 _("Vorhand!"),
                 action_meaning("vorhand"),
+                kind="bid",
                 actions=tuple(bids.pop(VORHAND)),
             )
         )
@@ -196,10 +199,10 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
         )
         out.append(
             Option(
-                "bid",
                 game_title(spec or name, rules),
                 detail,
                 tariff_text(spec, rules, SYMBOLS) if spec else "",
+                kind="bid",
                 actions=group,
                 toggles=any(_additions(a) for a in group),
             )
@@ -209,10 +212,10 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             spec = specs.get(action.contract)
             out.append(
                 Option(
-                    "bei",
                     _("{game} too (bei)").format(game=game_title(spec or action.contract, rules)),
                     action_meaning("bei"),
                     tariff_text(spec, rules, SYMBOLS) if spec else "",
+                    kind="bei",
                     actions=(action,),
                 )
             )
@@ -223,14 +226,15 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             label = kontra_label(action.target, names, Terms.of_rules(rules), level, rules, SYMBOLS)
             chain = action.target.declarer is None and action.target.answer is None
             factor = factor_text(2**level if chain else 2, SYMBOLS)
-            out.append(Option("kontra", label, _kontra_detail(obs, action, names), factor, actions=(action,)))
+            detail = _kontra_detail(obs, action, names)
+            out.append(Option(label, detail, factor, kind="kontra", actions=(action,)))
     calls = sorted((a for a in obs.legal if isinstance(a, Call)), key=lambda a: sort_key(a.card))
     for action in calls:
         out.append(
             Option(
-                "call",
                 _("Call {card}").format(card=card_text(action.card)),
                 action_meaning("call"),
+                kind="call",
                 cards=(action.card,),
                 actions=(action,),
             )
@@ -239,9 +243,9 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
         if isinstance(action, Trump):
             out.append(
                 Option(
-                    "trump",
                     suit_text(action.suit, SYMBOLS),
                     _("this suit trumps; the tarocks are a plain suit"),
+                    kind="trump",
                     actions=(action,),
                 )
             )
@@ -250,17 +254,18 @@ def _options(obs: Observation, names: Sequence[str]) -> list[Option]:
             pile = int(getattr(action, "pile", 0))
             shown = obs.talon_shown[pile] if pile < len(obs.talon_shown) else ()
             out.append(
-                Option("talon", _("Talon half {n}").format(n=pile + 1), cards=tuple(shown), actions=(action,))
+                Option(_("Talon half {n}").format(n=pile + 1), kind="talon", cards=tuple(shown),
+                       actions=(action,))
             )
     for action in obs.legal:
         if action.type == "give-up":
             out.append(
-                Option("give-up", _("Give up"), action_meaning("give-up"), actions=(action,))
+                Option(_("Give up"), action_meaning("give-up"), kind="give-up", actions=(action,))
             )
     known = (Pass, Bid, Announce, Kontra, Call, Trump, Join, Play, Discard)
     for action in obs.legal:
         if not isinstance(action, known) and action.type not in ("talon", "give-up"):
-            out.append(Option("other", action.describe(), actions=(action,)))
+            out.append(Option(action.describe(), kind="other", actions=(action,)))
     out.sort(key=lambda o: _RANK[o.kind])
     return out
 
@@ -298,17 +303,18 @@ def _announce_options(obs: Observation, announces: dict[bool, list[Action]]) -> 
                     label = _("{premium} (against the game)").format(premium=label)
                 out.append(
                     Option(
-                        "announce",
                         label,
                         premium_description(name, rules),
                         premium_values(name, rules, SYMBOLS),
+                        kind="announce",
                         actions=(action,),
                     )
                 )
         else:
             label = _("Announce (against the game)") if against else _("Announce")
             out.append(
-                Option("announce", label, _("the additions ticked below"), actions=tuple(group), toggles=True)
+                Option(label, _("the additions ticked below"), kind="announce", actions=tuple(group),
+                       toggles=True)
             )
     return out
 
@@ -325,10 +331,10 @@ def _additions_of(obs: Observation, options: Sequence[Option]) -> list[Addition]
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
     return [
         Addition(
-            n,
             premium_title(n, obs.rules),
             premium_description(n, obs.rules),
             premium_values(n, obs.rules, SYMBOLS),
+            name=n,
         )
         for n in names
     ]

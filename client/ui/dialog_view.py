@@ -61,7 +61,7 @@ def dialog_lines(model: TableModel, w: int) -> tuple[str, list[tuple[Fragments, 
             ("class:key " + base, f" {row_key(i) or ' '}" + ("▸" if sel else " ")),
             ("class:dialog.check " + base, f"{mark} "),
             (style, a.label.ljust(16)),
-            ("class:dialog.tariff " + base, (a.values + "  ") if a.values else ""),
+            ("class:dialog.tariff " + base, (a.tariff + "  ") if a.tariff else ""),
         ]
         frags.append(("class:dialog.detail " + base, fitting(a.detail, room - text_width(frags))))
         rows.append((frags, ("row", i)))

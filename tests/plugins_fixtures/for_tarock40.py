@@ -1,8 +1,6 @@
 """Incompatible over tarock54: written for the 40-card game."""
 
-from collections.abc import Sequence
-
-from tarock.core.hookspecs import hookimpl
+from tarock.core.househooks import declaring
 from tarock.core.options import OptionSpec
 
 
@@ -11,9 +9,7 @@ class Forty:
     version = "1.0"
     applies_to = ("tarock40",)
 
-    @hookimpl
-    def tarock_options(self) -> Sequence[OptionSpec]:
-        return [OptionSpec("forty_rule", True, "a rule of the 40-card game")]
+    tarock_options = declaring(OptionSpec("forty_rule", True, "a rule of the 40-card game"))
 
 
 PLUGIN = Forty

@@ -33,9 +33,7 @@ class GiveUp(Action):
     """Give the game up ("schleifen") when the called King lies in the talon."""
 
     type: ClassVar[str] = "give-up"
-
-    def describe(self) -> str:
-        return "give up"
+    text: ClassVar[str] = "give up"
 
 
 KOENIGRUFEN_ACTIONS: tuple[type[Action], ...] = (TakeTalon, GiveUp)

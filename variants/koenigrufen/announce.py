@@ -30,7 +30,7 @@ from tarock.core.cards import MOND
 from tarock.core.contracts import ContractSpec
 from tarock.core.phases import ANNOUNCE, KONTRA, Phase, kontra_action
 from tarock.core.rules import Rules
-from tarock.core.state import Announcement, HandState, Reason
+from tarock.core.state import Announcement, HandState, Reason, first_reason
 from tarock.variants.koenigrufen.context import game_of, kr
 from tarock.variants.koenigrufen.games import (
     ABSOLUT,
@@ -257,11 +257,7 @@ class Announcing(Phase):
                 return Reason("no-side", "announcements do not say for which side they are made")
             if not action.announce or len(set(action.announce)) != len(action.announce):
                 return Reason("announce-what", "name one or more different premiums")
-            for name in action.announce:
-                reason = self.announce_reason(state, rules, seat, name)
-                if reason is not None:
-                    return reason
-            return None
+            return first_reason(self.announce_reason(state, rules, seat, name) for name in action.announce)
         if isinstance(action, Kontra):
             verdict = rules.kontra_verdict(state, seat, action.target)
             if verdict is None or verdict.allowed:

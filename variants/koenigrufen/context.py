@@ -6,7 +6,7 @@ from typing import Any
 
 from tarock.core.cards import KING, QUEEN, Card, suit_card
 from tarock.core.contracts import ContractSpec
-from tarock.core.state import HandState
+from tarock.core.state import HandState, declarer_seats
 from tarock.variants.koenigrufen.games import BIRDS
 
 KEY = "koenigrufen"
@@ -29,9 +29,7 @@ def game_of(state: HandState) -> ContractSpec | None:
 
 def declarers(state: HandState) -> tuple[int, ...]:
     """The declarers: several in a Bei-game, else the one declarer."""
-    if state.contract is not None and state.contract.declarers:
-        return state.contract.declarers
-    return (state.declarer,) if state.declarer is not None else ()
+    return declarer_seats(state.contract, state.declarer)
 
 
 def called_in_talon(state: HandState) -> bool:
