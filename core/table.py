@@ -45,11 +45,17 @@ class SheetRow:
     """One round on the score sheet; ``number`` counts from 1."""
 
     number: int
+    """The round's number, counting from 1."""
     dealer: int
-    declarers: tuple[int, ...]
+    """The seat that dealt the round's last deal."""
     contract: str
+    """The game in words, as :meth:`Table.add` was given it (usually :func:`contract_text`)."""
+    declarers: tuple[int, ...]
+    """The seats that declared it (empty in a game without a declarer)."""
     settlement: tuple[int, ...]
+    """What each seat won this round (negative: paid), the round's factor included."""
     totals: tuple[int, ...]
+    """Each seat's running total after this round."""
     deals: int = 1
     """How many deals this round took (passed-out deals included)."""
     factor: int = 1
@@ -158,7 +164,7 @@ class Table:
         factor = now.multiplier
         settlement = tuple(s * factor for s in result.settlement)
         totals = tuple(t + s for t, s in zip(self.totals, settlement, strict=True))
-        row = SheetRow(len(self.rows) + 1, now.dealer, result.declarers, contract,
+        row = SheetRow(len(self.rows) + 1, now.dealer, contract, result.declarers,
                        settlement, totals, now.deal, factor)
         self.rows.append(row)
         return row

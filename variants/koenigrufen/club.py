@@ -111,13 +111,13 @@ CLUB = Dialect(
     title="Königrufen (club rulebook)",
     description="54 cards, docs/rules.md §16: Vorhand!, Bei-games, Trischaken, premiums and Kontra per "
                 "announcement, tariffs in cents.",
-    games=GAMES,
-    win=3 * 35 + 2,  # "Zum Gewinn eines positiven Spiels braucht man 35/2."
     premium_values={
         TRULL_P: (10, 20), KINGS_P: (10, 20), ABSOLUT: (5, 10), GRAMMOPOI: (5, 10),
         KING_ULTIMO: (10, 20), PAGAT_ULTIMO: (10, 20), UHU_P: (15, 30), KAKADU_P: (20, 40),
         MARABU_P: (25, 50), MONDFANG: (5, 50), VALAT: (80, 160),
     },
+    games=GAMES,
+    win=3 * 35 + 2,  # "Zum Gewinn eines positiven Spiels braucht man 35/2."
     options={"four_kings": "queen", "mondfang_partners": False, "bei_leader": "first-declarer"},
     vorhand_call=True,
     bei_max=3,
