@@ -244,14 +244,28 @@ class HandPlay:
     def receive(self, env: Signed, send: bool = True) -> list[Out]:
         """The next entry of the log (HandFault if it breaks a rule; nothing changes then
         except that the hand cannot go on).  ``send`` False: keep what this node must send
-        for :meth:`flush` (a snapshot, whose later entries may hold this node's own)."""
+        for :meth:`flush` (a snapshot, whose later entries may hold this node's own).
+
+        An act, the hand's busiest entry, is carried out here (:meth:`Attempt.act` plays it on
+        the virtual deal); every other entry goes to its handler."""
         author = self.book.author(env)
         entry, seen = self.book.entry(env, author)
         mine = self.book.mine_of(env, author, self.voice.author)
-        key = key_of(entry.msg, self.attempt)
+        msg = entry.msg
+        key = key_of(msg, self.attempt)
         before = self._save()
         try:
-            self._apply(entry, seen)
+            takes = self._takes(entry)
+            if takes and isinstance(msg, Act):
+                k = _act_in_order(self.att, author, msg.index, seen, self.ready)
+                with _blamed(author, PayloadError, VirtualError):
+                    self._acted(entry, k, self.att.act(entry, msg, k))
+            elif takes and isinstance(msg, Opened):
+                self._on_open(entry, seen)
+            elif takes:
+                handler = {Dealing: self._on_dealing, Step: self._on_step, Ready: self._on_ready}[type(msg)]
+                with _blamed(author, PayloadError, VirtualError):
+                    handler(entry, seen)
         except HandFault as exc:
             self._restore(before)  # a refused entry changes nothing, not even what it did half-way
             if exc.author == HOST or self.tainted is not None:
@@ -282,13 +296,15 @@ class HandPlay:
         self.attempts, self.voice, self.opens = before.attempts, before.voice, before.opens
         self.fault, self.tainted, self.done_at = before.fault, before.tainted, before.done_at
 
-    def _apply(self, entry: Entry, seen: int) -> None:
+    def _takes(self, entry: Entry) -> bool:
+        """Whether ``entry`` changes the hand (False: it is in the log, but changes nothing);
+        HandFault for an entry out of place.  The begin and a fault are taken here."""
         msg, author = entry.msg, entry.author
         if not self.book.entries:
             if not isinstance(msg, Begin) or author != HOST or msg != self.begin:
                 raise HandFault("a hand's log must start with the host's begin", HOST)
             self.voice.dealing(self.att, self.att.dealer.start())
-            return
+            return False
         if isinstance(msg, Begin):
             raise HandFault("a second begin", HOST)
         if isinstance(msg, Fault):
@@ -297,20 +313,16 @@ class HandPlay:
                 if self.done_at is None:
                     self.done_at = entry.index
                 self.voice.open(self.att)
-            return
+            return False
         if isinstance(msg, Opened):
-            self._on_open(entry, seen)
-            return
+            return True
         if self.fault is not None or self.tainted is not None:
-            return  # sent before its author saw the hand stop: in the log, but it changes nothing
+            return False  # sent before its author saw the hand stop: in the log, but it changes nothing
         if self.over:
             raise HandFault(f"{msg.tag!r} after the hand is over", author)
-        handler = {Dealing: self._on_dealing, Step: self._on_step, Ready: self._on_ready,
-                   Act: self._on_act}.get(type(msg))
-        if handler is None:
+        if not isinstance(msg, Dealing | Step | Ready | Act):
             raise HandFault(f"{msg.tag!r} is no entry of a hand's log", author)
-        with _blamed(author, PayloadError, VirtualError):
-            handler(entry, seen)
+        return True
 
     # -- dealing ------------------------------------------------------------------------------
     def private(self, author: Author, env: Signed) -> list[Out]:
@@ -380,11 +392,10 @@ class HandPlay:
             self.voice.dealing(self.att, self.att.dealer.start())
 
     # -- actions --------------------------------------------------------------------------------
-    def _on_act(self, entry: Entry, seen: int) -> None:
-        msg, author, att = entry.msg, entry.author, self.att
-        assert isinstance(msg, Act)
-        k = _act_in_order(att, author, msg.index, seen, self.ready)
-        shown = att.act(entry, msg, k)
+    def _acted(self, entry: Entry, k: int, shown: Mapping[int, frozenset[int]] | None) -> None:
+        """The action ``k`` of ``entry`` was played: the hand is over (every secret is opened
+        next), or the next step opens (``shown``: what each seat saw before a card played)."""
+        att = self.att
         if att.done:
             self.done_at = entry.index
             self.voice.open(self.att)

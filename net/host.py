@@ -33,7 +33,7 @@ from tarock.net.dealing import RandomBytes
 from tarock.net.effects import Drop, Effect, Note, StepDown, TableDone
 from tarock.net.game import Game, Sheet
 from tarock.net.host_ledger import OWN_VOIDS, Ledger
-from tarock.net.host_run import Run, claim, judge, new_run, record_of, stopped_by
+from tarock.net.host_run import Run, Step, claim, judge, new_run, record_of, stopped_by
 from tarock.net.host_seating import Admit, Chair, Reject, Seating
 from tarock.net.host_timing import next_tick, stalled
 from tarock.net.identity import Identity
@@ -204,12 +204,12 @@ class HostCore:
         self.store.put_progress(self.info.id, deal, "begin",
                                 {"epoch": self.epoch, "round": table.round, "dealer": run.dealer,
                                  "active": list(run.active)})
-        return notes + self._log(run, run.play.sign(run.play.begin), None, now)
+        return notes + self._taken(run, run.take(run.play.sign(run.play.begin), None, now, self.seating), now)
 
-    def _log(self, run: Run, env: Signed, sender: str | None, now: float) -> list[Effect]:
-        """``env`` in the log (:meth:`Run.take`); the deal is void on a fault, checked once every
+    def _taken(self, run: Run, step: Step, now: float) -> list[Effect]:
+        """What :meth:`Run.take` did with an entry: the deal is void on a fault, checked once every
         secret is opened."""
-        out, fault = run.take(env, sender, now, self.seating)
+        out, fault = step
         if fault is not None:
             return out + self._void(run.ctx.deal, *fault, now)
         self.phase = "playing" if run.play.dealer.fixed else "dealing"
@@ -226,7 +226,7 @@ class HostCore:
         out: list[Effect] = []
         for o in sub_answer(run.subs, index, action):
             if self.run is run:
-                out += self._log(run, o.env, None, now)
+                out += self._taken(run, run.take(o.env, None, now, self.seating), now)
         return out
 
     def _finish(self, run: Run, now: float) -> list[Effect]:
@@ -314,7 +314,7 @@ class HostCore:
             if self.phase not in ("dealing", "playing"):
                 return [Note(f"{inner.tag} from {node[:8]} after the hand, ignored")]
             if not body.to:
-                return self._log(run, body, node, now)
+                return self._taken(run, run.take(body, node, now, self.seating), now)
             if body.to != self.me or not isinstance(inner, Dealing):
                 return self._forged(node, seat, "a private message that is not the host's", now)
             return self._private(run, seat, body, node, now)
@@ -332,7 +332,7 @@ class HostCore:
             return out + self._void(run.ctx.deal, *fault, now)
         for env in public:
             if self.run is run:
-                out += self._log(run, env, None, now)
+                out += self._taken(run, run.take(env, None, now, self.seating), now)
         return out
 
     def _forged(self, node: str, seat: int, why: str, now: float) -> list[Effect]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import ipaddress
 import logging
 import secrets
@@ -21,7 +22,7 @@ from tarock.net.link import Link
 from tarock.net.pake import Pake
 from tarock.net.protocol.channel import Channel, QueueFull
 from tarock.net.protocol.connection import Authenticated, Closed, choose_version
-from tarock.net.protocol.messages import Hello, Welcome, dump
+from tarock.net.protocol.messages import Hello, Welcome, parse_body
 
 log = logging.getLogger("tarock.net")
 
@@ -58,14 +59,20 @@ class HostDriver:
 
     # -- effects -------------------------------------------------------------------------
     def apply(self, effects: list[Effect]) -> None:
+        """Carry out the core's effects: a body goes to its node's connection (encoded and framed
+        there, the writer woken), or to this node's own seat as it is."""
         proposed: list[Outcome] = []
+        now = trio.current_time()
         for effect in effects:
             if isinstance(effect, Send):
                 link = self.links.get(effect.to)
-                if link is None or link.conn.closed or link.post(effect.body):
+                if link is None or link.conn.closed:
+                    continue
+                if link.local is not None:
+                    link.local.post(effect.body)
                     continue
                 try:
-                    link.conn.send_body(dump(effect.body), trio.current_time())
+                    link.conn.send_body(effect.body, now)
                 except QueueFull:
                     log.warning("%s does not acknowledge: its session is dropped", effect.to[:8])
                     self.sessions.pop(effect.to, None)
@@ -173,7 +180,7 @@ class HostDriver:
         info = core.info
         welcome = Welcome(version, core.me, self.name, info.id, info.rules, core.epoch, core.me,
                           channel.session, channel.received, resumed, verdict.seat, core.sheet.done)
-        link.conn.accept(welcome, channel, trio.current_time())
+        link.conn.accept(welcome, channel, trio.current_time(), parse_body)
         if resumed:
             link.conn.resend(hello.received, trio.current_time())
         old = self.links.get(node)
@@ -183,12 +190,8 @@ class HostDriver:
         log.info("%s (%s) %s as %s", hello.name, node[:8], "resumed" if resumed else "connected",
                  "watcher" if verdict.seat is None else f"seat {verdict.seat}")
         self.apply(core.connected(node, hello, trio.current_time()))
-
-        async def on_body(msg: object) -> None:
-            self.apply(core.receive(node, msg, trio.current_time()))
-
         try:
-            closed = await link.run(on_body=on_body)
+            closed = await link.run(receive=functools.partial(core.receive, node), apply=self.apply)
             log.info("%s (%s) left: %s (%s)", hello.name, node[:8], closed.reason, closed.code)
             if closed.code in FAULTS and not closed.by_peer:
                 drop(link.peer, closed.code, closed.reason)

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import math
 from collections.abc import Awaitable, Callable
-from typing import Literal
+from typing import Literal, TypeVar
 
 import trio
 
@@ -27,14 +27,14 @@ from tarock.net.protocol.connection import (
     HelloReceived,
 )
 from tarock.net.protocol.limits import Timing
-from tarock.net.protocol.messages import Hello, MessageError, parse
+from tarock.net.protocol.messages import Hello
 
 log = logging.getLogger("tarock.net")
 
 READ_SIZE = 65536
 
-OnBody = Callable[[object], Awaitable[None]]
-"""What takes a body: parsed from a frame, or posted in-process by the other end (:meth:`Link.post`)."""
+_E = TypeVar("_E")
+"""What a core returns for a body (its effects), handed to the driver that carries them out."""
 
 
 class Link:
@@ -51,7 +51,11 @@ class Link:
         self.label = label
         self.peer = peer or label
         """Who is at the other end, for the log (its address, later with its node id)."""
-        self._dirty = trio.Event()
+        self._idle = trio.lowlevel.ParkingLot()
+        """Where the writer waits while the connection has nothing to send."""
+        self.push: Callable[[], object] = self._idle.unpark_all
+        """Wakes the writer: called by whoever gave :attr:`conn` something to send (trio's own
+        call, so nothing of ours runs between the send and the writer)."""
         self._closing = False
         self._scope: trio.CancelScope | None = None
         self.closed: Closed | None = None
@@ -65,20 +69,6 @@ class Link:
         self.posted: list[object] = []
         """Bodies the other end posted, not yet handed on (:meth:`run`)."""
 
-    def post(self, body: object) -> bool:
-        """Hand ``body`` to this node's other end in-process (not encoded, framed, nor parsed);
-        False for a connection over the network, which sends it through :attr:`conn`."""
-        if self.local is None:
-            return False
-        if not self.conn.closed:
-            self.local.post(body)
-        return True
-
-    def push(self) -> None:
-        """Wake the writer if the connection has bytes to send (or is closing)."""
-        if self.conn.pending or self._closing:
-            self._dirty.set()
-
     async def flush(self) -> None:
         """Send what is pending now (bounded by the peer-silence timeout)."""
         data = self.conn.data_to_send()
@@ -89,11 +79,10 @@ class Link:
 
     async def _writer(self) -> None:
         # One cancel scope for the writer's life, its deadline set only while a send is under
-        # way (a scope per send cost more than the send on a busy line).
+        # way (a scope per send cost more than the send on a busy line).  What is pending is
+        # looked at before every wait, so a wake while sending is never lost.
         with trio.CancelScope() as scope:
             while True:
-                await self._dirty.wait()
-                self._dirty = trio.Event()
                 data = self.conn.data_to_send()
                 if data:
                     self._sending = True
@@ -105,9 +94,11 @@ class Link:
                         return
                     scope.deadline = math.inf
                     self._sending = False
-                if self._closing and self._scope is not None:
+                elif self._closing and self._scope is not None:
                     self._scope.cancel()
                     return
+                else:
+                    await self._idle.park()
         if scope.cancelled_caught:
             self._broken(Closed("timeout", "the peer did not take what was sent in time", False))
 
@@ -119,15 +110,15 @@ class Link:
         if self._scope is not None:
             self._scope.cancel()
 
-    async def _read_once(self, deadline: float) -> bool:
-        """Read what arrives until ``deadline``; False once the connection is closed."""
+    async def _read(self, deadline: float) -> bool:
+        """(The handshake) read what arrives until ``deadline``; False once the connection is
+        closed.  :meth:`run` reads for itself."""
         with trio.move_on_at(deadline):
             try:
                 data = await (self.stream.receive_some(READ_SIZE) if self.local is None
                               else self.local.receive_any(READ_SIZE))
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                self.conn.receive_data(b"", trio.current_time())
-                log.debug("%s: read failed: %r", self.label, exc)
+                self._read_failed(exc)
                 return False
             if isinstance(data, Posted):
                 self.posted.append(data.body)
@@ -136,12 +127,16 @@ class Link:
         self.conn.tick(trio.current_time())
         return not self.conn.closed
 
+    def _read_failed(self, exc: BaseException) -> None:
+        self.conn.receive_data(b"", trio.current_time())
+        log.debug("%s: read failed: %r", self.label, exc)
+
     async def handshake(self, timeout: float) -> Event | None:
         """(Either side) read until the first event (a hello, welcome, refusal,
         info, or the end); None if nothing came within ``timeout``."""
         deadline = trio.current_time() + timeout
         while trio.current_time() < deadline:
-            alive = await self._read_once(min(deadline, self.conn.next_deadline()))
+            alive = await self._read(min(deadline, self.conn.next_deadline()))
             await self.flush()  # an answer within the handshake (the client's auth)
             events = self.conn.events()
             if events:
@@ -158,37 +153,48 @@ class Link:
         return None
 
     async def run(self, on_event: Callable[[Event], Awaitable[None]] | None = None,
-                  on_body: OnBody | None = None) -> Closed:
-        """Read, tick and write until the connection ends; returns how it ended.  ``on_body``
-        takes every body, parsed (a body that does not parse closes the connection), and what
-        the other end posted in-process (:meth:`post`); ``on_event`` the other events."""
+                  receive: Callable[[object, float], _E] | None = None,
+                  apply: Callable[[_E], object] | None = None) -> Closed:
+        """Read, tick and write until the connection ends; returns how it ended.
+
+        Every body (as the connection gives it: parsed where the session was opened with a
+        parser, see :meth:`Connection.accept`), and every body the other end posted
+        in-process, goes to ``receive`` (the core, with the time), and what it returns to
+        ``apply`` (the driver); ``on_event`` takes the other events."""
+        conn = self.conn
         try:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
                 nursery.start_soon(self._writer)
                 events, self.pending = self.pending, []
-                alive = True
                 while True:
                     for event in events:
                         if isinstance(event, Closed):
                             self.closed = event
-                        elif on_body is not None and isinstance(event, BodyReceived):
-                            try:
-                                body = parse(event.body, "body")
-                            except MessageError as exc:
-                                log.warning("%s: bad body: %s", self.peer, exc)
-                                self.close("protocol", f"bad body: {exc}")
-                                break
-                            await on_body(body)
+                        elif isinstance(event, BodyReceived) and receive is not None and apply is not None:
+                            apply(receive(event.body, trio.current_time()))
                         elif on_event is not None:
                             await on_event(event)
                     self.push()
-                    if not alive or self.conn.closed:
+                    if conn.closed:
                         break
-                    while self.posted and on_body is not None and not self.conn.closed:
-                        await on_body(self.posted.pop(0))
-                    alive = await self._read_once(self.conn.next_deadline())
-                    events = self.conn.events()
+                    while self.posted and receive is not None and apply is not None and not conn.closed:
+                        apply(receive(self.posted.pop(0), trio.current_time()))
+                    # Read what arrives until the connection's next deadline: bytes go to the
+                    # connection, a body posted in-process straight to the core.
+                    with trio.move_on_at(conn.next_deadline()):
+                        try:
+                            data = await (self.stream.receive_some(READ_SIZE) if self.local is None
+                                          else self.local.receive_any(READ_SIZE))
+                        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                            self._read_failed(exc)
+                        else:
+                            if isinstance(data, Posted):
+                                self.posted.append(data.body)
+                            else:
+                                conn.receive_data(bytes(data), trio.current_time())
+                    conn.tick(trio.current_time())
+                    events = conn.events()
                 # The writer sends what is left (a bye with the reason) and then ends the run.
                 self._closing = True
                 self.push()

@@ -20,7 +20,7 @@ from tarock.net.pake import Pake
 from tarock.net.protocol.channel import Channel, QueueFull
 from tarock.net.protocol.connection import Closed, HelloRefused, Welcomed
 from tarock.net.protocol.limits import Timing
-from tarock.net.protocol.messages import Hello, Refuse, SeatInfo, dump
+from tarock.net.protocol.messages import Hello, Refuse, SeatInfo, dump, parse_body
 from tarock.net.seat import SeatCore
 from tarock.net.seat_stats import Questions, Stats
 from tarock.net.transport import ConnectError, PeerAddress
@@ -100,8 +100,10 @@ class SeatDriver:
                     continue
                 link = self.link
                 if link is not None and not link.conn.closed and link.conn.channel is self.channel:
-                    if not link.post(body):
-                        link.conn.send_body(dump(body), trio.current_time())
+                    if link.local is not None:
+                        link.local.post(body)
+                    else:
+                        link.conn.send_body(body, trio.current_time())
                         link.push()
                     continue
                 try:
@@ -151,6 +153,13 @@ class SeatDriver:
             return
         self.apply(self.core.decided(effect.deal, effect.index, action))
 
+    def _receive(self, msg: object, now: float) -> list[Effect]:
+        """A body from the host: shown if it answers a question of this seat's, then the core's."""
+        first = self.questions.back(msg)
+        if first is not None:
+            self._show(first)
+        return self.core.receive(msg)
+
     # -- one connection ------------------------------------------------------------------
     async def session(self, address: PeerAddress) -> str:
         """Connect, shake hands and play until the connection ends.
@@ -169,7 +178,7 @@ class SeatDriver:
         pin = self.node.pin
         pake = Pake(self.core.table_id, pin, "client") if pin and self.core.table_id else None
         link.conn.hello(self.node.hello(role, self.core, self.channel, self.me, self.name, pake),
-                        trio.current_time(), self.channel, self.core.identity, pake)
+                        trio.current_time(), self.channel, self.core.identity, pake, bodies=parse_body)
         await link.flush()
         event = await link.handshake(self.node.timing.handshake)
         if isinstance(event, HelloRefused):
@@ -195,11 +204,6 @@ class SeatDriver:
         self.refusal = None
         self.apply(self.core.welcomed(welcome, link.conn.peer_key))
 
-        async def on_body(msg: object) -> None:
-            first = self.questions.back(msg)
-            if first is not None:
-                self._show(first)
-            self.apply(self.core.receive(msg))
 
         host_node = self.node.me if address is LOCAL else welcome.node
 
@@ -223,7 +227,7 @@ class SeatDriver:
                 self._nursery = nursery
                 if not self.core.watch:
                     nursery.start_soon(follow_leader)
-                closed: Closed = await link.run(on_body=on_body)
+                closed: Closed = await link.run(receive=self._receive, apply=self.apply)
                 nursery.cancel_scope.cancel()
         finally:
             self._nursery = None

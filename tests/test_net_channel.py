@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import pytest
-from net_ids import CLIENT_ID, HOST, authenticate, make_hello
+from net_ids import CLIENT_ID, HOST, NODE, authenticate, make_hello
 
 from tarock.net.protocol.channel import Channel, ChannelError, QueueFull
 from tarock.net.protocol.connection import BodyReceived, Closed, Connection, Welcomed
 from tarock.net.protocol.limits import PROTOCOL_MAX, Timing
-from tarock.net.protocol.messages import Data, Hello, Welcome
+from tarock.net.protocol.messages import Data, Hello, Signed, Welcome, dump, parse, parse_body
 
 SESSION = "cd" * 16
 
@@ -122,3 +122,47 @@ def test_heartbeats_and_silence() -> None:
     closed = server.next_event()
     assert isinstance(closed, Closed) and closed.code == "timeout"
     assert b"bye" in server.data_to_send()
+
+
+def _signed(n: int) -> Signed:
+    """A signed table message (the signature is not checked here)."""
+    env = parse({"t": "signed", "table": "", "epoch": 1, "deal": 0, "author": HOST, "seat": None, "seq": 0,
+                 "prev": "", "head": "", "to": NODE, "body": {"t": "checked", "deal": n, "ok": True,
+                                                                "reason": "", "culprit": "", "log": ""},
+                 "sig": "0" * 128}, "body")
+    assert isinstance(env, Signed)
+    return env
+
+
+def test_a_message_sent_is_framed_as_its_plain_data_and_read_back_as_a_message() -> None:
+    # The host's connection packs a signed body once and writes the data frame around it; the
+    # bytes must be those of the frame of its plain data (the wire is unchanged).
+    server_channel = Channel(SESSION)
+    plain_side = Connection("server")
+    packed_side = Connection("server")
+    for conn in (plain_side, packed_side):
+        fresh = Connection("client")
+        fresh.hello(hello(), 0.0, None, CLIENT_ID)
+        authenticate(fresh, conn)
+        conn.accept(welcome(Channel(SESSION), False), Channel(SESSION))
+        conn.data_to_send()
+    bodies_sent = [_signed(n) for n in range(3)]
+    for env in bodies_sent:
+        plain_side.send_body(dump(env))
+        packed_side.send_body(env)
+    wire = packed_side.data_to_send()
+    assert wire == plain_side.data_to_send()
+    # A client whose session reads bodies gets the messages themselves.
+    client, server = Connection("client"), Connection("server")
+    client.hello(hello(), 0.0, None, CLIENT_ID, bodies=parse_body)
+    authenticate(client, server)
+    server.accept(welcome(server_channel, False), server_channel)
+    client.receive_data(server.data_to_send())
+    assert isinstance(client.next_event(), Welcomed)
+    client.receive_data(wire)
+    assert bodies(client) == bodies_sent
+    # A body that is no message closes the connection, naming it.
+    packed_side.send_body({"t": "launch"})
+    client.receive_data(packed_side.data_to_send())
+    closed = client.events()[-1]
+    assert isinstance(closed, Closed) and closed.code == "protocol" and "bad body" in closed.reason

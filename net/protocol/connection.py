@@ -23,8 +23,11 @@ why; nothing else is delivered after it.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from enum import Enum
 from typing import Any, Literal
+
+import msgpack
 
 from tarock.net.identity import Identity
 from tarock.net.pake import SEAL_OVERHEAD, Pake, PakeError, Sealer
@@ -55,6 +58,7 @@ from tarock.net.protocol.messages import (
     Ping,
     Pong,
     Refuse,
+    Signed,
     Welcome,
     dump,
     parse,
@@ -62,6 +66,9 @@ from tarock.net.protocol.messages import (
 
 ACK_EVERY = 32
 """Bodies received unacknowledged after which an ack goes at once (far below MAX_UNACKED)."""
+
+Bodies = Callable[[Any], object]
+"""How a session's bodies are read (``messages.parse_body``; MessageError closes the connection)."""
 
 __all__ = ["ACK_EVERY", "Authenticated", "BodyReceived", "Closed", "Connection", "Event", "HelloReceived",
            "HelloRefused", "InfoReceived", "State", "Welcomed", "choose_version"]
@@ -96,6 +103,8 @@ class Connection:
         self._ack_at: float | None = None
         """When the ack of what was received is due (None: nothing to acknowledge)."""
         self._offered: Channel | None = None
+        self._bodies: Bodies | None = None
+        """Reads every body received (None: handed on as plain data)."""
         self.peer_node = ""
         """The authenticated node id of the peer ("" before the handshake proves it)."""
         self.peer_key = ""
@@ -110,8 +119,8 @@ class Connection:
         return self.state is State.CLOSED
 
     # -- sending ----------------------------------------------------------------------
-    def _send(self, msg: Message) -> None:
-        frame = _frame_of(msg, self._seal)
+    def _send(self, msg: Message, packed: bytes | None = None) -> None:
+        frame = _frame_of(msg, self._seal, packed)
         self._out += frame
         self.frames_out += 1
         self.bytes_out += len(frame)
@@ -128,15 +137,16 @@ class Connection:
         return out
 
     def hello(self, hello: Hello, now: float = 0.0, channel: Channel | None = None,
-              identity: Identity | None = None, pake: Pake | None = None, expect: str | None = None) -> None:
+              identity: Identity | None = None, pake: Pake | None = None, expect: str | None = None,
+              bodies: Bodies | None = None) -> None:
         """(Client) open the handshake, offering to resume ``channel`` (its session
         must be ``hello.session``).  A welcome that resumes it attaches it and resends
         what the peer lacks; any other welcome attaches a new channel.  ``identity``
         answers the server's challenge; ``pake`` (its message in ``hello.pake``) the
-        PIN; ``expect``: the server must be this node."""
+        PIN; ``expect``: the server must be this node; ``bodies`` reads the session's."""
         if self.side != "client" or self.state is not State.HANDSHAKE:
             raise RuntimeError("only a connecting side in its handshake says hello")
-        self._offered = channel
+        self._offered, self._bodies = channel, bodies
         self._proofs = Proofs(pake, hello, identity, expect)
         self._send(hello)
         self._last_out = now
@@ -159,14 +169,16 @@ class Connection:
         self.state = State.AUTH
         self._last_out = now
 
-    def accept(self, welcome: Welcome, channel: Channel | None, now: float = 0.0) -> None:
+    def accept(self, welcome: Welcome, channel: Channel | None, now: float = 0.0,
+               bodies: Bodies | None = None) -> None:
         """(Server) accept the hello (after :class:`Authenticated` for a seat or watcher);
-        ``channel`` carries the session's bodies (None for an ``invite``, which carries none)."""
+        ``channel`` carries the session's bodies (None for an ``invite``, which carries none),
+        ``bodies`` reads them."""
         if self.side != "server" or self.peer_hello is None or self.state is not State.HANDSHAKE:
             raise RuntimeError("accept answers a hello received")
         self._send(welcome)
         self.version = welcome.proto
-        self.channel = channel
+        self.channel, self._bodies = channel, bodies
         self.state = State.OPEN
         self._last_out = now
 
@@ -181,10 +193,14 @@ class Connection:
         self.state = State.CLOSED
 
     def send_body(self, body: Any, now: float = 0.0) -> None:
-        """Send a body (plain data) through the session's channel."""
+        """Send a body (a message, or plain data) through the session's channel: sequenced,
+        encoded and framed in this one call."""
         if self.state is not State.OPEN or self.channel is None:
             raise RuntimeError("bodies flow only on an open connection with a session")
-        self._send(self.channel.wrap(body))
+        if isinstance(body, Signed):  # its bytes are packed once, however many peers it goes to
+            self._send(self.channel.wrap(body.plain), body.packed)
+        else:
+            self._send(self.channel.wrap(dump(body) if isinstance(body, Message) else body))
         self._ack_at = None
         self._last_out = now
 
@@ -300,7 +316,7 @@ class Connection:
             self._events.append(Closed(msg.code, msg.message, by_peer=True))
             return
         if self.state is State.HANDSHAKE:
-            self._handshake(msg)
+            _handshake(self, msg)
             return
         if self.state is State.AUTH:
             self._auth(msg)
@@ -310,6 +326,11 @@ class Connection:
                 raise _OutOfOrder("data on a connection without a session")
             body = self.channel.receive(msg)
             if body is not None:
+                if self._bodies is not None:
+                    try:
+                        body = self._bodies(body)
+                    except MessageError as exc:
+                        raise _OutOfOrder(f"bad body: {exc}") from None
                 self._events.append(BodyReceived(body))
             if self.channel.received - self.channel.told >= ACK_EVERY:
                 self.flush_ack(now)
@@ -342,47 +363,63 @@ class Connection:
         self.state = State.HANDSHAKE  # accept or refuse next
         self._events.append(Authenticated(hello))
 
-    def _handshake(self, msg: Message) -> None:
-        if self.side == "server":
-            if not isinstance(msg, Hello) or self.peer_hello is not None:
-                raise _OutOfOrder(f"expected one hello, got {msg.tag!r}")
-            self.peer_hello = msg
-            Proofs.check_hello(msg)
-            self._events.append(HelloReceived(msg))
-            return
-        if isinstance(msg, Challenge):
-            auth = self._proofs.answer(msg)  # a HandshakeError fails the connection (receive_data)
-            if self._proofs.sealers is not None:
-                self._seal, self._unseal = self._proofs.sealers
-            self.peer_node, self.peer_key = msg.node, msg.key
-            self._send(auth)
-            return
-        if isinstance(msg, Welcome):
-            self._proofs.check_welcome(msg, proved=bool(self.peer_node))
-            self.version = msg.proto
-            self.state = State.OPEN
-            if msg.session:
-                self.channel, resent = _session_of(msg, self._offered)
-                for frame in resent:
-                    self._send(frame)
-            self._events.append(Welcomed(msg))
-        elif isinstance(msg, Refuse):
-            self.state = State.CLOSED
-            self._events.append(HelloRefused(msg))
-        elif isinstance(msg, Info):
-            self.state = State.CLOSED
-            self._events.append(InfoReceived(msg))
-        else:
-            raise _OutOfOrder(f"expected welcome, refuse or info, got {msg.tag!r}")
+def _handshake(conn: Connection, msg: Message) -> None:
+    """A message of the handshake: the server's hello, or the client's answers to it (a
+    challenge, then a welcome, a refusal or the info)."""
+    if conn.side == "server":
+        if not isinstance(msg, Hello) or conn.peer_hello is not None:
+            raise _OutOfOrder(f"expected one hello, got {msg.tag!r}")
+        conn.peer_hello = msg
+        Proofs.check_hello(msg)
+        conn._events.append(HelloReceived(msg))
+        return
+    if isinstance(msg, Challenge):
+        auth = conn._proofs.answer(msg)  # a HandshakeError fails the connection (receive_data)
+        if conn._proofs.sealers is not None:
+            conn._seal, conn._unseal = conn._proofs.sealers
+        conn.peer_node, conn.peer_key = msg.node, msg.key
+        conn._send(auth)
+        return
+    if isinstance(msg, Welcome):
+        conn._proofs.check_welcome(msg, proved=bool(conn.peer_node))
+        conn.version = msg.proto
+        conn.state = State.OPEN
+        if msg.session:
+            conn.channel, resent = _session_of(msg, conn._offered)
+            for frame in resent:
+                conn._send(frame)
+        conn._events.append(Welcomed(msg))
+    elif isinstance(msg, Refuse):
+        conn.state = State.CLOSED
+        conn._events.append(HelloRefused(msg))
+    elif isinstance(msg, Info):
+        conn.state = State.CLOSED
+        conn._events.append(InfoReceived(msg))
+    else:
+        raise _OutOfOrder(f"expected welcome, refuse or info, got {msg.tag!r}")
 
 
-
-def _frame_of(msg: Message, seal: Sealer | None) -> bytes:
-    """One message as a frame: its length, then its body (sealed at a table with a PIN)."""
-    body = encode_body(dump(msg), MAX_FRAME - (SEAL_OVERHEAD if seal is not None else 0))
+def _frame_of(msg: Message, seal: Sealer | None, packed: bytes | None = None) -> bytes:
+    """One message as a frame: its length, then its body (sealed at a table with a PIN).
+    ``packed``: a data frame's body already packed (a map's pairs are written in order, so
+    the frame's bytes are those of the whole map packed at once)."""
+    limit = MAX_FRAME - (SEAL_OVERHEAD if seal is not None else 0)
+    if packed is not None and isinstance(msg, Data):
+        body = b"".join((_DATA_HEAD, _PACK(msg.seq), _ACK_KEY, _PACK(msg.ack), _BODY_KEY, packed))
+        if len(body) > limit:
+            raise ValueError(f"message of {len(body)} bytes is larger than a frame may be ({limit})")
+    else:
+        body = encode_body(dump(msg), limit)
     if seal is not None:
         body = seal.seal(body)
     return len(body).to_bytes(LENGTH_BYTES, "big") + body
+
+
+_PACK = msgpack.Packer(use_bin_type=True).pack
+_DATA_HEAD = b"\x84" + _PACK("t") + _PACK("data") + _PACK("seq")
+"""A data frame's map of four (``t``, ``seq``, ``ack``, ``body``, the order its fields are written)."""
+_ACK_KEY = _PACK("ack")
+_BODY_KEY = _PACK("body")
 
 
 def _message_of(body: bytes, unseal: Sealer | None, authenticating: bool) -> Message:

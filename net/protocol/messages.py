@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
 
+import msgpack
+
 from tarock.core.codec import Codec, RecordError
 from tarock.net.identity import envelope_hash, signed_bytes
 from tarock.net.protocol.fields import (
@@ -296,6 +298,11 @@ class Signed(Body):
         return parse(self.body, "inner")
 
     @functools.cached_property
+    def packed(self) -> bytes:
+        """Its plain data packed (msgpack), as every connection that sends it writes it."""
+        return msgpack.packb(self.plain, use_bin_type=True)  # type: ignore[no-any-return]
+
+    @functools.cached_property
     def signed(self) -> bytes:
         """The bytes its signature covers (:func:`net.identity.signed_bytes`)."""
         return signed_bytes(self.plain)
@@ -480,6 +487,10 @@ def parse(raw: object, layer: Literal["frame", "body", "inner"] = "frame") -> Me
 _SIMPLE = {cls: plain_kinds(cls) for cls in (*FRAMES, *BODIES, *INNER)}
 
 
+parse_body: Callable[[object], Message] = functools.partial(parse, layer="body")
+"""The message of a ``data`` frame's body (a connection's reader of bodies)."""
+
+
 def dump(msg: Message) -> dict[str, Any]:
     """The plain data of ``msg``, with its tag (a fresh map; what it holds may be shared)."""
     if type(msg) is Signed:
@@ -516,5 +527,5 @@ __all__ = [
     "Auth", "Begin", "Body", "Bye", "Challenge", "Checked", "Data", "Dealing", "Fault", "HandEnd",
     "Hello", "Info", "Inner", "Log", "Message", "MessageError", "Opened", "Ping", "Pong", "Ready",
     "Record", "Refuse", "Role", "SeatInfo", "Seated", "Signed", "Step", "TableInfo", "Void", "Welcome",
-    "check_name", "dump", "inner_of", "message", "parse", "part", "plain"
+    "check_name", "dump", "inner_of", "message", "parse", "parse_body", "part", "plain"
 ]
