@@ -44,7 +44,8 @@ class InfoReceived:
 
 @value
 class BodyReceived:
-    """A new body (plain data; decode it with ``messages.parse(body, "body")``)."""
+    """A new body: the message the connection's ``bodies`` reader made of it (host and seat
+    links), or the plain data where it was given none (agreement links)."""
 
     body: Any
 
