@@ -200,6 +200,9 @@ class DealBound:
         self.gone_first = _gone_first(play)
         self.slack = 1 if play.pagat_last else 0
         """The Pagat held back (Pagat last) leaves after higher cards."""
+        self.in_order = not play.pagat_last
+        """An opponent gives up a plain suit's cards from the lowest up (Pagat last
+        may keep the Pagat back in a game where the tarocks are a plain suit)."""
 
     def lost(self, opponents: Sequence[int]) -> bool:
         """Whether the distribution ``opponents`` (their bit sets) is lost for certain."""
@@ -219,8 +222,14 @@ class DealBound:
                 if suit != trump and leader & suit and (everyone & suit).bit_length() > own.bit_length():
                     return True
         counts = [0] * (size + 2)  # the declarer's cards by the earliest trick they can be led
+        gone_first = self.gone_first
+        first_lead = 1 if first else 0
         for suit, own in self.suits:
             bounds: list[tuple[int, int]] = []  # an opponent's highest card, its earliest trick
+            # a plain suit's cards leave an opponent lowest first: per opponent holding a card
+            # above one of the declarer's, the earliest trick by which each of his cards can go
+            # as a discard (after his cheaper cards and trumps)
+            discards: list[tuple[int, list[int]]] = []
             mine_top = own.bit_length() - 1
             for hand in opponents:
                 held = hand & suit
@@ -230,12 +239,21 @@ class DealBound:
                 if top > mine_top:
                     if suit == trump:
                         continue
-                    bounds.append((top, 1 + (hand & self.gone_first[top]).bit_count() - slack))
+                    bounds.append((top, 1 + (hand & gone_first[top]).bit_count() - slack))
                 elif not first:
                     bounds.append((top, held.bit_count() - slack))
                 elif held ^ (1 << top):  # one card, maybe his highest, may go to the first trick
                     second = (held ^ (1 << top)).bit_length() - 1
                     bounds.append((second, held.bit_count() - 1 - slack))
+                if self.in_order and suit != trump and top > (own & -own).bit_length() - 1:
+                    times = []
+                    rest = held
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        times.append(1 + (hand & gone_first[low.bit_length() - 1]).bit_count())
+                    discards.append((top, times))
+            drawn = first_lead  # leads of the suit before the card, the first trick's too
             while own:
                 card = own.bit_length() - 1
                 own ^= 1 << card
@@ -243,7 +261,17 @@ class DealBound:
                 for top, earliest in bounds:
                     if top > card and earliest + 1 > trick:
                         trick = earliest + 1
+                for top, times in discards:
+                    # all his cards of the suit go, one a trick and the lowest first, before the
+                    # card is led; at most ``drawn`` by leads (one in the first trick), so the
+                    # highest he throws away is at least his ``len - drawn``-th lowest and the
+                    # cards above it follow it, one a lead after the first trick
+                    if top > card and len(times) > drawn:
+                        after = times[len(times) - drawn - 1] + drawn - first_lead + 1
+                        if after > trick:
+                            trick = after
                 counts[min(trick, size + 1)] += 1
+                drawn += 1
         late = 0
         spare = 1 if first else 0
         for trick in range(size + 1, 1, -1):
