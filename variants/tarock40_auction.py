@@ -1,0 +1,80 @@
+"""``tarock40``'s auction: the generic one (:class:`core.auction.Auction`), the
+announcements allowed with a bid asked of the plugin's own verdict directly.
+
+The legal list of every turn offers each game that outranks the highest bid with
+every set of the announcements allowed with it (docs/rules.md §13.2): per game and
+turn the rules are asked about Pagat, Trull and Valat.  Where ``tarock40``'s own
+``tarock_announce_verdict`` answers that hook alone, no house rule can change its
+answer, so it is called as a function, without the round through the hook per
+name; the names a game may carry are listed once per game.  An exception in it
+is raised again through the hook, which names the plugin and the hand.  Where a
+house rule answers too, every turn asks the hook as the generic auction does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tarock.core.auction import Auction, AuctionStyle
+from tarock.core.contracts import ContractSpec
+from tarock.core.state import HandState, Verdict
+
+if TYPE_CHECKING:
+    from tarock.core.rules import Rules
+
+Answer = Callable[[HandState, int, str, ContractSpec], Verdict | None]
+
+
+def position(state: HandState, seat: int) -> int:
+    """The seat's place in the first trick (0 = leads): the forehand leads."""
+    players = state.players
+    return (players.index(seat) - players.index(state.forehand)) % len(players)
+
+
+class Auction40(Auction):
+    """The generic auction that asks ``own_hook`` (the plugin's ``tarock_announce_verdict``
+    function) directly while it answers that hook alone."""
+
+    def __init__(self, style: AuctionStyle, own_hook: Callable[..., Any]) -> None:
+        super().__init__(style)
+        self.own_hook = own_hook
+        self._direct_of: tuple[Rules, Answer | None] | None = None
+        self._names: dict[int, tuple[ContractSpec, tuple[str, ...]]] = {}
+        """Per game (by id, the game kept to tell a reused id): the premiums that may be
+        announced with it, in the rules' order."""
+
+    def _direct(self, rules: Rules) -> Answer | None:
+        """The bound ``own_hook`` where it answers ``tarock_announce_verdict`` alone in
+        ``rules`` (looked up once per rules), else None."""
+        known = self._direct_of
+        if known is None or known[0] is not rules:
+            sole = rules.sole_answer("tarock_announce_verdict")
+            own = sole if sole is not None and getattr(sole, "__func__", None) is self.own_hook else None
+            known = self._direct_of = (rules, own)
+            self._names.clear()
+        return known[1]
+
+    def _announceable(self, rules: Rules, spec: ContractSpec) -> tuple[str, ...]:
+        """The premiums :meth:`Auction._additions` asks about for ``spec``."""
+        known = self._names.get(id(spec))
+        if known is None or known[0] is not spec:
+            specs = rules.premium_specs
+            known = self._names[id(spec)] = (spec, tuple(
+                name for name in specs
+                if name in spec.premiums and name not in spec.announces and specs[name].announced))
+        return known[1]
+
+    def _additions(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[str]:
+        answer = self._direct(rules) if self.style.additions else None
+        if answer is None:
+            return super()._additions(state, rules, seat, spec)
+        out = []
+        try:
+            for name in self._announceable(rules, spec):
+                verdict = answer(state, seat, name, spec)
+                if verdict is None or verdict.allowed:
+                    out.append(name)
+        except Exception:  # asked again through the hook, which names the plugin
+            return super()._additions(state, rules, seat, spec)
+        return out
