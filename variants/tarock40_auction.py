@@ -14,9 +14,11 @@ house rule answers too, every turn asks the hook as the generic auction does.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from tarock.core.auction import Auction, AuctionStyle
+from tarock.core.actions import Action
+from tarock.core.auction import Auction, AuctionStyle, bid_action
 from tarock.core.contracts import ContractSpec
 from tarock.core.state import HandState, Verdict
 
@@ -43,6 +45,9 @@ class Auction40(Auction):
         self._names: dict[int, tuple[ContractSpec, tuple[str, ...]]] = {}
         """Per game (by id, the game kept to tell a reused id): the premiums that may be
         announced with it, in the rules' order."""
+        self._bid_lists: dict[tuple[int, str, tuple[str, ...]], tuple[Action, ...]] = {}
+        """The bids of a seat, a game and the announcements allowed with it, each set of
+        them, as :meth:`Auction._bids` lists them."""
 
     def _direct(self, rules: Rules) -> Answer | None:
         """The bound ``own_hook`` where it answers ``tarock_announce_verdict`` alone in
@@ -78,3 +83,18 @@ class Auction40(Auction):
         except Exception:  # asked again through the hook, which names the plugin
             return super()._additions(state, rules, seat, spec)
         return out
+
+    def _bids(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[Action]:
+        call = spec.call
+        if call is not None and call.when == "bid":
+            return super()._bids(state, rules, seat, spec)
+        names = tuple(self._additions(state, rules, seat, spec))
+        key = (seat, spec.name, names)
+        bids = self._bid_lists.get(key)
+        if bids is None:
+            if len(self._bid_lists) >= 1024:
+                self._bid_lists.clear()
+            bids = self._bid_lists[key] = tuple(bid_action(seat, spec.name, combo)
+                                                for k in range(len(names) + 1)
+                                                for combo in combinations(names, k))
+        return list(bids)

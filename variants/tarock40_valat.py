@@ -29,12 +29,17 @@ from tarock.variants.tarock40_auction import position
 
 SIZE: Final = len(DECK40) // 4
 """Cards in a hand of the 40-card game, as the check deals them."""
+CARDS: Final = frozenset(DECK40)
 
 MEMO_SIZE: Final = 4096
 
-_MEMO: dict[tuple[tuple[Card, ...], int, str, int], tuple[TrickRules, Verdict]] = {}
-""":func:`own_valat`'s answers by hand, place, code and the trick rules' identity (the
-rules kept to tell a reused id): hashing the rules by value costs more than the answer."""
+MemoKey = tuple[tuple[Card, ...], int, int, tuple[int, ...], int, str, int]
+
+_MEMO: dict[MemoKey, tuple[TrickRules, Verdict]] = {}
+""":func:`own_valat`'s answers by hand, seat, dealer, seats taking part and table size
+(which give the place in the first trick), code and the trick rules' identity (the
+rules kept to tell a reused id): the auction asks again for every game of the same
+trick rules and in every turn, and hashing the rules by value costs more than the answer."""
 
 
 def own_valat(state: HandState, seat: int, spec: ContractSpec,
@@ -47,10 +52,11 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec,
     if not spec.single:
         return ALLOW
     tricks = spec.tricks
-    key = (tuple(state.hands[seat]), position(state, seat), code, id(tricks))
+    hand = tuple(state.hands[seat])
+    key = (hand, seat, state.dealer, state.active, state.seats, code, id(tricks))
     known = _MEMO.get(key)
     if known is None or known[0] is not tricks:
-        verdict = own_strength(key[0], tricks, key[1])
+        verdict = own_strength(hand, tricks, position(state, seat))
         answer = ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
         if len(_MEMO) >= MEMO_SIZE:
             _MEMO.clear()
@@ -58,30 +64,49 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec,
     return known[1]
 
 
-@lru_cache(maxsize=64)
+_TOPS: dict[int, tuple[TrickRules, tuple[Card, ...]]] = {}
+"""Per trick rules (by identity, the rules kept): each suit's top trump (:func:`_top_trumps`)."""
+
+
 def _top_trumps(tricks: TrickRules) -> tuple[Card, ...]:
-    """Per suit named as trump, the trump that wins every trick it is played to."""
-    tops = []
-    for suit in range(TAROCK):
-        play = compile_play(tricks, suit)
-        tops.append(play.card[play.trump_mask.bit_length() - 1])
-    return tuple(tops)
+    """Per suit as trump (``TAROCK`` last), the trump that wins every trick it is played to
+    (the Sküs where the tarocks trump: no Kaiserstich against open-handed opponents)."""
+    known = _TOPS.get(id(tricks))
+    if known is None or known[0] is not tricks:
+        tops = []
+        for suit in range(TAROCK + 1):
+            play = compile_play(tricks, suit)
+            tops.append(play.card[play.trump_mask.bit_length() - 1])
+        if len(_TOPS) >= 64:
+            _TOPS.clear()
+        known = _TOPS[id(tricks)] = (tricks, tuple(tops))
+    return known[1]
 
 
 def own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
     """The check's verdict for :func:`own_valat`: in a ``suit`` game (the Faberl) the best
     over the four suits (:func:`core.valat.valat_verdict_any_suit`), asked only of the
-    suits whose top trump the hand holds."""
-    if tricks.trump != "suit":
-        return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
-    if len(hand) != SIZE:
-        return valat_verdict_any_suit(hand, tricks, pos, DECK40)
+    suits whose top trump the hand holds; of a hand holding none, the first suit's (all
+    four are the same: no deal played)."""
+    if len(hand) != SIZE or tricks.trump not in ("tarock", "suit") or not CARDS.issuperset(hand):
+        return _own_strength_asked(hand, tricks, pos)
     tops = _top_trumps(tricks)
+    if tricks.trump == "tarock":
+        if tops[TAROCK] not in hand:  # as core.valat answers it, without a round through it
+            return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, TAROCK, pos)
+        return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
     verdicts = [v for suit in range(TAROCK)
                 if tops[suit] in hand and (v := valat_verdict(hand, tricks, suit, pos, DECK40))]
-    if not verdicts:
-        return valat_verdict_any_suit(hand, tricks, pos, DECK40)
-    return choose_verdict(verdicts, every=False)
+    if verdicts:
+        return choose_verdict(verdicts, every=False)
+    return valat_verdict(hand, tricks, 0, pos, DECK40) or _own_strength_asked(hand, tricks, pos)
+
+
+def _own_strength_asked(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
+    """:func:`own_strength` as the check answers it, every suit asked."""
+    if tricks.trump != "suit":
+        return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
+    return valat_verdict_any_suit(hand, tricks, pos, DECK40)
 
 
 @lru_cache(maxsize=1024)
