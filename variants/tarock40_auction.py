@@ -49,34 +49,38 @@ class Auction40(Auction):
         """The bids of a seat, a game and the announcements allowed with it, each set of
         them, as :meth:`Auction._bids` lists them."""
 
-    def _direct(self, rules: Rules) -> Answer | None:
-        """The bound ``own_hook`` where it answers ``tarock_announce_verdict`` alone in
-        ``rules`` (looked up once per rules), else None."""
+    def _direct(self, rules: Rules) -> tuple[Rules, Answer | None]:
+        """``rules`` and the bound ``own_hook`` where it answers ``tarock_announce_verdict``
+        alone in them, else None (looked up once per rules)."""
         known = self._direct_of
         if known is None or known[0] is not rules:
             sole = rules.sole_answer("tarock_announce_verdict")
             own = sole if sole is not None and getattr(sole, "__func__", None) is self.own_hook else None
             known = self._direct_of = (rules, own)
             self._names.clear()
-        return known[1]
+        return known
 
-    def _announceable(self, rules: Rules, spec: ContractSpec) -> tuple[str, ...]:
-        """The premiums :meth:`Auction._additions` asks about for ``spec``."""
-        known = self._names.get(id(spec))
-        if known is None or known[0] is not spec:
-            specs = rules.premium_specs
-            known = self._names[id(spec)] = (spec, tuple(
-                name for name in specs
-                if name in spec.premiums and name not in spec.announces and specs[name].announced))
-        return known[1]
+    def _announceable(self, rules: Rules, spec: ContractSpec) -> tuple[ContractSpec, tuple[str, ...]]:
+        """``spec`` and the premiums :meth:`Auction._additions` asks about for it."""
+        specs = rules.premium_specs
+        known = self._names[id(spec)] = (spec, tuple(
+            name for name in specs
+            if name in spec.premiums and name not in spec.announces and specs[name].announced))
+        return known
 
     def _additions(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[str]:
-        answer = self._direct(rules) if self.style.additions else None
-        if answer is None:
+        known = self._direct_of
+        if known is None or known[0] is not rules:
+            known = self._direct(rules)
+        answer = known[1]
+        if answer is None or not self.style.additions:
             return super()._additions(state, rules, seat, spec)
+        names = self._names.get(id(spec))
+        if names is None or names[0] is not spec:
+            names = self._announceable(rules, spec)
         out = []
         try:
-            for name in self._announceable(rules, spec):
+            for name in names[1]:
                 verdict = answer(state, seat, name, spec)
                 if verdict is None or verdict.allowed:
                     out.append(name)
