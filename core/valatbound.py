@@ -181,8 +181,9 @@ def _gone_first(play: Play) -> tuple[int, ...]:
 class DealBound:
     """:func:`always_lost` for one distribution.  When an opponent leads the first
     trick, a plain suit the declarer holds is lost at once if the leader holds it and an
-    opponent holds a card above all of the declarer's cards of it (the leader leads it,
-    that card heads the trick: the play-out's search of the first trick finds it).
+    opponent holds a card above all of the declarer's cards of it, or another opponent
+    void in it holds a trump (the leader leads it, the declarer must follow, that card
+    heads the trick or the trump takes it: the play-out's search of the first trick finds it).
 
     The play-out's opponents give up the cards of a suit from the lowest up (the first
     trick an opponent leads may take any one of them, the Pagat held back may stay), so
@@ -190,8 +191,12 @@ class DealBound:
     its suit has played the cards of the suit he holds; a card above all of the
     declarer's is only thrown away, after every cheaper card and trump of its holder.
     An opponent keeps a trump when he holds more than the declarer's trumps above his
-    highest can draw.  Where the declarer's cards do not fit the tricks from those on,
-    the distribution is lost."""
+    highest can draw.  An opponent gives up a plain suit's cards from the lowest up, one a
+    trick, and throws one away only after his cheaper cards and trumps: so where he holds
+    more of a suit than the declarer's leads of it before one of his cards (and the first
+    trick) can draw, that card waits until the highest he must throw away is gone and the
+    rest have followed it, one a lead.  Where the declarer's cards do not fit the tricks
+    from those on, the distribution is lost."""
 
     def __init__(self, play: Play, mine: int, position: int, size: int) -> None:
         self.play, self.mine, self.size = play, mine, size
@@ -218,9 +223,14 @@ class DealBound:
         if first:  # the leader leads a plain suit of the declarer's, another opponent heads it
             leader = opponents[0]
             everyone = opponents[0] | opponents[1] | opponents[2]
+            ruffers = [hand for hand in opponents[1:] if hand & trump]
             for suit, own in self.suits:
-                if suit != trump and leader & suit and (everyone & suit).bit_length() > own.bit_length():
-                    return True
+                if suit != trump and leader & suit:
+                    if (everyone & suit).bit_length() > own.bit_length():
+                        return True
+                    for hand in ruffers:  # the declarer follows, an opponent void in it trumps
+                        if not hand & suit:
+                            return True
         counts = [0] * (size + 2)  # the declarer's cards by the earliest trick they can be led
         gone_first = self.gone_first
         first_lead = 1 if first else 0
