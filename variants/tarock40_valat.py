@@ -109,18 +109,27 @@ def _own_strength_asked(hand: tuple[Card, ...], tricks: TrickRules, pos: int) ->
     return valat_verdict_any_suit(hand, tricks, pos, DECK40)
 
 
-@lru_cache(maxsize=1024)
 def valat_refusal(code: str, verdict: ValatVerdict | None) -> Verdict:
     """The refusal of a Valat the check does not allow, with its figures:
     deals lost and made of deals played (the check stops at the third lost
     deal), the 95 % interval and the bar."""
     if verdict is None:
+        return _refusal(code, None, 0, 0)
+    return _refusal(code, verdict.stopped, verdict.deals, verdict.made)
+
+
+@lru_cache(maxsize=1024)
+def _refusal(code: str, stopped: str | None, deals: int, made: int) -> Verdict:
+    """:func:`valat_refusal` by what its text says (remembered by these plain values: a
+    verdict hashes its every field); ``stopped`` None: no check for this game."""
+    if stopped is None:
         return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own, "
                             "and there is no check for this game")
-    if verdict.stopped == STOPPED_TOP_TRUMP:
+    if stopped == STOPPED_TOP_TRUMP:
         return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own: "
                             "without the highest trump an opponent takes a trick, so no deal was played")
+    figures = ValatVerdict(False, deals, made, stopped, TAROCK, 0).figures()
     return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own: "
                         "{lost} of the {deals} deals played were lost and {made} made (95% Wilson interval "
                         "of the rate {low}–{high} %); a Valat must be made in {needed} of {sample}"
-                        .format(**verdict.figures()))
+                        .format(**figures))
