@@ -239,7 +239,7 @@ class DealBound:
             # a plain suit's cards leave an opponent lowest first: per opponent holding a card
             # above one of the declarer's, the earliest trick by which each of his cards can go
             # as a discard (after his cheaper cards and trumps)
-            discards: list[tuple[int, list[int]]] = []
+            discards: list[list[int]] = []  # his highest card, his hand, his cards but the drawn
             mine_top = own.bit_length() - 1
             for hand in opponents:
                 held = hand & suit
@@ -256,13 +256,10 @@ class DealBound:
                     second = (held ^ (1 << top)).bit_length() - 1
                     bounds.append((second, held.bit_count() - 1 - slack))
                 if self.in_order and suit != trump and top > (own & -own).bit_length() - 1:
-                    times = []
-                    rest = held
-                    while rest:
-                        low = rest & -rest
-                        rest ^= low
-                        times.append(1 + (hand & gone_first[low.bit_length() - 1]).bit_count())
-                    discards.append((top, times))
+                    if first:  # the first trick may draw one, his highest
+                        held ^= 1 << top
+                    if held:
+                        discards.append([top, hand, held])
             drawn = first_lead  # leads of the suit before the card, the first trick's too
             while own:
                 card = own.bit_length() - 1
@@ -271,17 +268,24 @@ class DealBound:
                 for top, earliest in bounds:
                     if top > card and earliest + 1 > trick:
                         trick = earliest + 1
-                for top, times in discards:
+                for entry in discards:
                     # all his cards of the suit go, one a trick and the lowest first, before the
                     # card is led; at most ``drawn`` by leads (one in the first trick), so the
-                    # highest he throws away is at least his ``len - drawn``-th lowest and the
-                    # cards above it follow it, one a lead after the first trick
-                    if top > card and len(times) > drawn:
-                        after = times[len(times) - drawn - 1] + drawn - first_lead + 1
+                    # highest he throws away is at least the highest of his cards but his
+                    # ``drawn`` highest (``entry[2]``), which goes after his cheaper cards and
+                    # trumps, and the cards above it follow it, one a lead after the first trick
+                    top, hand, left = entry
+                    if top > card and left:
+                        after = (2 + (hand & gone_first[left.bit_length() - 1]).bit_count()
+                                 + drawn - first_lead)
                         if after > trick:
                             trick = after
                 counts[min(trick, size + 1)] += 1
                 drawn += 1
+                for entry in discards:  # one more lead of the suit before the next card
+                    left = entry[2]
+                    if left:
+                        entry[2] = left ^ (1 << (left.bit_length() - 1))
         late = 0
         spare = 1 if first else 0
         for trick in range(size + 1, 1, -1):
