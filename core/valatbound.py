@@ -36,6 +36,7 @@ the deck dealt out to four):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
@@ -103,7 +104,8 @@ def always_lost(play: Play, mine: int, unseen: int, position: int, size: int) ->
                 else:
                     d = base - (plain_unseen & at_least[cost[h]]).bit_count()
                     earliest.append(d if d > 1 else 1)
-            trick = _lead_trick(earliest, before, trick, size, first)
+            if earliest:  # else nothing of the suit is out above it: led from ``trick`` on
+                trick = _lead_trick(earliest, before, trick, size, first)
             if trick > size:  # never, nor any lower card of the suit
                 counts[trick] += 1 + own.bit_count()
                 if counts[trick] > spare:
@@ -161,7 +163,7 @@ def _lead_trick(earliest: list[int], before: list[int], trick: int, size: int, f
             need += 1
         if not need:
             return trick
-        leads = sum(1 for t in before if t < trick)
+        leads = bisect_left(before, trick)  # the tricks of the higher cards do not decrease
         if first and leads < higher:
             leads += 1
         if need <= 3 * leads:
