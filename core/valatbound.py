@@ -36,6 +36,7 @@ the deck dealt out to four):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
@@ -103,7 +104,8 @@ def always_lost(play: Play, mine: int, unseen: int, position: int, size: int) ->
                 else:
                     d = base - (plain_unseen & at_least[cost[h]]).bit_count()
                     earliest.append(d if d > 1 else 1)
-            trick = _lead_trick(earliest, before, trick, size, first)
+            if earliest:  # else nothing of the suit is out above it: led from ``trick`` on
+                trick = _lead_trick(earliest, before, trick, size, first)
             if trick > size:  # never, nor any lower card of the suit
                 counts[trick] += 1 + own.bit_count()
                 if counts[trick] > spare:
@@ -161,7 +163,7 @@ def _lead_trick(earliest: list[int], before: list[int], trick: int, size: int, f
             need += 1
         if not need:
             return trick
-        leads = sum(1 for t in before if t < trick)
+        leads = bisect_left(before, trick)  # the tricks of the higher cards do not decrease
         if first and leads < higher:
             leads += 1
         if need <= 3 * leads:
@@ -181,8 +183,9 @@ def _gone_first(play: Play) -> tuple[int, ...]:
 class DealBound:
     """:func:`always_lost` for one distribution.  When an opponent leads the first
     trick, a plain suit the declarer holds is lost at once if the leader holds it and an
-    opponent holds a card above all of the declarer's cards of it (the leader leads it,
-    that card heads the trick: the play-out's search of the first trick finds it).
+    opponent holds a card above all of the declarer's cards of it, or another opponent
+    void in it holds a trump (the leader leads it, the declarer must follow, that card
+    heads the trick or the trump takes it: the play-out's search of the first trick finds it).
 
     The play-out's opponents give up the cards of a suit from the lowest up (the first
     trick an opponent leads may take any one of them, the Pagat held back may stay), so
@@ -190,8 +193,12 @@ class DealBound:
     its suit has played the cards of the suit he holds; a card above all of the
     declarer's is only thrown away, after every cheaper card and trump of its holder.
     An opponent keeps a trump when he holds more than the declarer's trumps above his
-    highest can draw.  Where the declarer's cards do not fit the tricks from those on,
-    the distribution is lost."""
+    highest can draw.  An opponent gives up a plain suit's cards from the lowest up, one a
+    trick, and throws one away only after his cheaper cards and trumps: so where he holds
+    more of a suit than the declarer's leads of it before one of his cards (and the first
+    trick) can draw, that card waits until the highest he must throw away is gone and the
+    rest have followed it, one a lead.  Where the declarer's cards do not fit the tricks
+    from those on, the distribution is lost."""
 
     def __init__(self, play: Play, mine: int, position: int, size: int) -> None:
         self.play, self.mine, self.size = play, mine, size
@@ -200,6 +207,9 @@ class DealBound:
         self.gone_first = _gone_first(play)
         self.slack = 1 if play.pagat_last else 0
         """The Pagat held back (Pagat last) leaves after higher cards."""
+        self.in_order = not play.pagat_last
+        """An opponent gives up a plain suit's cards from the lowest up (Pagat last
+        may keep the Pagat back in a game where the tarocks are a plain suit)."""
 
     def lost(self, opponents: Sequence[int]) -> bool:
         """Whether the distribution ``opponents`` (their bit sets) is lost for certain."""
@@ -215,12 +225,23 @@ class DealBound:
         if first:  # the leader leads a plain suit of the declarer's, another opponent heads it
             leader = opponents[0]
             everyone = opponents[0] | opponents[1] | opponents[2]
+            ruffers = [hand for hand in opponents[1:] if hand & trump]
             for suit, own in self.suits:
-                if suit != trump and leader & suit and (everyone & suit).bit_length() > own.bit_length():
-                    return True
+                if suit != trump and leader & suit:
+                    if (everyone & suit).bit_length() > own.bit_length():
+                        return True
+                    for hand in ruffers:  # the declarer follows, an opponent void in it trumps
+                        if not hand & suit:
+                            return True
         counts = [0] * (size + 2)  # the declarer's cards by the earliest trick they can be led
+        gone_first = self.gone_first
+        first_lead = 1 if first else 0
         for suit, own in self.suits:
             bounds: list[tuple[int, int]] = []  # an opponent's highest card, its earliest trick
+            # a plain suit's cards leave an opponent lowest first: per opponent holding a card
+            # above one of the declarer's, the earliest trick by which each of his cards can go
+            # as a discard (after his cheaper cards and trumps)
+            discards: list[list[int]] = []  # his highest card, his hand, his cards but the drawn
             mine_top = own.bit_length() - 1
             for hand in opponents:
                 held = hand & suit
@@ -230,12 +251,18 @@ class DealBound:
                 if top > mine_top:
                     if suit == trump:
                         continue
-                    bounds.append((top, 1 + (hand & self.gone_first[top]).bit_count() - slack))
+                    bounds.append((top, 1 + (hand & gone_first[top]).bit_count() - slack))
                 elif not first:
                     bounds.append((top, held.bit_count() - slack))
                 elif held ^ (1 << top):  # one card, maybe his highest, may go to the first trick
                     second = (held ^ (1 << top)).bit_length() - 1
                     bounds.append((second, held.bit_count() - 1 - slack))
+                if self.in_order and suit != trump and top > (own & -own).bit_length() - 1:
+                    if first:  # the first trick may draw one, his highest
+                        held ^= 1 << top
+                    if held:
+                        discards.append([top, hand, held])
+            drawn = first_lead  # leads of the suit before the card, the first trick's too
             while own:
                 card = own.bit_length() - 1
                 own ^= 1 << card
@@ -243,7 +270,24 @@ class DealBound:
                 for top, earliest in bounds:
                     if top > card and earliest + 1 > trick:
                         trick = earliest + 1
+                for entry in discards:
+                    # all his cards of the suit go, one a trick and the lowest first, before the
+                    # card is led; at most ``drawn`` by leads (one in the first trick), so the
+                    # highest he throws away is at least the highest of his cards but his
+                    # ``drawn`` highest (``entry[2]``), which goes after his cheaper cards and
+                    # trumps, and the cards above it follow it, one a lead after the first trick
+                    top, hand, left = entry
+                    if top > card and left:
+                        after = (2 + (hand & gone_first[left.bit_length() - 1]).bit_count()
+                                 + drawn - first_lead)
+                        if after > trick:
+                            trick = after
                 counts[min(trick, size + 1)] += 1
+                drawn += 1
+                for entry in discards:  # one more lead of the suit before the next card
+                    left = entry[2]
+                    if left:
+                        entry[2] = left ^ (1 << (left.bit_length() - 1))
         late = 0
         spare = 1 if first else 0
         for trick in range(size + 1, 1, -1):

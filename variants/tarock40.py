@@ -45,11 +45,10 @@ when the rules are built (``VariantFacts.playable``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any, Final
 
-from tarock.core.auction import Auction, AuctionStyle
-from tarock.core.cards import DECK40, MOND, PAGAT, SKUS, TAROCK, TRULL, Card, is_king, tarock
+from tarock.core.auction import AuctionStyle
+from tarock.core.cards import DECK40, MOND, PAGAT, SKUS, TRULL, Card, is_king, tarock
 from tarock.core.contracts import (
     CallRule,
     ContractSpec,
@@ -68,9 +67,10 @@ from tarock.core.registry import Variant
 from tarock.core.rules import Rules
 from tarock.core.settlement import Item, game_item
 from tarock.core.state import ALLOW, HandState, Score, Verdict
-from tarock.core.valat import STOPPED_TOP_TRUMP, ValatVerdict, valat_verdict, valat_verdict_any_suit
 from tarock.variants.cards40 import VALUE40, count40, redeal_reason
 from tarock.variants.common import ContractPhases
+from tarock.variants.tarock40_auction import Auction40, position
+from tarock.variants.tarock40_valat import own_valat
 
 VERSION: Final = "2.0"
 
@@ -154,57 +154,6 @@ def contracts(kontra: bool, xx_high: bool) -> list[ContractSpec]:
                                  code="pagat-not-held"),),
                description="a Solo with the Pagat Ultimo announced"),
     ]
-
-
-def position(state: HandState, seat: int) -> int:
-    """The seat's place in the first trick (0 = leads): the forehand leads."""
-    players = state.players
-    return (players.index(seat) - players.index(state.forehand)) % len(players)
-
-
-def own_valat(state: HandState, seat: int, spec: ContractSpec,
-              code: str = "valat-not-own-strength") -> Verdict:
-    """docs/rules.md §11.2: "Beim Solo und Faberl darf ein Valat nur angesagt werden, wenn
-    das Blatt ihn aus eigener Kraft gewinnt."  Rufspiel: no check ("Beim
-    Rufspiel gilt die Prüfung nicht").  A Faberl's suit is named after the
-    bid, so the best suit counts.  A refusal (``code``) says what the check
-    found (:func:`valat_refusal`)."""
-    if not spec.single:
-        return ALLOW
-    return _own_verdict(tuple(state.hands[seat]), spec.tricks, position(state, seat), code)
-
-
-@lru_cache(maxsize=4096)
-def _own_verdict(hand: tuple[Card, ...], tricks: TrickRules, pos: int, code: str) -> Verdict:
-    """:func:`own_valat`'s answer, remembered: the auction asks it for every Solo and
-    Faberl the hand could bid, in every turn."""
-    verdict = _own_strength(hand, tricks, pos)
-    return ALLOW if verdict is not None and verdict.allowed else valat_refusal(code, verdict)
-
-
-def _own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
-    """The check's verdict for :func:`own_valat` (remembered by :func:`_own_verdict` and,
-    per suit, by the check itself)."""
-    if tricks.trump == "suit":
-        return valat_verdict_any_suit(hand, tricks, pos, DECK40)
-    return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
-
-
-@lru_cache(maxsize=1024)
-def valat_refusal(code: str, verdict: ValatVerdict | None) -> Verdict:
-    """The refusal of a Valat the check does not allow, with its figures:
-    deals lost and made of deals played (the check stops at the third lost
-    deal), the 95 % interval and the bar."""
-    if verdict is None:
-        return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own, "
-                            "and there is no check for this game")
-    if verdict.stopped == STOPPED_TOP_TRUMP:
-        return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own: "
-                            "without the highest trump an opponent takes a trick, so no deal was played")
-    return Verdict.deny(code, "a Valat in this game needs a hand that makes it on its own: "
-                        "{lost} of the {deals} deals played were lost and {made} made (95% Wilson interval "
-                        "of the rate {low}–{high} %); a Valat must be made in {needed} of {sample}"
-                        .format(**verdict.figures()))
 
 
 def kontra_duty(state: HandState, seat: int) -> bool:
@@ -327,7 +276,7 @@ class Tarock40(ContractPhases):
     version = VERSION
 
     def __init__(self) -> None:
-        super().__init__(Auction(STYLE))
+        super().__init__(Auction40(STYLE, Tarock40.tarock_announce_verdict))
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:

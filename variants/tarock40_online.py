@@ -89,11 +89,11 @@ from tarock.variants.tarock40 import (
     VALAT_ANN,
     Tarock40,
     game_score,
-    own_valat,
     party_cards,
     passed_out_score,
     valat_kontra_verdict,
 )
+from tarock.variants.tarock40_valat import own_valat
 
 VERSION: Final = "2.0"
 ADDITIONS: Final = (ABSOLUT_ANN, PAGAT_ANN, TRULL_ANN, VALAT_ANN)

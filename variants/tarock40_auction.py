@@ -1,0 +1,104 @@
+"""``tarock40``'s auction: the generic one (:class:`core.auction.Auction`), the
+announcements allowed with a bid asked of the plugin's own verdict directly.
+
+The legal list of every turn offers each game that outranks the highest bid with
+every set of the announcements allowed with it (docs/rules.md §13.2): per game and
+turn the rules are asked about Pagat, Trull and Valat.  Where ``tarock40``'s own
+``tarock_announce_verdict`` answers that hook alone, no house rule can change its
+answer, so it is called as a function, without the round through the hook per
+name; the names a game may carry are listed once per game.  An exception in it
+is raised again through the hook, which names the plugin and the hand.  Where a
+house rule answers too, every turn asks the hook as the generic auction does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from tarock.core.actions import Action
+from tarock.core.auction import Auction, AuctionStyle, bid_action
+from tarock.core.contracts import ContractSpec
+from tarock.core.state import HandState, Verdict
+
+if TYPE_CHECKING:
+    from tarock.core.rules import Rules
+
+Answer = Callable[[HandState, int, str, ContractSpec], Verdict | None]
+
+
+def position(state: HandState, seat: int) -> int:
+    """The seat's place in the first trick (0 = leads): the forehand leads."""
+    players = state.players
+    return (players.index(seat) - players.index(state.forehand)) % len(players)
+
+
+class Auction40(Auction):
+    """The generic auction that asks ``own_hook`` (the plugin's ``tarock_announce_verdict``
+    function) directly while it answers that hook alone."""
+
+    def __init__(self, style: AuctionStyle, own_hook: Callable[..., Any]) -> None:
+        super().__init__(style)
+        self.own_hook = own_hook
+        self._direct_of: tuple[Rules, Answer | None] | None = None
+        self._names: dict[int, tuple[ContractSpec, tuple[str, ...]]] = {}
+        """Per game (by id, the game kept to tell a reused id): the premiums that may be
+        announced with it, in the rules' order."""
+        self._bid_lists: dict[tuple[int, str, tuple[str, ...]], tuple[Action, ...]] = {}
+        """The bids of a seat, a game and the announcements allowed with it, each set of
+        them, as :meth:`Auction._bids` lists them."""
+
+    def _direct(self, rules: Rules) -> tuple[Rules, Answer | None]:
+        """``rules`` and the bound ``own_hook`` where it answers ``tarock_announce_verdict``
+        alone in them, else None (looked up once per rules)."""
+        known = self._direct_of
+        if known is None or known[0] is not rules:
+            sole = rules.sole_answer("tarock_announce_verdict")
+            own = sole if sole is not None and getattr(sole, "__func__", None) is self.own_hook else None
+            known = self._direct_of = (rules, own)
+            self._names.clear()
+        return known
+
+    def _announceable(self, rules: Rules, spec: ContractSpec) -> tuple[ContractSpec, tuple[str, ...]]:
+        """``spec`` and the premiums :meth:`Auction._additions` asks about for it."""
+        specs = rules.premium_specs
+        known = self._names[id(spec)] = (spec, tuple(
+            name for name in specs
+            if name in spec.premiums and name not in spec.announces and specs[name].announced))
+        return known
+
+    def _additions(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[str]:
+        known = self._direct_of
+        if known is None or known[0] is not rules:
+            known = self._direct(rules)
+        answer = known[1]
+        if answer is None or not self.style.additions:
+            return super()._additions(state, rules, seat, spec)
+        names = self._names.get(id(spec))
+        if names is None or names[0] is not spec:
+            names = self._announceable(rules, spec)
+        out = []
+        try:
+            for name in names[1]:
+                verdict = answer(state, seat, name, spec)
+                if verdict is None or verdict.allowed:
+                    out.append(name)
+        except Exception:  # asked again through the hook, which names the plugin
+            return super()._additions(state, rules, seat, spec)
+        return out
+
+    def _bids(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[Action]:
+        call = spec.call
+        if call is not None and call.when == "bid":
+            return super()._bids(state, rules, seat, spec)
+        names = tuple(self._additions(state, rules, seat, spec))
+        key = (seat, spec.name, names)
+        bids = self._bid_lists.get(key)
+        if bids is None:
+            if len(self._bid_lists) >= 1024:
+                self._bid_lists.clear()
+            bids = self._bid_lists[key] = tuple(bid_action(seat, spec.name, combo)
+                                                for k in range(len(names) + 1)
+                                                for combo in combinations(names, k))
+        return list(bids)
