@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import pluggy
 
 from tarock.core.context import TableContext
+from tarock.core.defaults import DataRules
 from tarock.core.plugin_ids import plugin_name
 from tarock.core.rule_errors import PluginFailure
 from tarock.core.state import HandState
@@ -96,7 +97,8 @@ def first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) ->
     (``wrapper=True``) are run as pluggy runs them: up to their ``yield``,
     then sent the result (or thrown the exception) in reverse order; a
     wrapper's return value replaces the result.  Old-style hookwrappers go
-    through pluggy itself.
+    through pluggy itself.  Where core's data rules alone answer, their
+    method is the caller: it runs no plugin's code.
     """
     impls = list(reversed(caller.get_hookimpls()))
     if any(i.hookwrapper for i in impls):
@@ -113,6 +115,8 @@ def first_result_caller(caller: pluggy.HookCaller, argnames: tuple[str, ...]) ->
     wrappers: Plan = [(i.function, positions(i)) for i in impls if i.wrapper]
     plan: Plan = [(i.function, positions(i)) for i in impls if not i.wrapper]
     if not wrappers and len(plan) == 1 and plan[0][1] is None:
+        if type(impls[0].plugin) is DataRules:  # core's data rules alone: no plugin code to name
+            return plan[0][0]
         return guarded(caller, plan[0][0])
 
     def direct(*args: Any) -> Any:
