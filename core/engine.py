@@ -10,7 +10,7 @@ from tarock.core.cards import Card, format_card
 from tarock.core.context import TableContext
 from tarock.core.phases import DONE, Phase
 from tarock.core.rules import PluginFailure, RuleError, Rules, blame
-from tarock.core.state import HandState, Reason
+from tarock.core.state import HandState, PhaseId, Reason
 
 __all__ = ["DONE", "DealError", "Hand", "IllegalAction"]
 
@@ -104,11 +104,14 @@ class Hand:
             raise DealError("the deal is not the deck: " + "; ".join(parts))
 
     # -- phases ------------------------------------------------------------
-    def _enter(self, index: int) -> None:
+    def _enter(self, index: int, phases: Sequence[PhaseId] | None = None) -> None:
+        """Start the phase at ``index`` of ``phases`` (asked of the rules when None,
+        and again after each phase that starts done), or score the hand past the last."""
         state = self.state
         rules = self.rules
         while True:
-            phases = rules.phases(state)
+            if phases is None:
+                phases = rules.phases(state)
             if state.passed_out or index >= len(phases):
                 state.phase = DONE
                 state.to_move = None
@@ -123,15 +126,16 @@ class Hand:
             if not handler.done(state):
                 return
             index += 1
+            phases = None
 
     def _advance(self) -> None:
         state = self.state
         handler = self._handler
         if handler is None or not handler.done(state):
             return
-        phases = list(self.rules.phases(state))
-        index = phases.index(state.phase) + 1 if state.phase in phases else len(phases)
-        self._enter(index)
+        phases = self.rules.phases(state)
+        index = list(phases).index(state.phase) + 1 if state.phase in phases else len(phases)
+        self._enter(index, phases)  # the state is as the rules were just asked about it
 
     # -- queries -----------------------------------------------------------
     @property
