@@ -19,12 +19,17 @@ by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
 ``medium`` in 8 worlds with the playout player's cards, ``hard`` in 16
 with the rule of thumb's), among the choices the contract's data do not
 rule out badly, leaving the rule of thumb's choice unless another is
-better by two standard errors (``PlanBudget.confidence``).  Kontras,
-announcements, the talon half, the discard and the trump are the rule of
-thumb's: searching them lost (Kontras, docs/bots.md), cost too much time (a
-Königrufen simulation takes tens of milliseconds) or made no difference.  docs/bots.md has
-the figures of these levels in duplicate matches and of every variant of
-them that was tried.
+better by two standard errors (``PlanBudget.confidence``).  Both judge
+announcements and Kontra levels the same way, from the worlds of the
+announcement phase on (:mod:`client.bots.announce_judgement`; ``medium``
+8 worlds, the playout player's cards, proposing only passing and the
+material premiums; ``hard`` 16 worlds, the rule of thumb's cards, every
+legal choice), a choice other than the rule of thumb's also needing a
+quarter of the game's value more.  The talon half, the discard and the
+trump are the rule of thumb's: searching them cost too much time (a
+Königrufen simulation of the talon on takes tens of milliseconds) or made
+no difference.  docs/bots.md has the figures of these levels in duplicate
+matches and of every variant of them that was tried.
 
 Work is counted in worlds and nodes, never in seconds, so a decision is a
 function of the observation and the seed alone: the same situation gets the
