@@ -18,17 +18,19 @@ paired differences *and* by ``AnnounceBudget.margin`` of the stake (the
 game's value, :func:`stake`), in at least half the worlds the budget asks
 for, so a thin sample does not talk the bot into
 an announcement or a Kontra, nor out of the rule of thumb's.  Every legal
-choice within the bots' limits is a candidate, except that open-card
-playouts (``medium``'s) propose only what they can judge: passing, and the
-premiums the data mark as material (holding or taking cards: the Trull, the
-Kings), with Kontras on their chains.  They play for card points only, so
-a bird held back for the last trick or a King ultimo is played as if nobody
-aimed at it (an announced bird of another seat would look lost and a Kontra
-on it free); and seeing every hand, the defence plays too well, so a
-Kontra level on the game would look better than it is (in
-``koenigrufen-ooe``, 300 paired boards, the game Kontras they proposed
-where the rule of thumb passed cost 7.9 ct a board, docs/bots.md).  Such a
-Kontra is tried only where the rule of thumb says it, against passing.
+choice within the bots' limits is a candidate, but for two exceptions.  A
+Kontra level on the game (or on one declarer's game, or a Re answering
+one) is tried only where the rule of thumb says it, against passing: the
+worlds underrate the declarer (open-card worlds defend too well, and all
+of them draw his hand from what his bid allows, not from the strength it
+shows), and the Kontras they proposed lost (docs/bots.md: in
+``koenigrufen-ooe`` 7.9 ct a board over 53 boards with ``medium``).  And
+open-card playouts (``medium``'s) propose only what they can judge:
+passing, and the premiums the data mark as material (holding or taking
+cards: the Trull, the Kings), with Kontras on their chains.  They play for
+card points only, so a bird held back for the last trick or a King ultimo
+is played as if nobody aimed at it: an announced bird of another seat
+would look lost and a Kontra on it free.
 """
 
 from __future__ import annotations
@@ -77,11 +79,10 @@ def stake(obs: Observation) -> float:
 
 def candidates(obs: Observation, legal: Sequence[Action], default: Action, open_cards: bool) -> list[Action]:
     """The choices of ``legal`` worth simulating, ``default`` always (module docstring)."""
-    if not open_cards:
-        chosen = list(legal)
-    else:
+    chosen = [a for a in legal if not (isinstance(a, Kontra) and not a.target.name)]
+    if open_cards:
         material = {p.name for p in obs.rules.premiums if p.material} if obs.rules is not None else set()
-        chosen = [a for a in legal if _seen_in_open_play(a, material)]
+        chosen = [a for a in chosen if _seen_in_open_play(a, material)]
     if default not in chosen:
         chosen.append(default)
     return chosen
