@@ -17,7 +17,10 @@ from tarock.core.observation import observe
 
 
 def level(kinds: frozenset[str] | None) -> Level:
-    return replace(HARD, name="test", plans=PlanBudget(worlds=8, kinds=kinds, cards_by_policy=False))
+    """``HARD`` searching ``kinds`` only (announcements and Kontras too left to ``plans``:
+    tests/test_bots_announce.py has their own judgement)."""
+    return replace(HARD, name="test", plans=PlanBudget(worlds=8, kinds=kinds, cards_by_policy=False),
+                   announce=None)
 
 
 def test_the_budget_searches_only_the_kinds_it_names() -> None:

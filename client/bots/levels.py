@@ -19,12 +19,17 @@ by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
 ``medium`` in 8 worlds with the playout player's cards, ``hard`` in 16
 with the rule of thumb's), among the choices the contract's data do not
 rule out badly, leaving the rule of thumb's choice unless another is
-better by two standard errors (``PlanBudget.confidence``).  Kontras,
-announcements, the talon half, the discard and the trump are the rule of
-thumb's: searching them lost (Kontras, docs/bots.md), cost too much time (a
-Königrufen simulation takes tens of milliseconds) or made no difference.  docs/bots.md has
-the figures of these levels in duplicate matches and of every variant of
-them that was tried.
+better by two standard errors (``PlanBudget.confidence``).  Both judge
+announcements and Kontra levels the same way, from the worlds of the
+announcement phase on (:mod:`client.bots.announce_judgement`; ``medium``
+8 worlds, the playout player's cards, proposing only passing and the
+material premiums; ``hard`` 16 worlds, the rule of thumb's cards, every
+legal choice), a choice other than the rule of thumb's also needing a
+quarter of the game's value more.  The talon half, the discard and the
+trump are the rule of thumb's: searching them cost too much time (a
+Königrufen simulation of the talon on takes tens of milliseconds) or made
+no difference.  docs/bots.md has the figures of these levels in duplicate
+matches and of every variant of them that was tried.
 
 Work is counted in worlds and nodes, never in seconds, so a decision is a
 function of the observation and the seed alone: the same situation gets the
@@ -46,11 +51,13 @@ import hashlib
 import random
 from dataclasses import dataclass, replace
 
+from tarock.client.bots import announce_judgement
+from tarock.client.bots.announce_judgement import AnnounceBudget
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
 from tarock.client.bots.judgement import BIDDING, candidates
 from tarock.client.bots.limits import says_valat, within_limits
-from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
+from tarock.client.bots.plans import PlanBudget, PlanChoice, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
 from tarock.client.bots.valat_worlds import keep_valats
 from tarock.core.actions import Action, Play
@@ -71,14 +78,20 @@ class Level:
     """Whether card positions too early for the solver are played out by the
     rule of thumb from each seat's own observation (slow) rather than by the
     perfect-information playout player."""
+    announce: AnnounceBudget | None = None
+    """Announcements and Kontra levels (:mod:`client.bots.announce_judgement`;
+    None: the rule of thumb decides them)."""
 
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000, prune_every=4),
                PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
-                          cards_by_policy=False))
+                          cards_by_policy=False),
+               announce=AnnounceBudget(PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0,
+                                                  cards_by_policy=False)))
 HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000, rollouts=True, rollout_solve=4,
                             early_nodes=40_000, prune_every=8),
-             PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING))
+             PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING),
+             announce=AnnounceBudget(PlanBudget(worlds=16, screen=4, finalists=3, confidence=2.0)))
 LEVELS: dict[str, Level] = {level.name: level for level in (MEDIUM, HARD)}
 
 
@@ -184,15 +197,26 @@ class SearchBot:
                             choice.kept_default)
         if self.level.plans is None:
             return Decision(default, "rule of thumb (this level searches the card play only)", {})
+        announce = self.level.announce
+        if announce is not None and announce_judgement.judged(legal) and not says_valat(default):
+            return _planned(announce_judgement.judge(whole, obs, table, rng, announce, default, self._policy,
+                                                     self._model), default, unit)
         if not self.level.plans.searches(legal):
             return Decision(default, "rule of thumb (this level does not search this kind of decision)", {})
         if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
             return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
         plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
                              candidates(obs, legal, default, not self.level.plans.cards_by_policy))
-        if plan is None:
-            return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
-        kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
-        return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
-                        f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
-                        plan.kept_default)
+        return _planned(plan, default, unit)
+
+
+def _planned(plan: PlanChoice | None, default: Action, unit: str) -> Decision:
+    """The decision a search outside card play came to (None: no world was drawn)."""
+    if plan is None:
+        return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
+    if not plan.worlds:
+        return Decision(plan.action, "rule of thumb (nothing else worth trying)", {})
+    kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
+    return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
+                    f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
+                    plan.kept_default)
