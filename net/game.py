@@ -55,6 +55,13 @@ class Finished:
     result: HandResult
 
 
+CHECKED_KEPT = 16
+"""How many records that held this process remembers (:meth:`Game.check`)."""
+
+_checked: dict[tuple[object, ...], Finished] = {}
+"""(rules hash, seats, scheme, canonical record, deal asked for, dealer) -> the check that held."""
+
+
 def canonical(value: object) -> str:
     """The JSON text every node writes for a record: keys sorted, no spaces."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -131,7 +138,30 @@ class Game:
         """Check a record on its own (one a node holds, or one a seat passes to a new host):
         it replays to its end with every action legal, names this table's rules, and its
         dealing opening gives its deal (docs/protocol.md, "Checking a hand").  CheckFailed
-        otherwise."""
+        otherwise.
+
+        A record that held for the same rules (hash), seats, scheme and arguments holds again
+        without a second replay: on one node the host's own record is checked where the host
+        makes it, where its ledger enters it and where its own seat gets it."""
+        try:
+            key: tuple[object, ...] | None = (
+                self.hash, self.seats, self.scheme.name, canonical(raw),
+                (ctx.table, ctx.epoch, ctx.deal) if ctx is not None else None, dealer)
+        except (TypeError, ValueError):
+            key = None  # not JSON (a peer's bytes): checked, and refused, below
+        held = _checked.get(key) if key is not None else None
+        if held is not None:
+            assert isinstance(raw, Mapping)
+            return Finished(held.deal, held.round, dict(raw), held.hand.copy(self.rules), held.result)
+        finished = self._check(raw, ctx, dealer)
+        if key is not None:
+            if len(_checked) >= CHECKED_KEPT:
+                del _checked[next(iter(_checked))]
+            _checked[key] = Finished(finished.deal, finished.round, finished.record, finished.hand.copy(),
+                                     finished.result)  # an engine no caller holds
+        return finished
+
+    def _check(self, raw: object, ctx: DealContext | None, dealer: int | None) -> Finished:
         if not isinstance(raw, Mapping) or not isinstance(raw.get(NET_KEY), Mapping):
             raise CheckFailed("the record has no network section")
         net = raw[NET_KEY]
