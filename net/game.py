@@ -58,8 +58,17 @@ class Finished:
 CHECKED_KEPT = 16
 """How many records that held this process remembers (:meth:`Game.check`)."""
 
-_checked: dict[tuple[object, ...], Finished] = {}
-"""(rules hash, seats, scheme, canonical record, deal asked for, dealer) -> the check that held."""
+_checked: dict[tuple[object, ...], tuple[DealContext, Finished]] = {}
+"""(rules hash, seats, scheme, canonical record) -> the deal it names, and the check that held."""
+
+
+def _context_of(raw: Mapping[str, Any], seats: int) -> DealContext:
+    """The deal a record's network section names (KeyError, TypeError, ValueError,
+    AttributeError if malformed)."""
+    net = raw[NET_KEY]
+    opening = net["opening"]
+    attempt = int(opening.get("attempt", 1)) if isinstance(opening, Mapping) else 1
+    return DealContext(str(net["table"]), int(net["epoch"]), int(net["deal"]), seats, attempt)
 
 
 def canonical(value: object) -> str:
@@ -140,26 +149,31 @@ class Game:
         dealing opening gives its deal (docs/protocol.md, "Checking a hand").  CheckFailed
         otherwise.
 
-        A record that held for the same rules (hash), seats, scheme and arguments holds again
-        without a second replay: on one node the host's own record is checked where the host
-        makes it, where its ledger enters it and where its own seat gets it."""
+        A record that held for the same rules (hash), seats and scheme is not replayed again
+        (only the deal and dealer asked for are compared): on one node the host's own record
+        is checked where the host makes it, where its ledger enters it and where its own seat
+        gets it."""
         try:
-            key: tuple[object, ...] | None = (
-                self.hash, self.seats, self.scheme.name, canonical(raw),
-                (ctx.table, ctx.epoch, ctx.deal) if ctx is not None else None, dealer)
+            key: tuple[object, ...] | None = (self.hash, self.seats, self.scheme.name, canonical(raw))
         except (TypeError, ValueError):
             key = None  # not JSON (a peer's bytes): checked, and refused, below
         held = _checked.get(key) if key is not None else None
-        if held is not None:
-            assert isinstance(raw, Mapping)
-            return Finished(held.deal, held.round, dict(raw), held.hand.copy(self.rules), held.result)
-        finished = self._check(raw, ctx, dealer)
-        if key is not None:
-            if len(_checked) >= CHECKED_KEPT:
-                del _checked[next(iter(_checked))]
-            _checked[key] = Finished(finished.deal, finished.round, finished.record, finished.hand.copy(),
-                                     finished.result)  # an engine no caller holds
-        return finished
+        if held is None:
+            finished = self._check(raw, ctx, dealer)
+            if key is not None:
+                if len(_checked) >= CHECKED_KEPT:
+                    del _checked[next(iter(_checked))]
+                # What held with a deal and dealer asked for holds without (they only refuse more).
+                _checked[key] = (_context_of(finished.record, self.seats), Finished(
+                    finished.deal, finished.round, finished.record, finished.hand.copy(), finished.result))
+            return finished
+        got, done = held
+        if ctx is not None and (got.table, got.epoch, got.deal) != (ctx.table, ctx.epoch, ctx.deal):
+            raise CheckFailed(f"the record is of deal {got.hand_id}, not {ctx.hand_id}")
+        if dealer is not None and done.hand.state.dealer != dealer:
+            raise CheckFailed("the record's seats or dealer are not those of the deal")
+        assert isinstance(raw, Mapping)
+        return Finished(done.deal, done.round, dict(raw), done.hand.copy(self.rules), done.result)
 
     def _check(self, raw: object, ctx: DealContext | None, dealer: int | None) -> Finished:
         if not isinstance(raw, Mapping) or not isinstance(raw.get(NET_KEY), Mapping):
@@ -167,8 +181,7 @@ class Game:
         net = raw[NET_KEY]
         try:
             opening = net["opening"]
-            attempt = int(opening.get("attempt", 1)) if isinstance(opening, Mapping) else 1
-            got = DealContext(str(net["table"]), int(net["epoch"]), int(net["deal"]), self.seats, attempt)
+            got = _context_of(raw, self.seats)
             round_no = int(net["round"])
             bots = [int(i) for i in net["bots"]]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
