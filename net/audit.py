@@ -47,6 +47,34 @@ class Verdict:
         return self.record is not None
 
 
+@dataclass(frozen=True, slots=True)
+class _Moment:
+    """What the checks after the replay read off the engine before one action (the last:
+    at the hand's end), so that the hand is replayed once: the declarer, the called card,
+    and what each seat sees (:func:`seen_by_all`, if asked; what it raised, to be raised
+    where the shares' check asks for it)."""
+
+    declarer: int | None
+    called: Card | None
+    visible: list[set[Card]] | Exception | None
+
+    @classmethod
+    def of(cls, hand: Hand, seen: bool) -> _Moment:
+        visible: list[set[Card]] | Exception | None = None
+        if seen:
+            try:
+                visible = seen_by_all(hand)
+            except Exception as exc:  # raised where the shares' check reads it, as before
+                visible = exc
+        return cls(hand.state.declarer, hand.state.called, visible)
+
+    def seen(self) -> list[set[Card]]:
+        if isinstance(self.visible, Exception):
+            raise self.visible
+        assert self.visible is not None
+        return self.visible
+
+
 class _Found(Exception):
     def __init__(self, culprit: Author | None, reason: str) -> None:
         super().__init__(reason)
@@ -92,7 +120,10 @@ def _audit(play: HandPlay, round_no: int, rules_hash: str, bots: Sequence[int]) 
     hand = Hand(rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
     actions = _actions(play, cards)
     stopped = play.fault is not None
+    shares = play.dealer.public_shares
+    moments: list[_Moment] = []
     for index, action in enumerate(actions):
+        moments.append(_Moment.of(hand, shares))
         try:
             hand.apply(action)
         except IllegalAction as exc:
@@ -102,10 +133,11 @@ def _audit(play: HandPlay, round_no: int, rules_hash: str, bots: Sequence[int]) 
             raise _Found(None, f"the rules failed on action {index}: {exc}") from None
     if not stopped and not hand.done:
         raise _Found(None, "the hand is not over")
+    moments.append(_Moment.of(hand, shares and not hand.done))
     _redeals(play, hands)
-    _facts(play, cards, actions)
-    if play.dealer.public_shares:
-        _shares(play, cards, actions)
+    _facts(play, moments)
+    if shares:
+        _shares(play, cards, moments, hand)
     if stopped:
         return {}
     record = record_of(hand).to_json()
@@ -138,37 +170,29 @@ def _redeals(play: HandPlay, hands: Sequence[Sequence[Card]]) -> None:
             raise _Found(seat, f"seat {seat} kept a hand the rules deal again")
 
 
-def _facts(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) -> None:
-    layout = play.layout
-    hands, talon = layout.deal_of(cards)
-    hand = Hand(play.rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
+def _facts(play: HandPlay, moments: Sequence[_Moment]) -> None:
     told = sorted(play.att.facts, key=lambda f: f[1])
-    for k in range(len(actions) + 1):
+    last = len(moments) - 1
+    for k, state in enumerate(moments):
         for author, step, facts in told:
             if step != k:
                 continue
             called = facts.get("called")
-            state = hand.state
             if state.declarer != author or state.called is None or format_card(state.called) != called:
                 raise _Found(author, f"{_who(author)} told the called card {called}, the rules call "
                                      f"{format_card(state.called) if state.called is not None else 'none'}")
-        state = hand.state
-        if k < len(actions) and state.called is not None and state.declarer is not None \
+        if k < last and state.called is not None and state.declarer is not None \
                 and not any(author == state.declarer and step <= k for author, step, _ in told):
             # The card is called and the hand went on: its declarer owed it at this step at the
             # latest (docs/protocol.md, "Facts"); the others acted on a card they could not know.
             raise _Found(state.declarer, f"{_who(state.declarer)} kept back its called card "
                                          f"{format_card(state.called)} at step {k}")
-        if k < len(actions):
-            hand.apply(actions[k])
 
 
-def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) -> None:
-    """Every share at the step the engine shows its position to another seat."""
+def _shares(play: HandPlay, cards: Sequence[Card], moments: Sequence[_Moment], hand: Hand) -> None:
+    """Every share at the step the engine shows its position to another seat (``hand``: the
+    engine at the hand's end)."""
     at = {c: p for p, c in enumerate(cards)}
-    layout = play.layout
-    hands, talon = layout.deal_of(cards)
-    hand = Hand(play.rules, play.begin.dealer, hands, talon, play.seats, play.begin.active)
     contributors = set(play.att.contributors)
     first: dict[tuple[Author, int], tuple[int, str]] = {}
     for author, p, k, kind in play.att.share_log:
@@ -181,14 +205,14 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
     checked: dict[Author, set[int]] = {j: set() for j in contributors}
     """Positions whose share was found in time at a complete step: the wanted positions
     only grow and a share in time at one step is in time at every later one."""
-    last = len(actions)
-    for k in range(last + 1):
+    last = len(moments) - 1
+    for k, moment in enumerate(moments):
         if k == last and hand.done:
             for t in hand.state.tricks:
                 for s in seen:
                     seen[s].update(at[c] for c in t.cards)
         else:
-            for s, visible in enumerate(seen_by_all(hand)):
+            for s, visible in enumerate(moment.seen()):
                 seen[s].update(at[c] for c in visible)
         complete = play.step_complete(k) or (k == last and hand.done)
         for j in sorted(contributors):
@@ -203,6 +227,4 @@ def _shares(play: HandPlay, cards: Sequence[Card], actions: Sequence[Action]) ->
                 if p not in want and kind != "redeal":
                     raise _Found(j, f"{_who(j)} showed position {p} ({format_card(cards[p])}) at step {k}, "
                                     "before the rules show it")
-        if k < last:
-            hand.apply(actions[k])
 

@@ -55,6 +55,22 @@ class Finished:
     result: HandResult
 
 
+CHECKED_KEPT = 16
+"""How many records that held this process remembers (:meth:`Game.check`)."""
+
+_checked: dict[tuple[object, ...], tuple[DealContext, Finished]] = {}
+"""(rules hash, seats, scheme, canonical record) -> the deal it names, and the check that held."""
+
+
+def _context_of(raw: Mapping[str, Any], seats: int) -> DealContext:
+    """The deal a record's network section names (KeyError, TypeError, ValueError,
+    AttributeError if malformed)."""
+    net = raw[NET_KEY]
+    opening = net["opening"]
+    attempt = int(opening.get("attempt", 1)) if isinstance(opening, Mapping) else 1
+    return DealContext(str(net["table"]), int(net["epoch"]), int(net["deal"]), seats, attempt)
+
+
 def canonical(value: object) -> str:
     """The JSON text every node writes for a record: keys sorted, no spaces."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -131,14 +147,41 @@ class Game:
         """Check a record on its own (one a node holds, or one a seat passes to a new host):
         it replays to its end with every action legal, names this table's rules, and its
         dealing opening gives its deal (docs/protocol.md, "Checking a hand").  CheckFailed
-        otherwise."""
+        otherwise.
+
+        A record that held for the same rules (hash), seats and scheme is not replayed again
+        (only the deal and dealer asked for are compared): on one node the host's own record
+        is checked where the host makes it, where its ledger enters it and where its own seat
+        gets it."""
+        try:
+            key: tuple[object, ...] | None = (self.hash, self.seats, self.scheme.name, canonical(raw))
+        except (TypeError, ValueError):
+            key = None  # not JSON (a peer's bytes): checked, and refused, below
+        held = _checked.get(key) if key is not None else None
+        if held is None:
+            finished = self._check(raw, ctx, dealer)
+            if key is not None:
+                if len(_checked) >= CHECKED_KEPT:
+                    del _checked[next(iter(_checked))]
+                # What held with a deal and dealer asked for holds without (they only refuse more).
+                _checked[key] = (_context_of(finished.record, self.seats), Finished(
+                    finished.deal, finished.round, finished.record, finished.hand.copy(), finished.result))
+            return finished
+        got, done = held
+        if ctx is not None and (got.table, got.epoch, got.deal) != (ctx.table, ctx.epoch, ctx.deal):
+            raise CheckFailed(f"the record is of deal {got.hand_id}, not {ctx.hand_id}")
+        if dealer is not None and done.hand.state.dealer != dealer:
+            raise CheckFailed("the record's seats or dealer are not those of the deal")
+        assert isinstance(raw, Mapping)
+        return Finished(done.deal, done.round, dict(raw), done.hand.copy(self.rules), done.result)
+
+    def _check(self, raw: object, ctx: DealContext | None, dealer: int | None) -> Finished:
         if not isinstance(raw, Mapping) or not isinstance(raw.get(NET_KEY), Mapping):
             raise CheckFailed("the record has no network section")
         net = raw[NET_KEY]
         try:
             opening = net["opening"]
-            attempt = int(opening.get("attempt", 1)) if isinstance(opening, Mapping) else 1
-            got = DealContext(str(net["table"]), int(net["epoch"]), int(net["deal"]), self.seats, attempt)
+            got = _context_of(raw, self.seats)
             round_no = int(net["round"])
             bots = [int(i) for i in net["bots"]]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
