@@ -28,18 +28,9 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Final
 
+from tarock.core import contracts
 from tarock.core.auction import Auction
 from tarock.core.cards import KING, PAGAT, SUIT_OF, TAROCK, TRULL, Card, rank_of, tarock
-from tarock.core.contracts import (
-    CallRule,
-    ContractSpec,
-    Goal,
-    Outcome,
-    Playable,
-    PremiumSpec,
-    TrickRules,
-    goal_pairs,
-)
 from tarock.core.facts import VariantFacts
 from tarock.core.hookspecs import hookimpl
 from tarock.core.options import OptionSpec
@@ -57,24 +48,26 @@ WIN: Final = 36 * 3
 DRAW: Final = 35 * 3
 
 
-def rufspiel(kontra: bool) -> ContractSpec:
+def rufspiel(kontra: bool) -> contracts.ContractSpec:
     """docs/rules.md §12.1: the declarer calls the highest tarock from the XX down he does not hold."""
-    return ContractSpec(
+    return contracts.ContractSpec(
         "rufspiel", "Rufspiel (XX rufen)", rank=1, value=1,
         description="call the highest tarock from the XX down you do not hold; its holder is your partner",
-        partnership="called", call=CallRule(CALLABLE, highest=True, when="bid"),
-        talon="pile", talon_pile=0, tricks=TrickRules(overtrump=True), goal=Goal("points", WIN, draw=DRAW),
+        partnership="called", call=contracts.CallRule(CALLABLE, highest=True, when="bid"),
+        talon="pile", talon_pile=0, tricks=contracts.TrickRules(overtrump=True),
+        goal=contracts.Goal("points", WIN, draw=DRAW),
         kontra=4 if kontra else 0, premiums=frozenset({"pagat-ultimo", "valat"}))
 
 
 PREMIUMS: Final = (
-    PremiumSpec("pagat-ultimo", "Pagat Ultimo", silent=1,
-                description="the Pagat is played in the last trick and wins it"),
-    PremiumSpec("valat", "Valat", silent=12, description="one party makes all twelve tricks"),
+    contracts.PremiumSpec("pagat-ultimo", "Pagat Ultimo", silent=1,
+                          description="the Pagat is played in the last trick and wins it"),
+    contracts.PremiumSpec("valat", "Valat", silent=12, description="one party makes all twelve tricks"),
 )
-PLAYABLE: Final = Playable(goals=goal_pairs(("points", "tricks"), ("alone", "called")),
-                           trumps=frozenset({"tarock", "colour", "suit"}), talon=frozenset({"none", "pile"}),
-                           calls=frozenset({"bid", "bid-auto", "end", "after"}))
+PLAYABLE: Final = contracts.Playable(
+    goals=contracts.goal_pairs(("points", "tricks"), ("alone", "called")),
+    trumps=frozenset({"tarock", "colour", "suit"}), talon=frozenset({"none", "pile"}),
+    calls=frozenset({"bid", "bid-auto", "end", "after"}))
 """What the phases and the scoring below play (house rules' contracts included)."""
 
 
@@ -92,11 +85,11 @@ class Tarock54(ContractPhases, Deal54):
         return [OptionSpec("kontra", True, "the opponents may say Kontra, Rekontra, Subkontra and Re-Sub")]
 
     @hookimpl
-    def tarock_contracts(self, options: Mapping[str, Any]) -> Sequence[ContractSpec]:
+    def tarock_contracts(self, options: Mapping[str, Any]) -> Sequence[contracts.ContractSpec]:
         return [rufspiel(bool(options["kontra"]))]
 
     @hookimpl
-    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Sequence[PremiumSpec]:
+    def tarock_premium_specs(self, options: Mapping[str, Any]) -> Sequence[contracts.PremiumSpec]:
         return PREMIUMS
 
     @hookimpl
@@ -138,15 +131,15 @@ class Tarock54(ContractPhases, Deal54):
         return thirds(cards)
 
     @hookimpl
-    def tarock_premium_outcomes(self, state: HandState) -> Mapping[str, Outcome]:
+    def tarock_premium_outcomes(self, state: HandState) -> Mapping[str, contracts.Outcome]:
         party = state.declarer_party()
-        out: dict[str, Outcome] = {}
+        out: dict[str, contracts.Outcome] = {}
         last = state.tricks[-1]
         if PAGAT in last.cards and last.winner == last.seats[last.cards.index(PAGAT)]:
-            out["pagat-ultimo"] = Outcome(last.winner in party)
+            out["pagat-ultimo"] = contracts.Outcome(last.winner in party)
         sides = {t.winner in party for t in state.tricks}
         if len(sides) == 1:
-            out["valat"] = Outcome(sides.pop())
+            out["valat"] = contracts.Outcome(sides.pop())
         return out
 
     @hookimpl
