@@ -19,7 +19,8 @@ by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
 ``medium`` in 8 worlds with the playout player's cards, ``hard`` in 16
 with the rule of thumb's), among the choices the contract's data do not
 rule out badly, leaving the rule of thumb's choice unless another is
-better by two standard errors (``PlanBudget.confidence``).  Kontras,
+better by two standard errors (``PlanBudget.confidence``; ``medium`` then
+checks it in 24 fresh worlds, ``PlanBudget.confirm``).  Kontras,
 announcements, the talon half, the discard and the trump are the rule of
 thumb's: searching them lost (Kontras, docs/bots.md), cost too much time (a
 Königrufen simulation takes tens of milliseconds) or made no difference.  docs/bots.md has
@@ -75,7 +76,7 @@ class Level:
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000, prune_every=4),
                PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
-                          cards_by_policy=False))
+                          cards_by_policy=False, confirm=24))
 HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000, rollouts=True, rollout_solve=4,
                             early_nodes=40_000, prune_every=8),
              PlanBudget(worlds=16, confidence=2.0, kinds=BIDDING))
@@ -193,6 +194,8 @@ class SearchBot:
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
+        if plan.unconfirmed:
+            kept = " (kept: the best was not clearly better again in fresh deals)"
         return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
                         f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
                         plan.kept_default)
