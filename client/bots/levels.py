@@ -195,7 +195,7 @@ class SearchBot:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
         if plan.unconfirmed:
-            kept = " (kept: the best was not clearly better again in fresh deals)"
+            kept = " (kept: the best was not better again in fresh deals)"
         return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
                         f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
                         plan.kept_default)

@@ -15,7 +15,7 @@ A sense of risk: a candidate is preferred to the heuristic's own choice
 only when it is better by more than ``PlanBudget.confidence`` standard
 errors of the paired differences, so a thin sample never talks the bot
 into a game or a Kontra; with ``PlanBudget.confirm`` such a candidate must
-beat it so once more in fresh worlds (a few worlds per decision, over many
+beat it once more in fresh worlds (a few worlds per decision, over many
 decisions, now and then favour one by luck alone); and candidates are
 dropped by successive halving (the worse half after each round of worlds),
 so the work goes to the close calls.
@@ -66,8 +66,11 @@ class PlanBudget:
     left to the rule of thumb.  None: every decision outside card play."""
     confirm: int = 0
     """Fresh worlds in which a candidate that clearly beat the default must beat
-    it clearly once more before it is taken (0: no second look; see
-    :func:`search_action`)."""
+    it once more, by ``confirm_by`` standard errors, before it is taken (0: no
+    second look; see :func:`search_action`)."""
+    confirm_by: float = 1.0
+    """Standard errors of the second look (a second test at the first's two
+    turned down the Bettels ``medium`` wins in ``tarock54-bettel``, docs/bots.md)."""
 
     def searches(self, legal: Sequence[Action]) -> bool:
         """Whether a decision offering ``legal`` is searched (see ``kinds``)."""
@@ -228,7 +231,7 @@ def search_action(obs: Observation, table: TableEngine, rng: random.Random, budg
 
 def _confirmed(sampler: Sampler, table: TableEngine, rng: random.Random, budget: PlanBudget, best: Action,
                default: Action, me: int, policy: Model) -> bool:
-    """Whether ``best`` again beats ``default`` clearly in ``budget.confirm`` fresh worlds.
+    """Whether ``best`` again beats ``default`` in ``budget.confirm`` fresh worlds.
 
     Many decisions are searched, each in a few worlds, so now and then a
     candidate beats the default by two standard errors by the luck of its
@@ -242,4 +245,4 @@ def _confirmed(sampler: Sampler, table: TableEngine, rng: random.Random, budget:
         return False
     results: dict[Action, list[float]] = {}
     _evaluate(sampler, table, fresh, [default, best], me, policy, budget.cards_by_policy, results)
-    return clearly_better(results[best], results[default], [w.weight for w in fresh], budget.confidence)
+    return clearly_better(results[best], results[default], [w.weight for w in fresh], budget.confirm_by)
