@@ -89,10 +89,11 @@ OOE_TALON = ["c7 hQ s7", "hK Sküs XXI"]
 
 def test_a_lucky_handful_of_worlds_does_not_talk_the_search_into_a_game() -> None:
     """Without the second look in fresh worlds (``PlanBudget.confirm``) some seeds'
-    eight worlds rate a game clearly above the rule of thumb's pass; with it
-    fewer do."""
+    eight worlds rate a game the data say the hand does not make clearly above
+    the rule of thumb's pass; with it fewer do."""
     from test_koenigrufen_random import rigged
 
+    from tarock.client.bots.judgement import doubtful
     from tarock.client.bots.levels import MEDIUM
     from tarock.core.actions import Bid
 
@@ -101,6 +102,8 @@ def test_a_lucky_handful_of_worlds_does_not_talk_the_search_into_a_game() -> Non
         hand.apply(step)
     obs = observe(hand, 1)
     assert HeuristicBot(0).decide(obs) == Pass(1)
+    assert doubtful(obs, Bid(1, "farbendreier")) and doubtful(obs, Bid(1, "dreier"))
+    assert not doubtful(obs, Pass(1))
     plans = MEDIUM.plans
     assert plans is not None and plans.confirm > 0
     blind = replace(MEDIUM, plans=replace(plans, confirm=0))

@@ -20,7 +20,8 @@ by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
 with the rule of thumb's), among the choices the contract's data do not
 rule out badly, leaving the rule of thumb's choice unless another is
 better by two standard errors (``PlanBudget.confidence``; ``medium`` then
-checks it in 24 fresh worlds, ``PlanBudget.confirm``).  Kontras,
+checks a bid of a contract the hand makes less than half the time by its
+data in 24 fresh worlds, ``PlanBudget.confirm``).  Kontras,
 announcements, the talon half, the discard and the trump are the rule of
 thumb's: searching them lost (Kontras, docs/bots.md), cost too much time (a
 Königrufen simulation takes tens of milliseconds) or made no difference.  docs/bots.md has
@@ -49,7 +50,7 @@ from dataclasses import dataclass, replace
 
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.judgement import BIDDING, candidates
+from tarock.client.bots.judgement import BIDDING, candidates, doubtful
 from tarock.client.bots.limits import says_valat, within_limits
 from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
@@ -190,7 +191,8 @@ class SearchBot:
         if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
             return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
         plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
-                             candidates(obs, legal, default, not self.level.plans.cards_by_policy))
+                             candidates(obs, legal, default, not self.level.plans.cards_by_policy),
+                             lambda action: doubtful(obs, action))
         if plan is None:
             return Decision(default, "rule of thumb (no deal agrees with what was seen)", {})
         kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""

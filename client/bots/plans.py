@@ -28,7 +28,7 @@ the heuristic's rating of the candidates picks the few that are simulated
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tarock.client.bots.rollout import rollout
@@ -69,8 +69,8 @@ class PlanBudget:
     it once more, by ``confirm_by`` standard errors, before it is taken (0: no
     second look; see :func:`search_action`)."""
     confirm_by: float = 1.0
-    """Standard errors of the second look (a second test at the first's two
-    turned down the Bettels ``medium`` wins in ``tarock54-bettel``, docs/bots.md)."""
+    """Standard errors of the second look (at the first's two it turned down
+    Bettels ``medium`` wins in ``tarock54-bettel``, docs/bots.md)."""
 
     def searches(self, legal: Sequence[Action]) -> bool:
         """Whether a decision offering ``legal`` is searched (see ``kinds``)."""
@@ -179,10 +179,13 @@ def _evaluate(sampler: Sampler, table: TableEngine, worlds: Sequence[World], can
 
 def search_action(obs: Observation, table: TableEngine, rng: random.Random, budget: PlanBudget,
                   default: Action, policy: Model, model: Model | None = None,
-                  candidates: Sequence[Action] | None = None) -> PlanChoice | None:
+                  candidates: Sequence[Action] | None = None,
+                  doubtful: Callable[[Action], bool] | None = None) -> PlanChoice | None:
     """The action to take (None when no world could be sampled): the best of
     ``candidates`` (default: the :func:`shortlist` of ``obs.legal``; ``obs``
-    is the seat's whole observation, its legal actions as the table offers them)."""
+    is the seat's whole observation, its legal actions as the table offers them).
+    A best other than ``default`` gets the second look (``budget.confirm``)
+    where ``doubtful`` says so of it (None: always)."""
     candidates = list(candidates) if candidates is not None else shortlist(obs, obs.legal, default)
     if default not in candidates:
         candidates.append(default)
@@ -223,8 +226,8 @@ def search_action(obs: Observation, table: TableEngine, rng: random.Random, budg
     if default in means and best != default and not clearly_better(results[best], results[default], weights,
                                                                    budget.confidence):
         best, kept = default, True
-    if best != default and default in means and budget.confirm > 0 and \
-            not _confirmed(sampler, table, rng, budget, best, default, me, policy):
+    if best != default and default in means and budget.confirm > 0 and (doubtful is None or doubtful(best)) \
+            and not _confirmed(sampler, table, rng, budget, best, default, me, policy):
         return PlanChoice(default, means, len(chosen), True, True)
     return PlanChoice(best, means, len(chosen), kept)
 
