@@ -79,3 +79,38 @@ def test_the_call_search_calls_a_strong_hand_and_passes_a_hopeless_one() -> None
                                                fill=True, dealer=3), 0))
     assert hopeless.action == Pass(0) and hopeless.worlds > 0, hopeless.reason
     assert bot.explain(observe(kontra_turn(STRONG), 1)).worlds == 0  # Kontra is left to the rule of thumb
+
+
+# A hand with which ``medium`` bid a Farbendreier in ``koenigrufen-ooe`` self-play (seed 2026,
+# hand 374) and lost it: it makes a Farbendreier 28 % of the time by the contract's data, a
+# Dreier hardly more, and 64 worlds other than its decision's rate the Farbendreier some 50 ct
+# below a pass (docs/bots.md).
+OOE_HANDS = ["sC I cC c8 III sQ V hJ sJ IX s9 XII", "VII dJ XVIII XIX dQ s10 dK d3 XIII sK cQ XI",
+             "XIV c9 XVI XX II IV X VI VIII h1 h3 d1", "XV d2 dC hC c10 XVII s8 cK d4 cJ h2 h4"]
+OOE_TALON = ["c7 hQ s7", "hK Sküs XXI"]
+
+
+def test_a_lucky_handful_of_worlds_does_not_talk_the_search_into_a_game() -> None:
+    """Without the second look in fresh worlds (``PlanBudget.confirm``) some seeds'
+    eight worlds rate a game the data say the hand does not make clearly above
+    the rule of thumb's pass; with it fewer do."""
+    from test_koenigrufen_random import rigged
+
+    from tarock.client.bots.judgement import doubtful
+    from tarock.client.bots.levels import MEDIUM
+    from tarock.core.actions import Bid
+
+    hand = rigged("koenigrufen-ooe", OOE_HANDS, OOE_TALON, dealer=1)
+    for step in (Bid(2, "vorhand"), Pass(3), Pass(0)):
+        hand.apply(step)
+    obs = observe(hand, 1)
+    assert HeuristicBot(0).decide(obs) == Pass(1)
+    assert doubtful(obs, Bid(1, "farbendreier")) and doubtful(obs, Bid(1, "dreier"))
+    assert not doubtful(obs, Pass(1))
+    plans = MEDIUM.plans
+    assert plans is not None and plans.confirm > 0
+    blind = replace(MEDIUM, plans=replace(plans, confirm=0))
+    seeds = range(24)
+    before = sum(isinstance(SearchBot(blind, seed).decide(obs), Bid) for seed in seeds)
+    after = sum(isinstance(SearchBot(MEDIUM, seed).decide(obs), Bid) for seed in seeds)
+    assert before >= 2 and after < before, (before, after)

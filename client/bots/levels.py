@@ -19,7 +19,9 @@ by the expected settlement in sampled worlds (:mod:`client.bots.judgement`;
 ``medium`` in 8 worlds with the playout player's cards, ``hard`` in 16
 with the rule of thumb's), among the choices the contract's data do not
 rule out badly, leaving the rule of thumb's choice unless another is
-better by two standard errors (``PlanBudget.confidence``).  Both judge
+better by two standard errors (``PlanBudget.confidence``; ``medium`` then
+checks a bid of a contract the hand makes less than half the time by its
+data in 24 fresh worlds, ``PlanBudget.confirm``).  Both judge
 announcements and Kontra levels the same way, from the worlds of the
 announcement phase on (:mod:`client.bots.announce_judgement`; ``medium``
 8 worlds, the playout player's cards, proposing only passing and the
@@ -55,7 +57,7 @@ from tarock.client.bots import announce_judgement
 from tarock.client.bots.announce_judgement import AnnounceBudget
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.judgement import BIDDING, candidates
+from tarock.client.bots.judgement import BIDDING, candidates, doubtful
 from tarock.client.bots.limits import says_valat, within_limits
 from tarock.client.bots.plans import PlanBudget, PlanChoice, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
@@ -85,7 +87,7 @@ class Level:
 
 MEDIUM = Level("medium", Budget(worlds=8, solve_at=3, decision_nodes=20_000, prune_every=4),
                PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0, kinds=BIDDING,
-                          cards_by_policy=False),
+                          cards_by_policy=False, confirm=24),
                announce=AnnounceBudget(PlanBudget(worlds=8, screen=2, finalists=3, confidence=2.0,
                                                   cards_by_policy=False)))
 HARD = Level("hard", Budget(worlds=32, solve_at=4, decision_nodes=160_000, rollouts=True, rollout_solve=4,
@@ -206,7 +208,8 @@ class SearchBot:
         if says_valat(default):  # the Valat check decided it (client.bots.limits), every level alike
             return Decision(default, "rule of thumb (a Valat past the Valat check)", {})
         plan = search_action(whole, table, rng, self.level.plans, default, self._policy, self._model,
-                             candidates(obs, legal, default, not self.level.plans.cards_by_policy))
+                             candidates(obs, legal, default, not self.level.plans.cards_by_policy),
+                             lambda action: doubtful(obs, action))
         return _planned(plan, default, unit)
 
 
@@ -217,6 +220,8 @@ def _planned(plan: PlanChoice | None, default: Action, unit: str) -> Decision:
     if not plan.worlds:
         return Decision(plan.action, "rule of thumb (nothing else worth trying)", {})
     kept = " (kept: nothing clearly better than the rule of thumb's choice)" if plan.kept_default else ""
+    if plan.unconfirmed:
+        kept = " (kept: the best was not better again in fresh deals)"
     return Decision(plan.action, f"{plan.worlds} sampled deals played on: "
                     f"{_compare(plan.values, plan.action, unit)}{kept}", plan.values, plan.worlds,
                     plan.kept_default)
