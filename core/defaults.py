@@ -18,7 +18,7 @@ from tarock.core.context import TableContext, following
 from tarock.core.contracts import ContractSpec
 from tarock.core.facts import VariantFacts
 from tarock.core.hookmarks import hookimpl
-from tarock.core.state import HandResult, HandState, Reason, Trick
+from tarock.core.state import HandResult, HandState, Reason, Trick, declarer_seats
 from tarock.core.tricks import legal, refusal, winner
 
 VERSION = "2"
@@ -85,7 +85,7 @@ class DataRules:
         contract = state.contract
         if contract is None or not contract.spec.ouvert or not state.tricks:
             return None
-        return contract.declarers or ((state.declarer,) if state.declarer is not None else ())
+        return declarer_seats(contract, state.declarer)
 
     @hookimpl
     def tarock_partner_revealed(self, state: HandState, seat: int, card: Card) -> bool:

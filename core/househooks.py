@@ -6,9 +6,9 @@ every hand played: each is the same few lines of a hook in every plugin that
 does it.  These functions make that hook; assign it to the hook's name in the
 class body::
 
-    class Solo54:
-        name, version, applies_to = "solo54", "1.1", ("tarock54",)
-        tarock_contracts = adding_contracts(solo)
+    class MyHouseRule:
+        name, version, applies_to = "my-house-rule", "1.0", ("the-base-variant",)
+        tarock_contracts = adding_contracts(make_my_game)
 
 Each returns a method marked with ``@hookimpl`` (``wrapper=True`` where it
 changes the base's answer), exactly as if it were written out in the class

@@ -111,14 +111,15 @@ class Link:
             self._scope.cancel()
 
     async def _read(self, deadline: float) -> bool:
-        """(The handshake) read what arrives until ``deadline``; False once the connection is
-        closed.  :meth:`run` reads for itself."""
+        """Read what arrives until ``deadline`` (bytes to the connection, a body posted
+        in-process kept for :meth:`run`); False once the connection is closed."""
         with trio.move_on_at(deadline):
             try:
                 data = await (self.stream.receive_some(READ_SIZE) if self.local is None
                               else self.local.receive_any(READ_SIZE))
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                self._read_failed(exc)
+                self.conn.receive_data(b"", trio.current_time())
+                log.debug("%s: read failed: %r", self.label, exc)
                 return False
             if isinstance(data, Posted):
                 self.posted.append(data.body)
@@ -126,10 +127,6 @@ class Link:
                 self.conn.receive_data(bytes(data), trio.current_time())
         self.conn.tick(trio.current_time())
         return not self.conn.closed
-
-    def _read_failed(self, exc: BaseException) -> None:
-        self.conn.receive_data(b"", trio.current_time())
-        log.debug("%s: read failed: %r", self.label, exc)
 
     async def handshake(self, timeout: float) -> Event | None:
         """(Either side) read until the first event (a hello, welcome, refusal,
@@ -180,20 +177,7 @@ class Link:
                         break
                     while self.posted and receive is not None and apply is not None and not conn.closed:
                         apply(receive(self.posted.pop(0), trio.current_time()))
-                    # Read what arrives until the connection's next deadline: bytes go to the
-                    # connection, a body posted in-process straight to the core.
-                    with trio.move_on_at(conn.next_deadline()):
-                        try:
-                            data = await (self.stream.receive_some(READ_SIZE) if self.local is None
-                                          else self.local.receive_any(READ_SIZE))
-                        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                            self._read_failed(exc)
-                        else:
-                            if isinstance(data, Posted):
-                                self.posted.append(data.body)
-                            else:
-                                conn.receive_data(bytes(data), trio.current_time())
-                    conn.tick(trio.current_time())
+                    await self._read(conn.next_deadline())  # a closed connection ends the loop above
                     events = conn.events()
                 # The writer sends what is left (a bye with the reason) and then ends the run.
                 self._closing = True

@@ -67,8 +67,7 @@ def doubtful(obs: Observation, action: Action) -> bool:
     """Whether ``action`` bids (or joins) a contract the hand makes less than
     :data:`~client.bots.contract_odds.SANE` of the time by its data: where the
     sampled worlds and the prior disagree, the worlds must say so twice
-    (``PlanBudget.confirm``; in ``koenigrufen-ooe`` the search's Farbendreiers
-    at chances of 0.27 to 0.41 won 1 of 6, its Dreiers 9 of 26, docs/bots.md)."""
+    (``PlanBudget.confirm``; docs/bots.md has the games such bids lost))."""
     if not isinstance(action, (Bid, Join)):
         return False
     spec = table_facts(obs).rules.contract(action.contract)

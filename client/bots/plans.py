@@ -70,7 +70,7 @@ class PlanBudget:
     second look; see :func:`search_action`)."""
     confirm_by: float = 1.0
     """Standard errors of the second look (at the first's two it turned down
-    Bettels ``medium`` wins in ``tarock54-bettel``, docs/bots.md)."""
+    contracts ``medium`` wins, docs/bots.md)."""
 
     def searches(self, legal: Sequence[Action]) -> bool:
         """Whether a decision offering ``legal`` is searched (see ``kinds``)."""
@@ -238,11 +238,10 @@ def _confirmed(sampler: Sampler, table: TableEngine, rng: random.Random, budget:
 
     Many decisions are searched, each in a few worlds, so now and then a
     candidate beats the default by two standard errors by the luck of its
-    worlds alone, and the one chosen is the one the luck favoured most: in
-    ``koenigrufen-ooe`` self-play ``medium`` bid 26 Dreiers and 6 Farbendreiers
-    the rule of thumb would not have bid, won 9 and 1 of them, and played on
-    in 64 other worlds most of them rate below the default (docs/bots.md).
-    Worlds drawn after the choice are free of that selection."""
+    worlds alone, and the one chosen is the one the luck favoured most (the
+    games ``medium`` bid that way lost more than they won, and most rate below
+    the default in other worlds: docs/bots.md).  Worlds drawn after the choice
+    are free of that selection."""
     fresh = sampler.worlds(rng, budget.confirm)
     if not fresh:
         return False

@@ -29,7 +29,7 @@ from typing import Literal
 from tarock.client.bots.fastplay import SUIT_MASK, cards_of
 from tarock.client.bots.simulate import Sim
 from tarock.core.cards import STRENGTH, SUIT_OF, TAROCK, Card
-from tarock.core.state import HandState
+from tarock.core.state import HandState, declarer_seats
 from tarock.core.tricks import strength_order
 
 Aim = Literal["points", "avoid", "push"]
@@ -52,7 +52,7 @@ def aims_of(state: HandState) -> Aims:
     assert contract is not None
     spec = contract.spec
     seats = state.seats
-    declarers = contract.declarers or ((state.declarer,) if state.declarer is not None else ())
+    declarers = declarer_seats(contract, state.declarer)
     if spec.goal.kind == "ranking" or spec.partnership == "each":
         avoid: list[Aim] = ["avoid"] * seats
         return Aims(tuple(avoid), tuple(range(seats)), (-1,) * seats)

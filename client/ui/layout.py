@@ -47,6 +47,7 @@ from tarock.client.ui.screen import draw_too_small, too_small
 from tarock.client.ui.table_state import LOG_SIZE
 from tarock.core.cards import SUIT_OF, TAROCK, Card
 from tarock.core.observation import Observation
+from tarock.core.state import declarer_seats
 
 # -- who sits where ------------------------------------------------------------------------
 
@@ -86,11 +87,7 @@ def roles(model: TableModel, seat: int) -> Fragments:
     if seat == obs.forehand:
         out.append(("class:seat.forehand", "⚑ " + _("forehand")))
     contract = obs.contract
-    declarers = (
-        contract.declarers
-        if contract is not None and contract.declarers
-        else ((obs.declarer,) if obs.declarer is not None else ())
-    )
+    declarers = declarer_seats(contract, obs.declarer)
     if seat in declarers and contract is not None:
         spec = contract.spec
         called_away = obs.called is not None and any(obs.called in pile for pile in obs.talon_shown)
