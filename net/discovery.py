@@ -36,6 +36,7 @@ from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange,
 from tarock.net.advert import SERVICE_TYPE, Advert, AdvertError, Seen, advert_from_txt, advert_to_txt
 from tarock.net.discovery_view import AskAdvert, DiscoveryEvent, PeerView, ask_within
 from tarock.net.netif import NetworkChoice, choose_network
+from tarock.net.newest_first import NewestFirst
 
 __all__ = [
     "SERVICE_TYPE",
@@ -55,6 +56,8 @@ MAX_NAMES = 4096
 """Service names remembered (those the browser reported, least recently reported forgotten first)."""
 PROBES = 8
 """Peers asked at once."""
+RESOLVERS = 4
+"""Services resolved at once (each in a thread: zeroconf's resolution blocks)."""
 RESCAN = 2.0
 """Seconds between offers of remembered names to a view that has room."""
 RESCAN_BATCH = 64
@@ -134,10 +137,10 @@ class ZeroconfDiscovery:
         self._changes = 0
         self._check = check
         self._probe_timeout = probe_timeout
-        self._probe_queue: collections.OrderedDict[str, None] = collections.OrderedDict()
-        self._probe_wake = trio.Event()
+        # Both queues hand out the newest announcement first: a flood waits, not a newcomer.
+        self._resolving = NewestFirst(2 * MAX_NAMES)
+        self._probing = NewestFirst(2 * MAX_NAMES)
         self._failed: collections.OrderedDict[str, float] = collections.OrderedDict()
-        self._limiter = trio.CapacityLimiter(4)
         self._info: ServiceInfo | None = None
         self._own_node: str | None = None
         self._own_keys: set[str] = set()  # instance names we announce or announced
@@ -175,7 +178,9 @@ class ZeroconfDiscovery:
             if self._check is not None:
                 for _ in range(PROBES):
                     nursery.start_soon(self._prober)
-            nursery.start_soon(self._rescan, nursery)
+            for _ in range(RESOLVERS):
+                nursery.start_soon(self._resolver)
+            nursery.start_soon(self._rescan)
             while True:
                 await self._pending_wake.wait()
                 self._pending_wake = trio.Event()
@@ -188,9 +193,9 @@ class ZeroconfDiscovery:
                         self._refused.pop(key, None)
                         self._generation.pop(key, None)
                     elif key in self._generation:
-                        nursery.start_soon(self._resolve, key, self._generation[key])
+                        self._resolving.put(key, self._generation[key])
 
-    async def _rescan(self, nursery: trio.Nursery) -> None:
+    async def _rescan(self) -> None:
         """Offer names the view lost (evicted, or unreachable ``RETRY_FAILED`` s ago) while it has room."""
         while True:
             await trio.sleep(RESCAN)
@@ -202,19 +207,17 @@ class ZeroconfDiscovery:
                 self._failed.popitem(last=False)
             offer = [key for key in self._generation
                      if self._view.get(key) is None and key not in self._failed and key not in self._refused
-                     and key not in self._pending and not self._is_own(key)][:room]
+                     and key not in self._pending and key not in self._resolving
+                     and not self._is_own(key)][:room]
             for key in offer:
                 self._generation.move_to_end(key)  # round robin over what does not fit
-                nursery.start_soon(self._resolve, key, self._generation[key])
+                self._resolving.put(key, self._generation[key])
 
     async def _prober(self) -> None:
         """Ask queued peers for their advert: protect those that answer, drop the others."""
         assert self._check is not None
         while True:
-            while not self._probe_queue:
-                await self._probe_wake.wait()
-                self._probe_wake = trio.Event()
-            key, _ = self._probe_queue.popitem(last=True)  # the newest first: a flood waits, not a newcomer
+            key = await self._probing.get()
             seen = self._view.get(key)
             if seen is None or self._view.confirmed(key):
                 continue
@@ -260,8 +263,13 @@ class ZeroconfDiscovery:
             log.debug("could not resolve %s: %r", key, exc)
         return None
 
-    async def _resolve(self, key: str, generation: int) -> None:
-        async with self._limiter:
+    async def _resolver(self) -> None:
+        """Resolve queued services, the newest announcement first."""
+        while True:
+            key = await self._resolving.get()
+            generation = self._generation.get(key)
+            if generation is None:  # removed meanwhile
+                continue
             with trio.move_on_after(self._resolve_timeout + 1):
                 info = await trio.to_thread.run_sync(self._request, key, abandon_on_cancel=True)
                 if self._generation.get(key) == generation:  # else a newer change supersedes this one
@@ -297,10 +305,7 @@ class ZeroconfDiscovery:
         self._refused.pop(key, None)
         self._view.put(key, Seen(advert, addresses))
         if self._check is not None and self._view.get(key) is not None and not self._view.confirmed(key):
-            self._probe_queue[key] = None
-            while len(self._probe_queue) > 2 * MAX_NAMES:
-                self._probe_queue.popitem(last=False)
-            self._probe_wake.set()
+            self._probing.put(key, self._generation.get(key, 0))
 
     # -- the Discovery interface -------------------------------------------------------
 
