@@ -117,6 +117,8 @@ def arena_args(p: argparse.ArgumentParser) -> None:
                    help=_("bot kinds ({kinds}); each is matched against the next one in the list").format(
                        kinds=_bot_kinds()))
     p.add_argument("--boards", type=int, required=True, help=_("deals per pairing (each played twice)"))
+    p.add_argument("--first", type=int, default=0,
+                   help=_("number of the first board (default: 0): play a long match in parts"))
     p.add_argument("--seed", type=int, default=0, help=_("seed of the deals and the bots' sampling"))
     p.add_argument("--json", action="store_true", help=_("one JSON object per pairing and line"))
     p.add_argument("--progress", action="store_true", help=_("a line on stderr every 10 boards"))

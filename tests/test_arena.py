@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,31 @@ def test_a_bad_command_line_is_refused_clearly(args: list[str], message: str) ->
     done = arena(*args)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
     assert not done.stdout
+
+
+def test_a_match_played_in_parts_merges_to_the_match_played_at_once(tmp_path: Path) -> None:
+    """``--first`` numbers the boards of a part; ``tools/arena_merge.py`` combines the
+    parts' JSON lines into the figures one process prints (same scores, same interval),
+    and refuses parts that share a board."""
+    match = ("--variant", "tarock54", "--bots", "random,heuristic", "--seed", "3", "--json")
+    whole = arena(*match, "--boards", "4")
+    assert whole.returncode == 0, whole.stderr
+    once = json.loads(whole.stdout)
+    paths = []
+    for first in (0, 2):
+        part = arena(*match, "--boards", "2", "--first", str(first))
+        assert part.returncode == 0, part.stderr
+        assert json.loads(part.stdout)["first"] == first
+        paths.append(tmp_path / f"part{first}.json")
+        paths[-1].write_text(part.stdout, encoding="utf-8")
+    assert [s for p in paths for s in json.loads(p.read_text())["scores"]] == once["scores"]
+    merged = subprocess.run([sys.executable, "-m", "tarock.tools.arena_merge", *map(str, paths)],
+                            capture_output=True, text=True, timeout=60)
+    assert merged.returncode == 0, merged.stderr
+    lo, hi = once["ci95"]
+    assert "4 boards (0-1, 2-3; seed 3" in merged.stdout
+    assert f"{once['mean']:+.3f}, 95% CI [{lo:+.3f}, {hi:+.3f}]" in merged.stdout
+    overlap = subprocess.run([sys.executable, "-m", "tarock.tools.arena_merge", str(paths[0]), str(paths[0])],
+                             capture_output=True, text=True, timeout=60)
+    assert overlap.returncode == 2 and "both hold board 0" in overlap.stderr
+    assert "Traceback" not in overlap.stderr

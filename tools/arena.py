@@ -204,6 +204,7 @@ class Pairing:
         lo, hi = self.ci95
         return {
             "variant": self.variant, "bots": list(self.kinds), "boards": len(self.boards), "seed": self.seed,
+            "first": self.boards[0].index if self.boards else 0,
             "mean": round(self.mean, 4), "ci95": [round(lo, 4), round(hi, 4)], "unit": self.unit,
             "time": {kind: timing.summary() for kind, timing in zip(self.kinds, self.timings, strict=True)},
             "seconds": round(self.seconds, 1), "contracts": self.contracts.to_json(),
@@ -214,7 +215,8 @@ class Pairing:
         lo, hi = self.ci95
         a, b = self.kinds
         verdict = (f"{a} stronger" if lo > 0 else f"{b} stronger" if hi < 0 else "no difference shown")
-        out = [f"{self.variant}: {a} vs {b}, {len(self.boards)} boards (seed {self.seed}, "
+        first = f" from board {self.boards[0].index}" if self.boards and self.boards[0].index else ""
+        out = [f"{self.variant}: {a} vs {b}, {len(self.boards)} boards{first} (seed {self.seed}, "
                f"{self.seconds:.0f} s)",
                f"  mean difference per board ({a} - {b}, per seat and hand, {self.unit}): "
                f"{self.mean:+.3f}, 95% CI [{lo:+.3f}, {hi:+.3f}]: {verdict}"]
@@ -226,15 +228,16 @@ class Pairing:
 
 
 def run_pairing(variant: Variant, kinds: tuple[str, str], boards: int, seed: int,
-                progress: Callable[[Board], None] | None = None) -> Pairing:
-    """Play ``boards`` boards of ``kinds[0]`` against ``kinds[1]``."""
+                progress: Callable[[Board], None] | None = None, first: int = 0) -> Pairing:
+    """Play ``boards`` boards of ``kinds[0]`` against ``kinds[1]``, numbered from ``first``
+    (a long match can be played in parts, one process each: the boards are independent)."""
     rules = variant.rules()
     register(rules)
     timings = (Timing(), Timing())
     start = time.perf_counter()
     played: list[Board] = []
     contracts = Contracts()
-    for index in range(boards):
+    for index in range(first, first + boards):
         board = play_board(rules, kinds, seed, index, timings, contracts)
         played.append(board)
         if progress is not None:
@@ -270,6 +273,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
             raise ArenaError(f"unknown bot kind(s) {', '.join(unknown)} (known: {', '.join(BOT_KINDS)})")
         if args.boards < 1:
             raise ArenaError(f"--boards must be at least 1, not {args.boards}")
+        if args.first < 0:
+            raise ArenaError(f"--first must be at least 0, not {args.first}")
         variant = load_plugins(args.plugins).find(args.variant)
         if variant.rules().players_per_hand != len(SEATINGS[0]):
             raise ArenaError(f"{variant.name} is not played by {len(SEATINGS[0])} at a hand")
@@ -279,9 +284,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     for a, b in pairings(kinds):
         def progress(board: Board, a: str = a, b: str = b) -> None:
-            if args.progress and (board.index + 1) % 10 == 0:
-                print(f"{args.variant} {a}-{b}: {board.index + 1} boards", file=sys.stderr, flush=True)
-        result = run_pairing(variant, (a, b), args.boards, args.seed, progress)
+            done = board.index + 1 - args.first
+            if args.progress and done % 10 == 0:
+                print(f"{args.variant} {a}-{b}: {done} boards", file=sys.stderr, flush=True)
+        result = run_pairing(variant, (a, b), args.boards, args.seed, progress, args.first)
         if args.json:
             print(dumps(result), flush=True)
         else:
