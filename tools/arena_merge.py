@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"arena_merge: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped early (``| head``): nothing more to say
+        sys.stderr.close()
+        return 0
     return 0
 
 
