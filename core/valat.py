@@ -282,7 +282,8 @@ def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, posi
         raise ValueError(f"no Valat check for trump mode {rules.trump!r} with trump suit {trump}")
     mine = sorted(hand)
     size = len(mine)
-    unseen = [c for c in deck if c not in mine]
+    held = set(mine)
+    unseen = [c for c in deck if c not in held]
     if len(unseen) != (SEATS - 1) * size:
         raise ValueError(f"{len(deck)} cards do not deal {size} to each of {SEATS} players")
     rng = random.Random(seed if seed is not None else
@@ -300,9 +301,9 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
     size = len(mine)
     mine_mask = play.mask(mine)
     threats = leader_threats(play, mine_mask) if position else frozenset()
-    bound = DealBound(play, mine_mask, position, size)
-    mask = play.mask
-    others = [seat for seat in range(SEATS) if seat != position]
+    lost = DealBound(play, mine_mask, position, size).lost
+    value = play.value
+    cut = size * 2
 
     def outcomes() -> Iterator[bool]:
         for _ in range(deals):
@@ -310,15 +311,20 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
             if threats and not threats.isdisjoint(unseen[:size]):
                 yield False
                 continue
-            orders: list[Sequence[Card]] = [mine] * SEATS
-            hands = [mine_mask] * SEATS
-            for k, seat in enumerate(others):
-                cards = unseen[k * size:(k + 1) * size]
-                orders[seat] = cards
-                hands[seat] = mask(cards)
-            if bound.lost([hands[seat] for seat in others]):
+            first = second = third = 0  # the opponents' hands as bits, in their order
+            for c in unseen[:size]:
+                first |= value[c]
+            for c in unseen[size:cut]:
+                second |= value[c]
+            for c in unseen[cut:]:
+                third |= value[c]
+            if lost((first, second, third)):
                 yield False
                 continue
+            orders: list[Sequence[Card]] = [unseen[:size], unseen[size:cut], unseen[cut:]]
+            hands = [first, second, third]
+            orders.insert(position, mine)
+            hands.insert(position, mine_mask)
             yield play.play_out(hands, orders, position)
     return _tally(outcomes(), stop_after)
 
@@ -342,16 +348,17 @@ def judge(estimate: ValatEstimate, trump: Suit = TAROCK, position: int = 0) -> V
 @lru_cache(maxsize=4096)
 def _verdict(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
              deck: tuple[Card, ...]) -> ValatVerdict:
-    """The verdict on a sorted hand that holds the top trump."""
-    game = _game(rules, trump, deck)
-    play = game.play
-    assert play is not None  # asked only where the check covers the game
-    mine = play.mask(hand)
-    if always_lost(play, mine, game.cards_mask ^ mine, position, len(hand)):
-        # every deal the sample could draw is lost, so its first MAX_FAILURES + 1 end the check
-        return judge(ValatEstimate(MAX_FAILURES + 1, 0, STOPPED_FAILURES), trump, position)
+    """The verdict on a sorted hand that holds the top trump and that
+    :func:`~core.valatbound.always_lost` does not settle: the sample played."""
     estimate = simulate(hand, rules, trump, position, deck=deck, stop_after=MAX_FAILURES + 1)
     return judge(estimate, trump, position)
+
+
+@lru_cache(maxsize=64)
+def _lost_at_once(trump: Suit, position: int) -> ValatVerdict:
+    """The verdict on a hand :func:`~core.valatbound.always_lost` settles: every deal the
+    sample could draw is lost, so its first ``MAX_FAILURES + 1`` end the check."""
+    return judge(ValatEstimate(MAX_FAILURES + 1, 0, STOPPED_FAILURES), trump, position)
 
 
 @lru_cache(maxsize=64)
@@ -413,6 +420,11 @@ def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK,
         return None
     if game.top not in hand:
         return _without_top_trump(trump, position)
+    play = game.play
+    assert play is not None  # the check covers the game (``game.cards``)
+    mine = play.mask(hand)
+    if always_lost(play, mine, game.cards_mask ^ mine, position, len(hand)):
+        return _lost_at_once(trump, position)
     return _verdict(tuple(sorted(hand)), rules, trump, position, deck)
 
 
