@@ -201,6 +201,31 @@ def valat_kontra_verdict(state: HandState, seat: int) -> Verdict | None:
                         "against an announced Valat only a very strong hand may say Kontra")
 
 
+def announce_rule(name: str, contract: ContractSpec) -> tuple[bool, Verdict | None]:
+    """``tarock40``'s verdict on announcing ``name`` with a bid of ``contract`` where the
+    hand does not matter: (True, the verdict); (False, None) where the hand decides
+    (:func:`announce_by_hand`).  The auction asks it once per game (:mod:`variants.tarock40_auction`)."""
+    if name == ABSOLUT_ANN:
+        return True, Verdict.deny("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
+                                  "solo-absolut (docs/rules.md §13.6)")
+    if name == PAGAT_ANN and contract.name != RUFSPIEL:
+        return True, Verdict.deny("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
+                                  "a Solo with the Pagat is the game solo-pagat")
+    if name == PAGAT_ANN or (name == VALAT_ANN and contract.single):
+        return False, None
+    return True, ALLOW if name in (TRULL_ANN, VALAT_ANN) else None
+
+
+def announce_by_hand(state: HandState, seat: int, name: str, contract: ContractSpec) -> Verdict:
+    """The verdict :func:`announce_rule` leaves to the hand: a Pagat needs the Pagat held
+    (in a Rufspiel), a Valat with a Solo or a Faberl the hand that makes it on its own
+    (docs/rules.md §11.2)."""
+    if name == PAGAT_ANN:
+        return ALLOW if PAGAT in state.hands[seat] else Verdict.deny(
+            "pagat-not-held", "you need the Pagat to announce it")
+    return own_valat(state, seat, contract)
+
+
 def party_cards(state: HandState) -> tuple[list[Card], list[Card]]:
     """The cards taken by the declarer party and by the opponents."""
     party = state.declarer_party()
@@ -276,7 +301,7 @@ class Tarock40(ContractPhases):
     version = VERSION
 
     def __init__(self) -> None:
-        super().__init__(Auction40(STYLE, Tarock40.tarock_announce_verdict))
+        super().__init__(Auction40(STYLE, Tarock40.tarock_announce_verdict, announce_rule, announce_by_hand))
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:
@@ -315,18 +340,8 @@ class Tarock40(ContractPhases):
     @hookimpl
     def tarock_announce_verdict(self, state: HandState, seat: int, name: str,
                                 contract: ContractSpec) -> Verdict | None:
-        if name == ABSOLUT_ANN:
-            return Verdict.deny("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
-                                "solo-absolut (docs/rules.md §13.6)")
-        if name == PAGAT_ANN:
-            if contract.name != RUFSPIEL:
-                return Verdict.deny("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
-                                    "a Solo with the Pagat is the game solo-pagat")
-            if PAGAT not in state.hands[seat]:
-                return Verdict.deny("pagat-not-held", "you need the Pagat to announce it")
-        if name == VALAT_ANN and not (verdict := own_valat(state, seat, contract)).allowed:
-            return verdict
-        return ALLOW if name in (PAGAT_ANN, TRULL_ANN, VALAT_ANN) else None
+        known, verdict = announce_rule(name, contract)
+        return verdict if known else announce_by_hand(state, seat, name, contract)
 
     @hookimpl
     def tarock_kontra_verdict(self, state: HandState, seat: int) -> Verdict | None:
