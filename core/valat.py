@@ -354,8 +354,16 @@ def _verdict(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: i
     return judge(estimate, trump, position)
 
 
+def sampled_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit, position: int,
+                    deck: Sequence[Card] = DECK40) -> ValatVerdict:
+    """:func:`valat_verdict` on a hand it would sample (one that holds the top trump, of a
+    game the check covers, and that :func:`~core.valatbound.always_lost` does not settle),
+    for a caller that asked those questions itself."""
+    return _verdict(tuple(sorted(hand)), rules, trump, position, tuple(deck))
+
+
 @lru_cache(maxsize=64)
-def _lost_at_once(trump: Suit, position: int) -> ValatVerdict:
+def lost_at_once(trump: Suit, position: int) -> ValatVerdict:
     """The verdict on a hand :func:`~core.valatbound.always_lost` settles: every deal the
     sample could draw is lost, so its first ``MAX_FAILURES + 1`` end the check."""
     return judge(ValatEstimate(MAX_FAILURES + 1, 0, STOPPED_FAILURES), trump, position)
@@ -424,7 +432,7 @@ def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK,
     assert play is not None  # the check covers the game (``game.cards``)
     mine = play.mask(hand)
     if always_lost(play, mine, game.cards_mask ^ mine, position, len(hand)):
-        return _lost_at_once(trump, position)
+        return lost_at_once(trump, position)
     return _verdict(tuple(sorted(hand)), rules, trump, position, deck)
 
 
