@@ -107,6 +107,7 @@ class Auction40(Auction):
         except Exception:  # asked again through the hook, which names the plugin
             return super()._additions(state, rules, seat, spec)
         return out
+
     def _bids(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[Action]:
         call = spec.call
         if call is not None and call.when == "bid":
