@@ -251,10 +251,11 @@ def outcomes(state: HandState) -> dict[str, Outcome]:
         who = last.seats[last.cards.index(PAGAT)]
         if last.winner == who:
             made[PAGAT_ANN] = Outcome(who in party)
+    taken = (frozenset(ours), frozenset(theirs))  # each party's cards as a set, built once
     for name, group in ((TRULL_ANN, TRULL), (KINGS, KING_CARDS)):
-        if group.issubset(ours):
+        if group <= taken[0]:
             made[name] = Outcome(True)
-        elif group.issubset(theirs):
+        elif group <= taken[1]:
             made[name] = Outcome(False)
     for trick in state.tricks:
         if MOND in trick.cards and SKUS in trick.cards:
@@ -285,10 +286,19 @@ def game_score(state: HandState, rules: Rules, premiums: Sequence[Item]) -> Scor
     and whether it won (docs/rules.md §13.5, §13.8); a game is declared."""
     assert state.declarer is not None and state.contract is not None
     spec = state.contract.spec
-    ours, theirs = party_cards(state)
+    party = state.declarer_party()
+    ours: list[Card] = []
+    theirs: list[Card] = []
+    tricks = 0
+    for trick in state.tricks:  # party_cards() and tricks_of() in one pass
+        if trick.winner in party:
+            ours.extend(trick.cards)
+            tricks += 1
+        else:
+            theirs.extend(trick.cards)
     points = (rules.count(state, ours), rules.count(state, theirs))
-    won = spec.goal.won(points[0], tricks_of(state))
-    declarers = tuple(sorted(state.declarer_party()))
+    won = spec.goal.won(points[0], tricks)
+    declarers = tuple(sorted(party))
     opponents = tuple(s for s in state.players if s not in declarers)
     items = [game_item(declarers, opponents, spec, won, state.kontra_level), *premiums]
     return Score(declarers, points, 1, won, tuple(items))

@@ -113,6 +113,8 @@ def own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatV
         return _verdict(hand, tricks, TAROCK, pos, check)
     verdicts = [_verdict(hand, tricks, suit, pos, checks[suit]) for suit in range(TAROCK)
                 if checks[suit][0] in hand]
+    if len(verdicts) == 1:  # the best of one
+        return verdicts[0]
     if verdicts:
         return choose_verdict(verdicts, every=False)
     return _without_top_trump(0, pos)
