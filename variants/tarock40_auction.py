@@ -87,11 +87,18 @@ class Auction40(Auction):
         return known_names
 
     def _additions(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[str]:
+        names = self._allowed(state, rules, seat, spec)
+        return super()._additions(state, rules, seat, spec) if names is None else list(names)
+
+    def _allowed(self, state: HandState, rules: Rules, seat: int,
+                 spec: ContractSpec) -> tuple[str, ...] | None:
+        """:meth:`_additions` asked of ``own_hook``'s parts; None where they do not answer
+        (a house rule answers the hook too, or they failed: ask the hook)."""
         known = self._direct_of
         if known is None or known[0] is not rules:
             known = self._direct(rules)
         if not known[1] or not self.style.additions:
-            return super()._additions(state, rules, seat, spec)
+            return None
         try:
             names = self._names.get(id(spec))
             if names is None or names[0] is not spec:
@@ -105,14 +112,15 @@ class Auction40(Auction):
                         continue
                 out.append(name)
         except Exception:  # asked again through the hook, which names the plugin
-            return super()._additions(state, rules, seat, spec)
-        return out
+            return None
+        return tuple(out)
 
     def _bids(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[Action]:
         call = spec.call
         if call is not None and call.when == "bid":
             return super()._bids(state, rules, seat, spec)
-        names = tuple(self._additions(state, rules, seat, spec))
+        allowed = self._allowed(state, rules, seat, spec)
+        names = tuple(super()._additions(state, rules, seat, spec)) if allowed is None else allowed
         key = (seat, spec.name, names)
         bids = self._bid_lists.get(key)
         if bids is None:
