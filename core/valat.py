@@ -52,8 +52,8 @@ against), measured in the same session on a loaded 2-core machine: 50-83 ms
 against 195-228 ms for the Solo hand of docs/rules.md §11.2 leading, 121-162 ms against
 742-767 ms for the Faberl hand over all four suits, second to play.  A check
 that stops at its third lost deal costs about as much in seeding the
-generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Answers
-are cached per hand.  Most hands the rules ask about cannot make a single
+generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Sampled
+answers are cached per hand.  Most hands the rules ask about cannot make a single
 deal: :func:`core.valatbound.always_lost` proves it without playing, and the
 check answers them as the play-out would (three deals played, none made);
 within a check, a deal :class:`core.valatbound.DealBound` proves lost is not
@@ -420,8 +420,10 @@ def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK,
     """The check's verdict on ``hand`` in a game with ``rules`` and ``trump``
     from first-trick place ``position``: allowed when made in >= 99 % of
     200 deals; None where no check exists (:func:`checkable`, or a deck that
-    does not deal out to four hands like it).  Remembered per sorted hand (the
-    rules ask again for every bid and announcement the hand could make)."""
+    does not deal out to four hands like it).  A hand :func:`~core.valatbound.always_lost`
+    settles is answered at once (a bit set and the bound, cheaper than a cache key); a
+    sampled one is remembered per sorted hand (the rules ask again for every bid and
+    announcement the hand could make)."""
     deck = tuple(deck)
     game = _game(rules, trump, deck)
     if game.cards is None or len(deck) != SEATS * len(hand) or not game.cards.issuperset(hand):
