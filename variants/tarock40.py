@@ -85,6 +85,7 @@ PAGAT_ANN: Final = "pagat"
 TRULL_ANN: Final = "trull"
 KINGS: Final = "kings"
 KING_CARDS: Final = frozenset(c for c in DECK40 if is_king(c))
+MOND_SKUS: Final = frozenset({MOND, SKUS})
 MONDFANG: Final = "mondfang"
 ABSOLUT_ANN: Final = "absolut"
 VALAT_ANN: Final = "valat"
@@ -257,17 +258,17 @@ def outcomes(state: HandState) -> dict[str, Outcome]:
             made[name] = Outcome(True)
         elif group <= taken[1]:
             made[name] = Outcome(False)
-    for trick in state.tricks:
-        if MOND in trick.cards and SKUS in trick.cards:
-            skus = trick.seats[trick.cards.index(SKUS)]
-            mond = trick.seats[trick.cards.index(MOND)]
-            if trick.winner == skus and (skus in party) != (mond in party):
-                made[MONDFANG] = Outcome(skus in party)
+    if taken[0] >= MOND_SKUS or taken[1] >= MOND_SKUS:  # else no trick holds both
+        for trick in state.tricks:
+            if MOND in trick.cards and SKUS in trick.cards:
+                skus = trick.seats[trick.cards.index(SKUS)]
+                mond = trick.seats[trick.cards.index(MOND)]
+                if trick.winner == skus and (skus in party) != (mond in party):
+                    made[MONDFANG] = Outcome(skus in party)
     if count40(ours) >= ABSOLUT:
         made[ABSOLUT_ANN] = Outcome(True)
-    sides = {t.winner in party for t in state.tricks}
-    if len(sides) == 1:
-        made[VALAT_ANN] = Outcome(sides.pop())
+    if not ours or not theirs:  # one party took every trick
+        made[VALAT_ANN] = Outcome(bool(ours))
     return made
 
 
