@@ -52,8 +52,8 @@ against), measured in the same session on a loaded 2-core machine: 50-83 ms
 against 195-228 ms for the Solo hand of docs/rules.md §11.2 leading, 121-162 ms against
 742-767 ms for the Faberl hand over all four suits, second to play.  A check
 that stops at its third lost deal costs about as much in seeding the
-generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Answers
-are cached per hand.  Most hands the rules ask about cannot make a single
+generator (~20 µs) and shuffling (~15 µs a deal) as in playing.  Sampled
+answers are cached per hand.  Most hands the rules ask about cannot make a single
 deal: :func:`core.valatbound.always_lost` proves it without playing, and the
 check answers them as the play-out would (three deals played, none made);
 within a check, a deal :class:`core.valatbound.DealBound` proves lost is not
@@ -282,7 +282,8 @@ def simulate(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK, posi
         raise ValueError(f"no Valat check for trump mode {rules.trump!r} with trump suit {trump}")
     mine = sorted(hand)
     size = len(mine)
-    unseen = [c for c in deck if c not in mine]
+    held = set(mine)
+    unseen = [c for c in deck if c not in held]
     if len(unseen) != (SEATS - 1) * size:
         raise ValueError(f"{len(deck)} cards do not deal {size} to each of {SEATS} players")
     rng = random.Random(seed if seed is not None else
@@ -300,9 +301,9 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
     size = len(mine)
     mine_mask = play.mask(mine)
     threats = leader_threats(play, mine_mask) if position else frozenset()
-    bound = DealBound(play, mine_mask, position, size)
-    mask = play.mask
-    others = [seat for seat in range(SEATS) if seat != position]
+    lost = DealBound(play, mine_mask, position, size).lost
+    value = play.value
+    cut = size * 2
 
     def outcomes() -> Iterator[bool]:
         for _ in range(deals):
@@ -310,15 +311,20 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
             if threats and not threats.isdisjoint(unseen[:size]):
                 yield False
                 continue
-            orders: list[Sequence[Card]] = [mine] * SEATS
-            hands = [mine_mask] * SEATS
-            for k, seat in enumerate(others):
-                cards = unseen[k * size:(k + 1) * size]
-                orders[seat] = cards
-                hands[seat] = mask(cards)
-            if bound.lost([hands[seat] for seat in others]):
+            first = second = third = 0  # the opponents' hands as bits, in their order
+            for c in unseen[:size]:
+                first |= value[c]
+            for c in unseen[size:cut]:
+                second |= value[c]
+            for c in unseen[cut:]:
+                third |= value[c]
+            if lost((first, second, third)):
                 yield False
                 continue
+            orders: list[Sequence[Card]] = [unseen[:size], unseen[size:cut], unseen[cut:]]
+            hands = [first, second, third]
+            orders.insert(position, mine)
+            hands.insert(position, mine_mask)
             yield play.play_out(hands, orders, position)
     return _tally(outcomes(), stop_after)
 
@@ -342,16 +348,25 @@ def judge(estimate: ValatEstimate, trump: Suit = TAROCK, position: int = 0) -> V
 @lru_cache(maxsize=4096)
 def _verdict(hand: tuple[Card, ...], rules: TrickRules, trump: Suit, position: int,
              deck: tuple[Card, ...]) -> ValatVerdict:
-    """The verdict on a sorted hand that holds the top trump."""
-    game = _game(rules, trump, deck)
-    play = game.play
-    assert play is not None  # asked only where the check covers the game
-    mine = play.mask(hand)
-    if always_lost(play, mine, game.cards_mask ^ mine, position, len(hand)):
-        # every deal the sample could draw is lost, so its first MAX_FAILURES + 1 end the check
-        return judge(ValatEstimate(MAX_FAILURES + 1, 0, STOPPED_FAILURES), trump, position)
+    """The verdict on a sorted hand that holds the top trump and that
+    :func:`~core.valatbound.always_lost` does not settle: the sample played."""
     estimate = simulate(hand, rules, trump, position, deck=deck, stop_after=MAX_FAILURES + 1)
     return judge(estimate, trump, position)
+
+
+def sampled_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit, position: int,
+                    deck: Sequence[Card] = DECK40) -> ValatVerdict:
+    """:func:`valat_verdict` on a hand it would sample (one that holds the top trump, of a
+    game the check covers, and that :func:`~core.valatbound.always_lost` does not settle),
+    for a caller that asked those questions itself."""
+    return _verdict(tuple(sorted(hand)), rules, trump, position, tuple(deck))
+
+
+@lru_cache(maxsize=64)
+def lost_at_once(trump: Suit, position: int) -> ValatVerdict:
+    """The verdict on a hand :func:`~core.valatbound.always_lost` settles: every deal the
+    sample could draw is lost, so its first ``MAX_FAILURES + 1`` end the check."""
+    return judge(ValatEstimate(MAX_FAILURES + 1, 0, STOPPED_FAILURES), trump, position)
 
 
 @lru_cache(maxsize=64)
@@ -405,14 +420,21 @@ def valat_verdict(hand: Sequence[Card], rules: TrickRules, trump: Suit = TAROCK,
     """The check's verdict on ``hand`` in a game with ``rules`` and ``trump``
     from first-trick place ``position``: allowed when made in >= 99 % of
     200 deals; None where no check exists (:func:`checkable`, or a deck that
-    does not deal out to four hands like it).  Remembered per sorted hand (the
-    rules ask again for every bid and announcement the hand could make)."""
+    does not deal out to four hands like it).  A hand :func:`~core.valatbound.always_lost`
+    settles is answered at once (a bit set and the bound, cheaper than a cache key); a
+    sampled one is remembered per sorted hand (the rules ask again for every bid and
+    announcement the hand could make)."""
     deck = tuple(deck)
     game = _game(rules, trump, deck)
     if game.cards is None or len(deck) != SEATS * len(hand) or not game.cards.issuperset(hand):
         return None
     if game.top not in hand:
         return _without_top_trump(trump, position)
+    play = game.play
+    assert play is not None  # the check covers the game (``game.cards``)
+    mine = play.mask(hand)
+    if always_lost(play, mine, game.cards_mask ^ mine, position, len(hand)):
+        return lost_at_once(trump, position)
     return _verdict(tuple(sorted(hand)), rules, trump, position, deck)
 
 

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from tarock.core.auction import Auction
+from tarock.core.cards import PAGAT
 from tarock.core.deal import deal
 from tarock.core.engine import Hand
 from tarock.core.phases import BIDDING
@@ -58,3 +59,42 @@ def test_a_failing_verdict_names_the_plugin(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(PluginFailure) as failure:
         rules.phase(BIDDING).legal(hand.state, rules, seat)
     assert "tarock40" in str(failure.value) and "tarock_announce_verdict" in str(failure.value)
+
+
+def test_the_verdict_in_two_parts_states_the_rules() -> None:
+    """docs/rules.md §13.6 and §11.2, name by name and game by game on random hands: Absolut
+    is a game, never an announcement; Pagat only with a Rufspiel and the Pagat held; Trull
+    always; Valat always in a Rufspiel and in a Solo or Faberl only on the hand's own
+    strength.  The part that ignores the hand answers only where the hand cannot matter."""
+    rules = find_variant("tarock40").rules()
+    plugin = tarock40.Tarock40()
+    names = (tarock40.ABSOLUT_ANN, tarock40.PAGAT_ANN, tarock40.TRULL_ANN, tarock40.VALAT_ANN,
+             tarock40.KINGS)
+    rng = random.Random(29)
+    seen: set[tuple[str, str, bool]] = set()
+    for i in range(200):
+        cards, talon = deal(rules, rng)
+        hand = Hand(rules, i % 4, cards, talon)
+        state = hand.state
+        for seat in range(4):
+            for spec in rules.contracts:
+                for name in names:
+                    verdict = plugin.tarock_announce_verdict(state, seat, name, spec)
+                    if name == tarock40.ABSOLUT_ANN:
+                        expected: bool | None = False
+                    elif name == tarock40.PAGAT_ANN:
+                        expected = spec.name == tarock40.RUFSPIEL and PAGAT in state.hands[seat]
+                    elif name == tarock40.TRULL_ANN:
+                        expected = True
+                    elif name == tarock40.VALAT_ANN:
+                        expected = not spec.single or tarock40_valat.own_valat(state, seat, spec).allowed
+                    else:
+                        expected = None  # no opinion: the hook leaves it to the premium's data
+                    assert (None if verdict is None else verdict.allowed) == expected, (name, spec.name)
+                    known, fixed = tarock40.announce_rule(name, spec)
+                    if known:
+                        assert fixed == verdict
+                    seen.add((name, spec.name, bool(expected)))
+    rufspiel = tarock40.RUFSPIEL
+    assert {(tarock40.VALAT_ANN, "solo", False), (tarock40.VALAT_ANN, rufspiel, True),
+            (tarock40.PAGAT_ANN, rufspiel, True), (tarock40.PAGAT_ANN, rufspiel, False)} <= seen

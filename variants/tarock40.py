@@ -85,6 +85,7 @@ PAGAT_ANN: Final = "pagat"
 TRULL_ANN: Final = "trull"
 KINGS: Final = "kings"
 KING_CARDS: Final = frozenset(c for c in DECK40 if is_king(c))
+MOND_SKUS: Final = frozenset({MOND, SKUS})
 MONDFANG: Final = "mondfang"
 ABSOLUT_ANN: Final = "absolut"
 VALAT_ANN: Final = "valat"
@@ -201,6 +202,31 @@ def valat_kontra_verdict(state: HandState, seat: int) -> Verdict | None:
                         "against an announced Valat only a very strong hand may say Kontra")
 
 
+def announce_rule(name: str, contract: ContractSpec) -> tuple[bool, Verdict | None]:
+    """``tarock40``'s verdict on announcing ``name`` with a bid of ``contract`` where the
+    hand does not matter: (True, the verdict); (False, None) where the hand decides
+    (:func:`announce_by_hand`).  The auction asks it once per game (:mod:`variants.tarock40_auction`)."""
+    if name == ABSOLUT_ANN:
+        return True, Verdict.deny("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
+                                  "solo-absolut (docs/rules.md §13.6)")
+    if name == PAGAT_ANN and contract.name != RUFSPIEL:
+        return True, Verdict.deny("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
+                                  "a Solo with the Pagat is the game solo-pagat")
+    if name == PAGAT_ANN or (name == VALAT_ANN and contract.single):
+        return False, None
+    return True, ALLOW if name in (TRULL_ANN, VALAT_ANN) else None
+
+
+def announce_by_hand(state: HandState, seat: int, name: str, contract: ContractSpec) -> Verdict:
+    """The verdict :func:`announce_rule` leaves to the hand: a Pagat needs the Pagat held
+    (in a Rufspiel), a Valat with a Solo or a Faberl the hand that makes it on its own
+    (docs/rules.md §11.2)."""
+    if name == PAGAT_ANN:
+        return ALLOW if PAGAT in state.hands[seat] else Verdict.deny(
+            "pagat-not-held", "you need the Pagat to announce it")
+    return own_valat(state, seat, contract)
+
+
 def party_cards(state: HandState) -> tuple[list[Card], list[Card]]:
     """The cards taken by the declarer party and by the opponents."""
     party = state.declarer_party()
@@ -226,22 +252,23 @@ def outcomes(state: HandState) -> dict[str, Outcome]:
         who = last.seats[last.cards.index(PAGAT)]
         if last.winner == who:
             made[PAGAT_ANN] = Outcome(who in party)
+    taken = (frozenset(ours), frozenset(theirs))  # each party's cards as a set, built once
     for name, group in ((TRULL_ANN, TRULL), (KINGS, KING_CARDS)):
-        if group.issubset(ours):
+        if group <= taken[0]:
             made[name] = Outcome(True)
-        elif group.issubset(theirs):
+        elif group <= taken[1]:
             made[name] = Outcome(False)
-    for trick in state.tricks:
-        if MOND in trick.cards and SKUS in trick.cards:
-            skus = trick.seats[trick.cards.index(SKUS)]
-            mond = trick.seats[trick.cards.index(MOND)]
-            if trick.winner == skus and (skus in party) != (mond in party):
-                made[MONDFANG] = Outcome(skus in party)
+    if taken[0] >= MOND_SKUS or taken[1] >= MOND_SKUS:  # else no trick holds both
+        for trick in state.tricks:
+            if MOND in trick.cards and SKUS in trick.cards:
+                skus = trick.seats[trick.cards.index(SKUS)]
+                mond = trick.seats[trick.cards.index(MOND)]
+                if trick.winner == skus and (skus in party) != (mond in party):
+                    made[MONDFANG] = Outcome(skus in party)
     if count40(ours) >= ABSOLUT:
         made[ABSOLUT_ANN] = Outcome(True)
-    sides = {t.winner in party for t in state.tricks}
-    if len(sides) == 1:
-        made[VALAT_ANN] = Outcome(sides.pop())
+    if not ours or not theirs:  # one party took every trick
+        made[VALAT_ANN] = Outcome(bool(ours))
     return made
 
 
@@ -260,10 +287,19 @@ def game_score(state: HandState, rules: Rules, premiums: Sequence[Item]) -> Scor
     and whether it won (docs/rules.md §13.5, §13.8); a game is declared."""
     assert state.declarer is not None and state.contract is not None
     spec = state.contract.spec
-    ours, theirs = party_cards(state)
+    party = state.declarer_party()
+    ours: list[Card] = []
+    theirs: list[Card] = []
+    tricks = 0
+    for trick in state.tricks:  # party_cards() and tricks_of() in one pass
+        if trick.winner in party:
+            ours.extend(trick.cards)
+            tricks += 1
+        else:
+            theirs.extend(trick.cards)
     points = (rules.count(state, ours), rules.count(state, theirs))
-    won = spec.goal.won(points[0], tricks_of(state))
-    declarers = tuple(sorted(state.declarer_party()))
+    won = spec.goal.won(points[0], tricks)
+    declarers = tuple(sorted(party))
     opponents = tuple(s for s in state.players if s not in declarers)
     items = [game_item(declarers, opponents, spec, won, state.kontra_level), *premiums]
     return Score(declarers, points, 1, won, tuple(items))
@@ -276,7 +312,7 @@ class Tarock40(ContractPhases):
     version = VERSION
 
     def __init__(self) -> None:
-        super().__init__(Auction40(STYLE, Tarock40.tarock_announce_verdict))
+        super().__init__(Auction40(STYLE, Tarock40.tarock_announce_verdict, announce_rule, announce_by_hand))
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:
@@ -315,18 +351,8 @@ class Tarock40(ContractPhases):
     @hookimpl
     def tarock_announce_verdict(self, state: HandState, seat: int, name: str,
                                 contract: ContractSpec) -> Verdict | None:
-        if name == ABSOLUT_ANN:
-            return Verdict.deny("absolut-is-a-game", "Absolut is announced by bidding faberl-absolut or "
-                                "solo-absolut (docs/rules.md §13.6)")
-        if name == PAGAT_ANN:
-            if contract.name != RUFSPIEL:
-                return Verdict.deny("pagat-only-rufspiel", "Pagat may be announced only with a Rufspiel; "
-                                    "a Solo with the Pagat is the game solo-pagat")
-            if PAGAT not in state.hands[seat]:
-                return Verdict.deny("pagat-not-held", "you need the Pagat to announce it")
-        if name == VALAT_ANN and not (verdict := own_valat(state, seat, contract)).allowed:
-            return verdict
-        return ALLOW if name in (PAGAT_ANN, TRULL_ANN, VALAT_ANN) else None
+        known, verdict = announce_rule(name, contract)
+        return verdict if known else announce_by_hand(state, seat, name, contract)
 
     @hookimpl
     def tarock_kontra_verdict(self, state: HandState, seat: int) -> Verdict | None:

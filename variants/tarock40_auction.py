@@ -3,12 +3,14 @@ announcements allowed with a bid asked of the plugin's own verdict directly.
 
 The legal list of every turn offers each game that outranks the highest bid with
 every set of the announcements allowed with it (docs/rules.md §13.2): per game and
-turn the rules are asked about Pagat, Trull and Valat.  Where ``tarock40``'s own
-``tarock_announce_verdict`` answers that hook alone, no house rule can change its
-answer, so it is called as a function, without the round through the hook per
-name; the names a game may carry are listed once per game.  An exception in it
-is raised again through the hook, which names the plugin and the hand.  Where a
-house rule answers too, every turn asks the hook as the generic auction does.
+turn the rules are asked about Pagat, Trull, Absolut and Valat.  Where ``tarock40``'s
+own ``tarock_announce_verdict`` answers that hook alone, no house rule can change its
+answer, so it is not asked through the hook per name: its two parts are called as
+functions, the part the hand does not matter to once per game (which names a game
+may carry, which it always may), the part the hand decides (a Pagat held, a Valat on
+one's own strength) per turn for the names left.  An exception in them is raised
+again through the hook, which names the plugin and the hand.  Where a house rule
+answers too, every turn asks the hook as the generic auction does.
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ from tarock.core.state import HandState, Verdict
 if TYPE_CHECKING:
     from tarock.core.rules import Rules
 
-Answer = Callable[[HandState, int, str, ContractSpec], Verdict | None]
+Rule = Callable[[str, ContractSpec], tuple[bool, Verdict | None]]
+"""The verdict where the hand does not matter: (True, the verdict), or (False, None)."""
+ByHand = Callable[[HandState, int, str, ContractSpec], Verdict | None]
+"""The verdict the hand decides, for a name :data:`Rule` leaves open."""
+Names = tuple[ContractSpec, tuple[tuple[str, bool], ...]]
+"""A game and the names announceable with it that it may carry: each with whether the hand decides."""
 
 
 def position(state: HandState, seat: int) -> int:
@@ -35,64 +42,85 @@ def position(state: HandState, seat: int) -> int:
 
 
 class Auction40(Auction):
-    """The generic auction that asks ``own_hook`` (the plugin's ``tarock_announce_verdict``
-    function) directly while it answers that hook alone."""
+    """The generic auction that asks ``own_hook``'s parts (the plugin's
+    ``tarock_announce_verdict`` is ``rule`` where that answers, else ``by_hand``)
+    directly while the hook has no other answer."""
 
-    def __init__(self, style: AuctionStyle, own_hook: Callable[..., Any]) -> None:
+    def __init__(self, style: AuctionStyle, own_hook: Callable[..., Any], rule: Rule,
+                 by_hand: ByHand) -> None:
         super().__init__(style)
         self.own_hook = own_hook
-        self._direct_of: tuple[Rules, Answer | None] | None = None
-        self._names: dict[int, tuple[ContractSpec, tuple[str, ...]]] = {}
+        self.rule = rule
+        self.by_hand = by_hand
+        self._direct_of: tuple[Rules, bool] | None = None
+        self._names: dict[int, Names] = {}
         """Per game (by id, the game kept to tell a reused id): the premiums that may be
-        announced with it, in the rules' order."""
+        announced with it, in the rules' order, but those ``rule`` refuses."""
         self._bid_lists: dict[tuple[int, str, tuple[str, ...]], tuple[Action, ...]] = {}
         """The bids of a seat, a game and the announcements allowed with it, each set of
         them, as :meth:`Auction._bids` lists them."""
 
-    def _direct(self, rules: Rules) -> tuple[Rules, Answer | None]:
-        """``rules`` and the bound ``own_hook`` where it answers ``tarock_announce_verdict``
-        alone in them, else None (looked up once per rules)."""
+    def _direct(self, rules: Rules) -> tuple[Rules, bool]:
+        """``rules`` and whether ``own_hook`` answers ``tarock_announce_verdict`` alone in
+        them (looked up once per rules)."""
         known = self._direct_of
         if known is None or known[0] is not rules:
             sole = rules.sole_answer("tarock_announce_verdict")
-            own = sole if sole is not None and getattr(sole, "__func__", None) is self.own_hook else None
-            known = self._direct_of = (rules, own)
+            alone = sole is not None and getattr(sole, "__func__", None) is self.own_hook
+            known = self._direct_of = (rules, alone)
             self._names.clear()
         return known
 
-    def _announceable(self, rules: Rules, spec: ContractSpec) -> tuple[ContractSpec, tuple[str, ...]]:
-        """``spec`` and the premiums :meth:`Auction._additions` asks about for it."""
+    def _announceable(self, rules: Rules, spec: ContractSpec) -> Names:
+        """``spec`` and the premiums :meth:`Auction._additions` asks about for it, but those
+        ``rule`` refuses, each with whether the hand decides (False: ``rule`` allows it)."""
         specs = rules.premium_specs
-        known = self._names[id(spec)] = (spec, tuple(
-            name for name in specs
-            if name in spec.premiums and name not in spec.announces and specs[name].announced))
-        return known
+        names = []
+        for name in specs:
+            if name in spec.premiums and name not in spec.announces and specs[name].announced:
+                known, verdict = self.rule(name, spec)
+                if not known:
+                    names.append((name, True))
+                elif verdict is None or verdict.allowed:
+                    names.append((name, False))
+        known_names = self._names[id(spec)] = (spec, tuple(names))
+        return known_names
 
     def _additions(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[str]:
+        names = self._allowed(state, rules, seat, spec)
+        return super()._additions(state, rules, seat, spec) if names is None else list(names)
+
+    def _allowed(self, state: HandState, rules: Rules, seat: int,
+                 spec: ContractSpec) -> tuple[str, ...] | None:
+        """:meth:`_additions` asked of ``own_hook``'s parts; None where they do not answer
+        (a house rule answers the hook too, or they failed: ask the hook)."""
         known = self._direct_of
         if known is None or known[0] is not rules:
             known = self._direct(rules)
-        answer = known[1]
-        if answer is None or not self.style.additions:
-            return super()._additions(state, rules, seat, spec)
-        names = self._names.get(id(spec))
-        if names is None or names[0] is not spec:
-            names = self._announceable(rules, spec)
-        out = []
+        if not known[1] or not self.style.additions:
+            return None
         try:
-            for name in names[1]:
-                verdict = answer(state, seat, name, spec)
-                if verdict is None or verdict.allowed:
-                    out.append(name)
+            names = self._names.get(id(spec))
+            if names is None or names[0] is not spec:
+                names = self._announceable(rules, spec)
+            by_hand = self.by_hand
+            out = []
+            for name, asked in names[1]:
+                if asked:
+                    verdict = by_hand(state, seat, name, spec)
+                    if verdict is not None and not verdict.allowed:
+                        continue
+                out.append(name)
         except Exception:  # asked again through the hook, which names the plugin
-            return super()._additions(state, rules, seat, spec)
-        return out
+            return None
+        return tuple(out)
 
     def _bids(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[Action]:
         call = spec.call
         if call is not None and call.when == "bid":
             return super()._bids(state, rules, seat, spec)
-        names = tuple(self._additions(state, rules, seat, spec))
+        allowed = self._allowed(state, rules, seat, spec)
+        names = tuple(super()._additions(state, rules, seat, spec)) if allowed is None else allowed
         key = (seat, spec.name, names)
         bids = self._bid_lists.get(key)
         if bids is None:

@@ -21,10 +21,13 @@ from tarock.core.valat import (
     STOPPED_TOP_TRUMP,
     ValatVerdict,
     choose_verdict,
+    lost_at_once,
+    sampled_verdict,
     valat_verdict,
     valat_verdict_any_suit,
 )
-from tarock.core.valatbits import compile_play
+from tarock.core.valatbits import Play, compile_play
+from tarock.core.valatbound import always_lost
 from tarock.variants.tarock40_auction import position
 
 SIZE: Final = len(DECK40) // 4
@@ -64,23 +67,35 @@ def own_valat(state: HandState, seat: int, spec: ContractSpec,
     return known[1]
 
 
-_TOPS: dict[int, tuple[TrickRules, tuple[Card, ...]]] = {}
-"""Per trick rules (by identity, the rules kept): each suit's top trump (:func:`_top_trumps`)."""
+_CHECKS: dict[int, tuple[TrickRules, tuple[tuple[Card, Play, int], ...]]] = {}
+"""Per trick rules (by identity, the rules kept): :func:`_checks`."""
 
 
-def _top_trumps(tricks: TrickRules) -> tuple[Card, ...]:
-    """Per suit as trump (``TAROCK`` last), the trump that wins every trick it is played to
-    (the Sküs where the tarocks trump: no Kaiserstich against open-handed opponents)."""
-    known = _TOPS.get(id(tricks))
+def _checks(tricks: TrickRules) -> tuple[tuple[Card, Play, int], ...]:
+    """Per suit as trump (``TAROCK`` last): the trump that wins every trick it is played to
+    (the Sküs where the tarocks trump: no Kaiserstich against open-handed opponents), the
+    check's compiled play and the deck's cards as its bits."""
+    known = _CHECKS.get(id(tricks))
     if known is None or known[0] is not tricks:
-        tops = []
+        checks = []
         for suit in range(TAROCK + 1):
             play = compile_play(tricks, suit)
-            tops.append(play.card[play.trump_mask.bit_length() - 1])
-        if len(_TOPS) >= 64:
-            _TOPS.clear()
-        known = _TOPS[id(tricks)] = (tricks, tuple(tops))
+            checks.append((play.card[play.trump_mask.bit_length() - 1], play, play.mask(DECK40)))
+        if len(_CHECKS) >= 64:
+            _CHECKS.clear()
+        known = _CHECKS[id(tricks)] = (tricks, tuple(checks))
     return known[1]
+
+
+def _verdict(hand: tuple[Card, ...], tricks: TrickRules, suit: int, pos: int,
+             check: tuple[Card, Play, int]) -> ValatVerdict:
+    """:func:`core.valat.valat_verdict` on a hand of the 40 cards that holds the top trump
+    of ``suit``: a hand :func:`core.valatbound.always_lost` settles costs no more."""
+    play, cards = check[1], check[2]
+    mine = play.mask(hand)
+    if always_lost(play, mine, cards ^ mine, pos, SIZE):
+        return lost_at_once(suit, pos)
+    return sampled_verdict(hand, tricks, suit, pos, DECK40)
 
 
 def own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
@@ -90,16 +105,26 @@ def own_strength(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatV
     four are the same: no deal played)."""
     if len(hand) != SIZE or tricks.trump not in ("tarock", "suit") or not CARDS.issuperset(hand):
         return _own_strength_asked(hand, tricks, pos)
-    tops = _top_trumps(tricks)
+    checks = _checks(tricks)
     if tricks.trump == "tarock":
-        if tops[TAROCK] not in hand:  # as core.valat answers it, without a round through it
-            return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, TAROCK, pos)
-        return valat_verdict(hand, tricks, TAROCK, pos, DECK40)
-    verdicts = [v for suit in range(TAROCK)
-                if tops[suit] in hand and (v := valat_verdict(hand, tricks, suit, pos, DECK40))]
+        check = checks[TAROCK]
+        if check[0] not in hand:  # as core.valat answers it, without a round through it
+            return _without_top_trump(TAROCK, pos)
+        return _verdict(hand, tricks, TAROCK, pos, check)
+    verdicts = [_verdict(hand, tricks, suit, pos, checks[suit]) for suit in range(TAROCK)
+                if checks[suit][0] in hand]
+    if len(verdicts) == 1:  # the best of one
+        return verdicts[0]
     if verdicts:
         return choose_verdict(verdicts, every=False)
-    return valat_verdict(hand, tricks, 0, pos, DECK40) or _own_strength_asked(hand, tricks, pos)
+    return _without_top_trump(0, pos)
+
+
+@lru_cache(maxsize=64)
+def _without_top_trump(suit: int, pos: int) -> ValatVerdict:
+    """The check's verdict on a hand without the top trump of ``suit``: no deal played
+    (one value per suit and place: a verdict is slow to build)."""
+    return ValatVerdict(False, 0, 0, STOPPED_TOP_TRUMP, suit, pos)
 
 
 def _own_strength_asked(hand: tuple[Card, ...], tricks: TrickRules, pos: int) -> ValatVerdict | None:
