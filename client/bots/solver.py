@@ -68,14 +68,15 @@ class _Limit(Exception):
 
 class WorldMemo:
     """What the searches of one world for one seat share: the leaves' amounts per
-    outcome and the table of bounds (both keyed from the world's own start, so
+    outcome, the moves per position and the table of bounds (both keyed from the world's own start, so
     valid for every position of it: the card search solves each candidate's
     playout in the same world)."""
 
-    __slots__ = ("amounts", "bounds")
+    __slots__ = ("amounts", "bounds", "moves")
 
     def __init__(self) -> None:
         self.amounts: Amounts = {}
+        self.moves: dict[tuple[int, ...], list[int]] = {}
         self.bounds: dict[tuple[object, ...], tuple[float, float]] = {}
 
 
@@ -97,13 +98,21 @@ class Solver:
         self.weight = tuple(values[c] for c in bits.card)
         """Per bit, its card's points."""
         self.mirror = engine or not sim.compiled
-        """Legal plays or winners from the engine's hooks, the Sim kept in step."""
+        """Legal plays or winners from the engine's hooks, asked of the Sim."""
         self.engine_winner = engine or not sim.compiled_winner
         """Trick winners from the engine's hook."""
+        self.lazy = self.mirror and not engine and not self.engine_winner
+        """Only the legal plays are the engine's, and they are remembered: the Sim is
+        brought to the search's position only to ask it (:meth:`_sync`)."""
+        self.eager = self.mirror and not self.lazy
+        """The Sim plays every card with the search."""
         self.asked: dict[tuple[int, int, tuple[int, ...], int], int] | None = None if engine else {}
         """The engine's legal plays (mirror mode) per seat, its hand, the trick and the
         tricks done (see the module docstring: what a plugin's answer follows from;
         not with ``engine=True``)."""
+        self.known: dict[tuple[int, ...], list[int]] | None = None if engine else \
+            memo.moves if memo is not None else {}
+        """The moves per position (:meth:`_moves`; not with ``engine=True``)."""
         shared = memo.amounts if memo is not None else True
         self.leaves = Leaves(sim, seat, bits, memo=shared if not engine else False)
         self.plain = ~(special_cards(sim.base.called, bits) | bits.mask(c for c in range(54) if is_king(c)))
@@ -119,6 +128,13 @@ class Solver:
         self.tmask = 0
         self.to_move = -1
         self.points = 0
+        self.line: list[int] = []
+        """The bits played since the search's start (where ``lazy``)."""
+        self.synced = 0
+        """How many of ``line`` the Sim has played (its later cards are not on the line)."""
+        self.start = 0
+        """The Sim's depth (cards on its stack) and tricks done at the search's start."""
+        self.done = 0
 
     # -- the position ---------------------------------------------------------
     def _load(self) -> None:
@@ -142,20 +158,45 @@ class Solver:
                     points += weight[bits.bit[c]]
         self.points = points
         self.leaves.load()
+        self.line, self.synced, self.start, self.done = [], 0, len(sim.stack), len(sim.tricks)
+
+    def _sync(self) -> None:
+        """Bring the Sim to the search's position (``lazy``)."""
+        sim, line = self.sim, self.line
+        synced = self.synced
+        for _ in range(len(sim.stack) - self.start - synced):
+            sim.undo()
+        card = self.bits.card
+        for b in line[synced:]:
+            sim.play(card[b])
+        self.synced = len(line)
 
     def _moves(self, seat: int) -> list[int]:
-        """The bits ``seat`` may play, equivalent ones merged, in search order."""
-        hands = self.hands
-        hand = hands[seat]
+        """The bits ``seat`` may play, equivalent ones merged, in search order
+        (remembered per seat, its hand, the cards in all hands and the trick)."""
+        hand = self.hands[seat]
         if not hand & (hand - 1):  # the last card: no rule can refuse it
             return [hand.bit_length() - 1]
+        known = self.known
+        if known is None:
+            return self._order(seat, hand)
+        key = (seat, hand, self.held, *self.trick)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = self._order(seat, hand)
+        return found
+
+    def _order(self, seat: int, hand: int) -> list[int]:
+        """:meth:`_moves` worked out (``hand``: more than one card)."""
         bits = self.bits
         trick = self.trick
         if self.mirror:
             asked = self.asked
-            key = (seat, hand, tuple(trick), len(self.sim.tricks))
+            key = (seat, hand, tuple(trick), self.done + len(self.leaves.stack))
             found = asked.get(key) if asked is not None else None
             if found is None:
+                if self.lazy:
+                    self._sync()
                 found = self.sim.model.to_engine(self.sim.legal(seat))
                 if asked is not None:
                     asked[key] = found
@@ -236,14 +277,67 @@ class Solver:
         return v
 
     def _branch(self, seat: int, alpha: float, beta: float) -> float:
-        """Try every move of ``seat`` (alpha-beta, fail-soft)."""
+        """Try every move of ``seat`` (alpha-beta, fail-soft).
+
+        A card that does not complete the trick is played and taken back here,
+        and the next seat's node entered directly (what :meth:`_play`,
+        :meth:`_search` and :meth:`_undo` do, without their calls); a card that
+        completes it goes through them."""
         moves = self._moves(seat)
         maximise = self.side[seat] == self.mine
         best = -INF if maximise else INF
+        trick = self.trick
+        sim = self.sim
+        if len(trick) + 1 == sim.size:
+            for b in moves:
+                self._play(seat, b)
+                v = self._search(alpha, beta)
+                self._undo()
+                if maximise:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                elif v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                if alpha >= beta:
+                    break
+            return best
+        hands, tseats = self.hands, self.tseats
+        following = sim.next_seat[seat]
+        card = self.bits.card if self.eager else None
+        line = self.line if self.lazy else None
+        branch = self._branch
         for b in moves:
-            self._play(seat, b)
-            v = self._search(alpha, beta)
-            self._undo()
+            low = 1 << b
+            hands[seat] ^= low
+            self.held ^= low
+            trick.append(b)
+            tseats.append(seat)
+            self.tmask |= low
+            if card is not None:
+                sim.play(card[b])
+            elif line is not None:
+                line.append(b)
+            self.to_move = following
+            self.nodes += 1  # the next seat's node (what _search counts)
+            if self.nodes > self.node_limit:
+                raise _Limit
+            v = branch(following, alpha, beta)
+            trick.pop()
+            tseats.pop()
+            self.tmask ^= low
+            hands[seat] |= low
+            self.held |= low
+            self.to_move = seat
+            if card is not None:
+                sim.undo()
+            elif line is not None:
+                line.pop()
+                if self.synced > len(line):
+                    self.synced = len(line)
             if maximise:
                 if v > best:
                     best = v
@@ -290,11 +384,7 @@ class Solver:
         for b in trick:
             made += weight[b]
         points = self.points + made if self.side[winner] == self.mine else self.points
-        leaves = self.leaves
-        leaves.push(seats, trick, tmask, winner, made)
-        v = leaves.value()
-        leaves.pop()
-        return v + TIE_BREAK * points
+        return self.leaves.last(seats, trick, tmask, winner, made) + TIE_BREAK * points
 
     def _play(self, seat: int, b: int) -> None:
         low = 1 << b
@@ -305,8 +395,10 @@ class Solver:
         self.tseats.append(seat)
         self.tmask |= low
         sim = self.sim
-        if self.mirror:
+        if self.eager:
             sim.play(self.bits.card[b])
+        elif self.lazy:
+            self.line.append(b)
         if len(trick) < sim.size:
             self.to_move = sim.next_seat[seat]
             return
@@ -339,8 +431,13 @@ class Solver:
         self.hands[seat] |= low
         self.held |= low
         self.to_move = seat
-        if self.mirror:
+        if self.eager:
             self.sim.undo()
+        elif self.lazy:
+            line = self.line
+            line.pop()
+            if self.synced > len(line):
+                self.synced = len(line)
 
     def _run(self, alpha: float, beta: float) -> float | None:
         depth = len(self.sim.stack)
@@ -351,6 +448,8 @@ class Solver:
             self.sim.rewind(depth)
             return None
         finally:
+            if self.lazy:
+                self.sim.rewind(depth)
             if self.leaves.failures:  # the bounds found with the memo's amounts go with them
                 self.table.clear()
 
