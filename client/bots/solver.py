@@ -68,16 +68,47 @@ class _Limit(Exception):
 
 class WorldMemo:
     """What the searches of one world for one seat share: the leaves' amounts per
-    outcome, the moves per position and the table of bounds (both keyed from the world's own start, so
+    outcome and the table of bounds (both keyed from the world's own start, so
     valid for every position of it: the card search solves each candidate's
     playout in the same world)."""
 
-    __slots__ = ("amounts", "bounds", "moves")
+    __slots__ = ("amounts", "bounds")
 
     def __init__(self) -> None:
         self.amounts: Amounts = {}
-        self.moves: dict[tuple[int, ...], list[int]] = {}
         self.bounds: dict[tuple[object, ...], tuple[float, float]] = {}
+
+
+class _Line:
+    """The cards a search played since its start, for a Sim that follows it only
+    when asked (:meth:`sync`): it has played the first ``synced`` of them (and maybe
+    more cards, since taken back by the search)."""
+
+    __slots__ = ("line", "sim", "start", "synced")
+
+    def __init__(self, sim: Sim) -> None:
+        self.sim = sim
+        self.line: list[int] = []
+        self.synced = 0
+        self.start = 0
+        """The Sim's depth (cards on its stack) at the search's start."""
+
+    def load(self) -> None:
+        self.line, self.synced, self.start = [], 0, len(self.sim.stack)
+
+    def undo(self) -> None:
+        line = self.line
+        line.pop()
+        if self.synced > len(line):
+            self.synced = len(line)
+
+    def sync(self, card: Sequence[int]) -> None:
+        """Bring the Sim to the search's position (``card``: the card of each bit)."""
+        sim, line, synced = self.sim, self.line, self.synced
+        sim.rewind(self.start + synced)
+        for b in line[synced:]:
+            sim.play(card[b])
+        self.synced = len(line)
 
 
 class Solver:
@@ -101,18 +132,13 @@ class Solver:
         """Legal plays or winners from the engine's hooks, asked of the Sim."""
         self.engine_winner = engine or not sim.compiled_winner
         """Trick winners from the engine's hook."""
-        self.lazy = self.mirror and not engine and not self.engine_winner
-        """Only the legal plays are the engine's, and they are remembered: the Sim is
-        brought to the search's position only to ask it (:meth:`_sync`)."""
-        self.eager = self.mirror and not self.lazy
-        """The Sim plays every card with the search."""
+        self.lazy = _Line(sim) if self.mirror and not engine and not self.engine_winner else None
+        """Only the legal plays are the engine's, and remembered: the Sim is brought to
+        the search's position only to ask it (:class:`_Line`), else it plays along."""
         self.asked: dict[tuple[int, int, tuple[int, ...], int], int] | None = None if engine else {}
         """The engine's legal plays (mirror mode) per seat, its hand, the trick and the
         tricks done (see the module docstring: what a plugin's answer follows from;
         not with ``engine=True``)."""
-        self.known: dict[tuple[int, ...], list[int]] | None = None if engine else \
-            memo.moves if memo is not None else {}
-        """The moves per position (:meth:`_moves`; not with ``engine=True``)."""
         shared = memo.amounts if memo is not None else True
         self.leaves = Leaves(sim, seat, bits, memo=shared if not engine else False)
         self.plain = ~(special_cards(sim.base.called, bits) | bits.mask(c for c in range(54) if is_king(c)))
@@ -128,13 +154,8 @@ class Solver:
         self.tmask = 0
         self.to_move = -1
         self.points = 0
-        self.line: list[int] = []
-        """The bits played since the search's start (where ``lazy``)."""
-        self.synced = 0
-        """How many of ``line`` the Sim has played (its later cards are not on the line)."""
-        self.start = 0
-        """The Sim's depth (cards on its stack) and tricks done at the search's start."""
         self.done = 0
+        """The Sim's tricks at the search's start."""
 
     # -- the position ---------------------------------------------------------
     def _load(self) -> None:
@@ -158,36 +179,16 @@ class Solver:
                     points += weight[bits.bit[c]]
         self.points = points
         self.leaves.load()
-        self.line, self.synced, self.start, self.done = [], 0, len(sim.stack), len(sim.tricks)
-
-    def _sync(self) -> None:
-        """Bring the Sim to the search's position (``lazy``)."""
-        sim, line = self.sim, self.line
-        synced = self.synced
-        for _ in range(len(sim.stack) - self.start - synced):
-            sim.undo()
-        card = self.bits.card
-        for b in line[synced:]:
-            sim.play(card[b])
-        self.synced = len(line)
+        self.done = len(sim.tricks)
+        if self.lazy is not None:
+            self.lazy.load()
 
     def _moves(self, seat: int) -> list[int]:
-        """The bits ``seat`` may play, equivalent ones merged, in search order
-        (remembered per seat, its hand, the cards in all hands and the trick)."""
-        hand = self.hands[seat]
+        """The bits ``seat`` may play, equivalent ones merged, in search order."""
+        hands = self.hands
+        hand = hands[seat]
         if not hand & (hand - 1):  # the last card: no rule can refuse it
             return [hand.bit_length() - 1]
-        known = self.known
-        if known is None:
-            return self._order(seat, hand)
-        key = (seat, hand, self.held, *self.trick)
-        found = known.get(key)
-        if found is None:
-            found = known[key] = self._order(seat, hand)
-        return found
-
-    def _order(self, seat: int, hand: int) -> list[int]:
-        """:meth:`_moves` worked out (``hand``: more than one card)."""
         bits = self.bits
         trick = self.trick
         if self.mirror:
@@ -195,8 +196,8 @@ class Solver:
             key = (seat, hand, tuple(trick), self.done + len(self.leaves.stack))
             found = asked.get(key) if asked is not None else None
             if found is None:
-                if self.lazy:
-                    self._sync()
+                if self.lazy is not None:
+                    self.lazy.sync(self.bits.card)
                 found = self.sim.model.to_engine(self.sim.legal(seat))
                 if asked is not None:
                     asked[key] = found
@@ -277,67 +278,14 @@ class Solver:
         return v
 
     def _branch(self, seat: int, alpha: float, beta: float) -> float:
-        """Try every move of ``seat`` (alpha-beta, fail-soft).
-
-        A card that does not complete the trick is played and taken back here,
-        and the next seat's node entered directly (what :meth:`_play`,
-        :meth:`_search` and :meth:`_undo` do, without their calls); a card that
-        completes it goes through them."""
+        """Try every move of ``seat`` (alpha-beta, fail-soft)."""
         moves = self._moves(seat)
         maximise = self.side[seat] == self.mine
         best = -INF if maximise else INF
-        trick = self.trick
-        sim = self.sim
-        if len(trick) + 1 == sim.size:
-            for b in moves:
-                self._play(seat, b)
-                v = self._search(alpha, beta)
-                self._undo()
-                if maximise:
-                    if v > best:
-                        best = v
-                        if v > alpha:
-                            alpha = v
-                elif v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
-                if alpha >= beta:
-                    break
-            return best
-        hands, tseats = self.hands, self.tseats
-        following = sim.next_seat[seat]
-        card = self.bits.card if self.eager else None
-        line = self.line if self.lazy else None
-        branch = self._branch
         for b in moves:
-            low = 1 << b
-            hands[seat] ^= low
-            self.held ^= low
-            trick.append(b)
-            tseats.append(seat)
-            self.tmask |= low
-            if card is not None:
-                sim.play(card[b])
-            elif line is not None:
-                line.append(b)
-            self.to_move = following
-            self.nodes += 1  # the next seat's node (what _search counts)
-            if self.nodes > self.node_limit:
-                raise _Limit
-            v = branch(following, alpha, beta)
-            trick.pop()
-            tseats.pop()
-            self.tmask ^= low
-            hands[seat] |= low
-            self.held |= low
-            self.to_move = seat
-            if card is not None:
-                sim.undo()
-            elif line is not None:
-                line.pop()
-                if self.synced > len(line):
-                    self.synced = len(line)
+            self._play(seat, b)
+            v = self._search(alpha, beta)
+            self._undo()
             if maximise:
                 if v > best:
                     best = v
@@ -395,10 +343,10 @@ class Solver:
         self.tseats.append(seat)
         self.tmask |= low
         sim = self.sim
-        if self.eager:
+        if self.lazy is not None:
+            self.lazy.line.append(b)
+        elif self.mirror:
             sim.play(self.bits.card[b])
-        elif self.lazy:
-            self.line.append(b)
         if len(trick) < sim.size:
             self.to_move = sim.next_seat[seat]
             return
@@ -431,13 +379,10 @@ class Solver:
         self.hands[seat] |= low
         self.held |= low
         self.to_move = seat
-        if self.eager:
+        if self.lazy is not None:
+            self.lazy.undo()
+        elif self.mirror:
             self.sim.undo()
-        elif self.lazy:
-            line = self.line
-            line.pop()
-            if self.synced > len(line):
-                self.synced = len(line)
 
     def _run(self, alpha: float, beta: float) -> float | None:
         depth = len(self.sim.stack)
@@ -448,7 +393,7 @@ class Solver:
             self.sim.rewind(depth)
             return None
         finally:
-            if self.lazy:
+            if self.lazy is not None:
                 self.sim.rewind(depth)
             if self.leaves.failures:  # the bounds found with the memo's amounts go with them
                 self.table.clear()
