@@ -21,7 +21,10 @@ Random endgames of every variant are solved twice: on the compiled engine
 with the leaves' memo (:mod:`client.bots.leaves`) and the table of bounds
 per trick's start, and by the engine alone with neither
 (``Solver(..., engine=True)``); the values are equal and the memo's checks
-found no difference.
+found no difference.  Where a plugin answers the legal plays, the solver
+whose Sim follows it only when asked counts the same nodes and finds the
+same values (or runs out of a small budget alike) as one whose Sim plays
+every card along.
 """
 
 from __future__ import annotations
@@ -158,5 +161,43 @@ def test_the_compiled_solver_finds_the_engines_values(variant: str) -> None:
         assert fast.leaves.failures == 0, where
         solved += 1
         if solved == 8:
+            break
+    assert solved >= 4, solved
+
+
+ENGINE_LEGAL = [v for v in VARIANTS if not register(random_hand(v, 0).rules).fast_legal]
+"""Variants whose legal plays a plugin answers: the solver's Sim follows it only when asked."""
+
+
+@pytest.mark.parametrize("variant", ENGINE_LEGAL)
+def test_the_sim_brought_along_only_when_asked_changes_no_node(variant: str) -> None:
+    """Where the engine answers the legal plays, the solver brings its Sim to the
+    position only to ask it (``Solver.lazy``); with the Sim playing every card
+    along instead, the values, the node counts and a budget's end are the same,
+    and the Sim is back at the position afterwards."""
+    solved = 0
+    for seed in range(40):
+        hand = endgame(variant, seed, 3 + seed % 2)
+        if hand is None:
+            continue
+        state = hand.state
+        table = register(hand.rules)
+        values = hand.rules.facts.facts.card_values
+        aims = aims_of(state)
+        seat = state.to_move
+        assert seat is not None
+        where = f"{variant} hand {seed}"
+        for limit in (10**7, 300):
+            sim = Sim(table, state)
+            hands = list(sim.hands)
+            lazy = Solver(sim, aims, seat, values, limit)
+            along = Solver(Sim(table, state), aims, seat, values, limit)
+            assert lazy.lazy is not None, where
+            along.lazy = None
+            assert lazy.value() == along.value(), where
+            assert lazy.nodes == along.nodes, where
+            assert sim.hands == hands and not sim.stack, where
+        solved += 1
+        if solved == 6:
             break
     assert solved >= 4, solved
