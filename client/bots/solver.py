@@ -14,8 +14,10 @@ It plays on the compiled trick engine (:mod:`core.trickbits`: hands as bit
 sets, legal cards by masks, the winner by the highest bit) where the
 table's legal plays and trick winners are core's data rules alone
 (:class:`client.bots.rulebook.TableEngine`); where a variant or house rule
-answers those hooks itself, it keeps the world's :class:`Sim` in step and
-asks the engine's hooks (the same answers, slower).  ``engine=True`` asks
+answers those hooks itself, it asks the engine's hooks on the world's
+:class:`Sim` (the same answers, slower): the Sim plays along with the
+search, or, where only the legal plays are the engine's, is brought to the
+position only when a legal play is not yet remembered.  ``engine=True`` asks
 the engine for everything, the leaves' settlement included (the reference
 :mod:`tools.solverbench` measures the compiled search against).
 
