@@ -21,19 +21,24 @@ Random endgames of every variant are solved twice: on the compiled engine
 with the leaves' memo (:mod:`client.bots.leaves`) and the table of bounds
 per trick's start, and by the engine alone with neither
 (``Solver(..., engine=True)``); the values are equal and the memo's checks
-found no difference.
+found no difference.  Where a plugin answers the legal plays, the solver
+whose Sim follows it only when asked counts the same nodes and finds the
+same values (or runs out of a small budget alike) as one whose Sim plays
+every card along.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tarock.client.bots import make_bot
-from tarock.client.bots.playout import aims_of
-from tarock.client.bots.rulebook import register
+from tarock.client.bots.playout import Aims, aims_of
+from tarock.client.bots.rulebook import TableEngine, register
 from tarock.client.bots.simulate import Sim
 from tarock.client.bots.solver import Solver
 from tarock.core.actions import Action, Play
@@ -42,6 +47,7 @@ from tarock.core.deal import deal
 from tarock.core.engine import Hand
 from tarock.core.observation import Observation, observe
 from tarock.core.plugins import load_plugins
+from tarock.core.state import HandState
 from tarock.core.trickbits import compile_tricks
 from tarock.core.tricks import legal as core_legal
 
@@ -138,25 +144,68 @@ def endgame(variant: str, seed: int, left: int) -> Hand | None:
     return None
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_the_compiled_solver_finds_the_engines_values(variant: str) -> None:
-    solved = 0
+@dataclass(frozen=True)
+class Endgame:
+    """A random endgame's position and what a solver of it for the seat to move needs."""
+
+    where: str
+    state: HandState
+    table: TableEngine
+    values: Sequence[int]
+    aims: Aims
+    seat: int
+
+    def solver(self, limit: int, engine: bool = False) -> Solver:
+        return Solver(Sim(self.table, self.state), self.aims, self.seat, self.values, limit, engine=engine)
+
+
+def endgames(variant: str, most: int) -> list[Endgame]:
+    """Up to ``most`` random endgames of ``variant`` (three or four tricks left)."""
+    found: list[Endgame] = []
     for seed in range(40):
         hand = endgame(variant, seed, 3 + seed % 2)
         if hand is None:
             continue
         state = hand.state
-        table = register(hand.rules)
-        values = hand.rules.facts.facts.card_values
-        aims = aims_of(state)
         seat = state.to_move
         assert seat is not None
-        fast = Solver(Sim(table, state), aims, seat, values, 10**7)
-        slow = Solver(Sim(table, state), aims, seat, values, 10**7, engine=True)
-        where = f"{variant} hand {seed}"
-        assert fast.value() == pytest.approx(slow.value()), where
-        assert fast.leaves.failures == 0, where
-        solved += 1
-        if solved == 8:
+        found.append(Endgame(f"{variant} hand {seed}", state, register(hand.rules),
+                             hand.rules.facts.facts.card_values, aims_of(state), seat))
+        if len(found) == most:
             break
-    assert solved >= 4, solved
+    return found
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_compiled_solver_finds_the_engines_values(variant: str) -> None:
+    found = endgames(variant, 8)
+    for e in found:
+        fast = e.solver(10**7)
+        slow = e.solver(10**7, engine=True)
+        assert fast.value() == pytest.approx(slow.value()), e.where
+        assert fast.leaves.failures == 0, e.where
+    assert len(found) >= 4, len(found)
+
+
+ENGINE_LEGAL = [v for v in VARIANTS if not register(random_hand(v, 0).rules).fast_legal]
+"""Variants whose legal plays a plugin answers: the solver's Sim follows it only when asked."""
+
+
+@pytest.mark.parametrize("variant", ENGINE_LEGAL)
+def test_the_sim_brought_along_only_when_asked_changes_no_node(variant: str) -> None:
+    """Where the engine answers the legal plays, the solver brings its Sim to the
+    position only to ask it (``Solver.lazy``); with the Sim playing every card
+    along instead, the values, the node counts and a budget's end are the same,
+    and the Sim is back at the position afterwards."""
+    found = endgames(variant, 6)
+    for e in found:
+        for limit in (10**7, 300):
+            lazy, along = e.solver(limit), e.solver(limit)
+            sim = lazy.sim
+            hands = list(sim.hands)
+            assert lazy.lazy is not None, e.where
+            along.lazy = None
+            assert lazy.value() == along.value(), e.where
+            assert lazy.nodes == along.nodes, e.where
+            assert sim.hands == hands and not sim.stack, e.where
+    assert len(found) >= 4, len(found)

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Literal
 
@@ -150,14 +151,29 @@ def negative_features(hand: Sequence[Card]) -> dict[str, float]:
     }
 
 
+HAND_CACHE = 4096
+"""Hands whose scores and chances are remembered (per function): the world sampler
+asks the rule of thumb about the same few hands many times over, once per game each."""
+
+
 def tarock_score(hand: Sequence[Card]) -> float:
     """The tarock score of a hand (module docstring)."""
+    return _tarock_score(tuple(hand))
+
+
+@lru_cache(maxsize=HAND_CACHE)
+def _tarock_score(hand: tuple[Card, ...]) -> float:
     f = tarock_features(hand)
     return sum(w * f[k] for k, w in TAROCK_WEIGHTS.items())
 
 
 def colour_score(hand: Sequence[Card]) -> float:
     """The colour-game score of a hand (module docstring)."""
+    return _colour_score(tuple(hand))
+
+
+@lru_cache(maxsize=HAND_CACHE)
+def _colour_score(hand: tuple[Card, ...]) -> float:
     f = colour_features(hand)
     return sum(w * f[k] for k, w in COLOUR_WEIGHTS.items())
 
@@ -234,11 +250,17 @@ def sure(card: Card, maerchen: bool) -> float:
 
 
 def bettel_chance(hand: Sequence[Card], ouvert: bool) -> float:
+    return _bettel_chance(tuple(hand), ouvert)
+
+
+@lru_cache(maxsize=HAND_CACHE)
+def _bettel_chance(hand: tuple[Card, ...], ouvert: bool) -> float:
     f = negative_features(hand)
     return _logistic(sum(w * f[k] for k, w in BETTEL[ouvert].items()))
 
 
-def _tricks_chance(hand: Sequence[Card], need: int, ouvert: bool, maerchen: bool) -> float:
+@lru_cache(maxsize=HAND_CACHE)
+def _tricks_chance(hand: tuple[Card, ...], need: int, ouvert: bool, maerchen: bool) -> float:
     winners = [c for c in hand if sure(c, maerchen) > 0]
     best = 0.0
     for chosen in combinations(winners, need):
@@ -255,7 +277,7 @@ def chance(game: ContractSpec, hand: Sequence[Card], maerchen: bool = False) -> 
         need = game.goal.tricks
         if need == 0:
             return min(MAX_CHANCE, bettel_chance(hand, game.ouvert))
-        return min(MAX_CHANCE, _tricks_chance(hand, need, game.ouvert, maerchen))
+        return min(MAX_CHANCE, _tricks_chance(tuple(hand), need, game.ouvert, maerchen))
     mid, spread = positive_fit(game)
     score = colour_score(hand) if colour_game(game) else tarock_score(hand)
     return min(MAX_CHANCE, _logistic((score - mid) / spread))

@@ -167,6 +167,37 @@ class Leaves:
         scratch.tricks = tricks
         return sim.rules.score(scratch).settlement[self.seat]
 
+    def last(self, seats: list[int], trick: list[int], tmask: int, winner: int, points: int) -> int:
+        """:meth:`value` of the hand this trick finishes: where the memo knows its
+        outcome (and no check is due), read without pushing the trick."""
+        memo = self.memo
+        if memo is not None:
+            pile = self.group[winner]
+            won, sums, keep = self.won, self.sums, self.keep
+            before = won[pile]
+            won[pile] = before | tmask
+            sums[pile] += points
+            piles = tuple([(w.bit_count(), p, w & keep) for w, p in zip(won, sums, strict=True)])
+            won[pile] = before
+            sums[pile] -= points
+            wins = self.wins
+            early = self.base_tricks - self.first
+            named = tmask & self.special
+            specials = self.specials
+            if named:
+                index = len(wins) + 1
+                specials = [*specials, tuple((b, index, seats[i], winner) for i, b in enumerate(trick)
+                                             if named >> b & 1)]
+            key = (piles, pile, tuple([*wins, winner][:early]) if early > 0 else (), tuple(specials))
+            known = memo.get(key)
+            if known is not None and (self.hits + 1) % VERIFY:
+                self.hits += 1
+                return known
+        self.push(seats, trick, tmask, winner, points)
+        amount = self.value()
+        self.pop()
+        return amount
+
     def value(self) -> int:
         """``seat``'s amount in the finished hand (the memo's, or the engine's)."""
         memo = self.memo

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tarock.client.bots.fastplay import SUIT_MASK, cards_of
+from tarock.client.bots.fastplay import cards_of
 from tarock.client.bots.simulate import Sim
 from tarock.core.cards import STRENGTH, SUIT_OF, TAROCK, Card
 from tarock.core.state import HandState, declarer_seats
@@ -92,43 +92,39 @@ class Player:
             return 50 + self.strength[card]
         return 0
 
-    def _top(self, mask: int, led: int) -> int:
-        """The highest power among the cards of ``mask``."""
-        best = 0
-        trump_cards = mask & SUIT_MASK[self.trump]
-        if trump_cards and not (self.sim.model.colour and led != TAROCK):
-            mask = trump_cards
-        else:
-            mask &= SUIT_MASK[led]
-        while mask:
-            low = mask & -mask
-            p = self._power(low.bit_length() - 1, led)
-            if p > best:
-                best = p
-            mask ^= low
-        return best
+    def _top(self, legal: int, led: int) -> int:
+        """The highest power among the cards of ``legal`` (the trick engine's bits): the
+        power of the highest card of the one suit that can bid (each suit's cards lie
+        in its bits from the weakest to the strongest)."""
+        engine = self.sim.model.engine
+        mask = legal & engine.suit_mask[self.trump]
+        if not mask or (self.sim.model.colour and led != TAROCK):
+            mask = legal & engine.suit_mask[led]
+            if not mask:
+                return 0
+        return self._power(engine.card[mask.bit_length() - 1], led)
 
-    def _beaten_later(self, card: Card, after: Sequence[int], friends: int) -> bool:
-        """Whether a seat still to play (not of party ``friends``) can beat ``card``."""
-        sim = self.sim
-        trick = sim.trick_cards
-        led = SUIT_OF[trick[0]] if trick else SUIT_OF[card]
+    def _beaten_later(self, card: Card, led: int, foes: Sequence[int], probe: list[int], tmask: int) -> bool:
+        """Whether a seat still to play of another party (``foes``: their hands in the trick
+        engine's bits) can beat ``card`` added to the trick ``probe`` (its bits ``tmask``)."""
+        engine = self.sim.model.engine
         mine = self._power(card, led)
-        probe = [*trick, card]
-        model = sim.model
-        for seat in after:
-            if self.aims.side[seat] == friends:
-                continue
-            if self._top(model.legal(sim.hands[seat], probe), led) > mine:
-                return True
-        return False
+        b = engine.bit[card]
+        played = [*probe, b]
+        tmask |= 1 << b
+        return any(self._top(engine.legal(hand, played, tmask), led) > mine for hand in foes)
 
-    def _after(self, seat: int) -> list[int]:
+    def _foes(self, seat: int) -> list[int]:
+        """The hands (trick engine's bits) of the seats after ``seat`` in this trick not of its party."""
         sim = self.sim
+        side = self.aims.side
+        mine = side[seat]
+        to_engine = sim.model.to_engine
         out = []
         s = sim.next_seat[seat]
         for _ in range(sim.size - 1 - len(sim.trick_cards)):
-            out.append(s)
+            if side[s] != mine:
+                out.append(to_engine(sim.hands[s]))
             s = sim.next_seat[s]
         return out
 
@@ -146,27 +142,43 @@ class Player:
             return self._points(seat, cards)
         return self._avoid(seat, cards, aim == "push")
 
+    def _probe(self) -> tuple[list[int], int]:
+        """The trick on the table in the trick engine's bits, and their set."""
+        bit = self.sim.model.engine.bit
+        probe = [bit[c] for c in self.sim.trick_cards]
+        tmask = 0
+        for b in probe:
+            tmask |= 1 << b
+        return probe, tmask
+
+    def _wins(self, probe: list[int], tmask: int, card: Card) -> bool:
+        """Whether ``card`` added to the trick ``probe`` (not empty) would head it."""
+        engine = self.sim.model.engine
+        b = engine.bit[card]
+        return engine.winner([*probe, b], tmask | 1 << b) == len(probe)
+
     def _points(self, seat: int, cards: list[Card]) -> Card:
         sim = self.sim
         values = self.values
         side = self.aims.side
         mine = side[seat]
         trick = sim.trick_cards
-        after = self._after(seat)
+        foes = self._foes(seat)
+        probe, tmask = self._probe()
         if not trick:
-            sure = [c for c in cards if not self._beaten_later(c, after, mine)]
+            sure = [c for c in cards if not self._beaten_later(c, SUIT_OF[c], foes, probe, tmask)]
             if sure:
                 return max(sure, key=lambda c: (values[c], -self._power(c, SUIT_OF[c])))
             plain = [c for c in cards if SUIT_OF[c] != self.trump] or cards
             return min(plain, key=lambda c: (values[c], self.strength[c]))
         led = SUIT_OF[trick[0]]
-        best = sim.model.winner(trick)
-        if side[sim.trick_seats[best]] == mine and not self._beaten_later(trick[best], after, mine):
+        best = sim.model.engine.winner(probe, tmask)
+        if side[sim.trick_seats[best]] == mine and \
+                not self._beaten_later(trick[best], led, foes, probe, tmask):
             return max(cards, key=lambda c: (10 * values[c] - (self.strength[c] if SUIT_OF[c] == self.trump
                                                                 else 0), -self.strength[c]))
-        n = len(trick)
-        winners = [c for c in cards if sim.model.winner([*trick, c]) == n]
-        sure = [c for c in winners if not self._beaten_later(c, after, mine)]
+        winners = [c for c in cards if self._wins(probe, tmask, c)]
+        sure = [c for c in winners if not self._beaten_later(c, led, foes, probe, tmask)]
         if sure:
             plain = [c for c in sure if SUIT_OF[c] != self.trump]
             if plain:
@@ -181,8 +193,8 @@ class Player:
         if not trick:
             return min(cards, key=lambda c: (self._power(c, SUIT_OF[c]), -self.values[c]))
         led = SUIT_OF[trick[0]]
-        n = len(trick)
-        losers = [c for c in cards if sim.model.winner([*trick, c]) != n]
+        probe, tmask = self._probe()
+        losers = [c for c in cards if not self._wins(probe, tmask, c)]
         if push:
             declarer_played = any(self.aims.aim[s] == "avoid" for s in sim.trick_seats)
             if losers and declarer_played:

@@ -14,8 +14,10 @@ It plays on the compiled trick engine (:mod:`core.trickbits`: hands as bit
 sets, legal cards by masks, the winner by the highest bit) where the
 table's legal plays and trick winners are core's data rules alone
 (:class:`client.bots.rulebook.TableEngine`); where a variant or house rule
-answers those hooks itself, it keeps the world's :class:`Sim` in step and
-asks the engine's hooks (the same answers, slower).  ``engine=True`` asks
+answers those hooks itself, it asks the engine's hooks on the world's
+:class:`Sim` (the same answers, slower): the Sim plays along with the
+search, or, where only the legal plays are the engine's, is brought to the
+position only when a legal play is not yet remembered.  ``engine=True`` asks
 the engine for everything, the leaves' settlement included (the reference
 :mod:`tools.solverbench` measures the compiled search against).
 
@@ -79,6 +81,38 @@ class WorldMemo:
         self.bounds: dict[tuple[object, ...], tuple[float, float]] = {}
 
 
+class _Line:
+    """The cards a search played since its start, for a Sim that follows it only
+    when asked (:meth:`sync`): it has played the first ``synced`` of them (and maybe
+    more cards, since taken back by the search)."""
+
+    __slots__ = ("line", "sim", "start", "synced")
+
+    def __init__(self, sim: Sim) -> None:
+        self.sim = sim
+        self.line: list[int] = []
+        self.synced = 0
+        self.start = 0
+        """The Sim's depth (cards on its stack) at the search's start."""
+
+    def load(self) -> None:
+        self.line, self.synced, self.start = [], 0, len(self.sim.stack)
+
+    def undo(self) -> None:
+        line = self.line
+        line.pop()
+        if self.synced > len(line):
+            self.synced = len(line)
+
+    def sync(self, card: Sequence[int]) -> None:
+        """Bring the Sim to the search's position (``card``: the card of each bit)."""
+        sim, line, synced = self.sim, self.line, self.synced
+        sim.rewind(self.start + synced)
+        for b in line[synced:]:
+            sim.play(card[b])
+        self.synced = len(line)
+
+
 class Solver:
     """Solve the rest of one world's hand for ``seat`` (see the module docstring)."""
 
@@ -97,9 +131,12 @@ class Solver:
         self.weight = tuple(values[c] for c in bits.card)
         """Per bit, its card's points."""
         self.mirror = engine or not sim.compiled
-        """Legal plays or winners from the engine's hooks, the Sim kept in step."""
+        """Legal plays or winners from the engine's hooks, asked of the Sim."""
         self.engine_winner = engine or not sim.compiled_winner
         """Trick winners from the engine's hook."""
+        self.lazy = _Line(sim) if self.mirror and not engine and not self.engine_winner else None
+        """Only the legal plays are the engine's, and remembered: the Sim is brought to
+        the search's position only to ask it (:class:`_Line`), else it plays along."""
         self.asked: dict[tuple[int, int, tuple[int, ...], int], int] | None = None if engine else {}
         """The engine's legal plays (mirror mode) per seat, its hand, the trick and the
         tricks done (see the module docstring: what a plugin's answer follows from;
@@ -119,6 +156,8 @@ class Solver:
         self.tmask = 0
         self.to_move = -1
         self.points = 0
+        self.done = 0
+        """The Sim's tricks at the search's start."""
 
     # -- the position ---------------------------------------------------------
     def _load(self) -> None:
@@ -142,6 +181,9 @@ class Solver:
                     points += weight[bits.bit[c]]
         self.points = points
         self.leaves.load()
+        self.done = len(sim.tricks)
+        if self.lazy is not None:
+            self.lazy.load()
 
     def _moves(self, seat: int) -> list[int]:
         """The bits ``seat`` may play, equivalent ones merged, in search order."""
@@ -153,9 +195,11 @@ class Solver:
         trick = self.trick
         if self.mirror:
             asked = self.asked
-            key = (seat, hand, tuple(trick), len(self.sim.tricks))
+            key = (seat, hand, tuple(trick), self.done + len(self.leaves.stack))
             found = asked.get(key) if asked is not None else None
             if found is None:
+                if self.lazy is not None:
+                    self.lazy.sync(self.bits.card)
                 found = self.sim.model.to_engine(self.sim.legal(seat))
                 if asked is not None:
                     asked[key] = found
@@ -290,11 +334,7 @@ class Solver:
         for b in trick:
             made += weight[b]
         points = self.points + made if self.side[winner] == self.mine else self.points
-        leaves = self.leaves
-        leaves.push(seats, trick, tmask, winner, made)
-        v = leaves.value()
-        leaves.pop()
-        return v + TIE_BREAK * points
+        return self.leaves.last(seats, trick, tmask, winner, made) + TIE_BREAK * points
 
     def _play(self, seat: int, b: int) -> None:
         low = 1 << b
@@ -305,7 +345,9 @@ class Solver:
         self.tseats.append(seat)
         self.tmask |= low
         sim = self.sim
-        if self.mirror:
+        if self.lazy is not None:
+            self.lazy.line.append(b)
+        elif self.mirror:
             sim.play(self.bits.card[b])
         if len(trick) < sim.size:
             self.to_move = sim.next_seat[seat]
@@ -339,7 +381,9 @@ class Solver:
         self.hands[seat] |= low
         self.held |= low
         self.to_move = seat
-        if self.mirror:
+        if self.lazy is not None:
+            self.lazy.undo()
+        elif self.mirror:
             self.sim.undo()
 
     def _run(self, alpha: float, beta: float) -> float | None:
@@ -351,6 +395,8 @@ class Solver:
             self.sim.rewind(depth)
             return None
         finally:
+            if self.lazy is not None:
+                self.sim.rewind(depth)
             if self.leaves.failures:  # the bounds found with the memo's amounts go with them
                 self.table.clear()
 
