@@ -50,6 +50,7 @@ from tarock.core.plugins import load_plugins
 from tarock.core.state import HandState
 from tarock.core.trickbits import compile_tricks
 from tarock.core.tricks import legal as core_legal
+from tarock.tools.solverbench import play_to_endgame
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = load_plugins(ROOT / "plugins.toml")
@@ -133,15 +134,8 @@ def test_compiled_tricks_agree_with_the_engine(variant: str) -> None:
 def endgame(variant: str, seed: int, left: int) -> Hand | None:
     """A random hand of ``variant`` at the start of a trick with ``left`` tricks left."""
     hand = random_hand(variant, seed)
-    bots = [Mixed(7 * seed + s) for s in range(hand.state.seats)]
-    while not hand.done:
-        state = hand.state
-        if state.phase == "play" and max(len(h) for h in state.hands) == left:
-            return hand
-        seat = state.to_move
-        assert seat is not None
-        hand.apply(bots[seat].decide(observe(hand, seat)))
-    return None
+    players = [Mixed(7 * seed + s) for s in range(hand.state.seats)]
+    return hand if play_to_endgame(hand, players, left) else None
 
 
 @dataclass(frozen=True)

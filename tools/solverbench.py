@@ -40,6 +40,7 @@ from tarock.core.context import TableContext
 from tarock.core.deal import deal
 from tarock.core.engine import Hand
 from tarock.core.observation import observe
+from tarock.core.players import Policy
 from tarock.core.plugins import load_plugins
 from tarock.core.rules import Rules
 from tarock.core.state import HandState
@@ -83,17 +84,23 @@ def positions(rules: Rules, count: int, left: int, seed: int) -> list[HandState]
         dealer = index % seats
         index += 1
         hand = Hand(rules, dealer, hands, talon, seats, (), TableContext(dealer=dealer))
-        bots = [make_bot("heuristic", seed + s) for s in range(seats)]
-        while not hand.done:
-            state = hand.state
-            if (state.phase == "play" and max(len(h) for h in state.hands) == left
-                    and (state.trick is None or not state.trick.cards)):
-                out.append(state)
-                break
-            seat = state.to_move
-            assert seat is not None
-            hand.apply(bots[seat].decide(observe(hand, seat)))
+        if play_to_endgame(hand, [make_bot("heuristic", seed + s) for s in range(seats)], left):
+            out.append(hand.state)
     return out
+
+
+def play_to_endgame(hand: Hand, players: Sequence[Policy], left: int) -> bool:
+    """Play ``hand`` with ``players`` up to the start of the trick with ``left`` tricks left;
+    False when the hand ends before (a game without trick play, or fewer tricks)."""
+    while not hand.done:
+        state = hand.state
+        if (state.phase == "play" and max(len(h) for h in state.hands) == left
+                and (state.trick is None or not state.trick.cards)):
+            return True
+        seat = state.to_move
+        assert seat is not None
+        hand.apply(players[seat].decide(observe(hand, seat)))
+    return False
 
 
 @dataclass(slots=True)

@@ -158,24 +158,20 @@ asks the rule of thumb about the same few hands many times over, once per game e
 
 def tarock_score(hand: Sequence[Card]) -> float:
     """The tarock score of a hand (module docstring)."""
-    return _tarock_score(tuple(hand))
-
-
-@lru_cache(maxsize=HAND_CACHE)
-def _tarock_score(hand: tuple[Card, ...]) -> float:
-    f = tarock_features(hand)
-    return sum(w * f[k] for k, w in TAROCK_WEIGHTS.items())
+    return _weighted(tuple(hand), False)
 
 
 def colour_score(hand: Sequence[Card]) -> float:
     """The colour-game score of a hand (module docstring)."""
-    return _colour_score(tuple(hand))
+    return _weighted(tuple(hand), True)
 
 
-@lru_cache(maxsize=HAND_CACHE)
-def _colour_score(hand: tuple[Card, ...]) -> float:
-    f = colour_features(hand)
-    return sum(w * f[k] for k, w in COLOUR_WEIGHTS.items())
+@lru_cache(maxsize=2 * HAND_CACHE)
+def _weighted(hand: tuple[Card, ...], colour: bool) -> float:
+    """A hand's features weighed for a colour game or a tarock game."""
+    features, weights = (colour_features, COLOUR_WEIGHTS) if colour else (tarock_features, TAROCK_WEIGHTS)
+    f = features(hand)
+    return sum(w * f[k] for k, w in weights.items())
 
 
 # -- chances -------------------------------------------------------------------------------
