@@ -211,16 +211,21 @@ def checkable(rules: TrickRules, trump: Suit) -> bool:
     return rules.trump == "suit" and 0 <= trump < TAROCK
 
 
+@lru_cache(maxsize=16)
+def _steps(length: int) -> tuple[tuple[int, int], ...]:
+    """Fisher-Yates's steps over ``length`` cards: each place from the last down, with
+    the bits drawn for it (of ``place + 1`` choices)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+
+
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)``, draw for draw (CPython's Fisher-Yates on
     ``getrandbits``, unchanged from 3.11 to 3.13), without its method call per
     card: the check shuffles for every deal it plays."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _steps(len(cards)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
 
