@@ -135,7 +135,7 @@ class Auction(Phase):
         return best
 
     _keyed_of: tuple[tuple[ContractSpec, ...], tuple[tuple[ContractSpec, Key], ...],
-                     dict[str, Key]] | None = None
+                     dict[str, Key], Key | None] | None = None
 
     def _keyed(self, rules: Rules) -> tuple[tuple[ContractSpec, Key], ...]:
         """The table's contracts, each with its :meth:`key` alone (looked up once per
@@ -143,7 +143,8 @@ class Auction(Phase):
         known = self._keyed_of
         if known is None or known[0] is not rules.contracts:
             keyed = tuple((c, self.key(c)) for c in rules.contracts)
-            known = self._keyed_of = (rules.contracts, keyed, {c.name: k for c, k in keyed})
+            known = self._keyed_of = (rules.contracts, keyed, {c.name: k for c, k in keyed},
+                                      max((k for _, k in keyed), default=None))
         return known[1]
 
     def _key_of(self, rules: Rules) -> dict[str, Key]:
@@ -153,8 +154,12 @@ class Auction(Phase):
         return self._keyed_of[2]
 
     def _is_top(self, rules: Rules, spec: ContractSpec) -> bool:
-        mine = self.key(spec)
-        return all(self.key(other) <= mine for other in rules.contracts)
+        """Whether no contract of the table outranks ``spec`` (the highest key looked up once
+        per contracts: asked of every bid)."""
+        self._keyed(rules)
+        assert self._keyed_of is not None
+        highest = self._keyed_of[3]
+        return highest is None or highest <= self.key(spec)
 
     # -- who may bid what ------------------------------------------------------
     def refusal(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> Reason | None:

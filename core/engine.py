@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from tarock.core.actions import Action
 from tarock.core.cards import Card, format_card
@@ -26,6 +27,10 @@ class IllegalAction(ValueError):
 
 class DealError(ValueError):
     """Hands and talon that are not a deal of this variant's deck."""
+
+
+_PLAIN_DONE: Final = Phase.done
+"""The phases' own end: nobody to move (:meth:`Hand._carry_out` asks it without a call)."""
 
 
 @lru_cache(maxsize=16)
@@ -210,7 +215,8 @@ class Hand:
             handler.apply(state, self.rules, action)
             state.actions.append(action)
             self._legal_cache = None
-            if handler.done(state):
+            # Phase.done (no phase overrides it) inline: asked after every action
+            if state.to_move is None if type(handler).done is _PLAIN_DONE else handler.done(state):
                 self._advance()
         except Exception as exc:
             self._restore(state.actions[:taken])

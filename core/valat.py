@@ -211,16 +211,21 @@ def checkable(rules: TrickRules, trump: Suit) -> bool:
     return rules.trump == "suit" and 0 <= trump < TAROCK
 
 
+@lru_cache(maxsize=16)
+def _steps(length: int) -> tuple[tuple[int, int], ...]:
+    """Fisher-Yates's steps over ``length`` cards: each place from the last down, with
+    the bits drawn for it (of ``place + 1`` choices)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+
+
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)``, draw for draw (CPython's Fisher-Yates on
     ``getrandbits``, unchanged from 3.11 to 3.13), without its method call per
     card: the check shuffles for every deal it plays."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _steps(len(cards)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
 
@@ -325,8 +330,30 @@ def _play_sample(mine: list[Card], play: Play, position: int, rng: random.Random
             hands = [first, second, third]
             orders.insert(position, mine)
             hands.insert(position, mine_mask)
-            yield play.play_out(hands, orders, position)
+            yield play.play_out(hands, orders, position) if not position else _after_first_trick(
+                play, hands, orders, position, size)
     return _tally(outcomes(), stop_after)
+
+
+def _after_first_trick(play: Play, hands: list[int], orders: list[Sequence[Card]], position: int,
+                       size: int) -> bool:
+    """``play.play_out(hands, orders, position)`` of a declarer who does not lead (``position``
+    not 0), the same answer, cheaper where the deal is lost after the first trick: the trick
+    the play-out would play is found first (the cheaper part of its search), and where
+    :class:`~core.valatbound.DealBound` proves what is left lost, whether the opponents
+    could take the first trick (the search in full) is not asked: the deal is lost either way."""
+    before = hands[:]
+    trick = play.first_trick(hands, orders, position)
+    if trick is None:  # a lead takes the trick: the opponents can take it
+        return False
+    for place, b in enumerate(trick):
+        hands[place] ^= 1 << b
+    rest = DealBound(play, hands[position], 0, size - 1)
+    if rest.lost([hands[(position + k) % SEATS] for k in range(1, SEATS)]):
+        return False
+    if play.first_trick_taken(before, position):
+        return False
+    return play.play_rest(hands, orders, position)
 
 
 @lru_cache(maxsize=64)

@@ -163,10 +163,17 @@ class Play(TrickBits):
                 return True
         return False
 
-    def _first_trick(self, hands: list[int], orders: list[Sequence[Card]], me: int) -> list[int] | None:
-        """The first trick when an opponent leads; None if the opponents can take it."""
-        if self._leader_outranks_a_suit(hands[0], hands[me]) or self._opponents_can_win(hands, me, [], 0):
-            return None
+    def first_trick_taken(self, hands: list[int], me: int) -> bool:
+        """Whether the opponents can take the first trick when one of them leads it (``hands``
+        by place in it; the declarer at place ``me``, not 0), against the declarer's best answer."""
+        return self._leader_outranks_a_suit(hands[0], hands[me]) or self._opponents_can_win(hands, me, [], 0)
+
+    def first_trick(self, hands: list[int], orders: list[Sequence[Card]], me: int) -> list[int] | None:
+        """The first trick when an opponent leads it and cannot take it (:meth:`first_trick_taken`
+        False): each lead tried in the leader's order, the followers before the declarer playing
+        their cheapest card, the declarer his cheapest card that holds the trick; the lead that
+        costs him the most is played.  None: some lead takes the trick from him (the
+        opponents can take it)."""
         bit, cost = self.bit, self.cost
         best: tuple[int, list[int]] | None = None
         for card in orders[0]:
@@ -177,7 +184,7 @@ class Play(TrickBits):
                 trick.append(b)
                 tmask |= 1 << b
             answer = self._cheapest_winner(hands, me, trick, tmask)
-            if answer is None:  # cannot happen after the search above; be safe
+            if answer is None:
                 return None
             if best is None or cost[answer] > best[0]:
                 best = (cost[answer], [*trick, answer])
@@ -218,11 +225,18 @@ class Play(TrickBits):
     def play_out(self, hands: list[int], orders: list[Sequence[Card]], me: int) -> bool:
         """:meth:`makes_valat` on the hands' bit sets ``hands`` (changed in place)."""
         if me != 0:
-            first = self._first_trick(hands, orders, me)
-            if first is None:
+            if self.first_trick_taken(hands, me):
+                return False
+            first = self.first_trick(hands, orders, me)
+            if first is None:  # cannot happen after the search above; be safe
                 return False
             for seat, b in enumerate(first):
                 hands[seat] ^= 1 << b
+        return self.play_rest(hands, orders, me)
+
+    def play_rest(self, hands: list[int], orders: list[Sequence[Card]], me: int) -> bool:
+        """:meth:`play_out` from a trick the declarer leads (the first trick when he is at place 0,
+        else the second, the first taken out of ``hands``); ``hands`` changed in place."""
         seats = [(me + offset) % SEATS for offset in range(1, SEATS)]
         trump = self.trump_mask
         while hands[me]:

@@ -26,6 +26,7 @@ from tarock.core.valat import (
     SEATS,
     SOLO,
     ValatVerdict,
+    _after_first_trick,
     checkable,
     choose_verdict,
     judge,
@@ -149,3 +150,20 @@ def test_a_deal_the_bound_proves_lost_is_lost(
     bound = DealBound(play, mine, position, len(hand))
     if bound.lost([m for seat, m in enumerate(masks) if seat != position]):
         assert not play.play_out(masks, orders, position), (hand, rules, trump, position, others)
+
+
+@settings(max_examples=1000, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(case=deals())
+def test_the_play_out_after_the_first_trick_answers_as_the_play_out(
+        case: tuple[list[Card], TrickRules, Suit, int, list[list[Card]]]) -> None:
+    """docs/rules.md §11.2: a declarer who does not lead, the first trick found before the
+    search whether the opponents can take it, and the rest left unplayed where the bound
+    proves it lost: the same answer as the play-out, deal for deal."""
+    hand, rules, trump, position, others = case
+    position = position or 1
+    play = compile_play(rules, trump)
+    rest = list(others)
+    orders = [rest.pop(0) if seat != position else hand for seat in range(SEATS)]
+    expected = play.play_out([play.mask(o) for o in orders], orders, position)
+    assert _after_first_trick(play, [play.mask(o) for o in orders], orders, position, len(hand)) == expected

@@ -227,6 +227,15 @@ def announce_by_hand(state: HandState, seat: int, name: str, contract: ContractS
     return own_valat(state, seat, contract)
 
 
+def announce_by_hand_key(name: str, contract: ContractSpec) -> tuple[str, bool, int]:
+    """What :func:`announce_by_hand` reads of ``name`` and ``contract`` (the state and seat the
+    same): the Pagat held depends on no game, the Valat's check on the game only by whether
+    it is played alone and by its trick rules (by identity: the games of a table share them)."""
+    if name == PAGAT_ANN:
+        return name, False, 0
+    return name, contract.single, id(contract.tricks)
+
+
 def party_cards(state: HandState) -> tuple[list[Card], list[Card]]:
     """The cards taken by the declarer party and by the opponents."""
     party = state.declarer_party()
@@ -312,7 +321,8 @@ class Tarock40(ContractPhases):
     version = VERSION
 
     def __init__(self) -> None:
-        super().__init__(Auction40(STYLE, Tarock40.tarock_announce_verdict, announce_rule, announce_by_hand))
+        super().__init__(Auction40(STYLE, Tarock40.tarock_announce_verdict, announce_rule, announce_by_hand,
+                                   announce_by_hand_key))
 
     @hookimpl
     def tarock_options(self) -> Sequence[OptionSpec]:

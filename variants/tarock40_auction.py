@@ -15,7 +15,7 @@ answers too, every turn asks the hook as the generic auction does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,9 @@ ByHand = Callable[[HandState, int, str, ContractSpec], Verdict | None]
 """The verdict the hand decides, for a name :data:`Rule` leaves open."""
 Names = tuple[ContractSpec, tuple[tuple[str, bool], ...]]
 """A game and the names announceable with it that it may carry: each with whether the hand decides."""
+HandKey = Callable[[str, ContractSpec], Hashable]
+"""What :data:`ByHand`'s verdict depends on of a name and a game (the state and seat the same):
+names and games of equal keys are answered alike."""
 
 
 def position(state: HandState, seat: int) -> int:
@@ -47,11 +50,15 @@ class Auction40(Auction):
     directly while the hook has no other answer."""
 
     def __init__(self, style: AuctionStyle, own_hook: Callable[..., Any], rule: Rule,
-                 by_hand: ByHand) -> None:
+                 by_hand: ByHand, hand_key: HandKey) -> None:
         super().__init__(style)
         self.own_hook = own_hook
         self.rule = rule
         self.by_hand = by_hand
+        self.hand_key = hand_key
+        self._turn: dict[Hashable, Verdict | None] | None = None
+        """While :meth:`legal` lists a turn's bids: ``by_hand``'s verdicts by ``hand_key``
+        (a Solo, a Solo Absolut and a Solo with the Pagat ask the same Valat check)."""
         self._direct_of: tuple[Rules, bool] | None = None
         self._names: dict[int, Names] = {}
         """Per game (by id, the game kept to tell a reused id): the premiums that may be
@@ -103,17 +110,32 @@ class Auction40(Auction):
             names = self._names.get(id(spec))
             if names is None or names[0] is not spec:
                 names = self._announceable(rules, spec)
-            by_hand = self.by_hand
+            by_hand, turn = self.by_hand, self._turn
             out = []
             for name, asked in names[1]:
                 if asked:
-                    verdict = by_hand(state, seat, name, spec)
+                    if turn is None:
+                        verdict = by_hand(state, seat, name, spec)
+                    else:
+                        key = self.hand_key(name, spec)
+                        if key in turn:
+                            verdict = turn[key]
+                        else:
+                            verdict = turn[key] = by_hand(state, seat, name, spec)
                     if verdict is not None and not verdict.allowed:
                         continue
                 out.append(name)
         except Exception:  # asked again through the hook, which names the plugin
             return None
         return tuple(out)
+
+    def legal(self, state: HandState, rules: Rules, seat: int) -> list[Action]:
+        """:meth:`Auction.legal`, ``by_hand`` asked once per key in the turn."""
+        self._turn = {}
+        try:
+            return super().legal(state, rules, seat)
+        finally:
+            self._turn = None
 
     def _bids(self, state: HandState, rules: Rules, seat: int, spec: ContractSpec) -> list[Action]:
         call = spec.call
