@@ -9,7 +9,7 @@ from typing import cast
 import pytest
 import trio
 import trio.testing
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from zeroconf import ServiceInfo, ServiceStateChange, Zeroconf
 
@@ -39,6 +39,7 @@ async def test_a_discarded_key_is_not_handed_out() -> None:
     assert await queue.get() == "a"
 
 
+@settings(max_examples=100, deadline=None, derandomize=True)  # trio.run per example: no timing
 @given(st.lists(st.tuples(st.sampled_from("abcdefghij"), st.integers(0, 1000)), max_size=200),
        st.integers(1, 8))
 def test_past_the_limit_the_lowest_ranks_are_forgotten(puts: list[tuple[str, int]], limit: int) -> None:
