@@ -15,11 +15,10 @@ import itertools
 import json
 import statistics
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tarock.tools.arena import bootstrap_ci
+from tarock.tools.arena import Contracts, bootstrap_ci
 
 Key = tuple[str, str, str, int]
 
@@ -69,15 +68,14 @@ def merge(key: Key, parts: list[dict[str, Any]]) -> list[str]:
         out.append(f"  {kind}: {sum(int(t['decisions']) for t in times)} decisions, p95 at most "
                    f"{max((float(t['p95_ms']) for t in times), default=0.0):.1f} ms, "
                    f"max {max((float(t['max_ms']) for t in times), default=0.0):.1f} ms")
-    counts: dict[str, Counter[tuple[str, str]]] = {"declared": Counter(), "won": Counter(), "lost": Counter()}
+    contracts = Contracts()
     for part in parts:
         for row in part.get("contracts", []):
-            for what, counter in counts.items():
-                counter[(row["bot"], row["contract"])] += int(row[what])
-    for (kind, name), n in sorted(counts["declared"].items()):
-        won, lost = counts["won"][(kind, name)], counts["lost"][(kind, name)]
-        share = f"{100 * won / (won + lost):.0f}%" if won + lost else "-"
-        out.append(f"  {kind} declared {name}: {n}, won {won}, lost {lost} ({share})")
+            which = (str(row["bot"]), str(row["contract"]))
+            contracts.declared[which] += int(row["declared"])
+            contracts.won[which] += int(row["won"])
+            contracts.lost[which] += int(row["lost"])
+    out += contracts.lines()
     return out
 
 
