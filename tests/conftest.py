@@ -12,6 +12,9 @@
   ``TAROCK_TEST_SHARED_NET=1`` to stay in the machine's namespace.
 - Every test starts and ends in the catalogue's default language (German);
   the ``english`` fixture sets English, as ``--lang en`` does.
+- The tests, and the processes they start, run the plain Python modules even
+  where a native build of the sources exists (``TAROCK_NATIVE=0``, set before
+  anything of tarock is imported; tests/test_native.py builds and runs its own).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+os.environ.setdefault("TAROCK_NATIVE", "0")  # before tarock.core's import reads it (core.native)
 
 from tarock.client.i18n import DEFAULT, set_language
 
