@@ -68,7 +68,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A cache folder holding a build of the sources as they are."""
     cache = tmp_path_factory.mktemp("cache")
     out = _run(["-m", "tarock.tools.native", "build"], cache, True)
-    assert "built 11 modules" in out
+    assert f"built {len(native_tool.MODULES)} modules" in out
     yield cache
 
 

@@ -35,6 +35,9 @@ MODULES: tuple[str, ...] = (
 one may not be subclassed by a module that is not compiled with it: valatbits' ``Play``
 is a TrickBits)."""
 
+KEPT = 4
+"""Builds kept in the cache (the newest)."""
+
 MYPY_CONFIG = """\
 [mypy]
 python_version = {version}
@@ -68,7 +71,8 @@ def _built(folder: Path, name: str) -> Path | None:
 
 def build(modules: tuple[str, ...] = MODULES, quiet: bool = True) -> Path:
     """Compile ``modules`` and keep them as the build of the sources as they are now;
-    its folder.  Other builds are removed.  BuildError says why it could not."""
+    its folder.  Of the other builds the newest ``KEPT - 1`` stay (other checkouts may use
+    them).  BuildError says why it could not."""
     if importlib.util.find_spec("mypyc") is None:
         raise BuildError("mypyc is not installed (it comes with mypy: pip install 'tarock[native]')")
     key = native.source_key()
@@ -113,9 +117,10 @@ def build(modules: tuple[str, ...] = MODULES, quiet: bool = True) -> Path:
         staging.rename(target)
     if not quiet:
         print(f"built {len(modules)} modules into {target}")
-    for old in native.cache_dir().iterdir():
-        if old.is_dir() and old != target and not old.name.startswith("."):
-            shutil.rmtree(old, ignore_errors=True)
+    builds = sorted((p for p in native.cache_dir().iterdir() if p.is_dir() and not p.name.startswith(".")),
+                    key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in builds[KEPT:]:
+        shutil.rmtree(old, ignore_errors=True)
     return target
 
 
