@@ -30,10 +30,12 @@ MODULES: tuple[str, ...] = (
     "tarock.client.bots.solver", "tarock.client.bots.leaves", "tarock.client.bots.simulate",
     "tarock.client.bots.fastplay", "tarock.client.bots.playout", "tarock.client.bots.cardsearch",
     "tarock.client.bots.worlds", "tarock.client.bots.whereabouts", "tarock.client.bots.drawing",
+    "tarock.client.bots.koenig_eval", "tarock.client.bots.koenig", "tarock.client.bots.knowledge",
+    "tarock.client.bots.heuristic",
 )
-"""What a build compiles: the search's hot loops and the compiled trick engine (a class of
-one may not be subclassed by a module that is not compiled with it: valatbits' ``Play``
-is a TrickBits)."""
+"""What a build compiles: the search's hot loops, the rule of thumb and the compiled trick
+engine (a class of one may not be subclassed by a module that is not compiled with it:
+valatbits' ``Play`` is a TrickBits)."""
 
 KEPT = 4
 """Builds kept in the cache (the newest)."""

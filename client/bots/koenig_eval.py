@@ -171,7 +171,7 @@ def _weighted(hand: tuple[Card, ...], colour: bool) -> float:
     """A hand's features weighed for a colour game or a tarock game."""
     features, weights = (colour_features, COLOUR_WEIGHTS) if colour else (tarock_features, TAROCK_WEIGHTS)
     f = features(hand)
-    return sum(w * f[k] for k, w in weights.items())
+    return sum((w * f[k] for k, w in weights.items()), 0.0)
 
 
 # -- chances -------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ def bettel_chance(hand: Sequence[Card], ouvert: bool) -> float:
 @lru_cache(maxsize=HAND_CACHE)
 def _bettel_chance(hand: tuple[Card, ...], ouvert: bool) -> float:
     f = negative_features(hand)
-    return _logistic(sum(w * f[k] for k, w in BETTEL[ouvert].items()))
+    return _logistic(sum((w * f[k] for k, w in BETTEL[ouvert].items()), 0.0))
 
 
 @lru_cache(maxsize=HAND_CACHE)
@@ -342,9 +342,9 @@ class Layaway:
     def __init__(self, hand: Sequence[Card], colour: bool) -> None:
         weights = COLOUR_WEIGHTS if colour else TAROCK_WEIGHTS
         self.colour = colour
-        self.weight = {c: sum(weights.get(k, 0.0) * v for k, v in _card_features(c, colour).items())
+        self.weight = {c: sum((weights.get(k, 0.0) * v for k, v in _card_features(c, colour).items()), 0.0)
                        for c in hand}
-        self.base = sum(self.weight.values())
+        self.base = sum(self.weight.values(), 0.0)
         self.counts = [sum(1 for c in hand if SUIT_OF[c] == s) for s in range(4)]
 
     def _shape(self, count: int) -> float:
@@ -361,7 +361,7 @@ class Layaway:
             total += VALUE[c] - 2 / 3 - self.weight[c]
             if c >= 22:
                 counts[SUIT_OF[c]] -= 1
-        return total + sum(self._shape(n) for n in counts)
+        return total + sum((self._shape(n) for n in counts), 0.0)
 
 
 def _card_features(card: Card, colour: bool) -> dict[str, float]:
