@@ -38,7 +38,7 @@ from tarock.client.bots.rollout import rollout
 from tarock.client.bots.rulebook import TableEngine
 from tarock.client.bots.simulate import Sim
 from tarock.client.bots.solver import Solver, WorldMemo
-from tarock.client.bots.weighing import clearly_better, weighted_mean
+from tarock.client.bots.weighing import clearly_better, mostly_better, weighted_mean
 from tarock.client.bots.worlds import Model, Sampler
 from tarock.core.actions import Play
 from tarock.core.cards import KAKADU, MARABU, MOND, PAGAT, SKUS, STRENGTH, SUIT_OF, UHU, Card, is_king
@@ -200,9 +200,10 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
     best = max(live, key=lambda c: (means[c], -STRENGTH[c]))
     weights = weights[:used]
     kept = False
-    if default is not None and best != default and not clearly_better(results[best], results[default],
-                                                                       weights, budget.confidence):
-        best, kept = default, True
+    if default is not None and best != default and not (
+            clearly_better(results[best], results[default], weights, budget.confidence)
+            and (solved or mostly_better(results[best], results[default], budget.confidence))):
+        best, kept = default, True  # played-out values: a few worlds must not decide it alone
     return CardChoice(best, means, used, solved, kept)
 
 

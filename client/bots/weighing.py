@@ -28,3 +28,12 @@ def clearly_better(a: Sequence[float], b: Sequence[float], weights: Sequence[flo
         return True
     var = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total * n / (n - 1)
     return bool(mean > z * (var / n) ** 0.5)
+
+
+def mostly_better(a: Sequence[float], b: Sequence[float], z: float) -> bool:
+    """Whether ``a`` beats ``b`` in clearly more worlds than it loses (a sign test: the
+    excess of wins over losses more than ``z`` times its standard deviation where both
+    are equally likely); worlds where they tie do not count."""
+    wins = sum(1 for x, y in zip(a, b, strict=True) if x > y)
+    losses = sum(1 for x, y in zip(a, b, strict=True) if x < y)
+    return wins - losses > z * (wins + losses) ** 0.5
