@@ -131,7 +131,12 @@ def search_card(obs: Observation, table: TableEngine, rng: random.Random, budget
 
     With ``default`` (the heuristic's card) the search departs from it only
     where the best card's gain over it, world by world, is clearly more than
-    the noise of the sample (``Budget.confidence`` standard errors)."""
+    the noise of the sample (``Budget.confidence`` standard errors) and, where
+    the worlds were played out rather than solved, the best card is also
+    better in clearly more worlds than worse (a sign test at the same
+    confidence): a few played-out worlds, whose values are the playout
+    player's, must not decide it alone (docs/bots.md, "Where tarock54's
+    margin goes")."""
     cards = [a.card for a in obs.legal if isinstance(a, Play)]
     groups = equivalent_groups(obs, cards)
     if len(groups) == 1:

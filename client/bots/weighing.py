@@ -36,4 +36,4 @@ def mostly_better(a: Sequence[float], b: Sequence[float], z: float) -> bool:
     are equally likely); worlds where they tie do not count."""
     wins = sum(1 for x, y in zip(a, b, strict=True) if x > y)
     losses = sum(1 for x, y in zip(a, b, strict=True) if x < y)
-    return wins - losses > z * (wins + losses) ** 0.5
+    return bool(wins - losses > z * (wins + losses) ** 0.5)
