@@ -39,6 +39,11 @@ ROOTS = ("core", "variants", "net", "client", "tools")
 MANIFEST = "manifest.json"
 
 
+def disabled() -> bool:
+    """Whether ``TAROCK_NATIVE=0`` keeps every module the plain Python one."""
+    return os.environ.get(ENV, "") == "0"
+
+
 def package_dir() -> Path:
     """The folder holding ``core/``, ``client/`` ... (a checkout, or site-packages' ``tarock``)."""
     return Path(__file__).resolve().parent.parent
@@ -118,7 +123,7 @@ def install() -> Path | None:
     """Load the compiled modules from the build matching the sources, if there is one
     and ``TAROCK_NATIVE`` is not ``0``; the build's folder, or None."""
     global _installed
-    if _installed is not None or os.environ.get(ENV, "") == "0":
+    if _installed is not None or disabled():
         return _installed
     try:
         if not cache_dir().is_dir():

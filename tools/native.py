@@ -78,7 +78,7 @@ def build(modules: tuple[str, ...] = MODULES, quiet: bool = True) -> Path:
     if importlib.util.find_spec("mypyc") is None:
         raise BuildError("mypyc is not installed (it comes with mypy: pip install 'tarock[native]')")
     key = native.source_key()
-    target = native.cache_dir() / key
+    target = native.build_dir(key)
     base = native.package_dir()
     with tempfile.TemporaryDirectory(prefix="tarock-native-") as scratch:
         src = Path(scratch) / "src"
@@ -128,7 +128,7 @@ def build(modules: tuple[str, ...] = MODULES, quiet: bool = True) -> Path:
 
 def status() -> list[str]:
     """What :func:`native.install` finds, in a few lines."""
-    if os.environ.get(native.ENV, "") == "0":
+    if native.disabled():
         return [f"{native.ENV}=0: the plain Python modules"]
     folder = native.build_dir()
     if not folder.is_dir():
