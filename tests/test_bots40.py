@@ -592,3 +592,36 @@ def test_a_whole_40_card_table_from_piped_answers(tmp_path: Path, variant: str) 
         totals = [t + s for t, s in zip(totals, result.settlement, strict=True)]
     assert played == 12
     assert dict(zip(("You", "Franz", "Hilde", "Sepp"), totals, strict=True)) == sub
+
+
+FABERL_HANDS = ("c10 XXI I XI XV cC sJ dJ cK XIV", "hQ hK dC VI hJ V cQ hC h1 XVI",
+                "s10 X sC XIX IV IX XVIII dK VIII sK", "XIII XX Sküs XII dQ sQ XVII d1 VII cJ")
+
+
+def test_medium_keeps_the_rule_of_thumbs_lone_game() -> None:
+    """``medium`` plays the worlds of its auction search with open cards, where
+    three defenders who see every card beat a lone declarer as no table does
+    (docs/bots.md, "medium's auction search in the 40-card game"): they price
+    this Faberl far below passing, so ``medium`` leaves a bid of a game played
+    alone to the rule of thumb."""
+    from tarock.client.bots.heuristic import HeuristicBot
+    from tarock.client.bots.judgement import candidates, underrated
+    from tarock.client.bots.levels import MEDIUM, SearchBot
+    from tarock.client.bots.plans import RolloutPolicy, search_action
+    from tarock.client.bots.rulebook import engine_for
+
+    hand = act(rigged(FABERL_HANDS, dealer=1), "2 bid rufspiel", "3 pass", "0 pass")
+    obs = observe(hand, 1)
+    faberl = Bid(1, "faberl")
+    assert HeuristicBot(2026).decide(obs) == faberl
+    assert underrated(obs, faberl) and not underrated(obs, Bid(1, "rufspiel")) and not underrated(obs, Pass(1))
+    decision = SearchBot(MEDIUM, 2026).explain(obs)
+    assert decision.action == faberl and not decision.values, decision.reason
+    # the open-card search itself would pass
+    table = engine_for(obs.rules)
+    plans = MEDIUM.plans
+    assert table is not None and plans is not None and not plans.cards_by_policy
+    plan = search_action(obs, table, random.Random(5), plans, faberl, RolloutPolicy(HeuristicBot(1)),
+                         HeuristicBot(2), candidates(obs, obs.legal, faberl, True))
+    assert plan is not None and plan.action == Pass(1), plan.values
+    assert plan.values[faberl] < plan.values[Pass(1)] - 5

@@ -21,7 +21,9 @@ with the rule of thumb's), among the choices the contract's data do not
 rule out badly, leaving the rule of thumb's choice unless another is
 better by two standard errors (``PlanBudget.confidence``; ``medium`` then
 checks a bid of a contract the hand makes less than half the time by its
-data in 24 fresh worlds, ``PlanBudget.confirm``).  Both judge
+data in 24 fresh worlds, ``PlanBudget.confirm``, and leaves the rule of
+thumb's bid of a game played alone to it: its open-card playouts underrate
+a lone declarer, :func:`~client.bots.judgement.underrated`).  Both judge
 announcements and Kontra levels the same way, from the worlds of the
 announcement phase on (:mod:`client.bots.announce_judgement`; ``medium``
 8 worlds, the playout player's cards, proposing only passing and the
@@ -57,7 +59,7 @@ from tarock.client.bots import announce_judgement
 from tarock.client.bots.announce_judgement import AnnounceBudget
 from tarock.client.bots.cardsearch import Budget, search_card
 from tarock.client.bots.heuristic import HeuristicBot
-from tarock.client.bots.judgement import BIDDING, candidates, doubtful
+from tarock.client.bots.judgement import BIDDING, candidates, doubtful, underrated
 from tarock.client.bots.limits import says_valat, within_limits
 from tarock.client.bots.plans import PlanBudget, PlanChoice, RolloutPolicy, search_action
 from tarock.client.bots.rulebook import TableEngine, engine_for
@@ -199,6 +201,8 @@ class SearchBot:
                             choice.kept_default)
         if self.level.plans is None:
             return Decision(default, "rule of thumb (this level searches the card play only)", {})
+        if not self.level.plans.cards_by_policy and underrated(obs, default):
+            return Decision(default, "rule of thumb (open-card playouts underrate a game played alone)", {})
         announce = self.level.announce
         if announce is not None and announce_judgement.judged(legal) and not says_valat(default):
             return _planned(announce_judgement.judge(whole, obs, table, rng, announce, default, self._policy,
