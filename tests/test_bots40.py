@@ -614,7 +614,8 @@ def test_medium_keeps_the_rule_of_thumbs_lone_game() -> None:
     obs = observe(hand, 1)
     faberl = Bid(1, "faberl")
     assert HeuristicBot(2026).decide(obs) == faberl
-    assert underrated(obs, faberl) and not underrated(obs, Bid(1, "rufspiel")) and not underrated(obs, Pass(1))
+    assert underrated(obs, faberl)
+    assert not underrated(obs, Bid(1, "rufspiel")) and not underrated(obs, Pass(1))
     decision = SearchBot(MEDIUM, 2026).explain(obs)
     assert decision.action == faberl and not decision.values, decision.reason
     # the open-card search itself would pass
