@@ -80,7 +80,7 @@ def doubtful(obs: Observation, action: Action) -> bool:
     :data:`~client.bots.contract_odds.SANE` of the time by its data: where the
     sampled worlds and the prior disagree, the worlds must say so twice
     (``PlanBudget.confirm``; docs/bots.md has the games such bids lost))."""
-    if not isinstance(action, Bid):
+    if not isinstance(action, (Bid, Join)):
         return False
     spec = table_facts(obs).rules.contract(action.contract)
     return spec is not None and not contract_odds.sane(spec, obs.hand, contract_odds.SANE)
