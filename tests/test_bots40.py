@@ -21,7 +21,7 @@ from bot_helpers import Deal, RandomCards, swapped
 from net_procs import CLI
 from test_tarock40_support import act, rigged, rules40
 
-from tarock.client.bots import BOT_KINDS, make_bot
+from tarock.client.bots import BOT_KINDS, judgement, make_bot
 from tarock.client.bots.forty import faberl_suit, tarock_score
 from tarock.client.bots.limits import chain_level, says_valat, valat_verdict_for
 from tarock.client.human import (
@@ -325,6 +325,22 @@ def test_heuristic_prefers_the_games_chain() -> None:
     assert obs.kontra_level == 2 and Kontra(1, "") in obs.legal  # Subkontra: never
     # holding the Sküs, the Trull cannot be made: Kontra on the announcement
     assert make_bot("heuristic", 1).decide(obs) == Kontra(1, "trull")
+
+
+def test_the_auction_search_tries_a_kontra_on_the_game_only_as_the_rule_of_thumbs() -> None:
+    """docs/rules.md §14.3: one turn of the online auction offers bids, additions and
+    Kontras together, so the auction's judgement decides them; it tries them as the
+    judgement of a Kontra turn does: a Kontra on the game only where the rule of thumb
+    says it (sampled worlds underrate the declarer), and with open-card playouts only
+    the material premiums."""
+    hand = act(rigged(RUFSPIEL_KONTRA, dealer=3, variant="tarock40-online"), "0 bid rufspiel trull")
+    obs = observe(hand, 1)
+    assert {Kontra(1, ""), Kontra(1, "trull")} <= set(obs.legal)
+    for open_cards in (False, True):
+        tried = judgement.candidates(obs, obs.legal, Pass(1), open_cards)
+        assert Kontra(1, "") not in tried and Kontra(1, "trull") in tried and Pass(1) in tried
+        assert Kontra(1, "") in judgement.candidates(obs, obs.legal, Kontra(1, ""), open_cards)
+    assert any(isinstance(a, Bid) for a in tried)  # the bids are still the auction's to judge
 
 
 # -- observation independence --------------------------------------------------------------------

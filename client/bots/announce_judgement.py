@@ -78,21 +78,26 @@ def stake(obs: Observation) -> float:
 
 def candidates(obs: Observation, legal: Sequence[Action], default: Action, open_cards: bool) -> list[Action]:
     """The choices of ``legal`` worth simulating, ``default`` always (module docstring)."""
-    chosen = [a for a in legal if not (isinstance(a, Kontra) and not a.target.name)]
-    if open_cards:
-        material = {p.name for p in obs.rules.premiums if p.material} if obs.rules is not None else set()
-        chosen = [a for a in chosen if _seen_in_open_play(a, material)]
+    chosen = [a for a in legal if worth_trying(obs, a, open_cards)]
     if default not in chosen:
         chosen.append(default)
     return chosen
 
 
-def _seen_in_open_play(action: Action, material: set[str]) -> bool:
+def worth_trying(obs: Observation, action: Action, open_cards: bool) -> bool:
+    """Whether an announcement or Kontra is a candidate (module docstring): not
+    a Kontra level on the game, and with ``open_cards`` only what open-card
+    playouts can judge.  Any other action is left to its own judgement.  The
+    auction's judgement asks this too where a table offers announcements and
+    Kontras among the bids (:func:`client.bots.judgement.candidates`)."""
+    if isinstance(action, Kontra) and not action.target.name:
+        return False
+    if not open_cards or not isinstance(action, (Announce, Kontra)):
+        return True
+    material = {p.name for p in obs.rules.premiums if p.material} if obs.rules is not None else set()
     if isinstance(action, Announce):
         return all(name in material for name in action.announce)
-    if isinstance(action, Kontra):
-        return action.target.name in material
-    return True
+    return action.target.name in material
 
 
 def judge(whole: Observation, obs: Observation, table: TableEngine, rng: random.Random,

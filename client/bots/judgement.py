@@ -14,7 +14,11 @@ prior twice over:
   (:func:`candidates`): no bid of a contract the hand makes less than
   :data:`~client.bots.contract_odds.PRIOR_FLOOR` of the time by the
   contract's data (:mod:`client.bots.contract_odds`), and of the actions
-  that announce premiums only those with at most one;
+  that announce premiums only those with at most one; where a table offers
+  announcements and Kontras among the bids (an open auction such as
+  docs/rules.md §14.3's) they are tried as on a turn of their own
+  (:func:`client.bots.announce_judgement.worth_trying`): a Kontra on the
+  game only where the rule of thumb says it;
 - the rule of thumb's own choice stays unless another beats it by
   ``PlanBudget.confidence`` standard errors of the paired differences.
 """
@@ -23,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarock.client.bots import contract_odds
+from tarock.client.bots import announce_judgement, contract_odds
 from tarock.client.bots.plans import shortlist
 from tarock.client.bots.table import table_facts
 from tarock.core.actions import Action, Bid, Join
@@ -47,6 +51,8 @@ def candidates(obs: Observation, legal: Sequence[Action], default: Action,
     rules = table_facts(obs).rules
     kept: list[Action] = []
     for action in shortlist(obs, legal, default):
+        if action != default and not announce_judgement.worth_trying(obs, action, open_cards):
+            continue
         if isinstance(action, (Bid, Join)) and action != default:
             spec = rules.contract(action.contract)
             if spec is not None and (not contract_odds.sane(spec, obs.hand, contract_odds.PRIOR_FLOOR)
