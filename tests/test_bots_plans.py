@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from helpers54 import act, rigged_hand
 
 from tarock.client.bots.heuristic import HeuristicBot
 from tarock.client.bots.levels import HARD, Level, SearchBot
-from tarock.client.bots.plans import PlanBudget
+from tarock.client.bots.plans import PlanBudget, RolloutPolicy, search_action
+from tarock.client.bots.rulebook import engine_for
 from tarock.core.actions import Call, Discard, Kontra, Pass
 from tarock.core.cards import parse_card
 from tarock.core.engine import Hand
@@ -64,9 +66,17 @@ def test_the_kontra_search_doubles_a_won_game_and_not_a_lost_one() -> None:
     strong = bot.explain(observe(kontra_turn(STRONG), 1))
     assert strong.action == Kontra(1), strong.reason
     assert strong.values[Kontra(1)] > strong.values[Pass(1)] > 0
-    weak = bot.explain(observe(kontra_turn(WEAK), 1))
+    seen = observe(kontra_turn(WEAK), 1)
+    weak = bot.explain(seen)
     assert weak.action == Pass(1), weak.reason
-    assert weak.values[Kontra(1)] < weak.values[Pass(1)]
+    # the rule of thumb passes, so the game's Kontra is not even tried (announce_judgement.worth_trying) ...
+    assert Kontra(1) not in weak.values
+    # ... and the worlds, asked, would rate it below passing
+    table = engine_for(seen.rules)
+    assert table is not None
+    plan = search_action(seen, table, random.Random(3), PlanBudget(worlds=8, cards_by_policy=False), Pass(1),
+                         RolloutPolicy(HeuristicBot(3)), None, [Pass(1), Kontra(1)])
+    assert plan is not None and plan.values[Kontra(1)] < plan.values[Pass(1)]
 
 
 def test_the_call_search_calls_a_strong_hand_and_passes_a_hopeless_one() -> None:

@@ -23,7 +23,9 @@ Kontra level on the game (or on one declarer's game, or a Re answering
 one) is tried only where the rule of thumb says it, against passing: the
 worlds underrate the declarer (open-card worlds defend too well, and all
 of them draw his hand from what his bid allows, not from the strength it
-shows), and the Kontras they proposed lost (docs/bots.md has the boards).  And
+shows), and the Kontras they proposed lost (docs/bots.md has the boards);
+the same holds where an open auction offers them among the bids
+(:func:`worth_trying`, which the auction's judgement asks too).  And
 open-card playouts (``medium``'s) propose only what they can judge:
 passing, and the premiums the data mark as material (holding or taking
 cards: the Trull, the Kings), with Kontras on their chains.  They play for
