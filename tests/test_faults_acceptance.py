@@ -226,8 +226,8 @@ def skip_without_lab() -> None:
 CUT_SECONDS = 40.0
 CUT_ROUNDS = 200
 """Enough that the table cannot end while the node is away: once a stand-in plays for it (the seat
-timeout, 20 s), an idle two-core machine plays a hand in about 0.27 s, 60 hands before the 40 s are
-over (the 60 rounds this was once failed so)."""
+timeout, 20 s), an idle two-core machine plays a hand in about 0.27 s, so 60 rounds (the earlier
+value) were all played before the 40 s were over."""
 CUT_FINISH = 420.0
 CUT_BOUND = SEAT_WAIT + FIRST_HAND + CUT_SECONDS + CUT_FINISH + MARGIN
 

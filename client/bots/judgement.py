@@ -51,13 +51,14 @@ def candidates(obs: Observation, legal: Sequence[Action], default: Action,
     rules = table_facts(obs).rules
     kept: list[Action] = []
     for action in shortlist(obs, legal, default):
-        if action != default and not announce_judgement.worth_trying(obs, action, open_cards):
-            continue
-        if isinstance(action, (Bid, Join)) and action != default:
-            spec = rules.contract(action.contract)
-            if spec is not None and (not contract_odds.sane(spec, obs.hand, contract_odds.PRIOR_FLOOR)
-                                     or (open_cards and _priced_blind(action, spec))):
+        if action != default:
+            if not announce_judgement.worth_trying(obs, action, open_cards):
                 continue
+            if isinstance(action, (Bid, Join)):
+                spec = rules.contract(action.contract)
+                if spec is not None and (not contract_odds.sane(spec, obs.hand, contract_odds.PRIOR_FLOOR)
+                                         or (open_cards and _priced_blind(action, spec))):
+                    continue
         kept.append(action)
     return kept
 
