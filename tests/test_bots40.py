@@ -343,20 +343,6 @@ def test_the_auction_search_tries_a_kontra_on_the_game_only_as_the_rule_of_thumb
     assert any(isinstance(a, Bid) for a in tried)  # the bids are still the auction's to judge
 
 
-def test_a_re_on_a_premium_is_tried_only_as_the_rule_of_thumbs() -> None:
-    """docs/rules.md §14.3: after a Kontra on the announced Trull the next turn may raise
-    its chain again (a Re); the worlds are drawn from the bids, not from the strength the
-    Kontra shows, so the search tries that Re only where the rule of thumb says it."""
-    hand = act(rigged(RUFSPIEL_KONTRA, dealer=3, variant="tarock40-online"),
-               "0 bid rufspiel trull", "1 kontra trull")
-    obs = observe(hand, 2)
-    again = Kontra(2, "trull")
-    assert again in obs.legal and obs.chain_level(again.target) == 1
-    for open_cards in (False, True):
-        assert again not in judgement.candidates(obs, obs.legal, Pass(2), open_cards)
-        assert again in judgement.candidates(obs, obs.legal, again, open_cards)
-
-
 # -- observation independence --------------------------------------------------------------------
 
 def hidden_swaps(hand: Hand, seat: int) -> Iterator[tuple[Card, Card]]:

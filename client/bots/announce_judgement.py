@@ -25,11 +25,7 @@ worlds underrate the declarer (open-card worlds defend too well, and all
 of them draw his hand from what his bid allows, not from the strength it
 shows), and the Kontras they proposed lost (docs/bots.md has the boards);
 the same holds where an open auction offers them among the bids
-(:func:`worth_trying`, which the auction's judgement asks too).  Nor is a
-level answering a Kontra on a premium (a Re, a Subkontra): the worlds draw
-the hands from the bids alone, so the strength a Kontra shows is not in
-them, and the Res they proposed on an announced premium after the other
-side's Kontra cost whole games (docs/bots.md has the boards).  And
+(:func:`worth_trying`, which the auction's judgement asks too).  And
 open-card playouts (``medium``'s) propose only what they can judge:
 passing, and the premiums the data mark as material (holding or taking
 cards: the Trull, the Kings), with Kontras on their chains.  They play for
@@ -92,12 +88,11 @@ def candidates(obs: Observation, legal: Sequence[Action], default: Action, open_
 
 def worth_trying(obs: Observation, action: Action, open_cards: bool) -> bool:
     """Whether an announcement or Kontra is a candidate (module docstring): not
-    a Kontra level on the game, nor one answering a Kontra on a premium (a Re),
-    and with ``open_cards`` only what open-card playouts can judge.  Any other
-    action is left to its own judgement.  The auction's judgement asks this too
-    where a table offers announcements and Kontras among the bids
-    (:func:`client.bots.judgement.candidates`)."""
-    if isinstance(action, Kontra) and (not action.target.name or obs.chain_level(action.target) > 0):
+    a Kontra level on the game, and with ``open_cards`` only what open-card
+    playouts can judge.  Any other action is left to its own judgement.  The
+    auction's judgement asks this too where a table offers announcements and
+    Kontras among the bids (:func:`client.bots.judgement.candidates`)."""
+    if isinstance(action, Kontra) and not action.target.name:
         return False
     if not open_cards or not isinstance(action, (Announce, Kontra)):
         return True
