@@ -398,6 +398,7 @@ class Connection:
         self.state = State.HANDSHAKE  # accept or refuse next
         self._events.append(Authenticated(hello))
 
+
 def _frame_of(msg: Message, seal: Sealer | None, packed: bytes | None = None) -> bytes:
     """One message as a frame: its length, then its body (sealed at a table with a PIN).
     ``packed``: a data frame's body already packed (a map's pairs are written in order, so
