@@ -316,7 +316,7 @@ class Connection:
             self._events.append(Closed(msg.code, msg.message, by_peer=True))
             return
         if self.state is State.HANDSHAKE:
-            self._handshake(msg)
+            _handshake(self, msg)
             return
         if self.state is State.AUTH:
             self._auth(msg)
@@ -348,41 +348,6 @@ class Connection:
         else:
             raise _OutOfOrder(f"{msg.tag!r} after the handshake")
 
-    def _handshake(self, msg: Message) -> None:
-        """A message of the handshake: the server's hello, or the client's answers to it (a
-        challenge, then a welcome, a refusal or the info)."""
-        if self.side == "server":
-            if not isinstance(msg, Hello) or self.peer_hello is not None:
-                raise _OutOfOrder(f"expected one hello, got {msg.tag!r}")
-            self.peer_hello = msg
-            Proofs.check_hello(msg)
-            self._events.append(HelloReceived(msg))
-            return
-        if isinstance(msg, Challenge):
-            auth = self._proofs.answer(msg)  # a HandshakeError fails the connection (receive_data)
-            if self._proofs.sealers is not None:
-                self._seal, self._unseal = self._proofs.sealers
-            self.peer_node, self.peer_key = msg.node, msg.key
-            self._send(auth)
-            return
-        if isinstance(msg, Welcome):
-            self._proofs.check_welcome(msg, proved=bool(self.peer_node))
-            self.version = msg.proto
-            self.state = State.OPEN
-            if msg.session:
-                self.channel, resent = _session_of(msg, self._offered)
-                for frame in resent:
-                    self._send(frame)
-            self._events.append(Welcomed(msg))
-        elif isinstance(msg, Refuse):
-            self.state = State.CLOSED
-            self._events.append(HelloRefused(msg))
-        elif isinstance(msg, Info):
-            self.state = State.CLOSED
-            self._events.append(InfoReceived(msg))
-        else:
-            raise _OutOfOrder(f"expected welcome, refuse or info, got {msg.tag!r}")
-
     def _refused(self, exc: HandshakeError) -> None:
         """(Server) refuse a hello whose proofs failed, and close."""
         self.refuse(exc.code, exc.told)
@@ -397,6 +362,41 @@ class Connection:
         self.peer_node = hello.node
         self.state = State.HANDSHAKE  # accept or refuse next
         self._events.append(Authenticated(hello))
+
+def _handshake(conn: Connection, msg: Message) -> None:
+    """A message of the handshake: the server's hello, or the client's answers to it (a
+    challenge, then a welcome, a refusal or the info)."""
+    if conn.side == "server":
+        if not isinstance(msg, Hello) or conn.peer_hello is not None:
+            raise _OutOfOrder(f"expected one hello, got {msg.tag!r}")
+        conn.peer_hello = msg
+        Proofs.check_hello(msg)
+        conn._events.append(HelloReceived(msg))
+        return
+    if isinstance(msg, Challenge):
+        auth = conn._proofs.answer(msg)  # a HandshakeError fails the connection (receive_data)
+        if conn._proofs.sealers is not None:
+            conn._seal, conn._unseal = conn._proofs.sealers
+        conn.peer_node, conn.peer_key = msg.node, msg.key
+        conn._send(auth)
+        return
+    if isinstance(msg, Welcome):
+        conn._proofs.check_welcome(msg, proved=bool(conn.peer_node))
+        conn.version = msg.proto
+        conn.state = State.OPEN
+        if msg.session:
+            conn.channel, resent = _session_of(msg, conn._offered)
+            for frame in resent:
+                conn._send(frame)
+        conn._events.append(Welcomed(msg))
+    elif isinstance(msg, Refuse):
+        conn.state = State.CLOSED
+        conn._events.append(HelloRefused(msg))
+    elif isinstance(msg, Info):
+        conn.state = State.CLOSED
+        conn._events.append(InfoReceived(msg))
+    else:
+        raise _OutOfOrder(f"expected welcome, refuse or info, got {msg.tag!r}")
 
 
 def _frame_of(msg: Message, seal: Sealer | None, packed: bytes | None = None) -> bytes:
