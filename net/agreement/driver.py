@@ -157,23 +157,14 @@ class Agreement:
     def receive(self, frm: str, raw: object) -> None:
         """A body from member ``frm`` (MessageError if it is no agreement message)."""
         msg = decode(raw)
-        if self.halted:
+        if self.closed:
             return
         self.raft.step(Envelope(frm, self.me, msg))
         self._process()
 
-    @property
-    def halted(self) -> bool:
-        """Closed, or its store failed: a member that cannot persist what its core hands over
-        must not act on it (Raft answers only from what is stored), so it stops as if it had
-        crashed; the node leaves with the store's one line."""
-        return self.closed or bool(self.store.failure)
-
     def _process(self) -> None:
         """Persist, apply, send: until the core has nothing more (applying an outcome may
         propose the next one, which is taken in the next round, not inside this one)."""
-        if self.halted:
-            return
         if self._processing:
             self._again = True
             return
@@ -232,9 +223,8 @@ class Agreement:
             self._process()
             while not self.closed:
                 await trio.sleep(self.timing.tick)
-                if not self.halted:
-                    self.raft.tick()
-                    self._process()
+                self.raft.tick()
+                self._process()
             nursery.cancel_scope.cancel()
 
     def resign(self) -> None:
