@@ -29,7 +29,7 @@ from tarock.net.identity import Identity
 from tarock.net.link import Link
 from tarock.net.protocol.limits import Timing
 from tarock.net.protocol.messages import Hello, SeatInfo, TableInfo
-from tarock.net.store import Store
+from tarock.net.store import Store, StoreError
 from tarock.net.transport import PeerAddress
 
 __all__ = ["BATCH", "Agreement", "Applied", "Leadership", "members_of", "seat_addresses"]
@@ -107,6 +107,7 @@ class Agreement:
         self._last = self.leadership()
         self._processing = False
         self._again = False
+        self._save_failed = False
 
     # -- what the node asks ------------------------------------------------------------------------
     def leadership(self) -> Leadership:
@@ -136,7 +137,7 @@ class Agreement:
 
     def propose(self, outcome: Outcome) -> bool:
         """Append ``outcome`` to the log (the leader only); True if it was appended."""
-        if self.closed or self.raft.propose(outcome.data()) is None:
+        if self.halted or self.raft.propose(outcome.data()) is None:
             return False
         self._process()
         return True
@@ -157,14 +158,24 @@ class Agreement:
     def receive(self, frm: str, raw: object) -> None:
         """A body from member ``frm`` (MessageError if it is no agreement message)."""
         msg = decode(raw)
-        if self.closed:
+        if self.halted:
             return
         self.raft.step(Envelope(frm, self.me, msg))
         self._process()
 
+    @property
+    def halted(self) -> bool:
+        """Closed, or one of its saves failed: the core has handed over what it asked to store,
+        and answers only from the store (Raft's rule: persist before acting on it), so a member
+        whose save failed acts on nothing more, as if it had crashed. The node leaves with the
+        store's one line; a store opened again starts a new :class:`Agreement`."""
+        return self.closed or self._save_failed
+
     def _process(self) -> None:
         """Persist, apply, send: until the core has nothing more (applying an outcome may
         propose the next one, which is taken in the next round, not inside this one)."""
+        if self.halted:
+            return
         if self._processing:
             self._again = True
             return
@@ -174,6 +185,9 @@ class Agreement:
             while self._again:
                 self._again = False
                 self._round()
+        except StoreError:
+            self._save_failed = True
+            raise
         finally:
             self._processing = False
 
@@ -223,8 +237,9 @@ class Agreement:
             self._process()
             while not self.closed:
                 await trio.sleep(self.timing.tick)
-                self.raft.tick()
-                self._process()
+                if not self.halted:
+                    self.raft.tick()
+                    self._process()
             nursery.cancel_scope.cancel()
 
     def resign(self) -> None:
