@@ -8,19 +8,22 @@ docs/rules.md §1.3: illegal actions are never offered (the menu offers undo onl
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from ui_harness import Driver, run
 from ui_play import until
-from ui_static import against_bots, at_decision, find, keeper, model_of
+from ui_static import against_bots, at_decision, dealt, find, keeper, model_of, step_until
 
 from tarock.client.i18n import _
 from tarock.client.ui.app import play_local
 from tarock.client.ui.layout import status_keys
 from tarock.client.ui.local import SavedTable
-from tarock.client.ui.model import TableModel
+from tarock.client.ui.model import QUESTIONS, TableModel
 from tarock.client.ui.undo import known
+from tarock.core.observation import Observation, observe
 from tarock.core.plugins import load_plugins
+from tarock.core.table import Table
 
 NAMES = ["Du", "Franz", "Hilde", "Sepp"]
 
@@ -128,3 +131,48 @@ def test_a_watcher_is_offered_no_hint_and_a_network_seat_no_undo() -> None:
     assert "H" not in keys and "U" not in keys
     seat = TableModel(seat=0, names=["Anna", "Berta", "Cilli", "Dora"], network=True, can_undo=lambda: True)
     assert "U" not in dict(status_keys(seat)) and "H" in dict(status_keys(seat))
+
+
+def _finished(variant: str = "tarock54", seed: int = 3) -> Observation:
+    """Seat 0's observation of a hand bots played to its end."""
+    hand = dealt(variant, seed)
+    assert step_until(hand, lambda _o: False) is None
+    obs = observe(hand, 0)
+    assert obs.result is not None
+    return obs
+
+
+def test_a_hand_that_ends_while_the_player_is_asked_waits_behind_the_question() -> None:
+    """The leaving question (or the menu) stays when the hand ends meanwhile, so its key still does
+    what it says; the settlement shows when it is closed, and only closing the settlement lets the
+    table go on. The standings come after the settlement. A view (the sheet) gives way at once."""
+    obs = _finished()
+
+    async def check() -> None:
+        for question in QUESTIONS:
+            model = TableModel(seat=0, names=list(NAMES))
+            model.open(question)
+            model.hand_over(obs, None)
+            assert model.overlay == question and model.overlay_after == ["settlement"]
+            went_on = model.acknowledge()
+            assert not went_on.done()
+            model.close_overlay()  # Esc: back to the table, where the settlement waited
+            assert model.overlay == "settlement" and not went_on.done()
+            model.close_overlay()
+            assert model.overlay is None and went_on.done()
+
+        model = TableModel(seat=0, names=list(NAMES))
+        model.open("quit")
+        model.hand_over(obs, None)
+        model.table_over(Table(seats=len(NAMES), rounds=1))
+        assert model.overlay == "quit" and model.overlay_after == ["settlement", "standings"]
+        model.close_overlay()
+        model.close_overlay()
+        assert model.overlay == "standings"
+
+        model = TableModel(seat=0, names=list(NAMES))
+        model.open("sheet")
+        model.hand_over(obs, None)
+        assert model.overlay == "settlement" and not model.overlay_after
+
+    asyncio.run(check())

@@ -178,7 +178,12 @@ def run(
             app = asyncio.ensure_future(main())
             try:
                 await asyncio.wait_for(script(driver), timeout)
-                return await asyncio.wait_for(app, 30)
+                try:
+                    return await asyncio.wait_for(app, 30)
+                except TimeoutError:
+                    shows = driver.term.text()
+                    why = f"the application did not end 30 s after the script; it shows:\n{shows}"
+                    raise AssertionError(why) from None
             finally:
                 if not app.done():
                     app.cancel()

@@ -29,7 +29,10 @@ from tarock.core.observation import Observation, TrickView
 from tarock.core.players import off_loop
 from tarock.core.table import SheetRow, Table
 
-__all__ = ["LOG_SIZE", "Overlay", "RoundInfo", "TableModel", "WhyNot"]
+__all__ = ["LOG_SIZE", "QUESTIONS", "Overlay", "RoundInfo", "TableModel", "WhyNot"]
+
+QUESTIONS: tuple[Overlay, ...] = ("quit", "menu")
+"""Overlays that ask the player something: what the table brings meanwhile waits behind them."""
 
 
 @dataclass
@@ -83,7 +86,7 @@ class TableModel(HandControls, DialogControls):
         result = obs.result
         if table is not None and result is not None and not result.passed_out and table.rows:
             self.add_round(obs, table.rows[-1])
-        self.open(overlay="settlement")
+        self._show("settlement")
 
     def add_round(self, obs: Observation, row: SheetRow) -> None:
         """A round for the sheet: ``row`` of the table, who declared and who was the partner (``obs``)."""
@@ -100,10 +103,7 @@ class TableModel(HandControls, DialogControls):
     def table_over(self, table: Table) -> None:
         self.over = True
         self.standings = table.standings()
-        if self.overlay != "settlement":
-            self.open(overlay="standings")
-        else:
-            self.overlay_return = "standings"
+        self._show("standings")
         self.changed()
 
     def stopped(self, table: Table) -> None:
@@ -162,7 +162,7 @@ class TableModel(HandControls, DialogControls):
         """A future that resolves when the player closed the settlement (went on)."""
         if self._continue is None or self._continue.done():
             self._continue = asyncio.get_running_loop().create_future()
-        if self.overlay != "settlement" and not self._continue.done():
+        if not self._continue.done() and "settlement" not in (self.overlay, *self.overlay_after):
             self._continue.set_result(None)
         return self._continue
 
@@ -188,16 +188,26 @@ class TableModel(HandControls, DialogControls):
         self.menu_index = 0
         self.changed()
 
+    def _show(self, overlay: Overlay) -> None:
+        """Show what the table brings (a settlement, the standings) now, or after what is shown: a
+        question the player opened (leave? the menu) stays until answered, and the standings come
+        after the settlement. A view (the sheet, the rules …) gives way at once."""
+        shown = self.overlay
+        if shown in QUESTIONS or (shown == "settlement" and overlay == "standings") or self.overlay_after:
+            if overlay not in self.overlay_after:  # one settlement waits: it shows the newest lines
+                self.overlay_after.append(overlay)
+            self.changed()
+        else:
+            self.open(overlay)
+
     def close_overlay(self) -> None:
-        """Esc/Enter on an overlay: close it; closing the settlement lets the table go on."""
-        was = self.overlay
-        self.overlay = None
-        if was == "settlement":
-            if self._continue is not None and not self._continue.done():
-                self._continue.set_result(None)
-            if self.overlay_return is not None:
-                self.overlay, self.overlay_return = self.overlay_return, None
-        self.changed()
+        """Esc/Enter on an overlay: close it and show what waited for it; closing the settlement
+        lets the table go on."""
+        was, waiting = self.overlay, self._continue
+        self.open(self.overlay_after.pop(0) if self.overlay_after else None)
+        went_on = was == "settlement" and self.overlay != "settlement"
+        if went_on and waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     async def ask_hint(self) -> None:
         """What the bot would do here, and why (computed off the event loop)."""

@@ -88,7 +88,9 @@ class TableState:
     stage: Stage = field(default_factory=Stage)
     message: str = ""
     overlay: Overlay | None = None
-    overlay_return: Overlay | None = None
+    overlay_after: list[Overlay] = field(default_factory=list)
+    """What shows, in turn, once the overlay shown now is closed (a settlement that came while the
+    player was asked whether to leave, the standings after the last settlement)."""
     settlement: list[str] = field(default_factory=list)
     sheet: list[RoundInfo] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
