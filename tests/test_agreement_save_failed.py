@@ -45,6 +45,11 @@ def _agreement(tmp_path: Path) -> tuple[Agreement, Store]:
     return agreement, store
 
 
+def _queued(agreement: Agreement) -> dict[str, int]:
+    """How many messages wait in each member's outbox (no member is reachable here)."""
+    return {n: len(box) for n, box in agreement.peers.outbox.items()}
+
+
 async def _run_for(agreement: Agreement, seconds: float) -> None:
     async with trio.open_nursery() as nursery:
         nursery.start_soon(agreement.run)
@@ -80,9 +85,9 @@ async def test_a_member_whose_save_failed_steps_ticks_and_proposes_no_more(tmp_p
         agreement.receive(NODES[2], encode(AppendReply(term, True, stored + 1)))
         assert not agreement.propose(Outcome(3, {"hand": 3}))
         # Ticking: a leader's heartbeats would go to the outboxes; a halted member sends none.
-        queued = {n: len(box) for n, box in agreement.peers.outbox.items()}
+        queued = _queued(agreement)
         await _run_for(agreement, 10 * agreement.timing.beat)
-        assert {n: len(box) for n, box in agreement.peers.outbox.items()} == queued
+        assert _queued(agreement) == queued
     finally:
         store.close()
 
@@ -96,12 +101,12 @@ async def test_a_healthy_member_steps_a_rejection_and_sends_from_its_store(tmp_p
         assert agreement.propose(Outcome(1, {"hand": 1}))
         assert agreement.propose(Outcome(2, {"hand": 2}))
         term = agreement.raft.term
-        before = len(agreement.peers.outbox.get(NODES[1], ()))
+        before = _queued(agreement)[NODES[1]]
         agreement.receive(NODES[1], encode(AppendReply(term, False, 0)))
         assert not agreement.halted
-        assert len(agreement.peers.outbox[NODES[1]]) > before
-        queued = {n: len(box) for n, box in agreement.peers.outbox.items()}
+        assert _queued(agreement)[NODES[1]] > before
+        queued = _queued(agreement)
         await _run_for(agreement, 10 * agreement.timing.beat)
-        assert all(len(box) > queued[n] for n, box in agreement.peers.outbox.items())
+        assert all(n > queued[node] for node, n in _queued(agreement).items())
     finally:
         store.close()
